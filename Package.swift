@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 language mode (complete concurrency checking) plus the
+/// upcoming features the codebase is written against.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Entitle",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "entitle", targets: ["entitle"]),
+        .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
+        .library(name: "EntitleCore", targets: ["EntitleCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
+        .target(name: "AppStoreModels", swiftSettings: swiftSettings),
+        // The pure domain core: catalog, lifecycle, app-managed trials, entitlements, gating, quotas.
+        // Foundation only: no networking, no database, no HTTP.
+        .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
+        // The `entitle` command line: commands and their output, kept in a library so tests can reach it.
+        .target(
+            name: "EntitleCLI",
+            dependencies: [
+                "EntitleCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "entitle", dependencies: ["EntitleCLI"], swiftSettings: swiftSettings),
+        // Builders for Apple-shaped facts and a fixed reference time, shared by every test target.
+        .target(name: "EntitleTestSupport", dependencies: ["EntitleCore", "AppStoreModels"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EntitleCoreTests",
+            dependencies: ["EntitleCore", "EntitleTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EntitleCLITests",
+            dependencies: ["EntitleCLI", "entitle", "EntitleTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The entitlements file (`entitlements.json`), decoded: what the products of a `.storekit` file grant.
+///
+/// The format is documented in `docs/entitlements.md` with a JSON Schema in
+/// `docs/entitlements.schema.json`. This type is the raw document; ``CatalogLoader`` validates it and
+/// resolves it against the `.storekit` file into a ``Catalog``.
+public struct EntitlementsDocument: Decodable, Sendable {
+    public var formatVersion: Int
+    /// The `.storekit` file, relative to the entitlements file. Optional when the folder holds exactly one.
+    public var storeKit: String?
+    /// The app's bundle identifier; overrides the `.storekit` file's `settings.bundle`.
+    public var bundleID: String?
+    /// The currency of the `.storekit` prices (ISO 4217); defaults from its storefront.
+    public var currency: String?
+    public var features: [String: FeatureDocument]
+    public var limits: [String: FeatureDocument]
+    public var quotas: [String: QuotaDocument]
+    public var entitlements: [String: EntitlementDocument]
+    /// What every subscriber has with no entitlement (the free tier).
+    public var free: AccessLevelDocument?
+    public var appTrial: AppTrialDocument?
+    /// How long each non-renewing subscription product lasts; StoreKit leaves that to the app.
+    public var nonRenewingDurations: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case formatVersion, storeKit, bundleID, currency, features, limits, quotas, entitlements, free, appTrial
+        case nonRenewingDurations
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        storeKit = try container.decodeIfPresent(String.self, forKey: .storeKit)
+        bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        features = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .features) ?? [:]
+        limits = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .limits) ?? [:]
+        quotas = try container.decodeIfPresent([String: QuotaDocument].self, forKey: .quotas) ?? [:]
+        entitlements = try container.decode([String: EntitlementDocument].self, forKey: .entitlements)
+        free = try container.decodeIfPresent(AccessLevelDocument.self, forKey: .free)
+        appTrial = try container.decodeIfPresent(AppTrialDocument.self, forKey: .appTrial)
+        nonRenewingDurations = try container.decodeIfPresent([String: String].self, forKey: .nonRenewingDurations) ?? [:]
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// An app's catalog: its products as the `.storekit` file defines them, and what they grant as its
+/// entitlements file defines it. Immutable once loaded; ``CatalogLoader`` builds it.
+public struct Catalog: Hashable, Sendable {
+    public var appName: String?
+    public var bundleID: String?
+    public var storefront: String?
+    public var currency: String?
+    /// Products sorted by identifier.
+    public var products: [Product]
+    public var subscriptionGroups: [SubscriptionGroup]
+    /// Declared features, sorted.
+    public var features: [String]
+    /// Declared numeric limits, sorted.
+    public var limits: [String]
+    /// Declared metered quotas, sorted by name.
+    public var quotas: [QuotaDefinition]
+    /// Entitlements sorted by identifier.
+    public var entitlements: [Entitlement]
+    /// What every subscriber has with no entitlement.
+    public var free: AccessLevel
+    public var appTrial: AppTrialPolicy?
+
+    private var productIndex: [String: Int]
+    private var entitlementIndex: [String: Int]
+
+    public init(
+        appName: String? = nil, bundleID: String? = nil, storefront: String? = nil, currency: String? = nil,
+        products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [], features: [String] = [],
+        limits: [String] = [], quotas: [QuotaDefinition] = [], entitlements: [Entitlement] = [],
+        free: AccessLevel = .nothing, appTrial: AppTrialPolicy? = nil
+    ) {
+        self.appName = appName
+        self.bundleID = bundleID
+        self.storefront = storefront
+        self.currency = currency
+        self.products = products.sorted { $0.id < $1.id }
+        self.subscriptionGroups = subscriptionGroups
+        self.features = features.sorted()
+        self.limits = limits.sorted()
+        self.quotas = quotas.sorted { $0.name < $1.name }
+        self.entitlements = entitlements.sorted { $0.id < $1.id }
+        self.free = free
+        self.appTrial = appTrial
+        self.productIndex = Dictionary(uniqueKeysWithValues: self.products.enumerated().map { ($1.id, $0) })
+        self.entitlementIndex = Dictionary(uniqueKeysWithValues: self.entitlements.enumerated().map { ($1.id, $0) })
+    }
+
+    /// A catalog with no products: every subscriber gets nothing but a warning-free "no subscription".
+    public static let empty = Catalog()
+
+    public func product(_ id: String) -> Product? { productIndex[id].map { products[$0] } }
+    public func entitlement(_ id: String) -> Entitlement? { entitlementIndex[id].map { entitlements[$0] } }
+    public func quota(_ name: String) -> QuotaDefinition? { quotas.first { $0.name == name } }
+
+    /// The entitlements `productID` grants; empty for an unknown product.
+    public func entitlements(forProduct productID: String) -> [Entitlement] {
+        product(productID)?.entitlementIDs.compactMap(entitlement) ?? []
+    }
+
+    /// The access a product grants: the union of its entitlements' levels.
+    public func access(forProduct productID: String) -> AccessLevel {
+        entitlements(forProduct: productID).reduce(AccessLevel.nothing) { $0.union($1.access) }
+    }
+}

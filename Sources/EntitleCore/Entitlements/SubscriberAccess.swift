@@ -1,0 +1,170 @@
+import Foundation
+
+/// A subscriber's resolved access at one instant: their entitlements with states and sources, their
+/// purchase chains, the app-managed trial, quotas, and the gating answers derived from them.
+///
+/// Built by ``EntitlementResolver``; a value, so it can be cached, compared and sent to clients.
+public struct SubscriberAccess: Hashable, Sendable {
+    public var appUserID: String
+    public var evaluatedAt: Date
+    /// Every entitlement the subscriber has or had, sorted by id; active ones grant access.
+    public var entitlements: [EntitlementStatus]
+    /// Every purchase chain's status, latest purchase first.
+    public var subscriptions: [SubscriptionStatus]
+    public var appTrial: AppTrialPhase
+    /// Whether the app's lockout applies (after its trial or a subscription's warning period).
+    public var isLockedOut: Bool
+    /// Whether a per-subscriber override lifts every limit.
+    public var isOverridden: Bool
+    /// Access without warnings: the free tier, active entitlements, and lockout's allowance.
+    public var access: AccessLevel
+    /// Access that comes with a warning: entitlements in a grace period.
+    public var warnedAccess: AccessLevel
+    /// Every declared quota, sorted by feature.
+    public var quotas: [QuotaStatus]
+    /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
+    public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
+        get { lapseReason.map { ($0, lapsePaywall!) } }
+        set { lapseReason = newValue?.reason; lapsePaywall = newValue?.paywall }
+    }
+
+    var lapseReason: AccessReason?
+    var lapsePaywall: PaywallTrigger?
+    let catalog: Catalog
+
+    init(
+        appUserID: String, evaluatedAt: Date, entitlements: [EntitlementStatus], subscriptions: [SubscriptionStatus],
+        appTrial: AppTrialPhase, isLockedOut: Bool, isOverridden: Bool, access: AccessLevel, warnedAccess: AccessLevel,
+        quotas: [QuotaStatus], lapse: (reason: AccessReason, paywall: PaywallTrigger)?, catalog: Catalog
+    ) {
+        self.appUserID = appUserID
+        self.evaluatedAt = evaluatedAt
+        self.entitlements = entitlements
+        self.subscriptions = subscriptions
+        self.appTrial = appTrial
+        self.isLockedOut = isLockedOut
+        self.isOverridden = isOverridden
+        self.access = access
+        self.warnedAccess = warnedAccess
+        self.quotas = quotas
+        self.lapseReason = lapse?.reason
+        self.lapsePaywall = lapse?.paywall
+        self.catalog = catalog
+    }
+
+    public static func == (lhs: SubscriberAccess, rhs: SubscriberAccess) -> Bool {
+        lhs.appUserID == rhs.appUserID && lhs.evaluatedAt == rhs.evaluatedAt && lhs.entitlements == rhs.entitlements
+            && lhs.subscriptions == rhs.subscriptions && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
+            && lhs.isOverridden == rhs.isOverridden && lhs.access == rhs.access && lhs.warnedAccess == rhs.warnedAccess
+            && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(appUserID)
+        hasher.combine(evaluatedAt)
+        hasher.combine(entitlements)
+    }
+
+    /// The active entitlements.
+    public var activeEntitlements: [EntitlementStatus] { entitlements.filter(\.isActive) }
+
+    public func entitlement(_ id: String) -> EntitlementStatus? { entitlements.first { $0.id == id } }
+
+    public func quota(_ feature: String) -> QuotaStatus? { quotas.first { $0.feature == feature } }
+
+    /// What a limit allows now, warnings included; unlimited under an override.
+    public func allowance(forLimit name: String) -> Allowance {
+        isOverridden ? .unlimited : max(access.limit(name), warnedAccess.limit(name))
+    }
+
+    /// Which of `items` to pause under the current limit: the most recently added first.
+    public func pausedItems(forLimit name: String, items: [LimitedItem]) -> [LimitedItem] {
+        LimitedItem.paused(items, allowance: allowance(forLimit: name))
+    }
+
+    /// May the subscriber use `feature` now?
+    ///
+    /// - Parameter usage: for a limit, how many would be in use after the action (pairing a second
+    ///   device asks for 2); for a quota, how much this use consumes. Ignored for plain features.
+    public func access(_ feature: String, usage: Int = 1) -> AccessDecision {
+        if catalog.features.contains(feature) {
+            return decideFeature(feature)
+        } else if catalog.limits.contains(feature) {
+            return decideLimit(feature, usage: usage)
+        } else if let quota = catalog.quota(feature) {
+            return decideQuota(quota, usage: usage)
+        }
+        return AccessDecision(feature: feature, outcome: .denied, reason: .unknownFeature)
+    }
+
+    private func decideFeature(_ feature: String) -> AccessDecision {
+        if isOverridden || access.features.contains(feature) {
+            return AccessDecision(feature: feature, outcome: .allowed)
+        }
+        if warnedAccess.features.contains(feature) {
+            return warned(feature, matching: { $0.access.features.contains(feature) })
+        }
+        let grantable = catalog.entitlements.contains { $0.access.features.contains(feature) }
+        return denied(feature, grantable: grantable)
+    }
+
+    private func decideLimit(_ name: String, usage: Int) -> AccessDecision {
+        if isOverridden || access.limit(name).permits(usage) {
+            return AccessDecision(feature: name, outcome: .allowed, allowance: isOverridden ? .unlimited : access.limit(name))
+        }
+        let warnedAllowance = warnedAccess.limit(name)
+        if warnedAllowance.permits(usage) {
+            var decision = warned(name, matching: { $0.access.limit(name).permits(usage) })
+            decision.allowance = warnedAllowance
+            return decision
+        }
+        let allowance = max(access.limit(name), warnedAllowance)
+        let grantable = catalog.entitlements.contains { $0.access.limit(name).permits(usage) }
+        if allowance == .limited(0) {
+            var decision = denied(name, grantable: grantable)
+            decision.allowance = allowance
+            return decision
+        }
+        return AccessDecision(
+            feature: name, outcome: .denied, reason: .limitExceeded(maximum: allowance.maximum ?? 0),
+            paywall: grantable ? .upgrade : nil, allowance: allowance)
+    }
+
+    private func decideQuota(_ definition: QuotaDefinition, usage: Int) -> AccessDecision {
+        let status = quota(definition.name)
+            ?? QuotaStatus(feature: definition.name, window: definition.window, allowance: .limited(0), used: 0, remaining: 0, resetsAt: nil)
+        let allowance = status.allowance
+        if allowance.permits(status.used + usage) {
+            return AccessDecision(feature: definition.name, outcome: .allowed, allowance: allowance, quota: status)
+        }
+        let lifted = catalog.entitlements.contains { $0.access.quota(definition.name).permits(status.used + usage) }
+        let hasPaidAccess = lapseReason == nil
+        let paywall: PaywallTrigger? = lifted ? (hasPaidAccess ? .upgrade : (lapsePaywall ?? .subscribe)) : nil
+        return AccessDecision(
+            feature: definition.name, outcome: .denied,
+            reason: .quotaExhausted(limit: allowance.maximum ?? 0, resetsAt: status.resetsAt), paywall: paywall,
+            allowance: allowance, quota: status)
+    }
+
+    private func warned(_ feature: String, matching grants: (Entitlement) -> Bool) -> AccessDecision {
+        let source = entitlements.filter { $0.isActive && $0.state.warns }
+            .first { status in catalog.entitlement(status.id).map(grants) ?? false }
+        let reason: AccessReason
+        let paywall: PaywallTrigger
+        if source?.state == .gracePeriod {
+            reason = .billingIssue(gracePeriodEndsAt: source?.expiresAt)
+            paywall = .updatePayment
+        } else {
+            reason = .appGrace(lockoutAt: source?.expiresAt ?? evaluatedAt)
+            paywall = source?.source == .expiryGrace ? .renew : .convertTrial
+        }
+        return AccessDecision(feature: feature, outcome: .allowedWithWarning, reason: reason, paywall: paywall)
+    }
+
+    private func denied(_ feature: String, grantable: Bool) -> AccessDecision {
+        if let lapseReason, let lapsePaywall {
+            return AccessDecision(feature: feature, outcome: .denied, reason: lapseReason, paywall: grantable ? lapsePaywall : nil)
+        }
+        return AccessDecision(feature: feature, outcome: .denied, reason: .notIncluded, paywall: grantable ? .upgrade : nil)
+    }
+}

@@ -1,0 +1,48 @@
+import AppStoreModels
+import Foundation
+
+/// Everything known about one subscriber (an app user, or a household): their purchase chains,
+/// app-managed trial, operator grants and overrides, and metered usage.
+public struct SubscriberFacts: Hashable, Sendable {
+    public var appUserID: String
+    /// Purchase chains by original transaction id.
+    public var purchases: [String: SubscriptionFacts]
+    /// The first launch that started the app-managed trial.
+    public var appTrialStartedAt: Date?
+    public var grants: [EntitlementGrant]
+    public var overrides: [AccessOverride]
+    public var usage: [UsageRecord]
+    /// The subscriber's time zone, for calendar quota windows.
+    public var timeZone: TimeZone
+
+    public init(
+        appUserID: String, purchases: [String: SubscriptionFacts] = [:], appTrialStartedAt: Date? = nil,
+        grants: [EntitlementGrant] = [], overrides: [AccessOverride] = [], usage: [UsageRecord] = [],
+        timeZone: TimeZone = TimeZone(identifier: "UTC")!
+    ) {
+        self.appUserID = appUserID
+        self.purchases = purchases
+        self.appTrialStartedAt = appTrialStartedAt
+        self.grants = grants
+        self.overrides = overrides
+        self.usage = usage
+        self.timeZone = timeZone
+    }
+
+    /// Records a signed transaction in its purchase chain.
+    public mutating func record(_ transaction: JWSTransactionDecodedPayload) {
+        guard let original = transaction.originalTransactionId ?? transaction.transactionId else { return }
+        purchases[original, default: SubscriptionFacts(originalTransactionID: original)].record(transaction)
+    }
+
+    /// Records signed renewal info in its purchase chain.
+    public mutating func record(_ info: JWSRenewalInfoDecodedPayload) {
+        guard let original = info.originalTransactionId else { return }
+        purchases[original, default: SubscriptionFacts(originalTransactionID: original)].record(info)
+    }
+
+    /// Records the first launch; later launches don't move it.
+    public mutating func recordFirstLaunch(at instant: Date) {
+        appTrialStartedAt = min(appTrialStartedAt ?? instant, instant)
+    }
+}

@@ -1,0 +1,110 @@
+import AppStoreModels
+import Foundation
+
+/// Everything known about one purchase chain — one `originalTransactionId`: an auto-renewable
+/// subscription with its renewals and plan changes, a non-renewing subscription, or a one-time purchase.
+///
+/// Recording is commutative and idempotent: each transaction keeps its most recently signed version
+/// and the renewal info its most recently signed one (ties broken by content), so the same facts in
+/// any order, duplicated or replayed, give the same value. That is what lets a ledger fold events
+/// delivered out of order.
+public struct SubscriptionFacts: Hashable, Sendable {
+    public let originalTransactionID: String
+    /// The latest signed version of each transaction, by transaction id.
+    public private(set) var transactions: [String: JWSTransactionDecodedPayload] = [:]
+    /// The most recently signed renewal info.
+    public private(set) var renewalInfo: JWSRenewalInfoDecodedPayload?
+    /// Refund reversals (REFUND_REVERSED) by transaction id, with the instant Apple signed each.
+    public private(set) var refundReversals: [String: Date] = [:]
+    /// An Ask to Buy purchase awaiting approval, reported by the app (Apple signs nothing until approval).
+    public private(set) var pendingPurchase: PendingPurchase?
+
+    /// An Ask to Buy request: the product asked for and when.
+    public struct PendingPurchase: Hashable, Sendable {
+        public var productID: String
+        public var requestedAt: Date
+        public init(productID: String, requestedAt: Date) {
+            self.productID = productID
+            self.requestedAt = requestedAt
+        }
+    }
+
+    public init(originalTransactionID: String) {
+        self.originalTransactionID = originalTransactionID
+    }
+
+    /// Records a signed transaction. Transactions of another chain or without an id are ignored.
+    public mutating func record(_ transaction: JWSTransactionDecodedPayload) {
+        guard let id = transaction.transactionId,
+            (transaction.originalTransactionId ?? id) == originalTransactionID
+        else { return }
+        if let existing = transactions[id], !Self.isNewer(transaction, than: existing) { return }
+        transactions[id] = transaction
+    }
+
+    /// Records signed renewal info. Renewal info of another chain is ignored.
+    public mutating func record(_ info: JWSRenewalInfoDecodedPayload) {
+        guard info.originalTransactionId == nil || info.originalTransactionId == originalTransactionID else { return }
+        if let existing = renewalInfo, !Self.isNewer(info, than: existing) { return }
+        renewalInfo = info
+    }
+
+    /// Records that Apple reversed the refund of `transactionID` (a REFUND_REVERSED notification signed
+    /// at `signedDate`). A revocation signed before it no longer counts.
+    public mutating func recordRefundReversal(transactionID: String, signedDate: Date) {
+        refundReversals[transactionID] = max(refundReversals[transactionID] ?? signedDate, signedDate)
+    }
+
+    /// Records an Ask to Buy request. The earliest request is kept.
+    public mutating func recordPendingPurchase(_ pending: PendingPurchase) {
+        if let existing = pendingPurchase, (existing.requestedAt, existing.productID) <= (pending.requestedAt, pending.productID) { return }
+        pendingPurchase = pending
+    }
+
+    /// Folds another set of facts about the same chain into this one.
+    public mutating func merge(_ other: SubscriptionFacts) {
+        precondition(other.originalTransactionID == originalTransactionID, "facts of different purchase chains")
+        other.transactions.values.forEach { record($0) }
+        if let info = other.renewalInfo { record(info) }
+        for (id, date) in other.refundReversals { recordRefundReversal(transactionID: id, signedDate: date) }
+        if let pending = other.pendingPurchase { recordPendingPurchase(pending) }
+    }
+
+    /// Whether the revocation of `transaction` stands: it has a revocation date and no refund reversal
+    /// was signed after it.
+    public func isRevoked(_ transaction: JWSTransactionDecodedPayload, at now: Date) -> Bool {
+        guard let revocationDate = transaction.revocationDate, revocationDate <= now else { return false }
+        guard let id = transaction.transactionId, let reversedAt = refundReversals[id] else { return true }
+        return reversedAt < (transaction.signedDate ?? revocationDate)
+    }
+
+    /// The transaction that defines the chain's current state: the latest purchase; among equal
+    /// purchase dates the one not upgraded away, then the largest id.
+    public var currentTransaction: JWSTransactionDecodedPayload? {
+        transactions.values.max { lhs, rhs in
+            let l = (lhs.purchaseDate ?? .distantPast, (lhs.isUpgraded ?? false) ? 0 : 1, lhs.transactionId ?? "")
+            let r = (rhs.purchaseDate ?? .distantPast, (rhs.isUpgraded ?? false) ? 0 : 1, rhs.transactionId ?? "")
+            return l < r
+        }
+    }
+
+    /// Newer means signed later; equal signing instants are ordered by content so every replica picks
+    /// the same version.
+    static func isNewer<T: Encodable>(_ candidate: T, than existing: T) -> Bool where T: SignedPayload {
+        let lhs = candidate.signedDate ?? .distantPast
+        let rhs = existing.signedDate ?? .distantPast
+        if lhs != rhs { return lhs > rhs }
+        let encoder = AppStoreJSON.encoder()
+        let a = (try? encoder.encode(candidate)) ?? Data()
+        let b = (try? encoder.encode(existing)) ?? Data()
+        return a != b && !a.lexicographicallyPrecedes(b)
+    }
+}
+
+/// A payload Apple signs with a `signedDate`.
+protocol SignedPayload {
+    var signedDate: Date? { get }
+}
+
+extension JWSTransactionDecodedPayload: SignedPayload {}
+extension JWSRenewalInfoDecodedPayload: SignedPayload {}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Where a subscriber stands on one metered quota at an instant.
+public struct QuotaStatus: Hashable, Sendable {
+    public var feature: String
+    public var window: QuotaWindow
+    public var allowance: Allowance
+    /// Usage counted in the current window.
+    public var used: Int
+    /// What is left, or `nil` when unlimited.
+    public var remaining: Int?
+    /// When usage next frees up: the end of the calendar period, or for a rolling window the moment
+    /// the oldest counted use leaves it. `nil` when nothing is counted in a rolling window.
+    public var resetsAt: Date?
+
+    public init(feature: String, window: QuotaWindow, allowance: Allowance, used: Int, remaining: Int?, resetsAt: Date?) {
+        self.feature = feature
+        self.window = window
+        self.allowance = allowance
+        self.used = used
+        self.remaining = remaining
+        self.resetsAt = resetsAt
+    }
+
+    /// Counts `records` of `feature` in the window containing `now`. Records with the same
+    /// idempotency key count once; records after `now` don't count.
+    public static func evaluate(
+        feature: String, window: QuotaWindow, allowance: Allowance, records: [UsageRecord],
+        timeZone: TimeZone, now: Date
+    ) -> QuotaStatus {
+        var seenKeys = Set<String>()
+        let relevant = records.filter { record in
+            guard record.feature == feature, record.at <= now else { return false }
+            guard let key = record.idempotencyKey else { return true }
+            return seenKeys.insert(key).inserted
+        }
+        let used: Int
+        let resetsAt: Date?
+        if let period = window.calendarPeriod(containing: now, timeZone: timeZone) {
+            used = relevant.filter { $0.at >= period.start && $0.at < period.end }.reduce(0) { $0 + $1.amount }
+            resetsAt = period.end
+        } else if case .rolling(let length) = window {
+            let inWindow = relevant.filter { length.added(to: $0.at) > now }
+            used = inWindow.reduce(0) { $0 + $1.amount }
+            resetsAt = inWindow.map(\.at).min().map { length.added(to: $0) }
+        } else {
+            used = 0
+            resetsAt = nil
+        }
+        let remaining = allowance.maximum.map { max(0, $0 - used) }
+        return QuotaStatus(feature: feature, window: window, allowance: allowance, used: used, remaining: remaining, resetsAt: resetsAt)
+    }
+}
