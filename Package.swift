@@ -34,7 +34,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "entitle", dependencies: ["EntitleCLI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "entitle",
+            dependencies: ["EntitleCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         // Builders for Apple-shaped facts and a fixed reference time, shared by every test target.
         .target(name: "EntitleTestSupport", dependencies: ["EntitleCore", "AppStoreModels"], swiftSettings: swiftSettings),
 

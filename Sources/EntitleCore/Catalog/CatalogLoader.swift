@@ -21,7 +21,7 @@ public struct CatalogLoader: Sendable {
         let document = try decodeEntitlements(at: entitlementsURL)
         let storeKitURL: URL
         if let named = document.storeKit {
-            storeKitURL = URL(fileURLWithPath: named, relativeTo: directory).standardizedFileURL
+            storeKitURL = named.hasPrefix("/") ? URL(fileURLWithPath: named) : directory.appendingPathComponent(named)
         } else {
             let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
                 .filter { $0.hasSuffix(".storekit") }.sorted()
@@ -94,7 +94,7 @@ public struct CatalogLoader: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw CatalogValidationError(errors: [Self.catalogError(from: error, file: file)])
+            throw CatalogValidationError(errors: [Self.catalogError(from: error, data: data, file: file)])
         } catch {
             throw CatalogValidationError(errors: [
                 CatalogError(.malformedJSON, file: file, path: "", message: "the file is not valid JSON")
@@ -102,7 +102,26 @@ public struct CatalogLoader: Sendable {
         }
     }
 
-    static func catalogError(from error: DecodingError, file: String) -> CatalogError {
+    /// Where JSON syntax breaks, as `line L, column C`, found by re-parsing with JSONSerialization
+    /// (JSONDecoder doesn't say where).
+    static func syntaxProblem(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
+            guard let range = detail.range(of: #"character (\d+)"#, options: .regularExpression),
+                let offset = Int(detail[range].dropFirst("character ".count))
+            else { return detail }
+            let prefix = data.prefix(offset)
+            let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            let what = detail.components(separatedBy: " around").first ?? detail
+            return "\(what.lowercased()) at line \(line), column \(column)"
+        }
+    }
+
+    static func catalogError(from error: DecodingError, data: Data, file: String) -> CatalogError {
         switch error {
         case .typeMismatch(let type, let context):
             let path = JSONPath(codingPath: context.codingPath)
@@ -118,10 +137,7 @@ public struct CatalogLoader: Sendable {
             return CatalogError(.missingKey, file: file, path: path.description, message: "the required key \"\(key.stringValue)\" is missing")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                return CatalogError(
-                    .malformedJSON, file: file, path: "", message: "the file is not valid JSON",
-                    hint: underlying ?? context.debugDescription)
+                return CatalogError(.malformedJSON, file: file, path: "", message: "the file is not valid JSON", hint: syntaxProblem(in: data))
             }
             return CatalogError(
                 .invalidValue, file: file, path: JSONPath(codingPath: context.codingPath).description,

@@ -127,7 +127,7 @@ public struct SubscriberAccess: Hashable, Sendable {
         }
         return AccessDecision(
             feature: name, outcome: .denied, reason: .limitExceeded(maximum: allowance.maximum ?? 0),
-            paywall: grantable ? .upgrade : nil, allowance: allowance)
+            paywall: grantable ? (lapsePaywall ?? .upgrade) : nil, allowance: allowance)
     }
 
     private func decideQuota(_ definition: QuotaDefinition, usage: Int) -> AccessDecision {

@@ -30,9 +30,19 @@ public struct Price: Hashable, Sendable, Comparable, CustomStringConvertible {
         return NSDecimalNumber(decimal: rounded).int64Value
     }
 
+    /// The amount with at least two decimals, as a price is displayed (`67.00`).
+    public var formattedAmount: String {
+        var text = "\(amount)"
+        if let dot = text.firstIndex(of: ".") {
+            if text.distance(from: dot, to: text.endIndex) == 2 { text += "0" }
+        } else {
+            text += ".00"
+        }
+        return text
+    }
+
     public var description: String {
-        let text = "\(amount)"
-        return currency.map { "\(text) \($0)" } ?? text
+        currency.map { "\(formattedAmount) \($0)" } ?? formattedAmount
     }
 
     public static func < (lhs: Price, rhs: Price) -> Bool { lhs.amount < rhs.amount }

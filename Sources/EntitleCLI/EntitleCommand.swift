@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `entitle`: the root command.
+public struct EntitleCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "entitle",
+        abstract: "A self-hosted subscription platform for App Store apps.",
+        subcommands: [CheckCommand.self])
+
+    public init() {}
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What a yearly subscription saves against twelve months of the monthly subscription that grants
+/// the same entitlements: 67.00 a year against 7.99 a month saves 30%.
+public struct YearlySavings: Hashable, Sendable {
+    public var yearlyProductID: String
+    public var monthlyProductID: String
+    public var yearlyPrice: Price
+    public var monthlyPrice: Price
+    /// Whole percent saved, rounded down so a paywall never overstates it.
+    public var percent: Int
+
+    public init(yearly: Product, yearlyPrice: Price, monthly: Product, monthlyPrice: Price) {
+        yearlyProductID = yearly.id
+        monthlyProductID = monthly.id
+        self.yearlyPrice = yearlyPrice
+        self.monthlyPrice = monthlyPrice
+        let twelveMonths = monthlyPrice.amount * 12
+        var ratio = (twelveMonths - yearlyPrice.amount) / twelveMonths * 100
+        var floored = Decimal()
+        NSDecimalRound(&floored, &ratio, 0, .down)
+        percent = NSDecimalNumber(decimal: floored).intValue
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+import EntitleCLI
+
+@main
+enum EntitleMain {
+    static func main() async {
+        await EntitleCommand.main()
+    }
+}
