@@ -1,0 +1,25 @@
+import EntitleCore
+import Foundation
+
+/// Paths to the repository's example apps and test fixtures, found from this file's location so
+/// tests work from any working directory.
+public enum Fixtures {
+    /// The package root.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let examples = root.appendingPathComponent("Examples")
+    public static let catalogs = root.appendingPathComponent("Tests/Fixtures/Catalogs")
+
+    /// The example app folders, by name.
+    public static let exampleNames = ["Epilogue", "MagicalStories", "PantryPal", "ScreenTimeRewards", "ScreenTimeRewardsTiers"]
+
+    /// Loads an example app's catalog; traps when it doesn't load, which the catalog tests report precisely.
+    public static func exampleCatalog(_ name: String) -> Catalog {
+        do {
+            return try CatalogLoader().load(directory: examples.appendingPathComponent(name))
+        } catch {
+            preconditionFailure("example \(name) does not load: \(error)")
+        }
+    }
+}
