@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every test of Entitle on a fresh Debian machine with Swift 6.1 or later, installing what the
+# tests need first. Exits non-zero when anything fails, including a compiler warning in Entitle's code.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\n== %s\n' "$*"; }
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "error: swift is not on PATH; install Swift 6.1 or later from swift.org" >&2
+    exit 1
+fi
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# The JSON Schema check needs python3 with the jsonschema package.
+if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+    log "installing python3 jsonschema"
+    if ! command -v python3 >/dev/null 2>&1; then
+        as_root apt-get update -qq && as_root apt-get install -y -qq --no-install-recommends python3 python3-pip >/dev/null
+    fi
+    python3 -m pip install --quiet jsonschema 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages jsonschema
+fi
+
+log "build (warnings in Entitle's own code fail the run)"
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+swift build --build-tests 2>&1 | tee "$build_log"
+if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$build_log"; then
+    echo "error: the build has warnings in Entitle's code (above)" >&2
+    exit 1
+fi
+
+log "entitlements files against docs/entitlements.schema.json"
+python3 scripts/check-schema.py
+
+log "swift test"
+swift test --skip-build
