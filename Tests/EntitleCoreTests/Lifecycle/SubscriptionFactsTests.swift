@@ -73,18 +73,18 @@ struct SubscriptionFactsTests {
         }
     }
 
+    /// The facts from recording `first` then `second`, and from the opposite order.
+    static func recordedBothWays(_ first: JWSTransactionDecodedPayload, _ second: JWSTransactionDecodedPayload) -> (SubscriptionFacts, SubscriptionFacts) {
+        (fold([.transaction(first), .transaction(second)]), fold([.transaction(second), .transaction(first)]))
+    }
+
     @Test("the latest signed version of a transaction wins, whichever arrives first")
     func latestSignedWins() {
         let first = Self.apple.subscription("p", original: "1000", id: "t1", purchase: Self.day(0), expires: Self.day(30), signed: Self.day(0))
         var refunded = first
         refunded.revocationDate = Self.day(3)
         refunded.signedDate = Self.day(3)
-        var a = SubscriptionFacts(originalTransactionID: "1000")
-        a.record(first)
-        a.record(refunded)
-        var b = SubscriptionFacts(originalTransactionID: "1000")
-        b.record(refunded)
-        b.record(first)
+        let (a, b) = Self.recordedBothWays(first, refunded)
         #expect(a == b)
         #expect(a.transactions["t1"]?.revocationDate == Self.day(3))
     }
@@ -94,12 +94,7 @@ struct SubscriptionFactsTests {
         let one = Self.apple.subscription("p", original: "1000", id: "t1", purchase: Self.day(0), expires: Self.day(30), signed: Self.day(1))
         var other = one
         other.isUpgraded = true
-        var a = SubscriptionFacts(originalTransactionID: "1000")
-        a.record(one)
-        a.record(other)
-        var b = SubscriptionFacts(originalTransactionID: "1000")
-        b.record(other)
-        b.record(one)
+        let (a, b) = Self.recordedBothWays(one, other)
         #expect(a == b)
     }
 
