@@ -10,14 +10,18 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Entitle",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "entitle", targets: ["entitle"]),
         .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
         .library(name: "EntitleCore", targets: ["EntitleCore"]),
+        .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
@@ -25,11 +29,24 @@ let package = Package(
         // The pure domain core: catalog, lifecycle, app-managed trials, entitlements, gating, quotas.
         // Foundation only: no networking, no database, no HTTP.
         .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
+        // Verification of Apple's signed data: JWS, the x5c chain to a trusted root, Apple's OIDs,
+        // bundle, environment and app; a chain cache so the steady state costs one P-256 verify.
+        .target(
+            name: "AppStoreVerification",
+            dependencies: [
+                "AppStoreModels",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The `entitle` command line: commands and their output, kept in a library so tests can reach it.
         .target(
             name: "EntitleCLI",
             dependencies: [
                 "EntitleCore",
+                "AppStoreVerification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -40,12 +57,32 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Builders for Apple-shaped facts and a fixed reference time, shared by every test target.
-        .target(name: "EntitleTestSupport", dependencies: ["EntitleCore", "AppStoreModels"], swiftSettings: swiftSettings),
+        .target(
+            name: "EntitleTestSupport",
+            dependencies: [
+                "EntitleCore", "AppStoreModels",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EntitleCoreTests",
             dependencies: ["EntitleCore", "EntitleTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreVerificationTests",
+            dependencies: [
+                "AppStoreVerification", "EntitleTestSupport",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            resources: [.copy("Vectors")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+import X509
+
+/// Adapts a ``RevocationTransport`` to swift-certificates' OCSP requester for one validation, and
+/// remembers what happened so a failure can be classified: an unreachable responder is retryable, a
+/// responder that didn't confirm the certificate as good is not.
+final class RevocationProbe: OCSPRequester, Sendable {
+    let transport: any RevocationTransport
+    private let state = Mutex<(unreachable: [String], answered: Int)>(([], 0))
+
+    init(requester: any RevocationTransport) {
+        self.transport = requester
+    }
+
+    func query(request: [UInt8], uri: String) async -> OCSPRequesterQueryResult {
+        do {
+            let response = try await transport.send(request: request, to: uri)
+            state.withLock { $0.answered += 1 }
+            return .response(response)
+        } catch {
+            state.withLock { $0.unreachable.append("\(uri): \(error)") }
+            return .terminalError(error)
+        }
+    }
+
+    /// The classification of a failed validation, when revocation checking caused it.
+    var outcome: VerificationError? {
+        let (unreachable, answered) = state.withLock { ($0.unreachable, $0.answered) }
+        if !unreachable.isEmpty {
+            return VerificationError(
+                .revocationCheckUnavailable, "the OCSP responder could not be reached (\(unreachable.joined(separator: "; "))); retry later")
+        }
+        if answered > 0 {
+            return VerificationError(.certificateRevoked, "the OCSP responder did not confirm the chain's certificates as good")
+        }
+        return nil
+    }
+}
