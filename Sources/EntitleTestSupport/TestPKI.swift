@@ -15,6 +15,8 @@ public struct TestPKI: Sendable {
         public var intermediateIsCA = true
         /// Validity of the leaf, relative to the reference instant.
         public var leafValidity: ClosedRange<TimeInterval> = -365 * 86_400 ... 5 * 365 * 86_400
+        /// An OCSP responder named in the leaf's Authority Information Access, for revocation tests.
+        public var ocspURI: String?
         public init() {}
     }
 
@@ -81,6 +83,9 @@ public struct TestPKI: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
+                if let uri = options.ocspURI {
+                    AuthorityInformationAccess([.init(method: .ocspServer, location: .uniformResourceIdentifier(uri))])
+                }
                 if options.leafHasAppleOID {
                     Certificate.Extension(oid: Self.leafOID, critical: false, value: [0x05, 0x00])
                 }
