@@ -6,6 +6,12 @@ import Foundation
 public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var appAccountToken: UUID?
     public var appTransactionId: String?
+    /// Advanced Commerce API data, for apps that sell through it.
+    public var advancedCommerceInfo: AdvancedCommerceInfo?
+    /// How a 12-month commitment renews.
+    public var commitmentInfo: RenewalCommitmentInfo?
+    /// How the next period of a subscription with a commitment is billed.
+    public var renewalBillingPlanType: BillingPlanType?
     /// The product the subscription renews to: differs from `productId` after a downgrade or
     /// crossgrade that takes effect at the next renewal.
     public var autoRenewProductId: String?

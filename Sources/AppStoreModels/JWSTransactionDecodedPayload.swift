@@ -12,6 +12,12 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var appAccountToken: UUID?
     /// The unique identifier of the app download transaction.
     public var appTransactionId: String?
+    /// Advanced Commerce API data, for apps that sell through it.
+    public var advancedCommerceInfo: AdvancedCommerceInfo?
+    /// How a subscription with a 12-month commitment is billed.
+    public var billingPlanType: BillingPlanType?
+    /// Where this transaction stands in a 12-month commitment.
+    public var commitmentInfo: TransactionCommitmentInfo?
     public var bundleId: String?
     /// ISO 4217 currency code of `price`.
     public var currency: String?

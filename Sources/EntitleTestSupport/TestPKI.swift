@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SwiftASN1
+import Synchronization
 import X509
 
 /// An in-code certificate authority shaped like Apple's App Store signing chain — a P-384 root, a
@@ -30,10 +31,19 @@ public struct TestPKI: Sendable {
     public let rootKey: P384.Signing.PrivateKey
     public let intermediateKey: P384.Signing.PrivateKey
 
+    /// A fresh P-256 signing key, generated under the same lock.
+    public static func makeSigningKey() -> P256.Signing.PrivateKey {
+        keyGeneration.withLock { _ in P256.Signing.PrivateKey() }
+    }
+
+    /// Serialises key generation: swift-crypto's BoringSSL key generation was seen crashing in
+    /// EC_KEY_check_fips when several test tasks generated keys at once.
+    private static let keyGeneration = Mutex(())
+
     public init(options: Options = Options(), reference: Date = ReferenceTime.start) throws {
-        let rootKey = P384.Signing.PrivateKey()
-        let intermediateKey = P384.Signing.PrivateKey()
-        let leafKey = P256.Signing.PrivateKey()
+        let (rootKey, intermediateKey, leafKey) = Self.keyGeneration.withLock { _ in
+            (P384.Signing.PrivateKey(), P384.Signing.PrivateKey(), P256.Signing.PrivateKey())
+        }
         let rootName = try DistinguishedName {
             CommonName(options.rootName)
             OrganizationalUnitName("Entitle Certification Authority")

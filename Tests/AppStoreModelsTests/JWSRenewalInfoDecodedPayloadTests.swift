@@ -29,5 +29,10 @@ struct JWSRenewalInfoDecodedPayloadTests {
         #expect(info.appTransactionId == "71134")
         #expect(info.offerPeriod == "P1Y")
         #expect(info.appAccountToken == UUID(uuidString: "7e3fb20b-4cdb-47cc-936d-99d65f608138"))
+        #expect(info.renewalBillingPlanType == .monthly)
+        #expect(info.commitmentInfo?.commitmentAutoRenewStatus == .on)
+        #expect(info.commitmentInfo?.commitmentRenewalPrice == 9990)
+        #expect(info.advancedCommerceInfo?.consistencyToken == "token-abc-123")
+        #expect(info.advancedCommerceInfo?.items?.first?.priceIncreaseInfo?.price == 12990)
     }
 }

@@ -39,6 +39,15 @@ struct JWSTransactionDecodedPayloadTests {
         #expect(transaction.offerDiscountType == .payAsYouGo)
         #expect(transaction.appTransactionId == "71134")
         #expect(transaction.offerPeriod == "P1Y")
+        #expect(transaction.billingPlanType == .monthly)
+        #expect(transaction.commitmentInfo == TransactionCommitmentInfo(
+            billingPeriodNumber: 3, commitmentExpiresDate: Date(timeIntervalSince1970: 1_698_150_000), commitmentPrice: 119_880, totalBillingPeriods: 12))
+        let commerce = try #require(transaction.advancedCommerceInfo)
+        #expect(commerce.descriptors?.displayName == "Premium")
+        #expect(commerce.estimatedTax == 1500)
+        #expect(commerce.items?.first?.SKU == "com.example.sku.premium")
+        #expect(commerce.items?.first?.refunds?.first?.refundAmount == 5000)
+        #expect(commerce.taxRate == "0.15")
     }
 
     @Test("revocationType and revocationPercentage decode")

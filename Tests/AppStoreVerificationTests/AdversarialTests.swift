@@ -76,7 +76,7 @@ struct AdversarialTests {
 
     @Test("a signature by another key is refused")
     func otherKey() async {
-        await Self.expect(.invalidSignature, Self.pki.sign(payload: try! JSONEncoder().encode(["a": 1]), key: P256.Signing.PrivateKey()))
+        await Self.expect(.invalidSignature, Self.pki.sign(payload: try! JSONEncoder().encode(["a": 1]), key: TestPKI.makeSigningKey()))
     }
 
     @Test("a root with the same names but another key is not trusted")

@@ -1,0 +1,50 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Entitle's benchmarks, kept out of the main package so ordinary builds don't compile them.
+/// Run with `swift package --package-path Benchmarks benchmark` (see docs/benchmarks.md).
+let package = Package(
+    name: "EntitleBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Entitle", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "AppStoreVerification", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .executableTarget(
+            name: "VerificationScaling",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "AppStoreVerification", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+            ]
+        ),
+        .executableTarget(
+            name: "VerificationBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AppStoreVerification", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Benchmarks/VerificationBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
