@@ -3,7 +3,7 @@ import Foundation
 
 /// Everything known about one subscriber (an app user, or a household): their purchase chains,
 /// app-managed trial, operator grants and overrides, and metered usage.
-public struct SubscriberFacts: Hashable, Sendable {
+public struct SubscriberFacts: Hashable, Sendable, Codable {
     public var appUserID: String
     /// Purchase chains by original transaction id.
     public var purchases: [String: SubscriptionFacts]
@@ -14,6 +14,10 @@ public struct SubscriberFacts: Hashable, Sendable {
     public var usage: [UsageRecord]
     /// The subscriber's time zone, for calendar quota windows.
     public var timeZone: TimeZone
+    /// Revocations of grants and removals of overrides seen before the grant or override itself, so
+    /// events applied in any order give the same facts.
+    public var grantRevocations: [String: Date] = [:]
+    public var overrideRemovals: [String: Date] = [:]
 
     public init(
         appUserID: String, purchases: [String: SubscriptionFacts] = [:], appTrialStartedAt: Date? = nil,

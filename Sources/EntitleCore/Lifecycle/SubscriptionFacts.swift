@@ -8,7 +8,7 @@ import Foundation
 /// and the renewal info its most recently signed one (ties broken by content), so the same facts in
 /// any order, duplicated or replayed, give the same value. That is what lets a ledger fold events
 /// delivered out of order.
-public struct SubscriptionFacts: Hashable, Sendable {
+public struct SubscriptionFacts: Hashable, Sendable, Codable {
     public let originalTransactionID: String
     /// The latest signed version of each transaction, by transaction id.
     public private(set) var transactions: [String: JWSTransactionDecodedPayload] = [:]
@@ -20,7 +20,7 @@ public struct SubscriptionFacts: Hashable, Sendable {
     public private(set) var pendingPurchase: PendingPurchase?
 
     /// An Ask to Buy request: the product asked for and when.
-    public struct PendingPurchase: Hashable, Sendable {
+    public struct PendingPurchase: Hashable, Sendable, Codable {
         public var productID: String
         public var requestedAt: Date
         public init(productID: String, requestedAt: Date) {

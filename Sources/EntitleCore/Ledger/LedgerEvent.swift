@@ -1,0 +1,58 @@
+import AppStoreModels
+import Foundation
+
+/// One immutable entry of the ledger: every accepted input is one, appended once.
+///
+/// `idempotencyKey` makes appending idempotent: the same notification (its `notificationUUID`), the
+/// same app-submitted transaction (its `transactionId`) or the same client usage key twice is one event.
+public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
+    public var id: UUID
+    /// The subscriber the event belongs to; `nil` for a notification about a purchase not yet linked
+    /// to any subscriber (it is applied when the link appears).
+    public var appUserID: String?
+    public var source: LedgerEventSource
+    public var idempotencyKey: String
+    public var notificationUUID: String?
+    public var transactionID: String?
+    public var originalTransactionID: String?
+    /// When Apple signed the data (or when the app or operator acted).
+    public var signedDate: Date?
+    public var receivedAt: Date
+    public var payload: LedgerEventPayload
+    /// The JWS as received, for audit and re-verification. Never logged.
+    public var rawSignedPayload: String?
+
+    public init(
+        id: UUID, appUserID: String?, source: LedgerEventSource, idempotencyKey: String, notificationUUID: String? = nil,
+        transactionID: String? = nil, originalTransactionID: String? = nil, signedDate: Date? = nil, receivedAt: Date,
+        payload: LedgerEventPayload, rawSignedPayload: String? = nil
+    ) {
+        self.id = id
+        self.appUserID = appUserID
+        self.source = source
+        self.idempotencyKey = idempotencyKey
+        self.notificationUUID = notificationUUID
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.signedDate = signedDate
+        self.receivedAt = receivedAt
+        self.payload = payload
+        self.rawSignedPayload = rawSignedPayload
+    }
+
+    /// Apple's order: by signedDate, then the transaction's purchase date, then arrival, then id —
+    /// a total order, so any permutation of the same events sorts the same way.
+    public static func precedes(_ lhs: LedgerEvent, _ rhs: LedgerEvent) -> Bool {
+        let l = (lhs.signedDate ?? lhs.receivedAt, lhs.purchaseDate ?? .distantPast, lhs.receivedAt, lhs.id.uuidString)
+        let r = (rhs.signedDate ?? rhs.receivedAt, rhs.purchaseDate ?? .distantPast, rhs.receivedAt, rhs.id.uuidString)
+        return l < r
+    }
+
+    var purchaseDate: Date? {
+        switch payload {
+        case .transaction(let transaction): transaction.purchaseDate
+        case .notification(_, _, let transaction?, _): transaction.purchaseDate
+        default: nil
+        }
+    }
+}

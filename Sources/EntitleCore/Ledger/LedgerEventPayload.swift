@@ -1,0 +1,23 @@
+import AppStoreModels
+import Foundation
+
+/// What a ledger event says. Apple's data is stored decoded (after verification) so projections can
+/// be rebuilt without re-verifying certificates that may since have expired; the raw signed payload is
+/// kept beside it.
+public enum LedgerEventPayload: Hashable, Sendable, Codable {
+    /// A notification's type, subtype and nested signed data.
+    case notification(type: NotificationTypeV2?, subtype: Subtype?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)
+    case transaction(JWSTransactionDecodedPayload)
+    case renewalInfo(JWSRenewalInfoDecodedPayload)
+    /// An Ask to Buy request awaiting approval.
+    case pendingPurchase(SubscriptionFacts.PendingPurchase, originalTransactionID: String)
+    case appTrialStarted(at: Date)
+    case usage(UsageRecord)
+    case grant(EntitlementGrant)
+    case grantRevoked(grantID: String, at: Date)
+    case override(AccessOverride)
+    case overrideRemoved(overrideID: String, at: Date)
+    /// A purchase chain moved to this subscriber (restore onto another account), or away from it.
+    case purchaseTransferred(originalTransactionID: String, from: String?, to: String)
+    case timeZoneSet(identifier: String)
+}

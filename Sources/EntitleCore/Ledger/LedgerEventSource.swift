@@ -1,0 +1,17 @@
+import Foundation
+
+/// Where a ledger event came from.
+public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable {
+    /// An App Store Server Notification, verified.
+    case appStoreNotification = "app_store_notification"
+    /// A StoreKit 2 transaction the app submitted, verified.
+    case appTransaction = "app_transaction"
+    /// A transaction or renewal info imported from the App Store Server API, verified.
+    case appStoreServerAPI = "app_store_server_api"
+    /// The app reported its first launch (the app-managed trial starts).
+    case appTrialStart = "app_trial_start"
+    /// The app recorded metered usage.
+    case usage
+    /// An operator action: grant, revoke, override, transfer.
+    case admin
+}

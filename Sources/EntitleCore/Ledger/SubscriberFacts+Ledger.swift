@@ -1,0 +1,72 @@
+import AppStoreModels
+import Foundation
+
+extension SubscriberFacts {
+    /// The facts of `appUserID` from its events, folded in Apple's order.
+    ///
+    /// Recording is commutative for Apple's data (latest signed version wins), and the fold sorts by
+    /// ``LedgerEvent/precedes(_:_:)`` for operator actions, so duplicates, reordering and replays of
+    /// the same events give the same facts.
+    public static func fold(appUserID: String, events: [LedgerEvent]) -> SubscriberFacts {
+        var facts = SubscriberFacts(appUserID: appUserID)
+        var seen = Set<String>()
+        for event in events.sorted(by: LedgerEvent.precedes) where seen.insert(event.idempotencyKey).inserted {
+            facts.apply(event)
+        }
+        return facts
+    }
+
+    /// Applies one event. Apple's data, usage, grants and overrides give the same facts in any order
+    /// (revocations seen first are kept until their grant arrives), so a projection can be updated
+    /// one event at a time as events arrive.
+    public mutating func apply(_ event: LedgerEvent) {
+        switch event.payload {
+        case .notification(let type, _, let transaction, let renewalInfo):
+            if let transaction { record(transaction) }
+            if let renewalInfo { record(renewalInfo) }
+            if type == .refundReversed, let id = transaction?.transactionId,
+                let original = transaction?.originalTransactionId, let signed = event.signedDate
+            {
+                purchases[original, default: SubscriptionFacts(originalTransactionID: original)]
+                    .recordRefundReversal(transactionID: id, signedDate: signed)
+            }
+        case .transaction(let transaction):
+            record(transaction)
+        case .renewalInfo(let info):
+            record(info)
+        case .pendingPurchase(let pending, let original):
+            purchases[original, default: SubscriptionFacts(originalTransactionID: original)].recordPendingPurchase(pending)
+        case .appTrialStarted(let at):
+            recordFirstLaunch(at: at)
+        case .usage(let record):
+            if record.idempotencyKey == nil || !usage.contains(where: { $0.idempotencyKey == record.idempotencyKey && $0.feature == record.feature }) {
+                usage.append(record)
+                usage.sort { ($0.at, $0.idempotencyKey ?? "") < ($1.at, $1.idempotencyKey ?? "") }
+            }
+        case .grant(var grant):
+            guard !grants.contains(where: { $0.id == grant.id }) else { break }
+            if let revoked = grantRevocations[grant.id] { grant.revokedAt = min(grant.revokedAt ?? revoked, revoked) }
+            grants.append(grant)
+            grants.sort { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        case .grantRevoked(let id, let at):
+            grantRevocations[id] = min(grantRevocations[id] ?? at, at)
+            if let index = grants.firstIndex(where: { $0.id == id }) {
+                grants[index].revokedAt = min(grants[index].revokedAt ?? at, at)
+            }
+        case .override(var override):
+            guard !overrides.contains(where: { $0.id == override.id }) else { break }
+            if let removed = overrideRemovals[override.id] { override.removedAt = min(override.removedAt ?? removed, removed) }
+            overrides.append(override)
+            overrides.sort { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        case .overrideRemoved(let id, let at):
+            overrideRemovals[id] = min(overrideRemovals[id] ?? at, at)
+            if let index = overrides.firstIndex(where: { $0.id == id }) {
+                overrides[index].removedAt = min(overrides[index].removedAt ?? at, at)
+            }
+        case .purchaseTransferred(let original, let from, let to):
+            if from == appUserID && to != appUserID { purchases.removeValue(forKey: original) }
+        case .timeZoneSet(let identifier):
+            if let zone = TimeZone(identifier: identifier) { timeZone = zone }
+        }
+    }
+}
