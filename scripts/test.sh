@@ -23,9 +23,14 @@ if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
         || python3 -m pip install --quiet --break-system-packages jsonschema
 fi
 
-log "build (warnings in Entitle's own code fail the run)"
+# PostgreSQL for the storage suite: a throwaway cluster on loopback, started before the build so the
+# environment (ENTITLE_TEST_POSTGRES_URL) is the same for building and testing.
+source scripts/postgres-cluster.sh
 build_log=$(mktemp)
-trap 'rm -f "$build_log"' EXIT
+trap 'postgres_cluster_stop; rm -f "$build_log"' EXIT
+postgres_cluster_start
+
+log "build (warnings in Entitle's own code fail the run)"
 swift build --build-tests 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$build_log"; then
     echo "error: the build has warnings in Entitle's code (above)" >&2

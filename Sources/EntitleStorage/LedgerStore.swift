@@ -1,0 +1,44 @@
+import EntitleCore
+import Foundation
+
+/// The ledger of immutable events and the subscribers' projections, behind one interface with an
+/// SQLite and a PostgreSQL implementation.
+///
+/// Guarantees every implementation keeps (and the conformance suite checks on each):
+/// - `append` is idempotent by the event's idempotency key, and durable when it returns.
+/// - An event is applied to its subscriber's projection in the same transaction that stores it;
+///   writers to one subscriber are serialised, so concurrent appends never lose an update.
+/// - An event for a purchase not yet linked to a subscriber is held, and applied when the link appears.
+public protocol LedgerStore: Sendable {
+    /// Creates the schema or brings it to the current version.
+    func migrate() async throws(StorageError)
+
+    /// Appends `event` unless one with its idempotency key exists. The subscriber is the event's
+    /// `appUserID`, else the subscriber its `originalTransactionID` is linked to; when the event
+    /// names both and the purchase isn't linked yet, the link is made and held events are applied.
+    func append(_ event: LedgerEvent) async throws(StorageError) -> AppendOutcome
+
+    /// A subscriber's events, in the order they were stored.
+    func events(appUserID: String) async throws(StorageError) -> [LedgerEvent]
+
+    /// Events held for a purchase not linked to any subscriber yet.
+    func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent]
+
+    /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
+    func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
+
+    /// The subscriber a purchase is linked to.
+    func owner(originalTransactionID: String) async throws(StorageError) -> String?
+
+    /// Every subscriber with a projection, sorted.
+    func subscriberIDs() async throws(StorageError) -> [String]
+
+    /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
+    func rebuildProjections() async throws(StorageError) -> Int
+
+    /// How many events the ledger holds.
+    func eventCount() async throws(StorageError) -> Int
+
+    /// Releases connections. The store is unusable afterwards.
+    func close() async
+}

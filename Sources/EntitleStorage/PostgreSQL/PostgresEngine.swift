@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// PostgreSQL: a pool of connections shared by any number of server instances. Writers of one
+/// subscriber or purchase are serialised with transaction-scoped advisory locks; idempotency rests
+/// on unique constraints.
+final class PostgresEngine: SQLEngine {
+    let client: PostgresClient
+    let logger: Logger
+    let sequenceColumn = "BIGSERIAL PRIMARY KEY"
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await work(Session(connection: connection, logger: logger))
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch let error as PostgresTransactionError {
+            if let closure = error.closureError as? StorageError { throw closure }
+            throw StorageError(.queryFailed, "a PostgreSQL transaction failed: \(String(reflecting: error))", underlying: error)
+        } catch {
+            throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
+        }
+    }
+
+    /// The client is run (and stopped) by its owner, as a service.
+    func close() async {}
+
+    private struct Session: SQLSession {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+            var bindings = PostgresBindings(capacity: binds.count)
+            for value in binds {
+                switch value {
+                case .text(let text): bindings.append(text)
+                case .integer(let integer): bindings.append(integer)
+                case .null: bindings.appendNull()
+                }
+            }
+            let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings)
+            do {
+                var rows: [[String: SQLValue]] = []
+                for try await row in try await connection.query(query, logger: logger) {
+                    var columns: [String: SQLValue] = [:]
+                    for cell in row {
+                        switch cell.dataType {
+                        case .int8, .int4, .int2:
+                            columns[cell.columnName] = SQLValue(try cell.decode(Int64?.self))
+                        default:
+                            columns[cell.columnName] = SQLValue(try cell.decode(String?.self))
+                        }
+                    }
+                    rows.append(columns)
+                }
+                return rows
+            } catch {
+                throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
+            }
+        }
+
+        func lock(_ key: String) async throws(StorageError) {
+            _ = try await execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(key)])
+        }
+
+        /// `?` → `$1`, `$2`, … (the ledger's statements have no `?` inside literals).
+        static func numberPlaceholders(_ sql: String) -> String {
+            var result = ""
+            var index = 0
+            for character in sql {
+                if character == "?" {
+                    index += 1
+                    result += "$\(index)"
+                } else {
+                    result.append(character)
+                }
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The ledger's versioned migrations. A migration is never edited once released; changes are new
+/// versions.
+enum LedgerSchema {
+    static func migrations(sequenceColumn: String) -> [(version: Int, statements: [String])] {
+        [
+            (1, [
+                """
+                CREATE TABLE ledger_events (
+                    sequence \(sequenceColumn),
+                    id TEXT NOT NULL UNIQUE,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    app_user_id TEXT,
+                    source TEXT NOT NULL,
+                    notification_uuid TEXT,
+                    transaction_id TEXT,
+                    original_transaction_id TEXT,
+                    signed_date BIGINT,
+                    received_at BIGINT NOT NULL,
+                    event TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX ledger_events_subscriber ON ledger_events (app_user_id, sequence)",
+                "CREATE INDEX ledger_events_purchase ON ledger_events (original_transaction_id, sequence)",
+                """
+                CREATE TABLE purchase_links (
+                    original_transaction_id TEXT PRIMARY KEY,
+                    app_user_id TEXT NOT NULL,
+                    linked_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX purchase_links_subscriber ON purchase_links (app_user_id)",
+                """
+                CREATE TABLE subscribers (
+                    app_user_id TEXT PRIMARY KEY,
+                    projection TEXT NOT NULL,
+                    event_count BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+            ])
+        ]
+    }
+}

@@ -1,0 +1,212 @@
+import EntitleCore
+import Foundation
+
+/// The ledger logic, written once over ``SQLEngine``: idempotent appends, purchase links, held
+/// events, projections updated in the same transaction.
+final class SQLLedgerStore: LedgerStore {
+    let engine: any SQLEngine
+
+    init(engine: any SQLEngine) {
+        self.engine = engine
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }
+
+    func migrate() async throws(StorageError) {
+        let migrations = LedgerSchema.migrations(sequenceColumn: engine.sequenceColumn)
+        try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.migrations")
+            _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])
+            let current = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations", []).first?["version"]?.integer ?? 0
+            let latest = migrations.map(\.version).max() ?? 0
+            guard current <= latest else {
+                throw StorageError(.schemaTooNew, "the database is at schema version \(current); this version of Entitle knows up to \(latest)")
+            }
+            for migration in migrations where migration.version > current {
+                for statement in migration.statements {
+                    _ = try await session.execute(statement, [])
+                }
+                _ = try await session.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.integer(Int64(migration.version)), SQLValue(Date.now)])
+            }
+        }
+    }
+
+    func append(_ event: LedgerEvent) async throws(StorageError) -> AppendOutcome {
+        let encoded = try Self.encode(event)
+        return try await engine.transaction { session throws(StorageError) in
+            if let original = event.originalTransactionID {
+                try await session.lock("purchase:\(original)")
+            }
+            var appUserID = event.appUserID
+            var owner: String?
+            if let original = event.originalTransactionID {
+                owner = try await Self.owner(original, session)
+                if appUserID == nil { appUserID = owner }
+            }
+            if let appUserID {
+                try await session.lock("subscriber:\(appUserID)")
+            }
+            let inserted = try await session.execute(
+                """
+                INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+                    original_transaction_id, signed_date, received_at, event)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (idempotency_key) DO NOTHING
+                RETURNING sequence
+                """,
+                [
+                    .text(event.id.uuidString), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
+                    SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
+                    SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
+                ])
+            guard let sequence = inserted.first?["sequence"]?.integer else { return .duplicate }
+            guard let appUserID else { return .appended(sequence: sequence, appUserID: nil) }
+
+            var facts = try await Self.projection(appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var applied = 1
+            if let original = event.originalTransactionID, owner == nil {
+                _ = try await session.execute(
+                    "INSERT INTO purchase_links (original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?)",
+                    [.text(original), .text(appUserID), SQLValue(event.receivedAt)])
+                let held = try await Self.decodeEvents(session.execute(
+                    "SELECT event FROM ledger_events WHERE original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence", [.text(original)]))
+                _ = try await session.execute(
+                    "UPDATE ledger_events SET app_user_id = ? WHERE original_transaction_id = ? AND app_user_id IS NULL",
+                    [.text(appUserID), .text(original)])
+                for heldEvent in held { facts.apply(heldEvent) }
+                applied += held.count
+            }
+            facts.apply(event)
+            try await Self.store(facts, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
+            return .appended(sequence: sequence, appUserID: appUserID)
+        }
+    }
+
+    func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
+        try await engine.transaction { session throws(StorageError) in
+            try Self.decodeEvents(await session.execute(
+                "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(appUserID)]))
+        }
+    }
+
+    func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
+        try await engine.transaction { session throws(StorageError) in
+            try Self.decodeEvents(await session.execute(
+                "SELECT event FROM ledger_events WHERE original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+                [.text(originalTransactionID)]))
+        }
+    }
+
+    func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts? {
+        try await engine.transaction { session throws(StorageError) in try await Self.projection(appUserID, session) }
+    }
+
+    func owner(originalTransactionID: String) async throws(StorageError) -> String? {
+        try await engine.transaction { session throws(StorageError) in try await Self.owner(originalTransactionID, session) }
+    }
+
+    func subscriberIDs() async throws(StorageError) -> [String] {
+        try await engine.transaction { session throws(StorageError) in
+            try await session.execute("SELECT app_user_id FROM subscribers ORDER BY app_user_id", []).compactMap { $0["app_user_id"]?.text }
+        }
+    }
+
+    func rebuildProjections() async throws(StorageError) -> Int {
+        let ids = try await engine.transaction { session throws(StorageError) in
+            try await session.execute("SELECT DISTINCT app_user_id FROM ledger_events WHERE app_user_id IS NOT NULL ORDER BY app_user_id", [])
+                .compactMap { $0["app_user_id"]?.text }
+        }
+        for id in ids {
+            try await engine.transaction { session throws(StorageError) in
+                try await session.lock("subscriber:\(id)")
+                let events = try Self.decodeEvents(await session.execute(
+                    "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(id)]))
+                let facts = SubscriberFacts.fold(appUserID: id, events: events)
+                _ = try await session.execute("DELETE FROM subscribers WHERE app_user_id = ?", [.text(id)])
+                try await Self.store(facts, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
+            }
+        }
+        return ids.count
+    }
+
+    func eventCount() async throws(StorageError) -> Int {
+        try await engine.transaction { session throws(StorageError) in
+            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events", []).first?["n"]?.integer ?? 0)
+        }
+    }
+
+    func close() async {
+        await engine.close()
+    }
+
+    // MARK: - Statements shared by the operations
+
+    private static func owner(_ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute("SELECT app_user_id FROM purchase_links WHERE original_transaction_id = ?", [.text(original)])
+            .first?["app_user_id"]?.text
+    }
+
+    private static func projection(_ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
+        guard let json = try await session.execute("SELECT projection FROM subscribers WHERE app_user_id = ?", [.text(appUserID)])
+            .first?["projection"]?.text
+        else { return nil }
+        do {
+            return try decoder().decode(SubscriberFacts.self, from: Data(json.utf8))
+        } catch {
+            throw StorageError(.corruptRecord, "the projection of \(appUserID) does not decode", underlying: error)
+        }
+    }
+
+    private static func store(
+        _ facts: SubscriberFacts, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
+    ) async throws(StorageError) {
+        let json: String
+        do {
+            json = String(decoding: try encoder.encode(facts), as: UTF8.self)
+        } catch {
+            throw StorageError(.corruptRecord, "the projection of \(appUserID) does not encode", underlying: error)
+        }
+        _ = try await session.execute(
+            """
+            INSERT INTO subscribers (app_user_id, projection, event_count, updated_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (app_user_id) DO UPDATE SET projection = excluded.projection,
+                event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at
+            """,
+            [.text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
+    }
+
+    private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
+        do {
+            return String(decoding: try encoder.encode(event), as: UTF8.self)
+        } catch {
+            throw StorageError(.corruptRecord, "the event \(event.id) does not encode", underlying: error)
+        }
+    }
+
+    private static func decodeEvents(_ rows: [[String: SQLValue]]) throws(StorageError) -> [LedgerEvent] {
+        let decoder = decoder()
+        var events: [LedgerEvent] = []
+        events.reserveCapacity(rows.count)
+        for row in rows {
+            guard let json = row["event"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no event") }
+            do {
+                events.append(try decoder.decode(LedgerEvent.self, from: Data(json.utf8)))
+            } catch {
+                throw StorageError(.corruptRecord, "a ledger event does not decode", underlying: error)
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A connection inside a transaction, as the ledger logic sees it. Statements use `?` placeholders;
+/// each engine translates them. Rows come back as column name → value.
+protocol SQLSession: Sendable {
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
+    /// Serialises writers of one key (a subscriber or a purchase) until the transaction ends.
+    func lock(_ key: String) async throws(StorageError)
+}
+
+/// Runs work in transactions on one engine.
+protocol SQLEngine: Sendable {
+    /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
+    /// The column type of an auto-increment primary key.
+    var sequenceColumn: String { get }
+    func close() async
+}

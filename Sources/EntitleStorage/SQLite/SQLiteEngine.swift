@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import SQLiteNIO
+
+/// The embedded engine: one SQLite file in WAL mode, one connection, transactions one at a time
+/// (SQLite has a single writer; `BEGIN IMMEDIATE` takes the write lock up front).
+final class SQLiteEngine: SQLEngine {
+    let connection: SQLiteConnection
+    private let mutex = AsyncMutex()
+    let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
+
+    private init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Opens (creating when missing) the database file at `path`, creating its folder too.
+    static func open(path: String, logger: Logger) async throws(StorageError) -> SQLiteEngine {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StorageError(.unavailable, "cannot create the data folder \(folder.path)", underlying: error)
+        }
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        } catch {
+            throw StorageError(.unavailable, "cannot open the SQLite database \(path)", underlying: error)
+        }
+        let engine = SQLiteEngine(connection: connection)
+        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 5000", "PRAGMA foreign_keys = ON"] {
+            _ = try await engine.run(pragma, [])
+        }
+        return engine
+    }
+
+    func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await mutex.withLock { () throws(StorageError) -> T in
+            _ = try await self.run("BEGIN IMMEDIATE", [])
+            do throws(StorageError) {
+                let result = try await work(Session(engine: self))
+                _ = try await self.run("COMMIT", [])
+                return result
+            } catch {
+                _ = try? await self.run("ROLLBACK", [])
+                throw error
+            }
+        }
+    }
+
+    func close() async {
+        try? await connection.close()
+    }
+
+    fileprivate func run(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        let data: [SQLiteData] = binds.map { value in
+            switch value {
+            case .text(let text): .text(text)
+            case .integer(let integer): .integer(Int(integer))
+            case .null: .null
+            }
+        }
+        do {
+            let rows = try await connection.query(sql, data)
+            return rows.map { row in
+                var columns: [String: SQLValue] = [:]
+                for column in row.columns {
+                    switch column.data {
+                    case .integer(let integer): columns[column.name] = .integer(Int64(integer))
+                    case .text(let text): columns[column.name] = .text(text)
+                    case .float(let double): columns[column.name] = .integer(Int64(double))
+                    case .blob, .null: columns[column.name] = .null
+                    }
+                }
+                return columns
+            }
+        } catch {
+            throw StorageError(.queryFailed, "an SQLite statement failed: \(String(describing: error))", underlying: error)
+        }
+    }
+
+    private struct Session: SQLSession {
+        let engine: SQLiteEngine
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+            try await engine.run(sql, binds)
+        }
+        /// Transactions are already one at a time.
+        func lock(_ key: String) async throws(StorageError) {}
+    }
+}

@@ -1,0 +1,18 @@
+import EntitleCore
+import Foundation
+import Logging
+
+/// The embedded ledger: an SQLite file, created and migrated on open.
+public enum SQLiteLedgerStore {
+    /// Opens the ledger at `path` (created with its folder when missing) and migrates it.
+    public static func open(path: String, logger: Logger = Logger(label: "entitle.storage.sqlite")) async throws(StorageError) -> any LedgerStore {
+        let store = SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger))
+        do {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+}

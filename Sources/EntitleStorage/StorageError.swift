@@ -1,0 +1,40 @@
+import Foundation
+
+/// Why a storage operation failed. Equality is by code.
+public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The database can't be opened or reached.
+        public static let unavailable = Code(rawValue: "storage.unavailable")
+        /// A statement failed.
+        public static let queryFailed = Code(rawValue: "storage.queryFailed")
+        /// Stored data doesn't decode (written by a newer version, or damaged).
+        public static let corruptRecord = Code(rawValue: "storage.corruptRecord")
+        /// The database's schema is newer than this version of Entitle knows.
+        public static let schemaTooNew = Code(rawValue: "storage.schemaTooNew")
+        /// A database URL that isn't `sqlite:PATH` or `postgres://…`.
+        public static let invalidURL = Code(rawValue: "storage.invalidURL")
+
+        /// Whether retrying the same operation may succeed.
+        public var isRetryable: Bool { self == .unavailable || self == .queryFailed }
+    }
+
+    public var code: Code
+    public var message: String
+    public var underlying: (any Error)?
+
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var isRetryable: Bool { code.isRetryable }
+    public var description: String { "\(code): \(message)" }
+
+    public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,146 @@
+import AppStoreModels
+import EntitleCore
+import EntitleStorage
+import EntitleTestSupport
+import Foundation
+import Testing
+
+/// One suite, every engine: what any LedgerStore must guarantee.
+@Suite("LedgerStore conformance")
+struct LedgerStoreConformanceTests {
+    static let apple = AppleFacts()
+    static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
+
+    /// A year of one subscription as notifications, plus the app's own submission of the first purchase.
+    static func history(user: String, original: String, seedBase: Int) -> [LedgerEvent] {
+        var events: [LedgerEvent] = []
+        for period in 0..<12 {
+            let start = ISODuration(months: period).added(to: ReferenceTime.start)
+            let end = ISODuration(months: period + 1).added(to: ReferenceTime.start)
+            let transaction = apple.subscription("com.example.monthly", original: original, id: "\(original)-\(period)", purchase: start, expires: end,
+                                                 reason: period == 0 ? .purchase : .renewal)
+            events.append(LedgerEvents.notification(seedBase + period, appUserID: user, type: period == 0 ? .subscribed : .didRenew,
+                                                    transaction: transaction, renewalInfo: apple.renewal(original: original, product: "com.example.monthly", signed: start)))
+        }
+        events.append(LedgerEvents.appTransaction(seedBase + 100, appUserID: user,
+                                                  apple.subscription("com.example.monthly", original: original, id: "\(original)-0", purchase: ReferenceTime.start,
+                                                                     expires: ISODuration(months: 1).added(to: ReferenceTime.start))))
+        return events
+    }
+
+    @Test("an event is appended once; the same idempotency key again is a duplicate", arguments: StorageEngine.allCases)
+    func idempotent(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let event = Self.history(user: "u1", original: "1000", seedBase: 0)[0]
+            guard case .appended(let sequence, let user) = try await store.append(event) else {
+                Issue.record("the first append must append")
+                return
+            }
+            #expect(sequence > 0)
+            #expect(user == "u1")
+            #expect(try await store.append(event) == .duplicate)
+            var sameKey = event
+            sameKey.id = LedgerEvents.id(999)
+            #expect(try await store.append(sameKey) == .duplicate)
+            #expect(try await store.eventCount() == 1)
+            #expect(try await store.events(appUserID: "u1") == [event])
+        }
+    }
+
+    @Test("shuffled and duplicated deliveries end in the in-order projection, and a rebuild equals it", arguments: StorageEngine.allCases)
+    func orderIndependent(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let events = Self.history(user: "u1", original: "1000", seedBase: 0)
+            var generator = SeededGenerator(seed: 7)
+            var delivered = events.shuffled(using: &generator)
+            delivered += events.shuffled(using: &generator).prefix(5)
+            for event in delivered { _ = try await store.append(event) }
+            let live = try #require(try await store.projection(appUserID: "u1"))
+            #expect(live == SubscriberFacts.fold(appUserID: "u1", events: events))
+            #expect(try await store.eventCount() == events.count)
+            #expect(try await store.rebuildProjections() == 1)
+            #expect(try await store.projection(appUserID: "u1") == live)
+        }
+    }
+
+    @Test("a notification before the app's transaction is held, then applied when the purchase is linked", arguments: StorageEngine.allCases)
+    func heldUntilLinked(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let events = Self.history(user: "u1", original: "2000", seedBase: 0)
+            var early = events[0]
+            early.appUserID = nil
+            #expect(try await store.append(early) == .appended(sequence: 1, appUserID: nil))
+            #expect(try await store.heldEvents(originalTransactionID: "2000") == [early])
+            #expect(try await store.projection(appUserID: "u1") == nil)
+            #expect(try await store.owner(originalTransactionID: "2000") == nil)
+
+            let submitted = events.last!
+            guard case .appended(_, "u1") = try await store.append(submitted) else {
+                Issue.record("the app's transaction must link the purchase to u1")
+                return
+            }
+            #expect(try await store.owner(originalTransactionID: "2000") == "u1")
+            #expect(try await store.heldEvents(originalTransactionID: "2000").isEmpty)
+            let facts = try #require(try await store.projection(appUserID: "u1"))
+            #expect(facts.purchases["2000"]?.renewalInfo != nil)
+            #expect(try await store.events(appUserID: "u1").count == 2)
+
+            // A later notification without a subscriber goes to the purchase's owner.
+            var later = events[1]
+            later.appUserID = nil
+            #expect(try await store.append(later) == .appended(sequence: 3, appUserID: "u1"))
+            #expect(try await store.projection(appUserID: "u1")?.purchases["2000"]?.transactions.count == 2)
+        }
+    }
+
+    @Test("concurrent appends to one subscriber lose no update; concurrent duplicates append once", arguments: StorageEngine.allCases)
+    func concurrentWriters(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let events = (0..<40).map { index in
+                LedgerEvent(id: LedgerEvents.id(index), appUserID: "u1", source: .usage, idempotencyKey: "usage:\(index)",
+                            signedDate: Self.day(Double(index) / 10), receivedAt: Self.day(Double(index) / 10),
+                            payload: .usage(UsageRecord(feature: "exports", at: Self.day(Double(index) / 10), idempotencyKey: "k\(index)")))
+            }
+            let outcomes = try await withThrowingTaskGroup(of: AppendOutcome.self) { group in
+                for event in events + events.prefix(10) {
+                    group.addTask { try await store.append(event) }
+                }
+                return try await group.reduce(into: [AppendOutcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .duplicate }.count == 10)
+            #expect(try await store.projection(appUserID: "u1")?.usage.count == 40)
+            #expect(try await store.eventCount() == 40)
+        }
+    }
+
+    @Test("subscribers are kept apart, listed, and rebuilt", arguments: StorageEngine.allCases)
+    func manySubscribers(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            for (index, user) in ["alice", "bob", "carol"].enumerated() {
+                for event in Self.history(user: user, original: "\(3000 + index)", seedBase: index * 1000) {
+                    _ = try await store.append(event)
+                }
+            }
+            #expect(try await store.subscriberIDs() == ["alice", "bob", "carol"])
+            let before = try await store.projection(appUserID: "bob")
+            #expect(before?.purchases.keys.sorted() == ["3001"])
+            #expect(try await store.rebuildProjections() == 3)
+            #expect(try await store.projection(appUserID: "bob") == before)
+        }
+    }
+
+    @Test("what was appended is there after reopening", arguments: StorageEngine.allCases)
+    func durableAcrossReopen(engine: StorageEngine) async throws {
+        let events = Self.history(user: "u1", original: "4000", seedBase: 0)
+        try await engine.withReopenedStore { store in
+            for event in events { _ = try await store.append(event) }
+        } then: { store throws in
+            let count = try await store.eventCount()
+            let projection = try await store.projection(appUserID: "u1")
+            let again = try await store.append(events[0])
+            #expect(count == events.count)
+            #expect(projection == SubscriberFacts.fold(appUserID: "u1", events: events))
+            #expect(again == .duplicate)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+# Sourced by scripts/test.sh: a throwaway PostgreSQL cluster for the tests, on loopback.
+#   postgres_cluster_start   installs PostgreSQL when missing, starts a cluster in a temp folder,
+#                            exports ENTITLE_TEST_POSTGRES_URL
+#   postgres_cluster_stop    stops it and deletes the folder
+PG_PORT=${ENTITLE_TEST_POSTGRES_PORT:-54329}
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+postgres_bin() {
+    local dir
+    for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+        [ -x "$dir/initdb" ] && { echo "$dir"; return 0; }
+    done
+    return 1
+}
+
+postgres_cluster_start() {
+    if ! PG_BIN=$(postgres_bin); then
+        echo "== installing PostgreSQL (apt)"
+        as_root mkdir -p /etc/postgresql-common/createcluster.d
+        echo "create_main_cluster = false" | as_root tee /etc/postgresql-common/createcluster.d/entitle-tests.conf >/dev/null
+        as_root apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+        PG_BIN=$(postgres_bin) || { echo "error: PostgreSQL did not install" >&2; return 1; }
+    fi
+    PG_DIR=$(mktemp -d /tmp/entitle-pg.XXXXXX)
+    mkdir -p "$PG_DIR/data" "$PG_DIR/socket"
+    local run=()
+    if [ "$(id -u)" = 0 ]; then
+        chown -R postgres:postgres "$PG_DIR"
+        run=(runuser -u postgres --)
+    fi
+    (cd / && "${run[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --auth=trust --locale=C.UTF-8 -E UTF8 >"$PG_DIR/initdb.log" 2>&1) \
+        || { cat "$PG_DIR/initdb.log" >&2; return 1; }
+    (cd / && "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR/socket -c fsync=off -c max_connections=200" start >/dev/null) \
+        || { cat "$PG_DIR/server.log" >&2; return 1; }
+    export ENTITLE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres?sslmode=disable"
+    echo "== PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT ($PG_DIR)"
+}
+
+postgres_cluster_stop() {
+    [ -n "${PG_DIR:-}" ] || return 0
+    local run=()
+    [ "$(id -u)" = 0 ] && run=(runuser -u postgres --)
+    (cd / && "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null 2>&1) || true
+    rm -rf "$PG_DIR"
+    PG_DIR=
+}
