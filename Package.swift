@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "EntitleCore", targets: ["EntitleCore"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "EntitleStorage", targets: ["EntitleStorage"]),
+        .library(name: "EntitleServer", targets: ["EntitleServer"]),
+        .library(name: "EntitleWire", targets: ["EntitleWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -26,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
@@ -52,6 +56,19 @@ let package = Package(
                 "EntitleCore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The HTTP API's request and response types, shared by the server and the client SDK. Foundation only.
+        .target(name: "EntitleWire", swiftSettings: swiftSettings),
+        // The server: the subscription service (verify, append, resolve) and its HTTP API.
+        .target(
+            name: "EntitleServer",
+            dependencies: [
+                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "EntitleWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -106,6 +123,15 @@ let package = Package(
                 "EntitleStorage", "EntitleTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EntitleServerTests",
+            dependencies: [
+                "EntitleServer", "EntitleTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: swiftSettings
         ),

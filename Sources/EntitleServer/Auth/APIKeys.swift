@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+
+/// The API keys the server accepts.
+///
+/// - **Secret keys** (`sk_…`) reach everything. Only their SHA-256 hashes are kept; configure them as
+///   the key itself (hashed on load) or as `sha256:<hex>`.
+/// - **Public keys** (`pk_…`) are for apps, one per subscriber: the base64url HMAC-SHA256 of the app user
+///   id under the server's public-key secret. A public key reaches only the subscriber it was minted for;
+///   nothing about it is stored, and rotating the secret revokes them all.
+public struct APIKeys: Sendable {
+    public enum Identity: Hashable, Sendable {
+        case secret
+        case subscriber(appUserID: String)
+    }
+
+    private let secretKeyHashes: [[UInt8]]
+    private let publicKeySecret: SymmetricKey?
+
+    /// - Parameters:
+    ///   - secretKeys: `sk_…` keys, or `sha256:<hex>` hashes of them.
+    ///   - publicKeySecret: the secret public keys are derived from; without it no public key is valid.
+    public init(secretKeys: [String], publicKeySecret: String?) throws(ServiceError) {
+        var hashes: [[UInt8]] = []
+        for key in secretKeys {
+            if key.hasPrefix("sha256:") {
+                let hex = key.dropFirst("sha256:".count)
+                guard hex.count == 64, let bytes = Self.bytes(fromHex: hex) else {
+                    throw ServiceError(.invalidRequest, "a secret key hash is sha256: and 64 hex digits", status: 400)
+                }
+                hashes.append(bytes)
+            } else {
+                guard key.count >= 16 else {
+                    throw ServiceError(.invalidRequest, "a secret key has at least 16 characters", status: 400)
+                }
+                hashes.append(Array(SHA256.hash(data: Data(key.utf8))))
+            }
+        }
+        secretKeyHashes = hashes
+        self.publicKeySecret = publicKeySecret.map { SymmetricKey(data: Data($0.utf8)) }
+    }
+
+    /// A new random secret key, for operators to configure.
+    public static func generateSecretKey() -> String {
+        "sk_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
+    }
+
+    /// The public key of `appUserID`, or `nil` when no public-key secret is configured.
+    public func publicKey(for appUserID: String) -> String? {
+        guard let publicKeySecret else { return nil }
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(appUserID.utf8), using: publicKeySecret)
+        return "pk_" + Data(mac).base64URL
+    }
+
+    /// Who presents `key`, for a request about `appUserID` (when the route names one).
+    public func identify(_ key: String, appUserID: String?) -> Identity? {
+        if key.hasPrefix("pk_") {
+            guard let appUserID, let publicKeySecret,
+                let mac = Data(base64URL: String(key.dropFirst(3)))
+            else { return nil }
+            let valid = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(appUserID.utf8), using: publicKeySecret)
+            return valid ? .subscriber(appUserID: appUserID) : nil
+        }
+        let presented = Array(SHA256.hash(data: Data(key.utf8)))
+        // Compare every hash in constant time per comparison, so timing doesn't reveal which matched.
+        var matched = false
+        for hash in secretKeyHashes where Self.constantTimeEqual(hash, presented) { matched = true }
+        return matched ? .secret : nil
+    }
+
+    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    private static func bytes(fromHex hex: Substring) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}
+
+extension Data {
+    var base64URL: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init?(base64URL text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

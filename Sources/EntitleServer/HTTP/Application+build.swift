@@ -1,0 +1,94 @@
+import EntitleWire
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+extension SubscriberResponse: ResponseEncodable {}
+extension AccessResponse: ResponseEncodable {}
+
+/// The HTTP configuration of the server.
+public struct HTTPConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Bodies larger than this are refused with 413.
+    public var maximumBodySize: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 1024 * 1024) {
+        self.host = host
+        self.port = port
+        self.maximumBodySize = maximumBodySize
+    }
+}
+
+/// The server application: the router over `service`, listening as configured.
+public func buildApplication(
+    http: HTTPConfiguration, service: SubscriptionService, keys: APIKeys, logger: Logger
+) -> some ApplicationProtocol {
+    let router = buildRouter(service: service, keys: keys, maximumBodySize: http.maximumBodySize)
+    return Application(
+        router: router, configuration: .init(address: .hostname(http.host, port: http.port), serverName: "Entitle"), logger: logger)
+}
+
+/// The API's routes. The App Store webhook and `/health` need no key; subscriber routes take the
+/// subscriber's public key or a secret key.
+public func buildRouter(service: SubscriptionService, keys: APIKeys, maximumBodySize: Int) -> Router<EntitleRequestContext> {
+    let router = Router(context: EntitleRequestContext.self)
+    router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
+    router.add(middleware: ErrorMiddleware())
+
+    router.get("/health") { _, _ -> [String: String] in ["status": "ok"] }
+
+    // Apple's signature authenticates the webhook. 200 only once the event is durably stored.
+    router.post("/v1/app-store/notifications") { request, context -> [String: String] in
+        let body = try await request.decode(as: AppStoreNotificationRequest.self, context: context)
+        _ = try await service.ingestNotification(signedPayload: body.signedPayload)
+        return [:]
+    }
+
+    let subscribers = router.group("/v1/subscribers/{appUserID}")
+        .add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true))
+    subscribers.get { _, context -> SubscriberResponse in
+        try await service.subscriber(appUserID: context.parameters.require("appUserID"))
+    }
+    subscribers.post("transactions") { request, context -> SubscriberResponse in
+        let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
+        return try await service.submitTransaction(appUserID: context.parameters.require("appUserID"), signedTransaction: body.signedTransaction)
+    }
+    subscribers.post("trial") { _, context -> SubscriberResponse in
+        try await service.startTrial(appUserID: context.parameters.require("appUserID"))
+    }
+    subscribers.post("usage") { request, context -> AccessResponse in
+        let body = try await request.decode(as: RecordUsageRequest.self, context: context)
+        return try await service.recordUsage(appUserID: context.parameters.require("appUserID"), body)
+    }
+    subscribers.get("access/{feature}") { request, context -> AccessResponse in
+        let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
+        guard let usage, usage >= 0 else { throw ServiceError(.invalidRequest, "usage is a whole number from 0", status: 400) }
+        return try await service.access(
+            appUserID: context.parameters.require("appUserID"), feature: context.parameters.require("feature"), usage: usage)
+    }
+
+    let admin = router.group("/v1/subscribers/{appUserID}/keys")
+        .add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: false))
+    admin.post { _, context -> [String: String] in
+        let appUserID = try context.parameters.require("appUserID")
+        guard let key = keys.publicKey(for: appUserID) else {
+            throw ServiceError(.invalidRequest, "no public-key secret is configured", status: 400)
+        }
+        return ["appUserID": appUserID, "publicKey": key]
+    }
+    return router
+}
+
+/// Sets the request context's body limit.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = EntitleRequestContext
+    let limit: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.bodyLimit = limit
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,79 @@
+import AppStoreModels
+import EntitleCore
+import EntitleWire
+import Foundation
+
+/// Turns the core's answers into the API's wire types.
+enum SubscriberResponseBuilder {
+    static func response(_ access: SubscriberAccess, facts: SubscriberFacts, catalog: Catalog) -> SubscriberResponse {
+        let chains = access.subscriptions.map(info)
+        var trial = AppTrialInfo(phase: access.appTrial.name, startedAt: facts.appTrialStartedAt, endsAt: nil, lockoutAt: nil)
+        switch access.appTrial {
+        case .active(let endsAt): trial.endsAt = endsAt
+        case .grace(let ended, let lockoutAt): (trial.endsAt, trial.lockoutAt) = (ended, lockoutAt)
+        case .lockout(let since): trial.lockoutAt = since
+        case .notStarted, .superseded: break
+        }
+        return SubscriberResponse(
+            appUserID: access.appUserID, serverTime: access.evaluatedAt,
+            entitlements: access.entitlements.map { status in
+                EntitlementInfo(
+                    id: status.id, isActive: status.isActive, state: status.state.rawValue, source: status.source.kind,
+                    productID: status.productID, expiresAt: status.expiresAt, willRenew: status.willRenew,
+                    periodType: status.periodType?.rawValue, renewsToProductID: status.renewsToProductID,
+                    isFamilyShared: status.isFamilyShared, limits: status.limits.mapValues(\.maximum))
+            },
+            subscriptions: chains.filter { $0.kind == ProductKind.autoRenewable.rawValue },
+            purchases: chains.filter { $0.kind != ProductKind.autoRenewable.rawValue },
+            appTrial: trial,
+            quotas: access.quotas.map(quota),
+            lapse: access.lapse.map { SubscriberResponse.Lapse(reason: $0.reason.code, paywall: $0.paywall.rawValue) })
+    }
+
+    static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {
+        SubscriptionInfo(
+            originalTransactionID: status.originalTransactionID, productID: status.productID, kind: status.kind.rawValue,
+            state: status.state.rawValue, appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
+            renewsToProductID: status.renewsToProductID, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
+            gracePeriodExpiresAt: status.gracePeriodExpiresAt, periodType: status.periodType.rawValue,
+            expirationReason: status.expirationReason?.rawValue, revocationCause: status.revocationCause?.rawValue,
+            isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue)
+    }
+
+    static func quota(_ status: QuotaStatus) -> QuotaInfo {
+        QuotaInfo(
+            feature: status.feature, window: status.window.description, limit: status.allowance.maximum, used: status.used,
+            remaining: status.remaining, resetsAt: status.resetsAt)
+    }
+
+    static func access(_ decision: AccessDecision, serverTime: Date) -> AccessResponse {
+        AccessResponse(
+            feature: decision.feature, outcome: decision.outcome.rawValue, reason: decision.reason.map(reason),
+            paywall: decision.paywall?.rawValue, allowance: decision.allowance.map { AccessResponse.Allowance(maximum: $0.maximum) },
+            quota: decision.quota.map(quota), serverTime: serverTime)
+    }
+
+    static func reason(_ reason: AccessReason) -> AccessResponse.Reason {
+        switch reason {
+        case .limitExceeded(let maximum): AccessResponse.Reason(code: reason.code, maximum: maximum)
+        case .quotaExhausted(let limit, let resetsAt): AccessResponse.Reason(code: reason.code, maximum: limit, resetsAt: resetsAt)
+        case .appGrace(let lockoutAt): AccessResponse.Reason(code: reason.code, lockoutAt: lockoutAt)
+        case .billingIssue(let endsAt): AccessResponse.Reason(code: reason.code, gracePeriodEndsAt: endsAt)
+        default: AccessResponse.Reason(code: reason.code)
+        }
+    }
+
+    /// A one-line account of a denial, for error messages.
+    static func describe(_ decision: AccessDecision) -> String {
+        switch decision.reason {
+        case .quotaExhausted(let limit, let resetsAt?):
+            "\(decision.feature) is used up (\(limit) per window) until \(resetsAt.formatted(.iso8601))"
+        case .quotaExhausted(let limit, nil):
+            "\(decision.feature) is used up (\(limit) per window)"
+        case let reason?:
+            "\(decision.feature) is denied: \(reason.code)"
+        case nil:
+            "\(decision.feature) is denied"
+        }
+    }
+}

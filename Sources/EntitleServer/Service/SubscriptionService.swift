@@ -1,0 +1,188 @@
+import AppStoreModels
+import AppStoreVerification
+import EntitleCore
+import EntitleStorage
+import EntitleWire
+import Foundation
+import Logging
+
+/// The subscription service: turns verified inputs into ledger events and answers from projections.
+/// Knows nothing of HTTP; the routes are a thin layer over it.
+public final class SubscriptionService: Sendable {
+    public let store: any LedgerStore
+    public let catalog: Catalog
+    let resolver: EntitlementResolver
+    /// One verifier per accepted environment, tried in order.
+    let verifiers: [SignedDataVerifier]
+    let restorePolicy: RestorePolicy
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    public init(
+        store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
+        now: @escaping @Sendable () -> Date, logger: Logger
+    ) {
+        self.store = store
+        self.catalog = catalog
+        self.resolver = EntitlementResolver(catalog: catalog)
+        self.verifiers = verifiers
+        self.restorePolicy = restorePolicy
+        self.now = now
+        self.logger = logger
+    }
+
+    // MARK: - App Store Server Notifications
+
+    /// Verifies a notification and stores it durably. Returns whether it was new. A duplicate (same
+    /// notificationUUID) is accepted and changes nothing.
+    public func ingestNotification(signedPayload: String) async throws(ServiceError) -> AppendOutcome {
+        let verified = try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signedPayload) }
+        let notification = verified.notification
+        guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
+            throw ServiceError(.invalidRequest, "the notification has no notificationUUID", status: 400)
+        }
+        let transaction = verified.transactionInfo
+        let event = LedgerEvent(
+            id: UUID(), appUserID: nil, source: .appStoreNotification, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,
+            transactionID: transaction?.transactionId,
+            originalTransactionID: transaction?.originalTransactionId ?? verified.renewalInfo?.originalTransactionId,
+            signedDate: notification.signedDate, receivedAt: now(),
+            payload: .notification(
+                type: notification.notificationType, subtype: notification.subtype, transaction: transaction, renewalInfo: verified.renewalInfo),
+            rawSignedPayload: signedPayload)
+        let outcome = try await append(event)
+        logger.info(
+            "app store notification",
+            metadata: [
+                "notification.uuid": "\(uuid)", "notification.type": "\(notification.notificationType?.rawValue ?? "unknown")",
+                "notification.duplicate": "\(outcome == .duplicate)",
+            ])
+        return outcome
+    }
+
+    // MARK: - Subscribers
+
+    /// Verifies a transaction the app submitted for `appUserID`, links its purchase, and returns the
+    /// subscriber.
+    public func submitTransaction(appUserID: String, signedTransaction: String) async throws(ServiceError) -> SubscriberResponse {
+        try Self.validate(appUserID)
+        let transaction = try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signedTransaction) }
+        guard let transactionID = transaction.transactionId else {
+            throw ServiceError(.invalidRequest, "the transaction has no transactionId", status: 400)
+        }
+        let original = transaction.originalTransactionId ?? transactionID
+        let owner: String?
+        do {
+            owner = try await store.owner(originalTransactionID: original)
+        } catch {
+            throw ServiceError(error)
+        }
+        if let owner, owner != appUserID {
+            switch restorePolicy {
+            case .keepWithOriginal:
+                throw ServiceError(
+                    .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there", status: 409)
+            }
+        }
+        let event = LedgerEvent(
+            id: UUID(), appUserID: appUserID, source: .appTransaction, idempotencyKey: "transaction:\(transactionID)",
+            transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
+            payload: .transaction(transaction), rawSignedPayload: signedTransaction)
+        _ = try await append(event)
+        return try await subscriber(appUserID: appUserID)
+    }
+
+    /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing.
+    public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
+        let (facts, at) = try await facts(appUserID)
+        return SubscriberResponseBuilder.response(resolver.resolve(facts, at: at), facts: facts, catalog: catalog)
+    }
+
+    /// Starts the app-managed trial at the subscriber's first launch. Idempotent: later calls keep
+    /// the first start.
+    public func startTrial(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
+        try Self.validate(appUserID)
+        let at = now()
+        _ = try await append(LedgerEvent(
+            id: UUID(), appUserID: appUserID, source: .appTrialStart, idempotencyKey: "trial:\(appUserID)", signedDate: at, receivedAt: at,
+            payload: .appTrialStarted(at: at)))
+        return try await subscriber(appUserID: appUserID)
+    }
+
+    /// Records metered usage; refused when it would exceed the quota. The same idempotency key
+    /// again is accepted and counted once.
+    public func recordUsage(appUserID: String, _ request: RecordUsageRequest) async throws(ServiceError) -> AccessResponse {
+        try Self.validate(appUserID)
+        let amount = request.amount ?? 1
+        guard amount > 0, amount <= 1_000_000, !request.idempotencyKey.isEmpty, request.idempotencyKey.utf8.count <= 200 else {
+            throw ServiceError(.invalidRequest, "amount must be 1 to 1000000 and idempotencyKey 1 to 200 bytes", status: 400)
+        }
+        guard catalog.quota(request.feature) != nil else {
+            throw catalog.features.contains(request.feature) || catalog.limits.contains(request.feature)
+                ? ServiceError(.notMetered, "\(request.feature) is not a metered quota", status: 400)
+                : ServiceError(.unknownFeature, "\(request.feature) is not a feature of this app", status: 400)
+        }
+        let (facts, at) = try await facts(appUserID)
+        let key = "usage:\(appUserID):\(request.feature):\(request.idempotencyKey)"
+        let alreadyRecorded = facts.usage.contains { $0.feature == request.feature && $0.idempotencyKey == request.idempotencyKey }
+        let access = resolver.resolve(facts, at: at)
+        if !alreadyRecorded {
+            let decision = access.access(request.feature, usage: amount)
+            guard decision.isAllowed else {
+                throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
+            }
+            _ = try await append(LedgerEvent(
+                id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
+                payload: .usage(UsageRecord(feature: request.feature, amount: amount, at: at, idempotencyKey: request.idempotencyKey))))
+        }
+        return try await self.access(appUserID: appUserID, feature: request.feature, usage: 0)
+    }
+
+    /// The gating answer for `feature`.
+    public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessResponse {
+        let (facts, at) = try await facts(appUserID)
+        let decision = resolver.resolve(facts, at: at).access(feature, usage: usage)
+        return SubscriberResponseBuilder.access(decision, serverTime: at)
+    }
+
+    // MARK: - Helpers
+
+    private func facts(_ appUserID: String) async throws(ServiceError) -> (SubscriberFacts, Date) {
+        try Self.validate(appUserID)
+        do {
+            return (try await store.projection(appUserID: appUserID) ?? SubscriberFacts(appUserID: appUserID), now())
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    private func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {
+        do {
+            return try await store.append(event)
+        } catch {
+            logger.error("ledger append failed", metadata: ["error.code": "\(error.code)", "event.source": "\(event.source.rawValue)"])
+            throw ServiceError(error)
+        }
+    }
+
+    /// Tries each accepted environment's verifier; an environment mismatch moves to the next.
+    private func verify<T>(_ body: (SignedDataVerifier) async throws(VerificationError) -> T) async throws(ServiceError) -> T {
+        var last: VerificationError?
+        for verifier in verifiers {
+            do {
+                return try await body(verifier)
+            } catch {
+                guard error.code == .environment else { throw ServiceError(error) }
+                last = error
+            }
+        }
+        throw ServiceError(last ?? VerificationError(.environment, "no environment is accepted"))
+    }
+
+    /// App user ids are opaque strings chosen by the app: 1 to 200 printable characters.
+    static func validate(_ appUserID: String) throws(ServiceError) {
+        guard !appUserID.isEmpty, appUserID.utf8.count <= 200, appUserID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            throw ServiceError(.invalidAppUserID, "an app user id is 1 to 200 printable characters", status: 400)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// `POST /v1/app-store/notifications`: the body exactly as Apple sends it.
+public struct AppStoreNotificationRequest: Codable, Hashable, Sendable {
+    public var signedPayload: String
+    public init(signedPayload: String) { self.signedPayload = signedPayload }
+}
+
+/// `POST /v1/subscribers/{appUserID}/transactions`: a StoreKit 2 `jwsRepresentation`.
+public struct SubmitTransactionRequest: Codable, Hashable, Sendable {
+    public var signedTransaction: String
+    public init(signedTransaction: String) { self.signedTransaction = signedTransaction }
+}
+
+/// `POST /v1/subscribers/{appUserID}/usage`: one metered use, with the client's idempotency key.
+public struct RecordUsageRequest: Codable, Hashable, Sendable {
+    public var feature: String
+    public var amount: Int?
+    public var idempotencyKey: String
+    public init(feature: String, amount: Int? = nil, idempotencyKey: String) {
+        self.feature = feature
+        self.amount = amount
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+/// Every error body: `{"error": {"code": …, "message": …}}`.
+public struct ErrorResponse: Codable, Hashable, Sendable {
+    public struct Detail: Codable, Hashable, Sendable {
+        public var code: String
+        public var message: String
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public var error: Detail
+    public init(code: String, message: String) { error = Detail(code: code, message: message) }
+}

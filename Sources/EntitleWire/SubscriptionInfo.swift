@@ -1,0 +1,44 @@
+import Foundation
+
+/// One purchase chain of a subscriber: a subscription, or a one-time purchase.
+public struct SubscriptionInfo: Codable, Hashable, Sendable {
+    public var originalTransactionID: String
+    public var productID: String
+    /// `auto_renewable`, `non_renewing`, `non_consumable`.
+    public var kind: String
+    public var state: String
+    /// The App Store Server API status 1–5, when it applies.
+    public var appleStatus: Int?
+    public var willRenew: Bool
+    public var renewsToProductID: String?
+    public var purchasedAt: Date?
+    public var expiresAt: Date?
+    public var gracePeriodExpiresAt: Date?
+    public var periodType: String
+    public var expirationReason: String?
+    public var revocationCause: String?
+    public var isFamilyShared: Bool
+    public var environment: String?
+
+    public init(
+        originalTransactionID: String, productID: String, kind: String, state: String, appleStatus: Int?, willRenew: Bool,
+        renewsToProductID: String?, purchasedAt: Date?, expiresAt: Date?, gracePeriodExpiresAt: Date?, periodType: String,
+        expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?
+    ) {
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.kind = kind
+        self.state = state
+        self.appleStatus = appleStatus
+        self.willRenew = willRenew
+        self.renewsToProductID = renewsToProductID
+        self.purchasedAt = purchasedAt
+        self.expiresAt = expiresAt
+        self.gracePeriodExpiresAt = gracePeriodExpiresAt
+        self.periodType = periodType
+        self.expirationReason = expirationReason
+        self.revocationCause = revocationCause
+        self.isFamilyShared = isFamilyShared
+        self.environment = environment
+    }
+}

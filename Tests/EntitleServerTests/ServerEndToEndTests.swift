@@ -1,0 +1,255 @@
+import AppStoreModels
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// The server over real HTTP on loopback, from Apple's signed data to the subscriber API.
+@Suite("Server end to end")
+struct ServerEndToEndTests {
+    static let family = "com.screentimerewards.family.monthly"
+    static let individual = "com.screentimerewards.individual.monthly"
+    static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
+
+    @Test("/health answers without a key")
+    func health() async throws {
+        try await ServerHarness.run { harness, client in
+            let response = try await harness.get(client, "/health", key: nil)
+            #expect(String(buffer: response.body) == #"{"status":"ok"}"#)
+        }
+    }
+
+    @Test("a notification is stored once and acknowledged each time it is delivered")
+    func webhookIdempotent() async throws {
+        try await ServerHarness.run { harness, client in
+            let transaction = harness.apple.subscription(Self.family, original: "500", purchase: Self.day(0), expires: Self.day(31))
+            let signed = harness.notification(.subscribed, subtype: .initialBuy, uuid: "6f1e2c1a-0000-4000-8000-000000000001", transaction: transaction)
+            try await harness.postNotification(client, signed)
+            try await harness.postNotification(client, signed)
+            #expect(try await harness.store.eventCount() == 1)
+            #expect(try await harness.store.heldEvents(originalTransactionID: "500").count == 1)
+        }
+    }
+
+    @Test("notifications Apple didn't sign, or signed for another app, are refused with 4xx and a code")
+    func webhookRejections() async throws {
+        try await ServerHarness.run { harness, client in
+            let transaction = harness.apple.subscription(Self.family, original: "501", purchase: Self.day(0), expires: Self.day(31))
+            let forger = try TestPKI()
+            let forged = forger.sign(ResponseBodyV2DecodedPayload(
+                notificationType: .subscribed, notificationUUID: UUID().uuidString,
+                data: NotificationData(environment: .sandbox, appAppleId: 1234, bundleId: harness.bundleID), version: "2.0", signedDate: Self.day(0)))
+            #expect(try await ServerHarness.errorCode(harness.postNotification(client, forged, expect: .badRequest)) == "verification.untrustedRoot")
+            let otherApp = harness.notification(.subscribed, transaction: nil, bundleID: "com.other.app")
+            #expect(try await ServerHarness.errorCode(harness.postNotification(client, otherApp, expect: .badRequest)) == "verification.bundleID")
+            let parts = harness.notification(.didRenew, transaction: transaction).split(separator: ".")
+            let tampered = "\(parts[0]).\(parts[1].dropLast(2))AA.\(parts[2])"
+            let rejected = try await harness.postNotification(client, tampered, expect: .badRequest)
+            #expect(ServerHarness.errorCode(rejected)?.hasPrefix("verification.") == true)
+            let notJSON = try await harness.post(client, "/v1/app-store/notifications", body: ByteBuffer(string: "signedPayload=x"), expect: .badRequest)
+            #expect(ServerHarness.errorCode(notJSON) == "request.invalid")
+            #expect(try await harness.store.eventCount() == 0)
+        }
+    }
+
+    @Test("a notification before the app's transaction is applied when the app submits it")
+    func notificationBeforeTransaction() async throws {
+        try await ServerHarness.run { harness, client in
+            let transaction = harness.apple.subscription(Self.family, original: "502", purchase: Self.day(0), expires: Self.day(31))
+            let renewal = harness.apple.renewal(original: "502", product: Self.family, autoRenew: .off, signed: Self.day(1))
+            try await harness.postNotification(client, harness.notification(.didChangeRenewalStatus, subtype: .autoRenewDisabled, transaction: transaction, renewal: renewal))
+            try await harness.submit(client, "parent-1", transaction)
+            let subscriber = try await harness.subscriber(client, "parent-1")
+            #expect(subscriber.entitlements.first { $0.id == "family" }?.state == "active_not_renewing")
+            #expect(subscriber.subscriptions.first?.willRenew == false)
+            #expect(subscriber.serverTime == ReferenceTime.start)
+        }
+    }
+
+    @Test("a refund revokes at once and REFUND_REVERSED restores")
+    func refundAndReversal() async throws {
+        try await ServerHarness.run { harness, client in
+            let purchase = harness.apple.subscription(Self.family, original: "503", id: "503-1", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "parent-2", purchase)
+            harness.clock.set(Self.day(5))
+            var refunded = purchase
+            refunded.revocationDate = Self.day(5)
+            refunded.revocationReason = .other
+            refunded.signedDate = Self.day(5)
+            try await harness.postNotification(client, harness.notification(.refund, transaction: refunded))
+            #expect(try await harness.subscriber(client, "parent-2").entitlements.first?.state == "revoked")
+            var reinstated = purchase
+            reinstated.signedDate = Self.day(6)
+            harness.clock.set(Self.day(6))
+            try await harness.postNotification(client, harness.notification(.refundReversed, transaction: reinstated))
+            #expect(try await harness.subscriber(client, "parent-2").entitlements.first?.state == "active")
+        }
+    }
+
+    @Test("billing grace entitles with a warning; billing retry does not")
+    func graceAndRetry() async throws {
+        try await ServerHarness.run { harness, client in
+            let purchase = harness.apple.subscription(Self.individual, original: "504", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "parent-3", purchase)
+            let graceRenewal = harness.apple.renewal(original: "504", product: Self.individual, signed: Self.day(31), expirationIntent: .billingError,
+                                                     billingRetry: true, graceEnds: Self.day(37))
+            try await harness.postNotification(client, harness.notification(.didFailToRenew, subtype: .gracePeriod, transaction: purchase, renewal: graceRenewal))
+            harness.clock.set(Self.day(33))
+            let access = try ServerHarness.decode(AccessResponse.self, try await harness.get(
+                client, "/v1/subscribers/parent-3/access/challenges.create", key: harness.publicKey("parent-3")))
+            #expect(access.outcome == "allowed_with_warning")
+            #expect(access.reason?.code == "billing_issue")
+            #expect(access.paywall == "update_payment")
+            harness.clock.set(Self.day(38))
+            let subscriber = try await harness.subscriber(client, "parent-3")
+            #expect(subscriber.entitlements.first { $0.source == "purchase" }?.state == "billing_retry")
+            #expect(subscriber.lapse?.reason == "billing_issue")
+        }
+    }
+
+    @Test("an upgrade applies at once, a downgrade at renewal")
+    func upgradeAndDowngrade() async throws {
+        try await ServerHarness.run { harness, client in
+            var individual = harness.apple.subscription(Self.individual, original: "505", id: "505-1", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "parent-4", individual)
+            harness.clock.set(Self.day(10))
+            individual.isUpgraded = true
+            individual.revocationDate = Self.day(10)
+            individual.signedDate = Self.day(10)
+            let family = harness.apple.subscription(Self.family, original: "505", id: "505-2", purchase: Self.day(10), expires: Self.day(41))
+            try await harness.postNotification(client, harness.notification(.didChangeRenewalPref, subtype: .upgrade, transaction: family))
+            try await harness.postNotification(client, harness.notification(.didChangeRenewalPref, subtype: .upgrade, transaction: individual))
+            #expect(try await harness.subscriber(client, "parent-4").entitlements.filter(\.isActive).map(\.id) == ["family"])
+
+            let downgrade = harness.apple.renewal(original: "505", product: Self.family, autoRenewProduct: Self.individual, signed: Self.day(20))
+            try await harness.postNotification(client, harness.notification(.didChangeRenewalPref, subtype: .downgrade, transaction: family, renewal: downgrade))
+            harness.clock.set(Self.day(25))
+            let before = try await harness.subscriber(client, "parent-4")
+            #expect(before.entitlements.filter(\.isActive).map(\.id) == ["family"])
+            #expect(before.entitlements.first { $0.id == "family" }?.renewsToProductID == Self.individual)
+            let renewed = harness.apple.subscription(Self.individual, original: "505", id: "505-3", purchase: Self.day(41), expires: Self.day(72), reason: .renewal)
+            try await harness.postNotification(client, harness.notification(.didRenew, transaction: renewed,
+                                                                             renewal: harness.apple.renewal(original: "505", product: Self.individual, signed: Self.day(41))))
+            harness.clock.set(Self.day(42))
+            #expect(try await harness.subscriber(client, "parent-4").entitlements.filter(\.isActive).map(\.id) == ["individual"])
+        }
+    }
+
+    @Test("a family-shared purchase entitles the family member")
+    func familyShared() async throws {
+        try await ServerHarness.run { harness, client in
+            let shared = harness.apple.subscription(Self.family, original: "506", purchase: Self.day(0), expires: Self.day(31), ownership: .familyShared)
+            try await harness.submit(client, "member-1", shared)
+            let subscriber = try await harness.subscriber(client, "member-1")
+            #expect(subscriber.entitlements.first?.isActive == true)
+            #expect(subscriber.entitlements.first?.isFamilyShared == true)
+        }
+    }
+
+    @Test("random permutations and duplications of a subscription's notifications end in the in-order state", arguments: [1, 2, 3] as [UInt64])
+    func permutations(seed: UInt64) async throws {
+        try await ServerHarness.run { harness, client in
+            var notifications: [String] = []
+            for period in 0..<6 {
+                let transaction = harness.apple.subscription(Self.family, original: "600", id: "600-\(period)", purchase: Self.day(Double(period) * 30),
+                                                             expires: Self.day(Double(period + 1) * 30), reason: period == 0 ? .purchase : .renewal)
+                let renewal = harness.apple.renewal(original: "600", product: Self.family, autoRenew: period == 5 ? .off : .on, signed: Self.day(Double(period) * 30 + 1))
+                notifications.append(harness.notification(period == 0 ? .subscribed : .didRenew, uuid: "00000000-0000-4000-8000-00000000060\(period)",
+                                                          transaction: transaction, renewal: renewal))
+            }
+            let link = harness.apple.subscription(Self.family, original: "600", id: "600-0", purchase: Self.day(0), expires: Self.day(30))
+            var generator = SeededGenerator(seed: seed)
+            var delivery = notifications.shuffled(using: &generator)
+            delivery += (0..<4).map { _ in notifications.randomElement(using: &generator)! }
+            for signed in delivery.shuffled(using: &generator) { try await harness.postNotification(client, signed) }
+            try await harness.submit(client, "parent-5", link)
+            harness.clock.set(Self.day(170))
+            let shuffled = try await harness.subscriber(client, "parent-5")
+
+            let expected = SubscriberFacts.fold(appUserID: "parent-5", events: try await harness.store.events(appUserID: "parent-5"))
+            #expect(try await harness.store.projection(appUserID: "parent-5") == expected)
+            #expect(try await harness.store.eventCount() == 7)
+            #expect(shuffled.subscriptions.first?.state == "active_not_renewing")
+            #expect(shuffled.subscriptions.first?.expiresAt == Self.day(180))
+            #expect(try await harness.store.rebuildProjections() == 1)
+            #expect(try await harness.subscriber(client, "parent-5") == shuffled)
+        }
+    }
+
+    @Test("keys: a public key reaches only its own subscriber; secret keys reach any; no key is 401")
+    func authorization() async throws {
+        try await ServerHarness.run { harness, client in
+            try await harness.get(client, "/v1/subscribers/alice", key: harness.publicKey("alice"))
+            let other = try await harness.get(client, "/v1/subscribers/bob", key: harness.publicKey("alice"), expect: .forbidden)
+            #expect(ServerHarness.errorCode(other) == "auth.forbidden")
+            try await harness.get(client, "/v1/subscribers/bob", key: ServerHarness.secretKey)
+            #expect(try await ServerHarness.errorCode(harness.get(client, "/v1/subscribers/bob", key: nil, expect: .unauthorized)) == "auth.missingKey")
+            #expect(try await ServerHarness.errorCode(harness.get(client, "/v1/subscribers/bob", key: "sk_wrong_key_0000000000", expect: .unauthorized)) == "auth.invalidKey")
+            let mint = try await harness.post(client, "/v1/subscribers/carol/keys", key: harness.publicKey("carol"), body: ByteBuffer(), expect: .forbidden)
+            #expect(ServerHarness.errorCode(mint) == "auth.forbidden")
+            let minted = try await harness.post(client, "/v1/subscribers/carol/keys", key: ServerHarness.secretKey, body: ByteBuffer())
+            #expect(try ServerHarness.decode([String: String].self, minted)["publicKey"] == harness.publicKey("carol"))
+        }
+    }
+
+    @Test("oversized bodies are refused with 413, unknown routes with 404, both as JSON errors")
+    func limits() async throws {
+        try await ServerHarness.run { harness, client in
+            let huge = ServerHarness.json(AppStoreNotificationRequest(signedPayload: String(repeating: "A", count: 300 * 1024)))
+            let tooLarge = try await harness.post(client, "/v1/app-store/notifications", body: huge, expect: .contentTooLarge)
+            let notFound = try await harness.get(client, "/v2/nothing", key: nil, expect: .notFound)
+            #expect(ServerHarness.errorCode(tooLarge) == "request.bodyTooLarge")
+            #expect(ServerHarness.errorCode(notFound) == "request.notFound")
+        }
+    }
+
+    @Test("the app-managed trial starts once, and the subscriber response says when it ends")
+    func trial() async throws {
+        try await ServerHarness.run { harness, client in
+            try await harness.post(client, "/v1/subscribers/parent-6/trial", key: harness.publicKey("parent-6"), body: ByteBuffer())
+            harness.clock.set(Self.day(3))
+            let again = try ServerHarness.decode(SubscriberResponse.self, try await harness.post(
+                client, "/v1/subscribers/parent-6/trial", key: harness.publicKey("parent-6"), body: ByteBuffer()))
+            #expect(again.appTrial.phase == "active")
+            #expect(again.appTrial.startedAt == ReferenceTime.start)
+            #expect(again.appTrial.endsAt == Self.day(30))
+            #expect(again.entitlements.first { $0.id == "family" }?.state == "trial")
+        }
+    }
+
+    @Test("usage is counted once per idempotency key and refused over the quota with its reset")
+    func usageQuota() async throws {
+        try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
+            let uri = "/v1/subscribers/reader-1/usage"
+            let key = harness.publicKey("reader-1")
+            for idempotencyKey in ["c1", "c2", "c2"] {
+                try await harness.post(client, uri, key: key, body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: idempotencyKey)))
+            }
+            let refused = try await harness.post(client, uri, key: key, body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "c3")), expect: .conflict)
+            #expect(ServerHarness.errorCode(refused) == "usage.quotaExhausted")
+            let subscriber = try await harness.subscriber(client, "reader-1")
+            #expect(subscriber.quotas.first?.used == 2)
+            #expect(subscriber.quotas.first?.remaining == 0)
+            #expect(subscriber.quotas.first?.resetsAt == ReferenceTime.instant("2026-02-01T00:00:00Z"))
+            let unknown = try await harness.post(client, uri, key: key, body: ServerHarness.json(RecordUsageRequest(feature: "teleport", idempotencyKey: "x")), expect: .badRequest)
+            #expect(ServerHarness.errorCode(unknown) == "usage.unknownFeature")
+        }
+    }
+
+    @Test("restoring a purchase another subscriber owns is refused under the keep policy")
+    func restoreKeep() async throws {
+        try await ServerHarness.run { harness, client in
+            let purchase = harness.apple.subscription(Self.family, original: "507", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "install-1", purchase)
+            let refused = try await harness.submit(client, "install-2", purchase, expect: .conflict)
+            #expect(ServerHarness.errorCode(refused) == "purchase.ownedByAnotherSubscriber")
+            #expect(try await harness.store.owner(originalTransactionID: "507") == "install-1")
+        }
+    }
+}

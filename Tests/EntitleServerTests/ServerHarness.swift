@@ -1,0 +1,114 @@
+import AppStoreModels
+import AppStoreVerification
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOFoundationEssentialsCompat
+import Testing
+
+/// A real server on loopback over an SQLite ledger, trusting an in-code PKI, with a hand-moved clock.
+struct ServerHarness: Sendable {
+    static let secretKey = "sk_test_0123456789abcdef"
+    let pki: TestPKI
+    let apple: AppleFacts
+    let clock: TestClock
+    let store: any LedgerStore
+    let keys: APIKeys
+    let bundleID: String
+
+    static func run(example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards",
+                    _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
+        let pki = try TestPKI()
+        let clock = TestClock()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
+        let verifier = SignedDataVerifier(
+            configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
+            now: clock.reading)
+        let logger = Logger(label: "entitle.tests.server")
+        let service = SubscriptionService(
+            store: store, catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], now: clock.reading, logger: logger)
+        let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
+        let app = buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), service: service, keys: keys, logger: logger)
+        let harness = ServerHarness(pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store, keys: keys, bundleID: bundleID)
+        try await app.test(.live) { client in
+            try await body(harness, client)
+        }
+        await store.close()
+    }
+
+    // MARK: Signed inputs
+
+    func notification(
+        _ type: NotificationTypeV2, subtype: Subtype? = nil, uuid: String = UUID().uuidString,
+        transaction: JWSTransactionDecodedPayload?, renewal: JWSRenewalInfoDecodedPayload? = nil, bundleID: String? = nil
+    ) -> String {
+        let payload = ResponseBodyV2DecodedPayload(
+            notificationType: type, subtype: subtype, notificationUUID: uuid,
+            data: NotificationData(
+                environment: .sandbox, appAppleId: 1234, bundleId: bundleID ?? self.bundleID,
+                signedTransactionInfo: transaction.map { pki.sign($0) }, signedRenewalInfo: renewal.map { pki.sign($0) }),
+            version: "2.0", signedDate: [transaction?.signedDate, renewal?.signedDate].compactMap { $0 }.max() ?? clock.now)
+        return pki.sign(payload)
+    }
+
+    // MARK: Requests
+
+    func publicKey(_ appUserID: String) -> String { keys.publicKey(for: appUserID)! }
+
+    static func json<T: Encodable>(_ value: T) -> ByteBuffer {
+        ByteBuffer(bytes: try! JSONEncoder().encode(value))
+    }
+
+    @discardableResult
+    func post(_ client: any TestClientProtocol, _ uri: String, key: String? = nil, body: ByteBuffer, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        let response = try await client.execute(uri: uri, method: .post, headers: headers, body: body)
+        #expect(response.status == status, "POST \(uri): \(String(buffer: response.body))")
+        return response
+    }
+
+    @discardableResult
+    func get(_ client: any TestClientProtocol, _ uri: String, key: String?, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        let response = try await client.execute(uri: uri, method: .get, headers: headers)
+        #expect(response.status == status, "GET \(uri): \(String(buffer: response.body))")
+        return response
+    }
+
+    func postNotification(_ client: any TestClientProtocol, _ signedPayload: String, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        try await post(client, "/v1/app-store/notifications", body: Self.json(AppStoreNotificationRequest(signedPayload: signedPayload)), expect: status)
+    }
+
+    func subscriber(_ client: any TestClientProtocol, _ appUserID: String) async throws -> SubscriberResponse {
+        let response = try await get(client, "/v1/subscribers/\(appUserID)", key: publicKey(appUserID))
+        return try Self.decode(SubscriberResponse.self, response)
+    }
+
+    func submit(_ client: any TestClientProtocol, _ appUserID: String, _ transaction: JWSTransactionDecodedPayload, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        try await post(client, "/v1/subscribers/\(appUserID)/transactions", key: publicKey(appUserID),
+                       body: Self.json(SubmitTransactionRequest(signedTransaction: pki.sign(transaction))), expect: status)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(type, from: Data(buffer: response.body))
+    }
+
+    static func errorCode(_ response: TestResponse) -> String? {
+        try? decode(ErrorResponse.self, response).error.code
+    }
+}
