@@ -79,7 +79,13 @@ let package = Package(
             dependencies: [
                 "EntitleCore",
                 "AppStoreVerification",
+                "EntitleServer",
+                "EntitleStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -10,7 +10,9 @@ struct APIError: HTTPResponseError {
     var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONEncoder().encode(ErrorResponse(code: error.code, message: error.message))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body = try encoder.encode(ErrorResponse(code: error.code, message: error.message))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if error.isRetryable { headers[.retryAfter] = "5" }

@@ -1,0 +1,172 @@
+import AppStoreModels
+import AppStoreVerification
+import ArgumentParser
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import Foundation
+import Hummingbird
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import UnixSignals
+import X509
+
+/// `entitle serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Entitle server.",
+        discussion: """
+            With no options, serves on 127.0.0.1:8080 from ./entitle-data/entitle.sqlite with an empty
+            catalog. Every option can also be set by an environment variable (ENTITLE_HOST, ENTITLE_PORT,
+            ENTITLE_DATABASE, ENTITLE_CATALOG, ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
+            (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET); options win.
+            """)
+
+    @Option(help: "The address to listen on.") var host: String?
+    @Option(help: "The port to listen on.") var port: Int?
+    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable") var database: String?
+    @Option(help: "The app folder with entitlements.json and its .storekit file.", completion: .directory) var catalog: String?
+    @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier (defaults to the catalog's).") var bundleID: String?
+    @Option(name: .customLong("app-apple-id"), help: "The app's Apple ID, required to accept production data.") var appAppleID: Int64?
+    @Option(name: .customLong("environment"), help: "An accepted environment: production, sandbox, xcode, local-testing; repeatable.")
+    var environments: [VerifyCommand.EnvironmentOption] = []
+    @Option(name: .customLong("root-certificate"), help: "A trusted root (DER or PEM) replacing Apple Root CA - G3; repeatable.")
+    var rootCertificates: [String] = []
+    @Option(name: .customLong("xcode-certificate"), help: "The StoreKit Testing certificate exported from Xcode; repeatable.")
+    var xcodeCertificates: [String] = []
+    @Option(name: .customLong("secret-key"), help: "A secret API key (sk_… or sha256:<hex>); repeatable.") var secretKeys: [String] = []
+    @Option(name: .customLong("public-key-secret"), help: "The secret public keys are derived from (default: generated once in the data folder).")
+    var publicKeySecret: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let logger = {
+            var logger = Logger(label: "entitle")
+            logger.logLevel = .info
+            return logger
+        }()
+        let host = host ?? environment["ENTITLE_HOST"] ?? "127.0.0.1"
+        let port = try port ?? environment["ENTITLE_PORT"].map { value in
+            guard let port = Int(value), (0...65535).contains(port) else { throw ValidationError("ENTITLE_PORT must be a port number") }
+            return port
+        } ?? 8080
+        let database = database ?? environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
+
+        let catalogPath = catalog ?? environment["ENTITLE_CATALOG"]
+        let catalog: Catalog
+        if let catalogPath {
+            do {
+                catalog = try CatalogLoader().load(directory: URL(fileURLWithPath: catalogPath, isDirectory: true))
+            } catch {
+                throw ValidationError("the catalog \(catalogPath) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+            }
+        } else {
+            catalog = .empty
+            logger.warning("no catalog: every subscriber has no entitlement; start with --catalog DIR")
+        }
+        let bundleID = bundleID ?? environment["ENTITLE_BUNDLE_ID"] ?? catalog.bundleID
+        if bundleID == nil {
+            logger.warning("no bundle id: signed data is refused until --bundle-id (or a catalog with one) is given")
+        }
+        let appAppleID = try appAppleID ?? environment["ENTITLE_APP_APPLE_ID"].map { value in
+            guard let id = Int64(value) else { throw ValidationError("ENTITLE_APP_APPLE_ID must be a number") }
+            return id
+        }
+        var accepted = environments.map(\.environment)
+        if accepted.isEmpty, let list = environment["ENTITLE_ENVIRONMENTS"] {
+            accepted = try list.split(separator: ",").map { name in
+                guard let option = VerifyCommand.EnvironmentOption(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("ENTITLE_ENVIRONMENTS: \(name) is not production, sandbox, xcode or local-testing")
+                }
+                return option.environment
+            }
+        }
+        if accepted.isEmpty { accepted = [.production, .sandbox] }
+        let roots = try rootCertificates.map(VerifyCommand.loadCertificate)
+        let xcode = try xcodeCertificates.map(VerifyCommand.loadCertificate)
+        let verifiers = accepted.map { environment in
+            SignedDataVerifier(
+                configuration: VerifierConfiguration(
+                    bundleID: bundleID ?? "", environment: environment, appAppleID: appAppleID,
+                    rootCertificates: roots.isEmpty ? [AppleRootCertificates.appleRootCAG3] : roots, xcodeCertificates: xcode),
+                now: { Date() })
+        }
+
+        let secretKeys = secretKeys.isEmpty ? (environment["ENTITLE_SECRET_KEYS"]?.split(separator: ",").map(String.init) ?? []) : secretKeys
+        if secretKeys.isEmpty {
+            logger.warning("no secret key: only public keys work; add --secret-key sk_… to reach every subscriber")
+        }
+        let dataFolder = database.hasPrefix("sqlite:")
+            ? URL(fileURLWithPath: String(database.dropFirst("sqlite:".count))).deletingLastPathComponent() : URL(fileURLWithPath: "entitle-data")
+        let publicSecret = try publicKeySecret ?? environment["ENTITLE_PUBLIC_KEY_SECRET"] ?? Self.persistentSecret(in: dataFolder)
+        let keys: APIKeys
+        do {
+            keys = try APIKeys(secretKeys: secretKeys, publicKeySecret: publicSecret)
+        } catch {
+            throw ValidationError(error.message)
+        }
+
+        var services: [any Service] = []
+        let openStore: @Sendable () async throws -> any LedgerStore
+        if database.hasPrefix("sqlite:") {
+            let path = String(database.dropFirst("sqlite:".count))
+            openStore = { try await SQLiteLedgerStore.open(path: path, logger: logger) }
+        } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: database), backgroundLogger: logger)
+            services.append(client)
+            openStore = { try await PostgresLedgerStore.open(client: client, logger: logger) }
+        } else {
+            throw ValidationError("--database is sqlite:PATH or a postgres:// URL")
+        }
+        let engine = database.hasPrefix("sqlite:") ? database : "PostgreSQL"
+        let listening = "Entitle listening on http://\(host):\(port) (ledger \(engine); environments \(accepted.map(\.rawValue).joined(separator: ", ")))"
+        services.append(ServerService(
+            openStore: openStore,
+            makeApplication: { store in
+                let service = SubscriptionService(store: store, catalog: catalog, verifiers: verifiers, now: { Date() }, logger: logger)
+                return buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger)
+            },
+            started: { print(listening) }))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// The public-key secret kept in the data folder (created once, readable by the owner only).
+    static func persistentSecret(in folder: URL) throws -> String {
+        let file = folder.appendingPathComponent("public-key-secret")
+        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !existing.isEmpty {
+            return existing
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let secret = APIKeys.generateSecretKey()
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ValidationError("cannot write \(file.path)")
+        }
+        return secret
+    }
+}
+
+/// Opens the ledger (once its database client is running, in the same service group), then serves
+/// HTTP until graceful shutdown, then closes the ledger.
+struct ServerService: Service {
+    let openStore: @Sendable () async throws -> any LedgerStore
+    let makeApplication: @Sendable (any LedgerStore) -> any Service
+    let started: @Sendable () -> Void
+
+    func run() async throws {
+        let store = try await openStore()
+        let application = makeApplication(store)
+        started()
+        do {
+            try await application.run()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}
