@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleCLITests",
-            dependencies: ["EntitleCLI", "entitle", "EntitleTestSupport"],
+            dependencies: ["EntitleCLI", "entitle", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels"],
             swiftSettings: swiftSettings
         ),
     ]

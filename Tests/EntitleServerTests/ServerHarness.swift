@@ -88,6 +88,7 @@ struct ServerHarness: Sendable {
         return response
     }
 
+    @discardableResult
     func postNotification(_ client: any TestClientProtocol, _ signedPayload: String, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
         try await post(client, "/v1/app-store/notifications", body: Self.json(AppStoreNotificationRequest(signedPayload: signedPayload)), expect: status)
     }
@@ -97,6 +98,7 @@ struct ServerHarness: Sendable {
         return try Self.decode(SubscriberResponse.self, response)
     }
 
+    @discardableResult
     func submit(_ client: any TestClientProtocol, _ appUserID: String, _ transaction: JWSTransactionDecodedPayload, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
         try await post(client, "/v1/subscribers/\(appUserID)/transactions", key: publicKey(appUserID),
                        body: Self.json(SubmitTransactionRequest(signedTransaction: pki.sign(transaction))), expect: status)

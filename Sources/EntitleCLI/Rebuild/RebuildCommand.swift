@@ -1,0 +1,57 @@
+import ArgumentParser
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `entitle rebuild`: recomputes every subscriber's projection from the ledger, and says whether each
+/// equals the live one it replaces.
+struct RebuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild",
+        abstract: "Recompute every projection from the ledger.",
+        discussion: "Exits 0 when every rebuilt projection equals the live one, 1 when any differed (and was replaced).")
+
+    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable")
+    var database: String = ProcessInfo.processInfo.environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
+
+    func run() async throws {
+        let logger = Logger(label: "entitle.rebuild")
+        if database.hasPrefix("sqlite:") {
+            let path = String(database.dropFirst("sqlite:".count))
+            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no ledger at \(path)") }
+            let store = try await SQLiteLedgerStore.open(path: path, logger: logger)
+            let differed = try await Self.rebuild(store)
+            await store.close()
+            if differed > 0 { throw ExitCode.failure }
+        } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: database), backgroundLogger: logger)
+            let differed = try await withThrowingTaskGroup(of: Int?.self) { group in
+                group.addTask { await client.run(); return nil }
+                let store = try await PostgresLedgerStore.open(client: client, logger: logger)
+                let differed = try await Self.rebuild(store)
+                group.cancelAll()
+                return differed
+            }
+            if differed > 0 { throw ExitCode.failure }
+        } else {
+            throw ValidationError("--database is sqlite:PATH or a postgres:// URL")
+        }
+    }
+
+    /// Rebuilds and compares; returns how many projections differed from the live ones.
+    static func rebuild(_ store: any LedgerStore) async throws -> Int {
+        let ids = try await store.subscriberIDs()
+        var live: [String: SubscriberFacts] = [:]
+        for id in ids { live[id] = try await store.projection(appUserID: id) }
+        let rebuilt = try await store.rebuildProjections()
+        var differed: [String] = []
+        for id in try await store.subscriberIDs() where try await store.projection(appUserID: id) != live[id] {
+            differed.append(id)
+        }
+        print("rebuilt \(rebuilt) subscriber projection\(rebuilt == 1 ? "" : "s") from \(try await store.eventCount()) events; "
+            + (differed.isEmpty ? "all equal the live ones" : "\(differed.count) differed: \(differed.prefix(10).joined(separator: ", "))"))
+        return differed.count
+    }
+}
