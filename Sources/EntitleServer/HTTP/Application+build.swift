@@ -6,6 +6,8 @@ import Logging
 
 extension SubscriberResponse: ResponseEncodable {}
 extension AccessResponse: ResponseEncodable {}
+extension TimelineEvent: ResponseEncodable {}
+extension PurchaseLookupResponse: ResponseEncodable {}
 
 /// The HTTP configuration of the server.
 public struct HTTPConfiguration: Sendable {
@@ -69,9 +71,29 @@ public func buildRouter(service: SubscriptionService, keys: APIKeys, maximumBody
             appUserID: context.parameters.require("appUserID"), feature: context.parameters.require("feature"), usage: usage)
     }
 
-    let admin = router.group("/v1/subscribers/{appUserID}/keys")
-        .add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: false))
-    admin.post { _, context -> [String: String] in
+    let secret = AuthenticationMiddleware(keys: keys, allowSubscriberKey: false)
+    let admin = router.group("/v1/subscribers/{appUserID}").add(middleware: secret)
+    admin.post("grants") { request, context -> SubscriberResponse in
+        let body = try await request.decode(as: GrantRequest.self, context: context)
+        return try await service.grant(appUserID: context.parameters.require("appUserID"), body)
+    }
+    admin.delete("grants/{grantID}") { _, context -> SubscriberResponse in
+        try await service.revokeGrant(appUserID: context.parameters.require("appUserID"), grantID: context.parameters.require("grantID"))
+    }
+    admin.post("overrides") { request, context -> SubscriberResponse in
+        let body = try await request.decode(as: OverrideRequest.self, context: context)
+        return try await service.addOverride(appUserID: context.parameters.require("appUserID"), body)
+    }
+    admin.delete("overrides/{overrideID}") { _, context -> SubscriberResponse in
+        try await service.removeOverride(appUserID: context.parameters.require("appUserID"), overrideID: context.parameters.require("overrideID"))
+    }
+    admin.get("events") { _, context -> [TimelineEvent] in
+        try await service.timeline(appUserID: context.parameters.require("appUserID"))
+    }
+    router.group("/v1/purchases").add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
+        try await service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
+    }
+    admin.post("keys") { _, context -> [String: String] in
         let appUserID = try context.parameters.require("appUserID")
         guard let key = keys.publicKey(for: appUserID) else {
             throw ServiceError(.invalidRequest, "no public-key secret is configured", status: 400)

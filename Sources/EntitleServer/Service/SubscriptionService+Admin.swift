@@ -1,0 +1,101 @@
+import AppStoreModels
+import EntitleCore
+import EntitleStorage
+import EntitleWire
+import Foundation
+
+extension SubscriptionService {
+    /// Grants an entitlement for a period, as a ledger event.
+    public func grant(appUserID: String, _ request: GrantRequest) async throws(ServiceError) -> SubscriberResponse {
+        try Self.validate(appUserID)
+        guard catalog.entitlement(request.entitlementID) != nil else {
+            throw ServiceError(.invalidRequest, "\(request.entitlementID) is not an entitlement of this app", status: 400)
+        }
+        let at = now()
+        let grant = EntitlementGrant(
+            id: UUID().uuidString.lowercased(), entitlementID: request.entitlementID, startsAt: request.startsAt ?? at, endsAt: request.endsAt,
+            reason: request.reason)
+        if let endsAt = grant.endsAt, endsAt <= grant.startsAt {
+            throw ServiceError(.invalidRequest, "endsAt must be after startsAt", status: 400)
+        }
+        try await appendAdmin(appUserID, .grant(grant), at: at)
+        return try await subscriber(appUserID: appUserID)
+    }
+
+    public func revokeGrant(appUserID: String, grantID: String) async throws(ServiceError) -> SubscriberResponse {
+        let at = now()
+        try await appendAdmin(appUserID, .grantRevoked(grantID: grantID, at: at), at: at)
+        return try await subscriber(appUserID: appUserID)
+    }
+
+    /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
+    public func addOverride(appUserID: String, _ request: OverrideRequest) async throws(ServiceError) -> SubscriberResponse {
+        let at = now()
+        let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: request.endsAt, reason: request.reason)
+        try await appendAdmin(appUserID, .override(override), at: at)
+        return try await subscriber(appUserID: appUserID)
+    }
+
+    public func removeOverride(appUserID: String, overrideID: String) async throws(ServiceError) -> SubscriberResponse {
+        let at = now()
+        try await appendAdmin(appUserID, .overrideRemoved(overrideID: overrideID, at: at), at: at)
+        return try await subscriber(appUserID: appUserID)
+    }
+
+    /// The subscriber's events in the order they were stored, without signed payloads.
+    public func timeline(appUserID: String) async throws(ServiceError) -> [TimelineEvent] {
+        try Self.validate(appUserID)
+        let events: [LedgerEvent]
+        do {
+            events = try await store.events(appUserID: appUserID)
+        } catch {
+            throw ServiceError(error)
+        }
+        return events.map { event in
+            TimelineEvent(
+                id: event.id.uuidString.lowercased(), source: event.source.rawValue, kind: Self.kind(of: event.payload),
+                notificationUUID: event.notificationUUID, transactionID: event.transactionID,
+                originalTransactionID: event.originalTransactionID, signedDate: event.signedDate, receivedAt: event.receivedAt)
+        }
+    }
+
+    /// Who owns a purchase, and how many notifications wait for its link.
+    public func lookup(originalTransactionID: String) async throws(ServiceError) -> PurchaseLookupResponse {
+        do {
+            return PurchaseLookupResponse(
+                originalTransactionID: originalTransactionID, appUserID: try await store.owner(originalTransactionID: originalTransactionID),
+                heldEvents: try await store.heldEvents(originalTransactionID: originalTransactionID).count)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    private func appendAdmin(_ appUserID: String, _ payload: LedgerEventPayload, at: Date) async throws(ServiceError) {
+        try Self.validate(appUserID)
+        let id = UUID()
+        do {
+            _ = try await store.append(LedgerEvent(
+                id: id, appUserID: appUserID, source: .admin, idempotencyKey: "admin:\(id.uuidString)", signedDate: at, receivedAt: at, payload: payload))
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    static func kind(of payload: LedgerEventPayload) -> String {
+        switch payload {
+        case .notification(let type, let subtype, _, _):
+            [type?.rawValue ?? "NOTIFICATION", subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
+        case .transaction: "transaction"
+        case .renewalInfo: "renewal_info"
+        case .pendingPurchase: "pending_purchase"
+        case .appTrialStarted: "app_trial_started"
+        case .usage(let record): "usage/\(record.feature)"
+        case .grant(let grant): "grant/\(grant.entitlementID)"
+        case .grantRevoked: "grant_revoked"
+        case .override: "override"
+        case .overrideRemoved: "override_removed"
+        case .purchaseTransferred: "purchase_transferred"
+        case .timeZoneSet: "time_zone_set"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import AppStoreModels
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// The operator's routes, over real HTTP: secret keys only.
+@Suite("Admin end to end")
+struct AdminEndToEndTests {
+    static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
+
+    @Test("a grant entitles for its period and its revocation ends it; both are in the timeline")
+    func grants() async throws {
+        try await ServerHarness.run { harness, client in
+            let secret = ServerHarness.secretKey
+            let refused = try await harness.post(client, "/v1/subscribers/vip/grants", key: harness.publicKey("vip"),
+                                                 body: ServerHarness.json(GrantRequest(entitlementID: "family")), expect: .forbidden)
+            #expect(ServerHarness.errorCode(refused) == "auth.forbidden")
+            let granted = try ServerHarness.decode(SubscriberResponse.self, try await harness.post(
+                client, "/v1/subscribers/vip/grants", key: secret, body: ServerHarness.json(GrantRequest(entitlementID: "family", reason: "support case 42"))))
+            #expect(granted.entitlements.first { $0.id == "family" }?.state == "granted")
+
+            let timeline = try ServerHarness.decode([TimelineEvent].self, try await harness.get(client, "/v1/subscribers/vip/events", key: secret))
+            #expect(timeline.map(\.kind) == ["grant/family"])
+            let grantID = try #require(try await harness.store.projection(appUserID: "vip")?.grants.first?.id)
+            harness.clock.set(Self.day(2))
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(secret)"
+            let revoked = try await client.execute(uri: "/v1/subscribers/vip/grants/\(grantID)", method: .delete, headers: headers)
+            #expect(revoked.status == .ok)
+            #expect(try ServerHarness.decode(SubscriberResponse.self, revoked).entitlements.first { $0.id == "family" }?.isActive == false)
+            let unknown = try await harness.post(client, "/v1/subscribers/vip/grants", key: secret,
+                                                 body: ServerHarness.json(GrantRequest(entitlementID: "platinum")), expect: .badRequest)
+            #expect(ServerHarness.errorCode(unknown) == "request.invalid")
+        }
+    }
+
+    @Test("an override lifts limits until removed")
+    func overrides() async throws {
+        try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
+            let secret = ServerHarness.secretKey
+            for key in ["a", "b"] {
+                try await harness.post(client, "/v1/subscribers/dev/usage", key: secret, body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: key)))
+            }
+            try await harness.post(client, "/v1/subscribers/dev/usage", key: secret,
+                                   body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "c")), expect: .conflict)
+            try await harness.post(client, "/v1/subscribers/dev/overrides", key: secret, body: ServerHarness.json(OverrideRequest(reason: "debug bypass")))
+            try await harness.post(client, "/v1/subscribers/dev/usage", key: secret, body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "c")))
+            let overrideID = try #require(try await harness.store.projection(appUserID: "dev")?.overrides.first?.id)
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(secret)"
+            #expect(try await client.execute(uri: "/v1/subscribers/dev/overrides/\(overrideID)", method: .delete, headers: headers).status == .ok)
+            try await harness.post(client, "/v1/subscribers/dev/usage", key: secret,
+                                   body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "d")), expect: .conflict)
+        }
+    }
+
+    @Test("a purchase is looked up by originalTransactionId: held, then owned")
+    func lookup() async throws {
+        try await ServerHarness.run { harness, client in
+            let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "777", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.postNotification(client, harness.notification(.subscribed, transaction: transaction))
+            let held = try ServerHarness.decode(PurchaseLookupResponse.self, try await harness.get(client, "/v1/purchases/777", key: ServerHarness.secretKey))
+            #expect(held == PurchaseLookupResponse(originalTransactionID: "777", appUserID: nil, heldEvents: 1))
+            try await harness.submit(client, "owner-1", transaction)
+            let owned = try ServerHarness.decode(PurchaseLookupResponse.self, try await harness.get(client, "/v1/purchases/777", key: ServerHarness.secretKey))
+            #expect(owned == PurchaseLookupResponse(originalTransactionID: "777", appUserID: "owner-1", heldEvents: 0))
+            let forbidden = try await harness.get(client, "/v1/purchases/777", key: harness.publicKey("owner-1"), expect: .forbidden)
+            #expect(ServerHarness.errorCode(forbidden) == "auth.forbidden")
+        }
+    }
+}
