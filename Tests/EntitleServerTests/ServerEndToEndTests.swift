@@ -253,3 +253,22 @@ struct ServerEndToEndTests {
         }
     }
 }
+
+@Suite("Server metrics")
+struct ServerMetricsTests {
+    @Test("/metrics exposes request durations by route template and notification outcomes, never paths or ids")
+    func metrics() async throws {
+        try await ServerHarness.run { harness, client in
+            let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "880", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+            let signed = harness.notification(.subscribed, transaction: transaction)
+            try await harness.postNotification(client, signed)
+            try await harness.postNotification(client, signed)
+            try await harness.get(client, "/v1/subscribers/secret-user-42", key: harness.publicKey("secret-user-42"))
+            let text = String(buffer: try await harness.get(client, "/metrics", key: nil).body)
+            #expect(text.contains(#"entitle_notifications_total{outcome="appended"} 1"#))
+            #expect(text.contains(#"entitle_notifications_total{outcome="duplicate"} 1"#))
+            #expect(text.contains(#"http_server_request_duration_seconds_count{http_request_method="GET",http_route="/v1/subscribers/{appUserID}",http_response_status_code="200"} 1"#))
+            #expect(!text.contains("secret-user-42"))
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import EntitleStorage
 import EntitleWire
 import Foundation
 import HTTPTypes
@@ -25,26 +26,40 @@ public struct HTTPConfiguration: Sendable {
 
 /// The server application: the router over `service`, listening as configured.
 public func buildApplication(
-    http: HTTPConfiguration, service: SubscriptionService, keys: APIKeys, logger: Logger
+    http: HTTPConfiguration, service: SubscriptionService, keys: APIKeys, metrics: ServerMetrics = ServerMetrics(), logger: Logger
 ) -> some ApplicationProtocol {
-    let router = buildRouter(service: service, keys: keys, maximumBodySize: http.maximumBodySize)
+    let router = buildRouter(service: service, keys: keys, metrics: metrics, maximumBodySize: http.maximumBodySize)
     return Application(
         router: router, configuration: .init(address: .hostname(http.host, port: http.port), serverName: "Entitle"), logger: logger)
 }
 
 /// The API's routes. The App Store webhook and `/health` need no key; subscriber routes take the
 /// subscriber's public key or a secret key.
-public func buildRouter(service: SubscriptionService, keys: APIKeys, maximumBodySize: Int) -> Router<EntitleRequestContext> {
+public func buildRouter(
+    service: SubscriptionService, keys: APIKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
+) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
     router.add(middleware: ErrorMiddleware())
 
     router.get("/health") { _, _ -> [String: String] in ["status": "ok"] }
+    router.get("/metrics") { _, _ -> Response in
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))
+    }
 
     // Apple's signature authenticates the webhook. 200 only once the event is durably stored.
     router.post("/v1/app-store/notifications") { request, context -> [String: String] in
         let body = try await request.decode(as: AppStoreNotificationRequest.self, context: context)
-        _ = try await service.ingestNotification(signedPayload: body.signedPayload)
+        do {
+            let outcome = try await service.ingestNotification(signedPayload: body.signedPayload)
+            metrics.recordNotification(outcome: outcome == .duplicate ? "duplicate" : "appended")
+        } catch let error as ServiceError {
+            metrics.recordNotification(outcome: error.code)
+            throw error
+        }
         return [:]
     }
 
