@@ -13,14 +13,14 @@ fi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# The JSON Schema check needs python3 with the jsonschema package.
-if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
-    log "installing python3 jsonschema"
+# The document checks need python3 with jsonschema and openapi-spec-validator.
+if ! python3 -c 'import jsonschema, openapi_spec_validator' >/dev/null 2>&1; then
+    log "installing python3 jsonschema and openapi-spec-validator"
     if ! command -v python3 >/dev/null 2>&1; then
         as_root apt-get update -qq && as_root apt-get install -y -qq --no-install-recommends python3 python3-pip >/dev/null
     fi
-    python3 -m pip install --quiet jsonschema 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages jsonschema
+    python3 -m pip install --quiet jsonschema openapi-spec-validator 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages jsonschema openapi-spec-validator
 fi
 
 # PostgreSQL for the storage suite: a throwaway cluster on loopback, started before the build so the
@@ -37,7 +37,7 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$build_log"; then
     exit 1
 fi
 
-log "entitlements files against docs/entitlements.schema.json"
+log "documents: entitlements files against their schema, docs/openapi.json as OpenAPI 3.1"
 python3 scripts/check-schema.py
 
 log "swift test"
