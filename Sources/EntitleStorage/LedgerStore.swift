@@ -18,6 +18,11 @@ public protocol LedgerStore: Sendable {
     /// names both and the purchase isn't linked yet, the link is made and held events are applied.
     func append(_ event: LedgerEvent) async throws(StorageError) -> AppendOutcome
 
+    /// Moves a purchase to `appUserID` (a restore onto another account): the link moves, the previous
+    /// owner's projection loses the purchase and the new owner's gains it, each side recording an
+    /// event, all in one transaction. Returns the previous owner (`nil` when none: nothing moves).
+    func transfer(originalTransactionID: String, to appUserID: String, at: Date) async throws(StorageError) -> String?
+
     /// A subscriber's events, in the order they were stored.
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent]
 

@@ -242,6 +242,24 @@ struct ServerEndToEndTests {
         }
     }
 
+    @Test("TC3: restoring onto a new install moves the purchase under the transfer policy, recorded on both timelines")
+    func restoreTransfer() async throws {
+        try await ServerHarness.run(restorePolicy: .transferToNewest) { harness, client in
+            let purchase = harness.apple.subscription(Self.individual, original: "508", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "install-1", purchase)
+            harness.clock.set(Self.day(3))
+            try await harness.post(client, "/v1/subscribers/install-2/trial", key: harness.publicKey("install-2"), body: ByteBuffer())
+            let restored = try ServerHarness.decode(SubscriberResponse.self, try await harness.submit(client, "install-2", purchase))
+            #expect(restored.entitlements.filter(\.isActive).map(\.id) == ["individual"])
+            #expect(restored.appTrial.phase == "superseded")
+            #expect(try await harness.subscriber(client, "install-1").entitlements.filter(\.isActive).isEmpty)
+            let timeline = try ServerHarness.decode([TimelineEvent].self, try await harness.get(client, "/v1/subscribers/install-1/events", key: ServerHarness.secretKey))
+            #expect(timeline.map(\.kind).last == "purchase_transferred/install-1→install-2")
+            #expect(try await harness.store.rebuildProjections() == 2)
+            #expect(try await harness.subscriber(client, "install-2") == restored)
+        }
+    }
+
     @Test("restoring a purchase another subscriber owns is refused under the keep policy")
     func restoreKeep() async throws {
         try await ServerHarness.run { harness, client in

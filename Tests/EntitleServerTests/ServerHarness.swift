@@ -24,7 +24,7 @@ struct ServerHarness: Sendable {
     let keys: APIKeys
     let bundleID: String
 
-    static func run(example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards",
+    static func run(example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal,
                     _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
@@ -36,7 +36,7 @@ struct ServerHarness: Sendable {
             now: clock.reading)
         let logger = Logger(label: "entitle.tests.server")
         let service = SubscriptionService(
-            store: store, catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], now: clock.reading, logger: logger)
+            store: store, catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], restorePolicy: restorePolicy, now: clock.reading, logger: logger)
         let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
         let app = buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), service: service, keys: keys, logger: logger)
         let harness = ServerHarness(pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store, keys: keys, bundleID: bundleID)

@@ -129,6 +129,30 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("a transfer moves the purchase, its facts and future events to the new owner; a rebuild agrees", arguments: StorageEngine.allCases)
+    func transfer(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let events = Self.history(user: "old-install", original: "5000", seedBase: 0)
+            for event in events.prefix(6) + [events.last!] { _ = try await store.append(event) }
+            let before = try #require(try await store.projection(appUserID: "old-install")?.purchases["5000"])
+            #expect(try await store.transfer(originalTransactionID: "5000", to: "new-install", at: Self.day(200)) == "old-install")
+            #expect(try await store.owner(originalTransactionID: "5000") == "new-install")
+            #expect(try await store.projection(appUserID: "old-install")?.purchases["5000"] == nil)
+            #expect(try await store.projection(appUserID: "new-install")?.purchases["5000"] == before)
+            // Later notifications without a subscriber follow the purchase to its new owner.
+            var later = events[6]
+            later.appUserID = nil
+            #expect(try await store.append(later) == .appended(sequence: Int64(events.prefix(6).count + 4), appUserID: "new-install"))
+            let live = try await store.projection(appUserID: "new-install")
+            #expect(live?.purchases["5000"]?.transactions.count == 7)
+            #expect(try await store.transfer(originalTransactionID: "5000", to: "new-install", at: Self.day(201)) == "new-install")
+            #expect(try await store.transfer(originalTransactionID: "unknown", to: "new-install", at: Self.day(201)) == nil)
+            _ = try await store.rebuildProjections()
+            #expect(try await store.projection(appUserID: "new-install") == live)
+            #expect(try await store.projection(appUserID: "old-install")?.purchases.isEmpty == true)
+        }
+    }
+
     @Test("what was appended is there after reopening", arguments: StorageEngine.allCases)
     func durableAcrossReopen(engine: StorageEngine) async throws {
         let events = Self.history(user: "u1", original: "4000", seedBase: 0)

@@ -21,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
             With no options, serves on 127.0.0.1:8080 from ./entitle-data/entitle.sqlite with an empty
             catalog. Every option can also be set by an environment variable (ENTITLE_HOST, ENTITLE_PORT,
             ENTITLE_DATABASE, ENTITLE_CATALOG, ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
-            (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET); options win.
+            (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY);
+            options win.
             """)
 
     @Option(help: "The address to listen on.") var host: String?
@@ -37,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("xcode-certificate"), help: "The StoreKit Testing certificate exported from Xcode; repeatable.")
     var xcodeCertificates: [String] = []
     @Option(name: .customLong("secret-key"), help: "A secret API key (sk_… or sha256:<hex>); repeatable.") var secretKeys: [String] = []
+    @Option(name: .customLong("restore-policy"), help: "When a purchase another subscriber owns is submitted: keep (refuse) or transfer (move it).")
+    var restorePolicy: String?
     @Option(name: .customLong("public-key-secret"), help: "The secret public keys are derived from (default: generated once in the data folder).")
     var publicKeySecret: String?
 
@@ -108,6 +111,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
 
+        let policyName = restorePolicy ?? environment["ENTITLE_RESTORE_POLICY"] ?? RestorePolicy.transferToNewest.rawValue
+        guard let policy = RestorePolicy(rawValue: policyName) else {
+            throw ValidationError("--restore-policy is keep or transfer")
+        }
+
         var services: [any Service] = []
         let openStore: @Sendable () async throws -> any LedgerStore
         if database.hasPrefix("sqlite:") {
@@ -125,7 +133,8 @@ struct ServeCommand: AsyncParsableCommand {
         services.append(ServerService(
             openStore: openStore,
             makeApplication: { store in
-                let service = SubscriptionService(store: store, catalog: catalog, verifiers: verifiers, now: { Date() }, logger: logger)
+                let service = SubscriptionService(
+                    store: store, catalog: catalog, verifiers: verifiers, restorePolicy: policy, now: { Date() }, logger: logger)
                 return buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger)
             },
             started: { print(listening) }))

@@ -17,7 +17,8 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case grantRevoked(grantID: String, at: Date)
     case override(AccessOverride)
     case overrideRemoved(overrideID: String, at: Date)
-    /// A purchase chain moved to this subscriber (restore onto another account), or away from it.
-    case purchaseTransferred(originalTransactionID: String, from: String?, to: String)
+    /// A purchase chain moved from one subscriber to another (a restore onto another account). The
+    /// receiving side carries the chain's facts at the move, so folding its own events rebuilds them.
+    case purchaseTransferred(originalTransactionID: String, from: String?, to: String, facts: SubscriptionFacts?)
     case timeZoneSet(identifier: String)
 }

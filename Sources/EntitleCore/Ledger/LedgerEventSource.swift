@@ -12,6 +12,8 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case appTrialStart = "app_trial_start"
     /// The app recorded metered usage.
     case usage
-    /// An operator action: grant, revoke, override, transfer.
+    /// An operator action: grant, revoke, override.
     case admin
+    /// A purchase moved to another subscriber by the restore policy.
+    case restore
 }

@@ -63,8 +63,11 @@ extension SubscriberFacts {
             if let index = overrides.firstIndex(where: { $0.id == id }) {
                 overrides[index].removedAt = min(overrides[index].removedAt ?? at, at)
             }
-        case .purchaseTransferred(let original, let from, let to):
+        case .purchaseTransferred(let original, let from, let to, let facts):
             if from == appUserID && to != appUserID { purchases.removeValue(forKey: original) }
+            if to == appUserID, let facts {
+                purchases[original, default: SubscriptionFacts(originalTransactionID: original)].merge(facts)
+            }
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         }

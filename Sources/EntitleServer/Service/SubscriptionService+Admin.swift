@@ -94,7 +94,7 @@ extension SubscriptionService {
         case .grantRevoked: "grant_revoked"
         case .override: "override"
         case .overrideRemoved: "override_removed"
-        case .purchaseTransferred: "purchase_transferred"
+        case .purchaseTransferred(_, let from, let to, _): "purchase_transferred/\(from ?? "-")→\(to)"
         case .timeZoneSet: "time_zone_set"
         }
     }

@@ -82,6 +82,13 @@ public final class SubscriptionService: Sendable {
             case .keepWithOriginal:
                 throw ServiceError(
                     .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there", status: 409)
+            case .transferToNewest:
+                do {
+                    _ = try await store.transfer(originalTransactionID: original, to: appUserID, at: now())
+                } catch {
+                    throw ServiceError(error)
+                }
+                logger.info("purchase transferred", metadata: ["purchase.original_transaction_id": "\(original)"])
             }
         }
         let event = LedgerEvent(

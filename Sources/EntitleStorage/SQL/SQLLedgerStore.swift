@@ -94,6 +94,50 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func transfer(originalTransactionID original: String, to newOwner: String, at: Date) async throws(StorageError) -> String? {
+        try await engine.transaction { session throws(StorageError) in
+            try await session.lock("purchase:\(original)")
+            guard let previous = try await Self.owner(original, session), previous != newOwner else {
+                return try await Self.owner(original, session)
+            }
+            for subscriber in [previous, newOwner].sorted() {
+                try await session.lock("subscriber:\(subscriber)")
+            }
+            var previousFacts = try await Self.projection(previous, session) ?? SubscriberFacts(appUserID: previous)
+            var newFacts = try await Self.projection(newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
+            let move = UUID()
+            let outgoing = LedgerEvent(
+                id: UUID(), appUserID: previous, source: .restore, idempotencyKey: "transfer:\(move.uuidString):out",
+                originalTransactionID: original, signedDate: at, receivedAt: at,
+                payload: .purchaseTransferred(originalTransactionID: original, from: previous, to: newOwner, facts: nil))
+            let incoming = LedgerEvent(
+                id: move, appUserID: newOwner, source: .restore, idempotencyKey: "transfer:\(move.uuidString):in",
+                originalTransactionID: original, signedDate: at, receivedAt: at,
+                payload: .purchaseTransferred(
+                    originalTransactionID: original, from: previous, to: newOwner, facts: previousFacts.purchases[original]))
+            for event in [outgoing, incoming] {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+                        original_transaction_id, signed_date, received_at, event)
+                    VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(event.id.uuidString), .text(event.idempotencyKey), SQLValue(event.appUserID), .text(event.source.rawValue),
+                        .text(original), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(try Self.encode(event)),
+                    ])
+            }
+            _ = try await session.execute(
+                "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE original_transaction_id = ?",
+                [.text(newOwner), SQLValue(at), .text(original)])
+            previousFacts.apply(outgoing)
+            newFacts.apply(incoming)
+            try await Self.store(previousFacts, appUserID: previous, addedEvents: 1, at: at, session)
+            try await Self.store(newFacts, appUserID: newOwner, addedEvents: 1, at: at, session)
+            return previous
+        }
+    }
+
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.transaction { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(

@@ -71,8 +71,12 @@ struct LedgerFoldTests {
     @Test("a purchase transferred away leaves the old subscriber's facts")
     func transfer() {
         var events = Self.events
-        events.append(LedgerEvents.admin(900, appUserID: "u1", at: Self.day(200), .purchaseTransferred(originalTransactionID: "1000", from: "u1", to: "u2")))
+        events.append(LedgerEvents.admin(900, appUserID: "u1", at: Self.day(200), .purchaseTransferred(originalTransactionID: "1000", from: "u1", to: "u2", facts: nil)))
         #expect(SubscriberFacts.fold(appUserID: "u1", events: events).purchases["1000"] == nil)
+        let chain = SubscriberFacts.fold(appUserID: "u1", events: Self.events).purchases["1000"]
+        let incoming = LedgerEvents.admin(901, appUserID: "u2", at: Self.day(200),
+                                          .purchaseTransferred(originalTransactionID: "1000", from: "u1", to: "u2", facts: chain))
+        #expect(SubscriberFacts.fold(appUserID: "u2", events: [incoming]).purchases["1000"] == chain)
     }
 
     @Test("facts survive a round trip through JSON, as the projection is stored")
