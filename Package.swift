@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EntitleStorage", targets: ["EntitleStorage"]),
         .library(name: "EntitleServer", targets: ["EntitleServer"]),
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
+        .library(name: "EntitleTestSupport", targets: ["EntitleTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

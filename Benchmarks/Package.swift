@@ -12,6 +12,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -30,6 +34,22 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "AppStoreVerification", package: "Entitle"),
                 .product(name: "AppStoreModels", package: "Entitle"),
+            ]
+        ),
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                .product(name: "EntitleServer", package: "Entitle"),
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleWire", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "AppStoreVerification", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "Entitle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .executableTarget(

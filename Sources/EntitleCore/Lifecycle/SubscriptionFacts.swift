@@ -10,7 +10,12 @@ import Foundation
 /// delivered out of order.
 public struct SubscriptionFacts: Hashable, Sendable, Codable {
     public let originalTransactionID: String
-    /// The latest signed version of each transaction, by transaction id.
+    /// The latest signed version of each transaction that can still be current, by transaction id.
+    ///
+    /// Only transactions with the latest purchase date can define the chain's state (see
+    /// ``currentTransaction``), so older ones are not kept: the projection stays the same size however
+    /// long the subscription runs. The ledger keeps every transaction. The rule is applied on every
+    /// record, so the result is the same in any order.
     public private(set) var transactions: [String: JWSTransactionDecodedPayload] = [:]
     /// The most recently signed renewal info.
     public private(set) var renewalInfo: JWSRenewalInfoDecodedPayload?
@@ -39,7 +44,13 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
             (transaction.originalTransactionId ?? id) == originalTransactionID
         else { return }
         if let existing = transactions[id], !Self.isNewer(transaction, than: existing) { return }
+        let latest = transactions.values.compactMap(\.purchaseDate).max() ?? .distantPast
+        let purchased = transaction.purchaseDate ?? .distantPast
+        guard purchased >= latest else { return }
         transactions[id] = transaction
+        if purchased > latest {
+            transactions = transactions.filter { ($0.value.purchaseDate ?? .distantPast) >= purchased }
+        }
     }
 
     /// Records signed renewal info. Renewal info of another chain is ignored.

@@ -30,6 +30,11 @@ final class PostgresEngine: SQLEngine {
         }
     }
 
+    /// Reads use a transaction too: PostgreSQL runs them beside writers (MVCC).
+    func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await transaction(work)
+    }
+
     /// The client is run (and stopped) by its owner, as a service.
     func close() async {}
 

@@ -139,14 +139,14 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.transaction { session throws(StorageError) in
+        try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
                 "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(appUserID)]))
         }
     }
 
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.transaction { session throws(StorageError) in
+        try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
                 "SELECT event FROM ledger_events WHERE original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
                 [.text(originalTransactionID)]))
@@ -154,15 +154,15 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts? {
-        try await engine.transaction { session throws(StorageError) in try await Self.projection(appUserID, session) }
+        try await engine.read { session throws(StorageError) in try await Self.projection(appUserID, session) }
     }
 
     func owner(originalTransactionID: String) async throws(StorageError) -> String? {
-        try await engine.transaction { session throws(StorageError) in try await Self.owner(originalTransactionID, session) }
+        try await engine.read { session throws(StorageError) in try await Self.owner(originalTransactionID, session) }
     }
 
     func subscriberIDs() async throws(StorageError) -> [String] {
-        try await engine.transaction { session throws(StorageError) in
+        try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers ORDER BY app_user_id", []).compactMap { $0["app_user_id"]?.text }
         }
     }
@@ -186,7 +186,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func eventCount() async throws(StorageError) -> Int {
-        try await engine.transaction { session throws(StorageError) in
+        try await engine.read { session throws(StorageError) in
             Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events", []).first?["n"]?.integer ?? 0)
         }
     }

@@ -12,6 +12,8 @@ protocol SQLSession: Sendable {
 protocol SQLEngine: Sendable {
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
+    /// Runs read-only `work` on a consistent snapshot; engines may run reads beside writes.
+    func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
     /// The column type of an auto-increment primary key.
     var sequenceColumn: String { get }
     func close() async

@@ -2,15 +2,19 @@ import Foundation
 import Logging
 import SQLiteNIO
 
-/// The embedded engine: one SQLite file in WAL mode, one connection, transactions one at a time
-/// (SQLite has a single writer; `BEGIN IMMEDIATE` takes the write lock up front).
+/// The embedded engine: one SQLite file in WAL mode. Writes go through one connection, one
+/// transaction at a time (SQLite has a single writer; `BEGIN IMMEDIATE` takes the write lock up front).
+/// Reads use a second connection and see a consistent snapshot while writes proceed (WAL).
 final class SQLiteEngine: SQLEngine {
     let connection: SQLiteConnection
+    let reader: SQLiteConnection
     private let mutex = AsyncMutex()
+    private let readerMutex = AsyncMutex()
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
 
-    private init(connection: SQLiteConnection) {
+    private init(connection: SQLiteConnection, reader: SQLiteConnection) {
         self.connection = connection
+        self.reader = reader
     }
 
     /// Opens (creating when missing) the database file at `path`, creating its folder too.
@@ -22,15 +26,18 @@ final class SQLiteEngine: SQLEngine {
             throw StorageError(.unavailable, "cannot create the data folder \(folder.path)", underlying: error)
         }
         let connection: SQLiteConnection
+        let reader: SQLiteConnection
         do {
             connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite database \(path)", underlying: error)
         }
-        let engine = SQLiteEngine(connection: connection)
+        let engine = SQLiteEngine(connection: connection, reader: reader)
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 5000", "PRAGMA foreign_keys = ON"] {
             _ = try await engine.run(pragma, [])
         }
+        _ = try await engine.run("PRAGMA busy_timeout = 5000", [], on: reader)
         return engine
     }
 
@@ -38,7 +45,7 @@ final class SQLiteEngine: SQLEngine {
         try await mutex.withLock { () throws(StorageError) -> T in
             _ = try await self.run("BEGIN IMMEDIATE", [])
             do throws(StorageError) {
-                let result = try await work(Session(engine: self))
+                let result = try await work(Session(engine: self, connection: self.connection))
                 _ = try await self.run("COMMIT", [])
                 return result
             } catch {
@@ -48,11 +55,30 @@ final class SQLiteEngine: SQLEngine {
         }
     }
 
+    func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await readerMutex.withLock { () throws(StorageError) -> T in
+            _ = try await self.run("BEGIN", [], on: self.reader)
+            do throws(StorageError) {
+                let result = try await work(Session(engine: self, connection: self.reader))
+                _ = try await self.run("COMMIT", [], on: self.reader)
+                return result
+            } catch {
+                _ = try? await self.run("ROLLBACK", [], on: self.reader)
+                throw error
+            }
+        }
+    }
+
     func close() async {
+        try? await reader.close()
         try? await connection.close()
     }
 
     fileprivate func run(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        try await run(sql, binds, on: connection)
+    }
+
+    fileprivate func run(_ sql: String, _ binds: [SQLValue], on connection: SQLiteConnection) async throws(StorageError) -> [[String: SQLValue]] {
         let data: [SQLiteData] = binds.map { value in
             switch value {
             case .text(let text): .text(text)
@@ -81,8 +107,9 @@ final class SQLiteEngine: SQLEngine {
 
     private struct Session: SQLSession {
         let engine: SQLiteEngine
+        let connection: SQLiteConnection
         func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
-            try await engine.run(sql, binds)
+            try await engine.run(sql, binds, on: connection)
         }
         /// Transactions are already one at a time.
         func lock(_ key: String) async throws(StorageError) {}

@@ -1,0 +1,188 @@
+import AppStoreModels
+import AppStoreVerification
+import AsyncHTTPClient
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// Load on the real server over loopback HTTP, with `/health` measured in the same run as the
+/// reference: notification ingestion per second (each acknowledged only after commit), and the
+/// latency of `GET /v1/subscribers/{id}` and of `/health` at a fixed request rate (open loop).
+///
+///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…]
+@main
+enum ServerLoad {
+    static let port = 18_123
+    static let subscribers = 100
+    static let notifications = 4_000
+    static let senders = 16
+    static let rate = 1_000
+    static let seconds = 5
+
+    static func main() async throws {
+        let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
+        var logger = Logger(label: "entitle.load")
+        logger.logLevel = .error
+        if target.hasPrefix("postgres") {
+            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: target), backgroundLogger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                let store = try await PostgresLedgerStore.open(client: client, logger: logger)
+                try await run(store: store, engine: "PostgreSQL", logger: logger)
+                group.cancelAll()
+            }
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path, logger: logger)
+            try await run(store: store, engine: "SQLite", logger: logger)
+            await store.close()
+        }
+    }
+
+    static func run(store: any LedgerStore, engine: String, logger: Logger) async throws {
+        let pki = try TestPKI()
+        let apple = AppleFacts(bundleID: "com.screentimerewards")
+        let now = Date(timeIntervalSince1970: ReferenceTime.start.timeIntervalSince1970 + 40 * 86_400)
+        let verifier = SignedDataVerifier(
+            configuration: VerifierConfiguration(bundleID: "com.screentimerewards", environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
+            now: { now })
+        let catalog = try CatalogLoader().load(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/ScreenTimeRewards"))
+        let service = SubscriptionService(store: store, catalog: catalog, verifiers: [verifier], now: { now }, logger: logger)
+        let keys = try APIKeys(secretKeys: ["sk_load_test_key_000001"], publicKeySecret: "load")
+        let app = buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: port), service: service, keys: keys, logger: logger)
+        let product = "com.screentimerewards.family.monthly"
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
+            try await waitForServer(http)
+
+            // Subscribers link their purchases through the app.
+            for user in 0..<subscribers {
+                let transaction = apple.subscription(product, original: "L\(user)", id: "L\(user)-0", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+                let status = try await post(http, "/v1/subscribers/user-\(user)/transactions", key: "sk_load_test_key_000001",
+                                            body: SubmitTransactionRequest(signedTransaction: pki.sign(transaction)))
+                precondition(status == 200, "linking failed: \(status)")
+            }
+            // Renewal notifications, signed beforehand.
+            let bodies: [ByteBuffer] = (0..<notifications).map { index in
+                let user = index % subscribers
+                let period = index / subscribers + 1
+                let start = ReferenceTime.day(Double(period) * 31)
+                let transaction = apple.subscription(product, original: "L\(user)", id: "L\(user)-\(period)", purchase: start,
+                                                     expires: start.addingTimeInterval(31 * 86_400), reason: .renewal)
+                let payload = ResponseBodyV2DecodedPayload(
+                    notificationType: .didRenew, notificationUUID: UUID().uuidString,
+                    data: NotificationData(environment: .sandbox, appAppleId: 1234, bundleId: "com.screentimerewards", signedTransactionInfo: pki.sign(transaction)),
+                    version: "2.0", signedDate: start)
+                return ByteBuffer(bytes: try! JSONEncoder().encode(AppStoreNotificationRequest(signedPayload: pki.sign(payload))))
+            }
+            let clock = ContinuousClock()
+            let elapsed = try await clock.measure {
+                try await withThrowingTaskGroup(of: Void.self) { senders in
+                    for sender in 0..<Self.senders {
+                        senders.addTask {
+                            for index in stride(from: sender, to: bodies.count, by: Self.senders) {
+                                let status = try await post(http, "/v1/app-store/notifications", key: nil, raw: bodies[index])
+                                precondition(status == 200, "a notification was refused: \(status)")
+                            }
+                        }
+                    }
+                    try await senders.waitForAll()
+                }
+            }
+            let ingestion = Double(notifications) / seconds(elapsed)
+            let events = try await store.eventCount()
+
+            let health = try await fixedRate(http, path: "/health", key: nil)
+            let subscriber = try await fixedRate(http, path: "/v1/subscribers/user-7", key: "sk_load_test_key_000001")
+            print("""
+                ## \(engine)
+
+                | measure | result |
+                |---|---:|
+                | notification ingestion (\(senders) concurrent senders, \(notifications) notifications, 200 after commit) | \(Int(ingestion))/s |
+                | ledger events after the run | \(events) |
+                | GET /health at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(health.p50) / \(health.p99) / \(health.max) ms |
+                | GET /v1/subscribers/{id} at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(subscriber.p50) / \(subscriber.p99) / \(subscriber.max) ms |
+                | requests that failed | \(health.failures + subscriber.failures) |
+
+                """)
+            try await http.shutdown()
+            group.cancelAll()
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func waitForServer(_ http: HTTPClient) async throws {
+        for _ in 0..<100 {
+            if (try? await get(http, "/health", key: nil)) == 200 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        fatalError("the server did not start")
+    }
+
+    /// Sends requests at a fixed rate regardless of responses (open loop) and reports latencies.
+    static func fixedRate(_ http: HTTPClient, path: String, key: String?) async throws -> (p50: String, p99: String, max: String, failures: Int) {
+        let total = rate * seconds
+        let interval = Duration.nanoseconds(1_000_000_000 / rate)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let latencies = try await withThrowingTaskGroup(of: Double?.self) { group in
+            for index in 0..<total {
+                let due = start + interval * index
+                try await clock.sleep(until: due)
+                group.addTask {
+                    let status = try? await get(http, path, key: key)
+                    guard status == 200 else { return nil }
+                    // Latency from when the request was due, so queueing behind a slow response counts.
+                    return seconds(clock.now - due) * 1000
+                }
+            }
+            var results: [Double?] = []
+            for try await latency in group { results.append(latency) }
+            return results
+        }
+        let succeeded = latencies.compactMap { $0 }.sorted()
+        func percentile(_ p: Double) -> String {
+            guard !succeeded.isEmpty else { return "-" }
+            return String(format: "%.2f", succeeded[min(succeeded.count - 1, Int(Double(succeeded.count) * p))])
+        }
+        return (percentile(0.5), percentile(0.99), String(format: "%.2f", succeeded.last ?? 0), latencies.count - succeeded.count)
+    }
+
+    static func get(_ http: HTTPClient, _ path: String, key: String?) async throws -> UInt {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return response.status.code
+    }
+
+    static func post<Body: Encodable>(_ http: HTTPClient, _ path: String, key: String?, body: Body) async throws -> UInt {
+        try await post(http, path, key: key, raw: ByteBuffer(bytes: try JSONEncoder().encode(body)))
+    }
+
+    static func post(_ http: HTTPClient, _ path: String, key: String?, raw: ByteBuffer) async throws -> UInt {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        request.body = .bytes(raw)
+        let response = try await http.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return response.status.code
+    }
+}
