@@ -7,4 +7,7 @@ public enum AppendOutcome: Hashable, Sendable {
     case appended(sequence: Int64, appUserID: String?)
     /// An event with the same idempotency key is already stored; nothing changed.
     case duplicate
+    /// The admission check refused the event against the subscriber's current projection; nothing
+    /// changed.
+    case refused
 }

@@ -18,6 +18,11 @@ public protocol LedgerStore: Sendable {
     /// names both and the purchase isn't linked yet, the link is made and held events are applied.
     func append(_ event: LedgerEvent) async throws(StorageError) -> AppendOutcome
 
+    /// Appends `event` only if `admit` accepts the subscriber's projection as it stands inside the
+    /// append's transaction (a quota check, say), so the check and the write are atomic even with
+    /// several server instances. A duplicate is reported as such without asking `admit`.
+    func append(_ event: LedgerEvent, admitting admit: @escaping @Sendable (SubscriberFacts) -> Bool) async throws(StorageError) -> AppendOutcome
+
     /// Moves a purchase to `appUserID` (a restore onto another account): the link moves, the previous
     /// owner's projection loses the purchase and the new owner's gains it, each side recording an
     /// event, all in one transaction. Returns the previous owner (`nil` when none: nothing moves).

@@ -113,6 +113,27 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("an admission check runs inside the append's transaction: 20 concurrent uses of a quota of 5 admit exactly 5", arguments: StorageEngine.allCases)
+    func admission(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let uses = (0..<20).map { index in
+                LedgerEvent(id: LedgerEvents.id(index), appUserID: "u1", source: .usage, idempotencyKey: "usage:\(index)",
+                            signedDate: Self.day(1), receivedAt: Self.day(1),
+                            payload: .usage(UsageRecord(feature: "exports", at: Self.day(1), idempotencyKey: "k\(index)")))
+            }
+            let admitUnderQuota: @Sendable (SubscriberFacts) -> Bool = { $0.usage.count < 5 }
+            let outcomes = try await withThrowingTaskGroup(of: AppendOutcome.self) { group in
+                for use in uses { group.addTask { try await store.append(use, admitting: admitUnderQuota) } }
+                return try await group.reduce(into: [AppendOutcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .refused }.count == 15)
+            #expect(try await store.projection(appUserID: "u1")?.usage.count == 5)
+            #expect(try await store.eventCount() == 5)
+            let admitted = try #require(try await store.events(appUserID: "u1").first)
+            #expect(try await store.append(admitted, admitting: { _ in false }) == .duplicate)
+        }
+    }
+
     @Test("subscribers are kept apart, listed, and rebuilt", arguments: StorageEngine.allCases)
     func manySubscribers(engine: StorageEngine) async throws {
         try await engine.withStore { store in

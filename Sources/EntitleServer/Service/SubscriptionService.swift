@@ -129,18 +129,27 @@ public final class SubscriptionService: Sendable {
                 ? ServiceError(.notMetered, "\(request.feature) is not a metered quota", status: 400)
                 : ServiceError(.unknownFeature, "\(request.feature) is not a feature of this app", status: 400)
         }
-        let (facts, at) = try await facts(appUserID)
+        let at = now()
         let key = "usage:\(appUserID):\(request.feature):\(request.idempotencyKey)"
-        let alreadyRecorded = facts.usage.contains { $0.feature == request.feature && $0.idempotencyKey == request.idempotencyKey }
-        let access = resolver.resolve(facts, at: at)
-        if !alreadyRecorded {
-            let decision = access.access(request.feature, usage: amount)
-            guard decision.isAllowed else {
-                throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
+        let resolver = self.resolver
+        let feature = request.feature
+        let event = LedgerEvent(
+            id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
+            payload: .usage(UsageRecord(feature: feature, amount: amount, at: at, idempotencyKey: request.idempotencyKey)))
+        // The quota is checked against the projection inside the append's transaction: concurrent
+        // uses (from any number of server instances) can't both take the last unit.
+        let outcome: AppendOutcome
+        do {
+            outcome = try await store.append(event) { facts in
+                resolver.resolve(facts, at: at).access(feature, usage: amount).isAllowed
             }
-            _ = try await append(LedgerEvent(
-                id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
-                payload: .usage(UsageRecord(feature: request.feature, amount: amount, at: at, idempotencyKey: request.idempotencyKey))))
+        } catch {
+            throw ServiceError(error)
+        }
+        if outcome == .refused {
+            let (facts, _) = try await facts(appUserID)
+            let decision = resolver.resolve(facts, at: at).access(feature, usage: amount)
+            throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
         }
         return try await self.access(appUserID: appUserID, feature: request.feature, usage: 0)
     }

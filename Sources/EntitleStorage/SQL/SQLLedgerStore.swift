@@ -44,6 +44,14 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func append(_ event: LedgerEvent) async throws(StorageError) -> AppendOutcome {
+        try await append(event, admit: nil)
+    }
+
+    func append(_ event: LedgerEvent, admitting admit: @escaping @Sendable (SubscriberFacts) -> Bool) async throws(StorageError) -> AppendOutcome {
+        try await append(event, admit: admit)
+    }
+
+    private func append(_ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?) async throws(StorageError) -> AppendOutcome {
         let encoded = try Self.encode(event)
         return try await engine.transaction { session throws(StorageError) in
             if let original = event.originalTransactionID {
@@ -57,6 +65,12 @@ final class SQLLedgerStore: LedgerStore {
             }
             if let appUserID {
                 try await session.lock("subscriber:\(appUserID)")
+            }
+            if let admit {
+                let known = try await session.execute("SELECT 1 AS known FROM ledger_events WHERE idempotency_key = ?", [.text(event.idempotencyKey)])
+                if !known.isEmpty { return .duplicate }
+                let current = try await appUserID.asyncMap { id throws(StorageError) in try await Self.projection(id, session) } ?? nil
+                guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
             }
             let inserted = try await session.execute(
                 """
@@ -252,5 +266,13 @@ final class SQLLedgerStore: LedgerStore {
             }
         }
         return events
+    }
+}
+
+extension Optional {
+    /// `map` for an async, throwing transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws(StorageError) -> T) async throws(StorageError) -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }
