@@ -61,6 +61,26 @@ struct AdminEndToEndTests {
         }
     }
 
+    @Test("seed 002: members of a premium household share its entitlements until removed")
+    func households() async throws {
+        try await ServerHarness.run(example: "PantryPal", bundleID: "me.subasically.pantrypal") { harness, client in
+            let premium = harness.apple.subscription("com.pantrypal.premium.monthly", original: "h-1", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "household-9", premium)
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(ServerHarness.secretKey)"
+            let joined = try await client.execute(uri: "/v1/subscribers/household-9/members/cook-1", method: .put, headers: headers)
+            #expect(joined.status == .ok)
+            let member = try await harness.subscriber(client, "cook-1")
+            #expect(member.entitlements.first { $0.id == "premium" }?.source == "household")
+            let items = try ServerHarness.decode(AccessResponse.self, try await harness.get(
+                client, "/v1/subscribers/cook-1/access/items?usage=200", key: harness.publicKey("cook-1")))
+            #expect(items.outcome == "allowed")
+            harness.clock.set(Self.day(2))
+            #expect(try await client.execute(uri: "/v1/subscribers/household-9/members/cook-1", method: .delete, headers: headers).status == .ok)
+            #expect(try await harness.subscriber(client, "cook-1").entitlements.filter(\.isActive).isEmpty)
+        }
+    }
+
     @Test("a purchase is looked up by originalTransactionId: held, then owned")
     func lookup() async throws {
         try await ServerHarness.run { harness, client in

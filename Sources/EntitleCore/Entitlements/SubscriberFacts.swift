@@ -17,6 +17,23 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     /// Revocations of grants and removals of overrides seen before the grant or override itself, so
     /// events applied in any order give the same facts.
     public var grantRevocations: [String: Date] = [:]
+    /// Household memberships: when the subscriber joined each household, and left it (if they did).
+    public var households: [String: Membership] = [:]
+
+    /// A membership of a household.
+    public struct Membership: Hashable, Sendable, Codable {
+        public var joinedAt: Date
+        public var leftAt: Date?
+        public init(joinedAt: Date, leftAt: Date? = nil) {
+            self.joinedAt = joinedAt
+            self.leftAt = leftAt
+        }
+    }
+
+    /// The households the subscriber belongs to at `now`, sorted.
+    public func householdIDs(at now: Date) -> [String] {
+        households.filter { $0.value.joinedAt <= now && ($0.value.leftAt.map { now < $0 } ?? true) }.keys.sorted()
+    }
     public var overrideRemovals: [String: Date] = [:]
 
     public init(

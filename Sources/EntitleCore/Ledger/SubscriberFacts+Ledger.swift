@@ -68,6 +68,17 @@ extension SubscriberFacts {
             if to == appUserID, let facts {
                 purchases[original, default: SubscriptionFacts(originalTransactionID: original)].merge(facts)
             }
+        case .householdJoined(let household, let at):
+            // The latest join wins over an earlier leave; a leave after the join ends the membership.
+            if let existing = households[household], existing.joinedAt >= at { break }
+            let leftAt = households[household]?.leftAt.flatMap { $0 > at ? $0 : nil }
+            households[household] = Membership(joinedAt: at, leftAt: leftAt)
+        case .householdLeft(let household, let at):
+            if let existing = households[household] {
+                if existing.joinedAt < at { households[household]?.leftAt = max(existing.leftAt ?? at, at) }
+            } else {
+                households[household] = Membership(joinedAt: .distantPast, leftAt: at)
+            }
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         }

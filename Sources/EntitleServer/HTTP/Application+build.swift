@@ -102,6 +102,12 @@ public func buildRouter(
     admin.delete("overrides/{overrideID}") { _, context -> SubscriberResponse in
         try await service.removeOverride(appUserID: context.parameters.require("appUserID"), overrideID: context.parameters.require("overrideID"))
     }
+    admin.put("members/{memberID}") { _, context -> SubscriberResponse in
+        try await service.addMember(householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID"))
+    }
+    admin.delete("members/{memberID}") { _, context -> SubscriberResponse in
+        try await service.removeMember(householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID"))
+    }
     admin.get("events") { _, context -> [TimelineEvent] in
         try await service.timeline(appUserID: context.parameters.require("appUserID"))
     }

@@ -42,6 +42,22 @@ extension SubscriptionService {
         return try await subscriber(appUserID: appUserID)
     }
 
+    /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
+    public func addMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberResponse {
+        try Self.validate(householdID)
+        guard householdID != memberID else { throw ServiceError(.invalidRequest, "a household can't be its own member", status: 400) }
+        let at = now()
+        try await appendAdmin(memberID, .householdJoined(householdID: householdID, at: at), at: at)
+        return try await subscriber(appUserID: memberID)
+    }
+
+    public func removeMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberResponse {
+        try Self.validate(householdID)
+        let at = now()
+        try await appendAdmin(memberID, .householdLeft(householdID: householdID, at: at), at: at)
+        return try await subscriber(appUserID: memberID)
+    }
+
     /// The subscriber's events in the order they were stored, without signed payloads.
     public func timeline(appUserID: String) async throws(ServiceError) -> [TimelineEvent] {
         try Self.validate(appUserID)
@@ -96,6 +112,8 @@ extension SubscriptionService {
         case .overrideRemoved: "override_removed"
         case .purchaseTransferred(_, let from, let to, _): "purchase_transferred/\(from ?? "-")→\(to)"
         case .timeZoneSet: "time_zone_set"
+        case .householdJoined(let household, _): "household_joined/\(household)"
+        case .householdLeft(let household, _): "household_left/\(household)"
         }
     }
 }

@@ -102,7 +102,8 @@ public final class SubscriptionService: Sendable {
     /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing.
     public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
         let (facts, at) = try await facts(appUserID)
-        return SubscriberResponseBuilder.response(resolver.resolve(facts, at: at), facts: facts, catalog: catalog)
+        let households = try await householdFacts(of: facts, at: at)
+        return SubscriberResponseBuilder.response(resolver.resolve(facts, households: households, at: at), facts: facts, catalog: catalog)
     }
 
     /// Starts the app-managed trial at the subscriber's first launch. Idempotent: later calls keep
@@ -132,6 +133,8 @@ public final class SubscriptionService: Sendable {
         let at = now()
         let key = "usage:\(appUserID):\(request.feature):\(request.idempotencyKey)"
         let resolver = self.resolver
+        let (current, _) = try await facts(appUserID)
+        let households = try await householdFacts(of: current, at: at)
         let feature = request.feature
         let event = LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
@@ -141,14 +144,14 @@ public final class SubscriptionService: Sendable {
         let outcome: AppendOutcome
         do {
             outcome = try await store.append(event) { facts in
-                resolver.resolve(facts, at: at).access(feature, usage: amount).isAllowed
+                resolver.resolve(facts, households: households, at: at).access(feature, usage: amount).isAllowed
             }
         } catch {
             throw ServiceError(error)
         }
         if outcome == .refused {
             let (facts, _) = try await facts(appUserID)
-            let decision = resolver.resolve(facts, at: at).access(feature, usage: amount)
+            let decision = resolver.resolve(facts, households: households, at: at).access(feature, usage: amount)
             throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
         }
         return try await self.access(appUserID: appUserID, feature: request.feature, usage: 0)
@@ -157,7 +160,8 @@ public final class SubscriptionService: Sendable {
     /// The gating answer for `feature`.
     public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessResponse {
         let (facts, at) = try await facts(appUserID)
-        let decision = resolver.resolve(facts, at: at).access(feature, usage: usage)
+        let households = try await householdFacts(of: facts, at: at)
+        let decision = resolver.resolve(facts, households: households, at: at).access(feature, usage: usage)
         return SubscriberResponseBuilder.access(decision, serverTime: at)
     }
 
@@ -170,6 +174,19 @@ public final class SubscriptionService: Sendable {
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// The projections of the households the subscriber belongs to at `at`.
+    func householdFacts(of facts: SubscriberFacts, at: Date) async throws(ServiceError) -> [SubscriberFacts] {
+        var households: [SubscriberFacts] = []
+        for id in facts.householdIDs(at: at) {
+            do {
+                if let household = try await store.projection(appUserID: id) { households.append(household) }
+            } catch {
+                throw ServiceError(error)
+            }
+        }
+        return households
     }
 
     private func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {

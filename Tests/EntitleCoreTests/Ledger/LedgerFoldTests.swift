@@ -79,6 +79,27 @@ struct LedgerFoldTests {
         #expect(SubscriberFacts.fold(appUserID: "u2", events: [incoming]).purchases["1000"] == chain)
     }
 
+    @Test("household membership: joins and leaves give the same current memberships in any order")
+    func households() {
+        let events = [
+            LedgerEvents.admin(700, appUserID: "member", at: Self.day(1), .householdJoined(householdID: "home", at: Self.day(1))),
+            LedgerEvents.admin(701, appUserID: "member", at: Self.day(5), .householdLeft(householdID: "home", at: Self.day(5))),
+            LedgerEvents.admin(702, appUserID: "member", at: Self.day(9), .householdJoined(householdID: "home", at: Self.day(9))),
+            LedgerEvents.admin(703, appUserID: "member", at: Self.day(2), .householdJoined(householdID: "cabin", at: Self.day(2))),
+        ]
+        let folded = SubscriberFacts.fold(appUserID: "member", events: events)
+        // The latest membership interval is kept: the rejoin on day 9 is the membership now.
+        #expect(folded.householdIDs(at: Self.day(10)) == ["cabin", "home"])
+        #expect(folded.householdIDs(at: Self.day(6)) == ["cabin"])
+        var generator = SeededGenerator(seed: 3)
+        for _ in 0..<10 {
+            var facts = SubscriberFacts(appUserID: "member")
+            for event in events.shuffled(using: &generator) { facts.apply(event) }
+            #expect(facts.householdIDs(at: Self.day(10)) == folded.householdIDs(at: Self.day(10)))
+            #expect(facts.householdIDs(at: Self.day(6)) == folded.householdIDs(at: Self.day(6)))
+        }
+    }
+
     @Test("facts survive a round trip through JSON, as the projection is stored")
     func codable() throws {
         let facts = SubscriberFacts.fold(appUserID: "u1", events: Self.events)
