@@ -28,6 +28,10 @@ public protocol LedgerStore: Sendable {
     /// event, all in one transaction. Returns the previous owner (`nil` when none: nothing moves).
     func transfer(originalTransactionID: String, to appUserID: String, at: Date) async throws(StorageError) -> String?
 
+    /// The latest stored event of `source` that belongs to no subscriber (global settings such as the
+    /// open-access switch).
+    func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent?
+
     /// A subscriber's events, in the order they were stored.
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent]
 

@@ -71,3 +71,34 @@ public struct PurchaseLookupResponse: Codable, Hashable, Sendable {
         self.heldEvents = heldEvents
     }
 }
+
+/// `PUT /v1/open-access`: grant access to everyone until `endsAt` (for the listed entitlements, or all).
+public struct OpenAccessRequest: Codable, Hashable, Sendable {
+    public var endsAt: Date
+    public var entitlementIDs: [String]?
+    public var reason: String?
+
+    public init(endsAt: Date, entitlementIDs: [String]? = nil, reason: String? = nil) {
+        self.endsAt = endsAt
+        self.entitlementIDs = entitlementIDs
+        self.reason = reason
+    }
+}
+
+/// The global open-access switch. `isOn` is true once set until turned off (it still ends at `endsAt`).
+public struct OpenAccessResponse: Codable, Hashable, Sendable {
+    public var isOn: Bool
+    public var startsAt: Date?
+    public var endsAt: Date?
+    /// Empty: every entitlement.
+    public var entitlementIDs: [String]
+    public var reason: String?
+
+    public init(isOn: Bool, startsAt: Date?, endsAt: Date?, entitlementIDs: [String], reason: String?) {
+        self.isOn = isOn
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.entitlementIDs = entitlementIDs
+        self.reason = reason
+    }
+}

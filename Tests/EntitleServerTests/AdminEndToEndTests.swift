@@ -81,6 +81,37 @@ struct AdminEndToEndTests {
         }
     }
 
+    @Test("seed 004's rollback plan: open access grants everyone the entitlements until T, and can be turned off")
+    func openAccess() async throws {
+        try await ServerHarness.run { harness, client in
+            let secret = ServerHarness.secretKey
+            #expect(try ServerHarness.decode(OpenAccessResponse.self, try await harness.get(client, "/v1/open-access", key: secret)).isOn == false)
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(secret)"
+            headers[.contentType] = "application/json"
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            let body = ByteBuffer(bytes: try encoder.encode(OpenAccessRequest(endsAt: Self.day(7), reason: "store outage")))
+            let set = try await client.execute(uri: "/v1/open-access", method: .put, headers: headers, body: body)
+            #expect(set.status == .ok)
+            #expect(try ServerHarness.decode(OpenAccessResponse.self, set).endsAt == Self.day(7))
+
+            let anyone = try await harness.subscriber(client, "brand-new")
+            #expect(anyone.entitlements.filter(\.isActive).map(\.id) == ["family", "individual"])
+            #expect(anyone.entitlements.allSatisfy { $0.source == "open_access" && $0.expiresAt == Self.day(7) })
+            harness.clock.set(Self.day(7))
+            #expect(try await harness.subscriber(client, "brand-new").entitlements.filter(\.isActive).isEmpty)
+
+            harness.clock.set(Self.day(8))
+            let again = ByteBuffer(bytes: try encoder.encode(OpenAccessRequest(endsAt: Self.day(20), entitlementIDs: ["individual"])))
+            #expect(try await client.execute(uri: "/v1/open-access", method: .put, headers: headers, body: again).status == .ok)
+            #expect(try await harness.subscriber(client, "brand-new").entitlements.filter(\.isActive).map(\.id) == ["individual"])
+            #expect(try await client.execute(uri: "/v1/open-access", method: .delete, headers: headers).status == .ok)
+            #expect(try await harness.subscriber(client, "brand-new").entitlements.filter(\.isActive).isEmpty)
+            try await harness.get(client, "/v1/open-access", key: harness.publicKey("brand-new"), expect: .forbidden)
+        }
+    }
+
     @Test("a purchase is looked up by originalTransactionId: held, then owned")
     func lookup() async throws {
         try await ServerHarness.run { harness, client in

@@ -134,6 +134,25 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("the latest global event of a source is found, and subscribers' events are not", arguments: StorageEngine.allCases)
+    func globalEvents(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            #expect(try await store.latestGlobalEvent(source: .openAccess) == nil)
+            let windows = [Self.day(7), Self.day(14)].map { OpenAccessWindow(startsAt: Self.day(0), endsAt: $0) }
+            for (index, window) in windows.enumerated() {
+                _ = try await store.append(LedgerEvent(
+                    id: LedgerEvents.id(800 + index), appUserID: nil, source: .openAccess, idempotencyKey: "open-access:\(index)",
+                    signedDate: Self.day(Double(index)), receivedAt: Self.day(Double(index)), payload: .openAccessSet(window)))
+            }
+            _ = try await store.append(LedgerEvents.admin(810, appUserID: "u1", at: Self.day(3), .openAccessSet(nil)))
+            guard case .openAccessSet(let latest)? = try await store.latestGlobalEvent(source: .openAccess)?.payload else {
+                Issue.record("no open-access event")
+                return
+            }
+            #expect(latest?.endsAt == Self.day(14))
+        }
+    }
+
     @Test("subscribers are kept apart, listed, and rebuilt", arguments: StorageEngine.allCases)
     func manySubscribers(engine: StorageEngine) async throws {
         try await engine.withStore { store in

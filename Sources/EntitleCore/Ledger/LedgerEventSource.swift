@@ -16,4 +16,6 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case admin
     /// A purchase moved to another subscriber by the restore policy.
     case restore
+    /// The global "grant access to everyone until T" switch (no subscriber).
+    case openAccess = "open_access"
 }

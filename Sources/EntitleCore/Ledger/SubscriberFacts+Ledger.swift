@@ -79,6 +79,9 @@ extension SubscriberFacts {
             } else {
                 households[household] = Membership(joinedAt: .distantPast, leftAt: at)
             }
+        case .openAccessSet:
+            // Global, not a subscriber's: the service reads the latest one from the ledger.
+            break
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         }

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import EntitleWire
 import Foundation
@@ -9,6 +10,7 @@ extension SubscriberResponse: ResponseEncodable {}
 extension AccessResponse: ResponseEncodable {}
 extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
+extension OpenAccessResponse: ResponseEncodable {}
 
 /// The HTTP configuration of the server.
 public struct HTTPConfiguration: Sendable {
@@ -111,6 +113,17 @@ public func buildRouter(
     admin.get("events") { _, context -> [TimelineEvent] in
         try await service.timeline(appUserID: context.parameters.require("appUserID"))
     }
+    let openAccess = router.group("/v1/open-access").add(middleware: secret)
+    openAccess.get { _, _ -> OpenAccessResponse in
+        OpenAccessResponse(try await service.openAccess())
+    }
+    openAccess.put { request, context -> OpenAccessResponse in
+        let body = try await request.decode(as: OpenAccessRequest.self, context: context)
+        return OpenAccessResponse(try await service.setOpenAccess(endsAt: body.endsAt, entitlementIDs: body.entitlementIDs ?? [], reason: body.reason))
+    }
+    openAccess.delete { _, _ -> OpenAccessResponse in
+        OpenAccessResponse(try await service.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
+    }
     router.group("/v1/purchases").add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
         try await service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
     }
@@ -133,5 +146,13 @@ struct BodyLimitMiddleware: RouterMiddleware {
         var context = context
         context.bodyLimit = limit
         return try await next(request, context)
+    }
+}
+
+extension OpenAccessResponse {
+    init(_ window: OpenAccessWindow?) {
+        self.init(
+            isOn: window != nil, startsAt: window?.startsAt, endsAt: window?.endsAt, entitlementIDs: window?.entitlementIDs ?? [],
+            reason: window?.reason)
     }
 }

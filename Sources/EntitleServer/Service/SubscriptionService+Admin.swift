@@ -3,6 +3,7 @@ import EntitleCore
 import EntitleStorage
 import EntitleWire
 import Foundation
+import Logging
 
 extension SubscriptionService {
     /// Grants an entitlement for a period, as a ledger event.
@@ -40,6 +41,42 @@ extension SubscriptionService {
         let at = now()
         try await appendAdmin(appUserID, .overrideRemoved(overrideID: overrideID, at: at), at: at)
         return try await subscriber(appUserID: appUserID)
+    }
+
+    /// The global open-access window in force (or scheduled), if any.
+    public func openAccess() async throws(ServiceError) -> OpenAccessWindow? {
+        let event: LedgerEvent?
+        do {
+            event = try await store.latestGlobalEvent(source: .openAccess)
+        } catch {
+            throw ServiceError(error)
+        }
+        guard case .openAccessSet(let window)? = event?.payload else { return nil }
+        return window
+    }
+
+    /// Turns on "grant access to everyone until `endsAt`" (seed 004's rollback plan), for the listed
+    /// entitlements or all of them; or turns it off with `nil`.
+    public func setOpenAccess(endsAt: Date?, entitlementIDs: [String], reason: String?) async throws(ServiceError) -> OpenAccessWindow? {
+        let at = now()
+        var window: OpenAccessWindow?
+        if let endsAt {
+            guard endsAt > at else { throw ServiceError(.invalidRequest, "endsAt must be in the future", status: 400) }
+            for id in entitlementIDs where catalog.entitlement(id) == nil {
+                throw ServiceError(.invalidRequest, "\(id) is not an entitlement of this app", status: 400)
+            }
+            window = OpenAccessWindow(startsAt: at, endsAt: endsAt, entitlementIDs: entitlementIDs, reason: reason)
+        }
+        let id = UUID()
+        do {
+            _ = try await store.append(LedgerEvent(
+                id: id, appUserID: nil, source: .openAccess, idempotencyKey: "open-access:\(id.uuidString)", signedDate: at, receivedAt: at,
+                payload: .openAccessSet(window)))
+        } catch {
+            throw ServiceError(error)
+        }
+        logger.warning("open access changed", metadata: ["open_access.ends_at": "\(endsAt.map { "\($0)" } ?? "off")"])
+        return window
     }
 
     /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
@@ -112,6 +149,7 @@ extension SubscriptionService {
         case .overrideRemoved: "override_removed"
         case .purchaseTransferred(_, let from, let to, _): "purchase_transferred/\(from ?? "-")→\(to)"
         case .timeZoneSet: "time_zone_set"
+        case .openAccessSet(let window): window == nil ? "open_access_off" : "open_access_on"
         case .householdJoined(let household, _): "household_joined/\(household)"
         case .householdLeft(let household, _): "household_left/\(household)"
         }

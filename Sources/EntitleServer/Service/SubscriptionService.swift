@@ -103,7 +103,9 @@ public final class SubscriptionService: Sendable {
     public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
         let (facts, at) = try await facts(appUserID)
         let households = try await householdFacts(of: facts, at: at)
-        return SubscriberResponseBuilder.response(resolver.resolve(facts, households: households, at: at), facts: facts, catalog: catalog)
+        let window = try await openAccess()
+        return SubscriberResponseBuilder.response(
+            resolver.resolve(facts, households: households, openAccess: window, at: at), facts: facts, catalog: catalog)
     }
 
     /// Starts the app-managed trial at the subscriber's first launch. Idempotent: later calls keep
@@ -135,6 +137,7 @@ public final class SubscriptionService: Sendable {
         let resolver = self.resolver
         let (current, _) = try await facts(appUserID)
         let households = try await householdFacts(of: current, at: at)
+        let window = try await openAccess()
         let feature = request.feature
         let event = LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
@@ -144,14 +147,14 @@ public final class SubscriptionService: Sendable {
         let outcome: AppendOutcome
         do {
             outcome = try await store.append(event) { facts in
-                resolver.resolve(facts, households: households, at: at).access(feature, usage: amount).isAllowed
+                resolver.resolve(facts, households: households, openAccess: window, at: at).access(feature, usage: amount).isAllowed
             }
         } catch {
             throw ServiceError(error)
         }
         if outcome == .refused {
             let (facts, _) = try await facts(appUserID)
-            let decision = resolver.resolve(facts, households: households, at: at).access(feature, usage: amount)
+            let decision = resolver.resolve(facts, households: households, openAccess: window, at: at).access(feature, usage: amount)
             throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
         }
         return try await self.access(appUserID: appUserID, feature: request.feature, usage: 0)
@@ -161,7 +164,8 @@ public final class SubscriptionService: Sendable {
     public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessResponse {
         let (facts, at) = try await facts(appUserID)
         let households = try await householdFacts(of: facts, at: at)
-        let decision = resolver.resolve(facts, households: households, at: at).access(feature, usage: usage)
+        let window = try await openAccess()
+        let decision = resolver.resolve(facts, households: households, openAccess: window, at: at).access(feature, usage: usage)
         return SubscriberResponseBuilder.access(decision, serverTime: at)
     }
 

@@ -39,7 +39,10 @@ enum LedgerSchema {
                     updated_at BIGINT NOT NULL
                 )
                 """,
-            ])
+            ]),
+            (2, [
+                "CREATE INDEX ledger_events_source ON ledger_events (source, sequence)"
+            ]),
         ]
     }
 }

@@ -159,6 +159,16 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
+        try await engine.read { session throws(StorageError) in
+            try Self.decodeEvents(await session.execute(
+                """
+                SELECT event FROM ledger_events WHERE source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
+                ORDER BY sequence DESC LIMIT 1
+                """, [.text(source.rawValue)])).first
+        }
+    }
+
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
