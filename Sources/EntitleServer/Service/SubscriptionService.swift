@@ -101,11 +101,8 @@ public final class SubscriptionService: Sendable {
 
     /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing.
     public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
-        let (facts, at) = try await facts(appUserID)
-        let households = try await householdFacts(of: facts, at: at)
-        let window = try await openAccess()
-        return SubscriberResponseBuilder.response(
-            resolver.resolve(facts, households: households, openAccess: window, at: at), facts: facts, catalog: catalog)
+        let context = try await resolutionContext(appUserID)
+        return SubscriberResponseBuilder.response(context.resolve(context.facts), facts: context.facts, catalog: catalog)
     }
 
     /// Starts the app-managed trial at the subscriber's first launch. Idempotent: later calls keep
@@ -132,12 +129,9 @@ public final class SubscriptionService: Sendable {
                 ? ServiceError(.notMetered, "\(request.feature) is not a metered quota", status: 400)
                 : ServiceError(.unknownFeature, "\(request.feature) is not a feature of this app", status: 400)
         }
-        let at = now()
+        let context = try await resolutionContext(appUserID)
+        let at = context.at
         let key = "usage:\(appUserID):\(request.feature):\(request.idempotencyKey)"
-        let resolver = self.resolver
-        let (current, _) = try await facts(appUserID)
-        let households = try await householdFacts(of: current, at: at)
-        let window = try await openAccess()
         let feature = request.feature
         let event = LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
@@ -147,14 +141,13 @@ public final class SubscriptionService: Sendable {
         let outcome: AppendOutcome
         do {
             outcome = try await store.append(event) { facts in
-                resolver.resolve(facts, households: households, openAccess: window, at: at).access(feature, usage: amount).isAllowed
+                context.resolve(facts).access(feature, usage: amount).isAllowed
             }
         } catch {
             throw ServiceError(error)
         }
         if outcome == .refused {
-            let (facts, _) = try await facts(appUserID)
-            let decision = resolver.resolve(facts, households: households, openAccess: window, at: at).access(feature, usage: amount)
+            let decision = try await resolutionContext(appUserID).resolve().access(feature, usage: amount)
             throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
         }
         return try await self.access(appUserID: appUserID, feature: request.feature, usage: 0)
@@ -162,11 +155,8 @@ public final class SubscriptionService: Sendable {
 
     /// The gating answer for `feature`.
     public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessResponse {
-        let (facts, at) = try await facts(appUserID)
-        let households = try await householdFacts(of: facts, at: at)
-        let window = try await openAccess()
-        let decision = resolver.resolve(facts, households: households, openAccess: window, at: at).access(feature, usage: usage)
-        return SubscriberResponseBuilder.access(decision, serverTime: at)
+        let context = try await resolutionContext(appUserID)
+        return SubscriberResponseBuilder.access(context.resolve().access(feature, usage: usage), serverTime: context.at)
     }
 
     // MARK: - Helpers
@@ -178,6 +168,27 @@ public final class SubscriptionService: Sendable {
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// Everything an answer about a subscriber depends on, read once: their facts, the households
+    /// they belong to, the open-access window, and the instant.
+    struct ResolutionContext: Sendable {
+        let resolver: EntitlementResolver
+        let facts: SubscriberFacts
+        let households: [SubscriberFacts]
+        let openAccess: OpenAccessWindow?
+        let at: Date
+
+        /// Resolves `facts` (the subscriber's as read, unless given, e.g. inside a transaction).
+        func resolve(_ facts: SubscriberFacts? = nil) -> SubscriberAccess {
+            resolver.resolve(facts ?? self.facts, households: households, openAccess: openAccess, at: at)
+        }
+    }
+
+    func resolutionContext(_ appUserID: String) async throws(ServiceError) -> ResolutionContext {
+        let (facts, at) = try await facts(appUserID)
+        return ResolutionContext(
+            resolver: resolver, facts: facts, households: try await householdFacts(of: facts, at: at), openAccess: try await openAccess(), at: at)
     }
 
     /// The projections of the households the subscriber belongs to at `at`.

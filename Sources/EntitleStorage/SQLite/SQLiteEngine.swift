@@ -42,28 +42,27 @@ final class SQLiteEngine: SQLEngine {
     }
 
     func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await mutex.withLock { () throws(StorageError) -> T in
-            _ = try await self.run("BEGIN IMMEDIATE", [])
-            do throws(StorageError) {
-                let result = try await work(Session(engine: self, connection: self.connection))
-                _ = try await self.run("COMMIT", [])
-                return result
-            } catch {
-                _ = try? await self.run("ROLLBACK", [])
-                throw error
-            }
-        }
+        try await run(work, on: connection, serialisedBy: mutex, begin: "BEGIN IMMEDIATE")
     }
 
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await readerMutex.withLock { () throws(StorageError) -> T in
-            _ = try await self.run("BEGIN", [], on: self.reader)
+        try await run(work, on: reader, serialisedBy: readerMutex, begin: "BEGIN")
+    }
+
+    /// Runs `work` in one transaction on `connection`, one at a time: committed when it returns,
+    /// rolled back when it throws.
+    private func run<T: Sendable>(
+        _ work: @Sendable (any SQLSession) async throws(StorageError) -> T, on connection: SQLiteConnection, serialisedBy mutex: AsyncMutex,
+        begin: String
+    ) async throws(StorageError) -> T {
+        try await mutex.withLock { () throws(StorageError) -> T in
+            _ = try await self.run(begin, [], on: connection)
             do throws(StorageError) {
-                let result = try await work(Session(engine: self, connection: self.reader))
-                _ = try await self.run("COMMIT", [], on: self.reader)
+                let result = try await work(Session(engine: self, connection: connection))
+                _ = try await self.run("COMMIT", [], on: connection)
                 return result
             } catch {
-                _ = try? await self.run("ROLLBACK", [], on: self.reader)
+                _ = try? await self.run("ROLLBACK", [], on: connection)
                 throw error
             }
         }
