@@ -101,7 +101,9 @@ let package = Package(
         .target(
             name: "EntitleTestSupport",
             dependencies: [
-                "EntitleCore", "AppStoreModels",
+                "EntitleCore", "AppStoreModels", "EntitleStorage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -140,6 +142,7 @@ let package = Package(
             dependencies: [
                 "EntitleServer", "EntitleTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: swiftSettings

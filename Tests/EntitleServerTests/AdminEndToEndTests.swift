@@ -15,9 +15,9 @@ import Testing
 struct AdminEndToEndTests {
     static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
 
-    @Test("a grant entitles for its period and its revocation ends it; both are in the timeline")
-    func grants() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("a grant entitles for its period and its revocation ends it; both are in the timeline", arguments: StorageEngine.allCases)
+    func grants(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let secret = ServerHarness.secretKey
             let refused = try await harness.post(client, "/v1/subscribers/vip/grants", key: harness.publicKey("vip"),
                                                  body: ServerHarness.json(GrantRequest(entitlementID: "family")), expect: .forbidden)
@@ -41,9 +41,9 @@ struct AdminEndToEndTests {
         }
     }
 
-    @Test("an override lifts limits until removed")
-    func overrides() async throws {
-        try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
+    @Test("an override lifts limits until removed", arguments: StorageEngine.allCases)
+    func overrides(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
             let secret = ServerHarness.secretKey
             for key in ["a", "b"] {
                 try await harness.post(client, "/v1/subscribers/dev/usage", key: secret, body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: key)))
@@ -61,9 +61,9 @@ struct AdminEndToEndTests {
         }
     }
 
-    @Test("seed 002: members of a premium household share its entitlements until removed")
-    func households() async throws {
-        try await ServerHarness.run(example: "PantryPal", bundleID: "me.subasically.pantrypal") { harness, client in
+    @Test("seed 002: members of a premium household share its entitlements until removed", arguments: StorageEngine.allCases)
+    func households(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, example: "PantryPal", bundleID: "me.subasically.pantrypal") { harness, client in
             let premium = harness.apple.subscription("com.pantrypal.premium.monthly", original: "h-1", purchase: Self.day(0), expires: Self.day(31))
             try await harness.submit(client, "household-9", premium)
             var headers = HTTPFields()
@@ -81,9 +81,9 @@ struct AdminEndToEndTests {
         }
     }
 
-    @Test("seed 004's rollback plan: open access grants everyone the entitlements until T, and can be turned off")
-    func openAccess() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("seed 004's rollback plan: open access grants everyone the entitlements until T, and can be turned off", arguments: StorageEngine.allCases)
+    func openAccess(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let secret = ServerHarness.secretKey
             #expect(try ServerHarness.decode(OpenAccessResponse.self, try await harness.get(client, "/v1/open-access", key: secret)).isOn == false)
             var headers = HTTPFields()
@@ -112,9 +112,9 @@ struct AdminEndToEndTests {
         }
     }
 
-    @Test("a purchase is looked up by originalTransactionId: held, then owned")
-    func lookup() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("a purchase is looked up by originalTransactionId: held, then owned", arguments: StorageEngine.allCases)
+    func lookup(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "777", purchase: Self.day(0), expires: Self.day(31))
             try await harness.postNotification(client, harness.notification(.subscribed, transaction: transaction))
             let held = try ServerHarness.decode(PurchaseLookupResponse.self, try await harness.get(client, "/v1/purchases/777", key: ServerHarness.secretKey))

@@ -25,9 +25,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a notification is stored once and acknowledged each time it is delivered")
-    func webhookIdempotent() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("a notification is stored once and acknowledged each time it is delivered", arguments: StorageEngine.allCases)
+    func webhookIdempotent(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription(Self.family, original: "500", purchase: Self.day(0), expires: Self.day(31))
             let signed = harness.notification(.subscribed, subtype: .initialBuy, uuid: "6f1e2c1a-0000-4000-8000-000000000001", transaction: transaction)
             try await harness.postNotification(client, signed)
@@ -37,9 +37,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("notifications Apple didn't sign, or signed for another app, are refused with 4xx and a code")
-    func webhookRejections() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("notifications Apple didn't sign, or signed for another app, are refused with 4xx and a code", arguments: StorageEngine.allCases)
+    func webhookRejections(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription(Self.family, original: "501", purchase: Self.day(0), expires: Self.day(31))
             let forger = try TestPKI()
             let forged = forger.sign(ResponseBodyV2DecodedPayload(
@@ -58,9 +58,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a notification before the app's transaction is applied when the app submits it")
-    func notificationBeforeTransaction() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("a notification before the app's transaction is applied when the app submits it", arguments: StorageEngine.allCases)
+    func notificationBeforeTransaction(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription(Self.family, original: "502", purchase: Self.day(0), expires: Self.day(31))
             let renewal = harness.apple.renewal(original: "502", product: Self.family, autoRenew: .off, signed: Self.day(1))
             try await harness.postNotification(client, harness.notification(.didChangeRenewalStatus, subtype: .autoRenewDisabled, transaction: transaction, renewal: renewal))
@@ -72,9 +72,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a refund revokes at once and REFUND_REVERSED restores")
-    func refundAndReversal() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("a refund revokes at once and REFUND_REVERSED restores", arguments: StorageEngine.allCases)
+    func refundAndReversal(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.family, original: "503", id: "503-1", purchase: Self.day(0), expires: Self.day(31))
             try await harness.submit(client, "parent-2", purchase)
             harness.clock.set(Self.day(5))
@@ -92,9 +92,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("billing grace entitles with a warning; billing retry does not")
-    func graceAndRetry() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("billing grace entitles with a warning; billing retry does not", arguments: StorageEngine.allCases)
+    func graceAndRetry(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.individual, original: "504", purchase: Self.day(0), expires: Self.day(31))
             try await harness.submit(client, "parent-3", purchase)
             let graceRenewal = harness.apple.renewal(original: "504", product: Self.individual, signed: Self.day(31), expirationIntent: .billingError,
@@ -113,9 +113,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("an upgrade applies at once, a downgrade at renewal")
-    func upgradeAndDowngrade() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("an upgrade applies at once, a downgrade at renewal", arguments: StorageEngine.allCases)
+    func upgradeAndDowngrade(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             var individual = harness.apple.subscription(Self.individual, original: "505", id: "505-1", purchase: Self.day(0), expires: Self.day(31))
             try await harness.submit(client, "parent-4", individual)
             harness.clock.set(Self.day(10))
@@ -141,9 +141,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a family-shared purchase entitles the family member")
-    func familyShared() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("a family-shared purchase entitles the family member", arguments: StorageEngine.allCases)
+    func familyShared(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let shared = harness.apple.subscription(Self.family, original: "506", purchase: Self.day(0), expires: Self.day(31), ownership: .familyShared)
             try await harness.submit(client, "member-1", shared)
             let subscriber = try await harness.subscriber(client, "member-1")
@@ -152,9 +152,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("random permutations and duplications of a subscription's notifications end in the in-order state", arguments: [1, 2, 3] as [UInt64])
-    func permutations(seed: UInt64) async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("random permutations and duplications of a subscription's notifications end in the in-order state", arguments: StorageEngine.allCases, [1, 2, 3] as [UInt64])
+    func permutations(engine: StorageEngine, seed: UInt64) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             var notifications: [String] = []
             for period in 0..<6 {
                 let transaction = harness.apple.subscription(Self.family, original: "600", id: "600-\(period)", purchase: Self.day(Double(period) * 30),
@@ -182,9 +182,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("keys: a public key reaches only its own subscriber; secret keys reach any; no key is 401")
-    func authorization() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("keys: a public key reaches only its own subscriber; secret keys reach any; no key is 401", arguments: StorageEngine.allCases)
+    func authorization(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             try await harness.get(client, "/v1/subscribers/alice", key: harness.publicKey("alice"))
             let other = try await harness.get(client, "/v1/subscribers/bob", key: harness.publicKey("alice"), expect: .forbidden)
             #expect(ServerHarness.errorCode(other) == "auth.forbidden")
@@ -209,9 +209,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("the app-managed trial starts once, and the subscriber response says when it ends")
-    func trial() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("the app-managed trial starts once, and the subscriber response says when it ends", arguments: StorageEngine.allCases)
+    func trial(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             try await harness.post(client, "/v1/subscribers/parent-6/trial", key: harness.publicKey("parent-6"), body: ByteBuffer())
             harness.clock.set(Self.day(3))
             let again = try ServerHarness.decode(SubscriberResponse.self, try await harness.post(
@@ -223,9 +223,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("usage is counted once per idempotency key and refused over the quota with its reset")
-    func usageQuota() async throws {
-        try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
+    @Test("usage is counted once per idempotency key and refused over the quota with its reset", arguments: StorageEngine.allCases)
+    func usageQuota(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
             let uri = "/v1/subscribers/reader-1/usage"
             let key = harness.publicKey("reader-1")
             for idempotencyKey in ["c1", "c2", "c2"] {
@@ -242,9 +242,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("TC3: restoring onto a new install moves the purchase under the transfer policy, recorded on both timelines")
-    func restoreTransfer() async throws {
-        try await ServerHarness.run(restorePolicy: .transferToNewest) { harness, client in
+    @Test("TC3: restoring onto a new install moves the purchase under the transfer policy, recorded on both timelines", arguments: StorageEngine.allCases)
+    func restoreTransfer(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, restorePolicy: .transferToNewest) { harness, client in
             let purchase = harness.apple.subscription(Self.individual, original: "508", purchase: Self.day(0), expires: Self.day(31))
             try await harness.submit(client, "install-1", purchase)
             harness.clock.set(Self.day(3))
@@ -260,9 +260,9 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("restoring a purchase another subscriber owns is refused under the keep policy")
-    func restoreKeep() async throws {
-        try await ServerHarness.run { harness, client in
+    @Test("restoring a purchase another subscriber owns is refused under the keep policy", arguments: StorageEngine.allCases)
+    func restoreKeep(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.family, original: "507", purchase: Self.day(0), expires: Self.day(31))
             try await harness.submit(client, "install-1", purchase)
             let refused = try await harness.submit(client, "install-2", purchase, expect: .conflict)

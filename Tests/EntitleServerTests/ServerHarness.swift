@@ -14,7 +14,7 @@ import NIOCore
 import NIOFoundationEssentialsCompat
 import Testing
 
-/// A real server on loopback over an SQLite ledger, trusting an in-code PKI, with a hand-moved clock.
+/// A real server on loopback over a fresh ledger on either engine, trusting an in-code PKI, with a hand-moved clock.
 struct ServerHarness: Sendable {
     static let secretKey = "sk_test_0123456789abcdef"
     let pki: TestPKI
@@ -24,26 +24,31 @@ struct ServerHarness: Sendable {
     let keys: APIKeys
     let bundleID: String
 
-    static func run(example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal,
+    static func run(engine: StorageEngine = .sqlite, example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards",
+                    restorePolicy: RestorePolicy = .keepWithOriginal,
                     _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-server-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
+        let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
+        try await engine.withStore { store in
+            let app = application(store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy)
+            let harness = ServerHarness(pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store, keys: keys, bundleID: bundleID)
+            try await app.test(.live) { client in
+                try await body(harness, client)
+            }
+        }
+    }
+
+    /// A server over `store`, verifying with `pki`'s root at `clock`'s time.
+    static func application(store: any LedgerStore, pki: TestPKI, clock: TestClock, keys: APIKeys, example: String = "ScreenTimeRewards",
+                            bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal) -> some ApplicationProtocol {
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
             now: clock.reading)
         let logger = Logger(label: "entitle.tests.server")
         let service = SubscriptionService(
             store: store, catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], restorePolicy: restorePolicy, now: clock.reading, logger: logger)
-        let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
-        let app = buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), service: service, keys: keys, logger: logger)
-        let harness = ServerHarness(pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store, keys: keys, bundleID: bundleID)
-        try await app.test(.live) { client in
-            try await body(harness, client)
-        }
-        await store.close()
+        return buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), service: service, keys: keys, logger: logger)
     }
 
     // MARK: Signed inputs

@@ -2,18 +2,27 @@ import EntitleStorage
 import Foundation
 import Logging
 import PostgresNIO
-import Testing
 
 /// The engines the conformance suite runs on, each giving a fresh, empty, migrated ledger per test.
-enum StorageEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
 
-    var testDescription: String { rawValue }
+    public var description: String { rawValue }
+
+    /// The environment variable naming the PostgreSQL server the tests create their databases on.
+    public static let postgresURLVariable = "ENTITLE_TEST_POSTGRES_URL"
+
+    /// Thrown when PostgreSQL is asked for but no server is configured.
+    public struct PostgresNotConfigured: Error, CustomStringConvertible {
+        public var description: String {
+            "\(StorageEngine.postgresURLVariable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL"
+        }
+    }
 
     /// Runs `body` with a fresh ledger, then removes it. PostgreSQL needs ENTITLE_TEST_POSTGRES_URL
     /// (scripts/test.sh starts a throwaway cluster and sets it); without it the test fails.
-    func withStore(_ body: (any LedgerStore) async throws -> Void) async throws {
+    public func withStore(_ body: (any LedgerStore) async throws -> Void) async throws {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-ledger-\(UUID().uuidString)")
@@ -35,7 +44,7 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// Reopens the same ledger twice in sequence: for durability checks across reopening.
-    func withReopenedStore(_ first: (any LedgerStore) async throws -> Void, then second: (any LedgerStore) async throws -> Void) async throws {
+    public func withReopenedStore(_ first: (any LedgerStore) async throws -> Void, then second: (any LedgerStore) async throws -> Void) async throws {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-ledger-\(UUID().uuidString)")
@@ -55,11 +64,16 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
-    static func withPostgresDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
-        guard let url = ProcessInfo.processInfo.environment["ENTITLE_TEST_POSTGRES_URL"] else {
-            Issue.record("ENTITLE_TEST_POSTGRES_URL is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
-            return
+    public static func withPostgresDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
+        try await withPostgresDatabaseConfiguration { configuration in
+            try await withClient(configuration, body)
         }
+    }
+
+    /// Creates a fresh, empty database for the duration of `body`, which gets its configuration (so that
+    /// several clients, like several server instances, can share it), then drops it.
+    public static func withPostgresDatabaseConfiguration(_ body: (PostgresClient.Configuration) async throws -> Void) async throws {
+        guard let url = ProcessInfo.processInfo.environment[postgresURLVariable] else { throw PostgresNotConfigured() }
         let name = "entitle_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let adminConfiguration = try PostgresLedgerStore.configuration(url: url)
         try await withClient(adminConfiguration) { admin in
@@ -68,7 +82,7 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomTestStringConvertible 
         var configuration = adminConfiguration
         configuration.database = name
         do {
-            try await withClient(configuration, body)
+            try await body(configuration)
         } catch {
             try? await withClient(adminConfiguration) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")) }
             throw error
@@ -77,7 +91,7 @@ enum StorageEngine: String, CaseIterable, Sendable, CustomTestStringConvertible 
     }
 
     /// Runs a client for the duration of `body`, as its owning service would.
-    static func withClient(_ configuration: PostgresClient.Configuration, _ body: (PostgresClient) async throws -> Void) async throws {
+    public static func withClient(_ configuration: PostgresClient.Configuration, _ body: (PostgresClient) async throws -> Void) async throws {
         let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "entitle.tests.postgres"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
