@@ -11,8 +11,9 @@ protocol SQLSession: Sendable {
 /// Runs work in transactions on one engine.
 protocol SQLEngine: Sendable {
     /// Runs `work` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
-    /// Runs read-only `work` on a consistent snapshot; engines may run reads beside writes.
+    func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
+    /// Runs read-only `work`: a single statement, consistent on its own; engines may run reads beside
+    /// writes, and outside a transaction.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
     /// The column type of an auto-increment primary key.
     var sequenceColumn: String { get }

@@ -2,19 +2,23 @@ import Foundation
 import Logging
 import SQLiteNIO
 
-/// The embedded engine: one SQLite file in WAL mode. Writes go through one connection, one
-/// transaction at a time (SQLite has a single writer; `BEGIN IMMEDIATE` takes the write lock up front).
-/// Reads use a second connection and see a consistent snapshot while writes proceed (WAL).
+/// The embedded engine: one SQLite file in WAL mode. Writes go through one connection (SQLite has a
+/// single writer), with group commit: transactions waiting for the writer commit together, each in
+/// its own savepoint, under one fsync. Reads use a second connection and see a consistent snapshot
+/// while writes proceed (WAL).
 final class SQLiteEngine: SQLEngine {
     let connection: SQLiteConnection
     let reader: SQLiteConnection
-    private let mutex = AsyncMutex()
     private let readerMutex = AsyncMutex()
+    private let writer: GroupCommit
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
 
     private init(connection: SQLiteConnection, reader: SQLiteConnection) {
         self.connection = connection
         self.reader = reader
+        self.writer = GroupCommit(session: Session(connection: connection)) { statement throws(StorageError) in
+            _ = try await Self.run(statement, [], on: connection)
+        }
     }
 
     /// Opens (creating when missing) the database file at `path`, creating its folder too.
@@ -37,34 +41,18 @@ final class SQLiteEngine: SQLEngine {
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 5000", "PRAGMA foreign_keys = ON"] {
             _ = try await engine.run(pragma, [])
         }
-        _ = try await engine.run("PRAGMA busy_timeout = 5000", [], on: reader)
+        _ = try await run("PRAGMA busy_timeout = 5000", [], on: reader)
         return engine
     }
 
-    func transaction<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await run(work, on: connection, serialisedBy: mutex, begin: "BEGIN IMMEDIATE")
+    func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await writer.transaction(work)
     }
 
+    /// Reads are single statements, one at a time on the reader connection.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await run(work, on: reader, serialisedBy: readerMutex, begin: "BEGIN")
-    }
-
-    /// Runs `work` in one transaction on `connection`, one at a time: committed when it returns,
-    /// rolled back when it throws.
-    private func run<T: Sendable>(
-        _ work: @Sendable (any SQLSession) async throws(StorageError) -> T, on connection: SQLiteConnection, serialisedBy mutex: AsyncMutex,
-        begin: String
-    ) async throws(StorageError) -> T {
-        try await mutex.withLock { () throws(StorageError) -> T in
-            _ = try await self.run(begin, [], on: connection)
-            do throws(StorageError) {
-                let result = try await work(Session(engine: self, connection: connection))
-                _ = try await self.run("COMMIT", [], on: connection)
-                return result
-            } catch {
-                _ = try? await self.run("ROLLBACK", [], on: connection)
-                throw error
-            }
+        try await readerMutex.withLock { () throws(StorageError) -> T in
+            try await work(Session(connection: self.reader))
         }
     }
 
@@ -74,10 +62,10 @@ final class SQLiteEngine: SQLEngine {
     }
 
     fileprivate func run(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
-        try await run(sql, binds, on: connection)
+        try await Self.run(sql, binds, on: connection)
     }
 
-    fileprivate func run(_ sql: String, _ binds: [SQLValue], on connection: SQLiteConnection) async throws(StorageError) -> [[String: SQLValue]] {
+    fileprivate static func run(_ sql: String, _ binds: [SQLValue], on connection: SQLiteConnection) async throws(StorageError) -> [[String: SQLValue]] {
         let data: [SQLiteData] = binds.map { value in
             switch value {
             case .text(let text): .text(text)
@@ -105,10 +93,9 @@ final class SQLiteEngine: SQLEngine {
     }
 
     private struct Session: SQLSession {
-        let engine: SQLiteEngine
         let connection: SQLiteConnection
         func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
-            try await engine.run(sql, binds, on: connection)
+            try await SQLiteEngine.run(sql, binds, on: connection)
         }
         /// Transactions are already one at a time.
         func lock(_ key: String) async throws(StorageError) {}

@@ -1,0 +1,96 @@
+import Synchronization
+
+/// Group commit for SQLite's single writer: transactions that arrive while one is committing are run
+/// together in the next one, each inside its own savepoint, so one fsync covers many of them.
+///
+/// Every caller queues its work, then waits for the writer. Whoever holds the writer takes every
+/// queued work, runs each in a savepoint (a work that throws is rolled back alone), commits once,
+/// and hands each caller its result. A caller whose work an earlier holder already committed finds
+/// its result waiting. No caller returns before the commit that holds its work; if that commit fails,
+/// every work in it fails.
+final class GroupCommit: Sendable {
+    /// One queued transaction, type-erased: runs the work and keeps its provisional result.
+    private final class Work: Sendable {
+        let run: @Sendable (any SQLSession) async -> Bool
+        let fail: @Sendable (StorageError) -> Void
+
+        init(run: @escaping @Sendable (any SQLSession) async -> Bool, fail: @escaping @Sendable (StorageError) -> Void) {
+            self.run = run
+            self.fail = fail
+        }
+    }
+
+    private let writer = AsyncMutex()
+    private let queue = Mutex<[Work]>([])
+    private let execute: @Sendable (String) async throws(StorageError) -> Void
+    private let session: any SQLSession
+
+    /// - Parameters:
+    ///   - session: the writer connection's session.
+    ///   - execute: runs a control statement (BEGIN, SAVEPOINT, COMMIT…) on that connection.
+    init(session: any SQLSession, execute: @escaping @Sendable (String) async throws(StorageError) -> Void) {
+        self.session = session
+        self.execute = execute
+    }
+
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        let result = Mutex<Result<T, StorageError>?>(nil)
+        let work = Work(
+            run: { session in
+                do throws(StorageError) {
+                    let value = try await body(session)
+                    result.withLock { $0 = .success(value) }
+                    return true
+                } catch {
+                    result.withLock { $0 = .failure(error) }
+                    return false
+                }
+            },
+            fail: { error in result.withLock { $0 = .failure(error) } })
+        queue.withLock { $0.append(work) }
+        try await writer.withLock { () throws(StorageError) in
+            let batch = queue.withLock { queued in
+                defer { queued.removeAll() }
+                return queued
+            }
+            if !batch.isEmpty { await commit(batch) }
+        }
+        guard let outcome = result.withLock({ $0 }) else {
+            throw StorageError(.queryFailed, "a queued SQLite transaction was never run")
+        }
+        return try outcome.get()
+    }
+
+    private func commit(_ batch: [Work]) async {
+        do throws(StorageError) {
+            try await execute("BEGIN IMMEDIATE")
+        } catch {
+            for work in batch { work.fail(error) }
+            return
+        }
+        var committed: [Work] = []
+        for work in batch {
+            do throws(StorageError) {
+                try await execute("SAVEPOINT work")
+                if await work.run(session) {
+                    try await execute("RELEASE work")
+                    committed.append(work)
+                } else {
+                    try await execute("ROLLBACK TO work")
+                    try await execute("RELEASE work")
+                }
+            } catch {
+                // The connection refused a savepoint statement: nothing in this batch can be trusted.
+                _ = try? await execute("ROLLBACK")
+                for work in batch { work.fail(error) }
+                return
+            }
+        }
+        do throws(StorageError) {
+            try await execute("COMMIT")
+        } catch {
+            _ = try? await execute("ROLLBACK")
+            for work in committed { work.fail(error) }
+        }
+    }
+}
