@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import EntitleStorage
+
+/// SQLite's group commit: transactions that wait for the writer commit together, each in its own
+/// savepoint.
+@Suite("Group commit")
+struct GroupCommitTests {
+    @Test("in concurrent transactions, those that throw are rolled back alone and the rest are committed")
+    func failuresRollBackAlone() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("group.sqlite").path, logger: .init(label: "entitle.tests"))
+        _ = try await engine.transaction { session throws(StorageError) in
+            try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", [])
+        }
+        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+            for n in 0..<40 {
+                group.addTask {
+                    do {
+                        try await engine.transaction { session throws(StorageError) in
+                            _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                            if n % 3 == 0 { throw StorageError(.queryFailed, "refused on purpose") }
+                        }
+                        return (n, true)
+                    } catch {
+                        return (n, false)
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        let stored = try await engine.read { session throws(StorageError) in
+            try await session.execute("SELECT n FROM items ORDER BY n", []).compactMap { $0["n"]?.integer }.map(Int.init)
+        }
+        #expect(stored == (0..<40).filter { $0 % 3 != 0 })
+        #expect(outcomes.filter(\.value).keys.sorted() == stored)
+        await engine.close()
+    }
+}
