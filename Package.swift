@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EntitleStorage", targets: ["EntitleStorage"]),
         .library(name: "EntitleServer", targets: ["EntitleServer"]),
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
+        .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
         .library(name: "EntitleTestSupport", targets: ["EntitleTestSupport"]),
     ],
     dependencies: [
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
@@ -76,6 +78,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The local App Store: a certificate authority shaped like Apple's, a store that plays
+        // subscription lifecycles and signs what the App Store would, and delivery like Apple's.
+        .target(
+            name: "LocalAppStore",
+            dependencies: [
+                "AppStoreModels", "EntitleCore", "EntitleWire",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The `entitle` command line: commands and their output, kept in a library so tests can reach it.
         .target(
             name: "EntitleCLI",
@@ -84,7 +100,9 @@ let package = Package(
                 "AppStoreVerification",
                 "EntitleServer",
                 "EntitleStorage",
+                "LocalAppStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -120,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [
-                "AppStoreVerification", "EntitleTestSupport",
+                "AppStoreVerification", "EntitleTestSupport", "EntitleCore",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

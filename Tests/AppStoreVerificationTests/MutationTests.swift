@@ -1,5 +1,6 @@
 import AppStoreModels
 import AppStoreVerification
+import EntitleCore
 import EntitleTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A deterministic random number generator (SplitMix64) so property tests explore many cases and
-/// still fail the same way every run.
+/// A deterministic random number generator (SplitMix64): simulations and property tests explore many
+/// cases and still come out the same way every run with the same seed.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

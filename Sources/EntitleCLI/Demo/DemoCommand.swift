@@ -1,0 +1,123 @@
+import AppStoreModels
+import AppStoreVerification
+import ArgumentParser
+import AsyncHTTPClient
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import Foundation
+import Hummingbird
+import LocalAppStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// `entitle demo`: the server on an embedded SQLite ledger, the local App Store playing a population
+/// of subscribers through it in simulated time, a summary checked against the subscriber API, then
+/// the server keeps serving for exploration.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run Entitle with a simulated population from the local App Store.",
+        discussion: """
+            Starts the server on an embedded SQLite ledger (a new temporary folder unless --data is given)
+            with an example app's catalog, trusting a local certificate authority shaped like Apple's
+            (kept in DATA/local-store). The local App Store then plays --subscribers people over --months
+            simulated months, ending now: app-managed trials, purchases, renewals, cancellations, billing
+            failures and recoveries, refunds, upgrades, family sharing. Every transaction and notification is
+            signed and goes through the same verification as Apple's. The summary compares what the store
+            expects with what GET /v1/subscribers/{id} reports; then the server keeps serving until Ctrl-C.
+            """)
+
+    @Option(help: "An example app (ScreenTimeRewards, ScreenTimeRewardsTiers, Epilogue, PantryPal, MagicalStories) or an app folder.")
+    var app = "ScreenTimeRewards"
+    @Option(help: "The data folder (default: a new temporary folder).", completion: .directory) var data: String?
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on.") var port = 8080
+    @Option(help: "How many people arrive.") var subscribers = 2000
+    @Option(help: "How many months are simulated, ending now.") var months = 12
+    @Option(help: "The random seed: the same seed plays the same population.") var seed: UInt64 = 1
+    @Flag(help: "Deliver notifications out of order and some twice, as Apple may.") var shuffle = false
+    @Flag(name: .customLong("exit"), help: "Stop after the summary instead of serving (exit 1 if the API disagrees with the store).")
+    var exitAfterSummary = false
+
+    func validate() throws {
+        guard (1...200_000).contains(subscribers) else { throw ValidationError("--subscribers is 1 to 200000") }
+        guard (1...60).contains(months) else { throw ValidationError("--months is 1 to 60") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port is 0 to 65535") }
+    }
+
+    func run() async throws {
+        let logger = {
+            var logger = Logger(label: "entitle.demo")
+            logger.logLevel = .warning
+            return logger
+        }()
+        let appFolder = Self.appFolder(app)
+        let catalog: Catalog
+        do {
+            catalog = try CatalogLoader().load(directory: appFolder)
+        } catch {
+            throw ValidationError("the catalog \(appFolder.path) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        let dataFolder = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString.prefix(8).lowercased())")
+        let realNow = Date()
+        let authority = try LocalCertificateAuthority.openOrCreate(folder: dataFolder.appendingPathComponent("local-store"), now: realNow)
+        let bundleID = "com.entitle.demo.\(appFolder.lastPathComponent.lowercased())"
+        var plan = PopulationPlan()
+        plan.subscribers = subscribers
+        plan.months = months
+        plan.seed = seed
+        let clock = SimulationClock(start: PopulationSimulation.start(of: plan, end: realNow), realTime: { Date() })
+        let verifier = SignedDataVerifier(
+            configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [authority.root]), now: clock.now)
+        let secretKey = APIKeys.generateSecretKey()
+        let keys = try APIKeys(secretKeys: [secretKey], publicKeySecret: try ServeCommand.persistentSecret(in: dataFolder))
+        let databasePath = dataFolder.appendingPathComponent("entitle.sqlite").path
+        let baseURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
+        let options = DeliveryOptions(shuffle: shuffle, duplicateProbability: shuffle ? 0.1 : 0, seed: seed)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
+        print("""
+            Entitle demo: \(appFolder.lastPathComponent), \(subscribers) people over \(months) months (seed \(seed))
+              data folder   \(dataFolder.path)
+              server        \(baseURL)
+              secret key    \(secretKey)
+            """)
+        let server = ServerService(
+            openStore: { try await SQLiteLedgerStore.open(path: databasePath, logger: logger) },
+            makeApplication: { ledger in
+                let service = SubscriptionService(store: ledger, catalog: catalog, verifiers: [verifier], now: clock.now, logger: logger)
+                return buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger)
+            },
+            started: {})
+        let simulation = DemoSimulation(
+            plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
+            logger: logger, exitAfterSummary: exitAfterSummary)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: server),
+                    .init(service: simulation, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+        if exitAfterSummary, simulation.disagreed.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// An example's folder by name, or the folder given.
+    static func appFolder(_ app: String) -> URL {
+        let examples = URL(fileURLWithPath: "Examples", isDirectory: true).appendingPathComponent(app, isDirectory: true)
+        if !app.contains("/"), FileManager.default.fileExists(atPath: examples.path) { return examples }
+        return URL(fileURLWithPath: app, isDirectory: true)
+    }
+}

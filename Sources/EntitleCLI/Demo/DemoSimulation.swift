@@ -1,0 +1,72 @@
+import AsyncHTTPClient
+import Foundation
+import LocalAppStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The demo's population run, as a service beside the server: waits for the server, plays the
+/// population, prints the summary, then lets the clock run in real time.
+final class DemoSimulation: Service {
+    let plan: PopulationPlan
+    let store: StoreSimulator
+    let end: Date
+    let clock: SimulationClock
+    let baseURL: String
+    let secretKey: String
+    let http: HTTPClient
+    let delivery: DeliveryOptions
+    let logger: Logger
+    let exitAfterSummary: Bool
+    /// Whether the API disagreed with the store on any purchase.
+    let disagreed = Mutex(false)
+
+    init(
+        plan: PopulationPlan, store: StoreSimulator, end: Date, clock: SimulationClock, baseURL: String, secretKey: String, http: HTTPClient,
+        delivery: DeliveryOptions, logger: Logger, exitAfterSummary: Bool
+    ) {
+        self.plan = plan
+        self.store = store
+        self.end = end
+        self.clock = clock
+        self.baseURL = baseURL
+        self.secretKey = secretKey
+        self.http = http
+        self.delivery = delivery
+        self.logger = logger
+        self.exitAfterSummary = exitAfterSummary
+    }
+
+    func run() async throws {
+        let app = SubscriberAPIClient(baseURL: baseURL, key: secretKey, client: http)
+        var healthy = false
+        for _ in 0..<200 where !healthy {
+            healthy = await app.isHealthy()
+            if !healthy { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        guard healthy else { throw LocalStoreError(.deliveryFailed, "the server did not answer \(baseURL)/health") }
+        let notifications = NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, options: delivery, logger: logger)
+        var simulation = PopulationSimulation(plan: plan, store: store, delivery: notifications, app: app, clock: clock, end: end)
+        let started = ContinuousClock.now
+        let summary = try await simulation.run { progress in
+            print("  simulated \(progress.now.formatted(.iso8601.year().month().day())): \(progress.events) events, \(progress.notifications) notifications")
+        }
+        clock.release()
+        disagreed.withLock { $0 = !summary.mismatches.isEmpty }
+        print(summary.text)
+        for mismatch in summary.mismatches.prefix(10) {
+            print("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
+        }
+        print("  took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
+        guard !exitAfterSummary else { return }
+        print("""
+
+            Explore (the clock now runs in real time from the simulation's end):
+              curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001
+              curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001/events
+              curl \(baseURL)/metrics
+            Ctrl-C stops the server.
+            """)
+        try await gracefulShutdown()
+    }
+}

@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import EntitleCore
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Delivers notifications like the App Store: `POST {"signedPayload": "…"}` to the server's
+/// notification URL, retried with back-off until a 2xx; optionally shuffled and duplicated.
+public final class NotificationDelivery: Sendable {
+    private let url: String
+    private let client: HTTPClient
+    private let options: DeliveryOptions
+    private let generator: Mutex<SeededGenerator>
+    private let logger: Logger
+
+    public init(url: String, client: HTTPClient, options: DeliveryOptions = DeliveryOptions(), logger: Logger) {
+        self.url = url
+        self.client = client
+        self.options = options
+        self.generator = Mutex(SeededGenerator(seed: options.seed))
+        self.logger = logger
+    }
+
+    /// Delivers `notifications` (in a random order and with duplicates when so configured), each
+    /// until acknowledged.
+    public func deliver(_ notifications: [SignedNotification]) async throws(LocalStoreError) -> DeliveryReport {
+        let plan: [(SignedNotification, duplicate: Bool)] = generator.withLock { generator in
+            var plan = notifications.map { ($0, duplicate: false) }
+            for notification in notifications where options.duplicateProbability > 0 && Double.random(in: 0..<1, using: &generator) < options.duplicateProbability {
+                plan.append((notification, duplicate: true))
+            }
+            if options.shuffle { plan.shuffle(using: &generator) }
+            return plan
+        }
+        var report = DeliveryReport()
+        var acknowledged: Set<String> = []
+        for (notification, _) in plan {
+            report.retries += try await deliver(notification)
+            if acknowledged.insert(notification.notificationUUID).inserted {
+                report.delivered += 1
+            } else {
+                report.duplicates += 1
+            }
+        }
+        return report
+    }
+
+    /// Delivers one notification until a 2xx; returns how many attempts were retried.
+    public func deliver(_ notification: SignedNotification) async throws(LocalStoreError) -> Int {
+        var body = ByteBuffer()
+        body.writeString(#"{"signedPayload":""#)
+        body.writeString(notification.signedPayload)
+        body.writeString(#""}"#)
+        var retries = 0
+        while true {
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+            var failure: String
+            do {
+                let response = try await client.execute(request, timeout: .seconds(30))
+                _ = try await response.body.collect(upTo: 64 * 1024)
+                if (200..<300).contains(response.status.code) { return retries }
+                failure = "HTTP \(response.status.code)"
+            } catch {
+                failure = "\(error)"
+            }
+            guard retries < options.retryDelays.count else {
+                throw LocalStoreError(
+                    .deliveryFailed, "notification \(notification.notificationUUID) was not acknowledged after \(retries + 1) attempts (last: \(failure))")
+            }
+            logger.debug("notification delivery failed; retrying", metadata: ["notification.uuid": "\(notification.notificationUUID)", "failure": "\(failure)"])
+            try? await Task.sleep(for: options.retryDelays[retries])
+            retries += 1
+        }
+    }
+}

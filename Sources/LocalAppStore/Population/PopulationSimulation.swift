@@ -1,0 +1,328 @@
+import AppStoreModels
+import EntitleCore
+import EntitleWire
+import Foundation
+
+/// Plays a population of app users through a store and a running Entitle server, in simulated time:
+/// arrivals start the app-managed trial, buy, renew, cancel, fail billing and recover, get refunded,
+/// upgrade and downgrade, share with family, and come back. Every step is what the App Store and an
+/// app would really send: the app submits the signed transaction, the store delivers its signed
+/// notifications. Events run one at a time in time order with the server's clock set to each.
+public struct PopulationSimulation {
+    private enum Action {
+        case arrive
+        case purchase
+        case cancel(String)
+        case periodEnd(String, expires: Date)
+        case recover(String)
+        case graceEnd(String)
+        case retryEnd(String)
+        case refund(String)
+        case reverseRefund(String)
+        case changeProduct(String, to: String)
+        case share(String)
+        case resubscribe(String)
+    }
+
+    private struct Scheduled {
+        let date: Date
+        let order: Int
+        let person: Int
+        let action: Action
+    }
+
+    private struct Person {
+        let appUserID: String
+        let accountToken: UUID
+        var chains: [String] = []
+    }
+
+    /// Progress as the simulation goes: the simulated instant and how much has happened.
+    public struct Progress: Sendable {
+        public let now: Date
+        public let events: Int
+        public let notifications: Int
+    }
+
+    private let plan: PopulationPlan
+    private var store: StoreSimulator
+    private let delivery: NotificationDelivery
+    private let app: SubscriberAPIClient
+    private let clock: SimulationClock
+    private let start: Date
+    private let end: Date
+    private var generator: SeededGenerator
+    private var agenda: [Scheduled] = []
+    private var order = 0
+    private var people: [Person] = []
+    private var owners: [String: Int] = [:]
+    private var summary: PopulationSummary
+
+    /// - Parameters:
+    ///   - end: the simulation's last instant; it starts `plan.months` before.
+    public init(plan: PopulationPlan, store: StoreSimulator, delivery: NotificationDelivery, app: SubscriberAPIClient, clock: SimulationClock, end: Date) {
+        self.plan = plan
+        self.store = store
+        self.delivery = delivery
+        self.app = app
+        self.clock = clock
+        self.end = end
+        self.start = ISODuration(months: -plan.months).added(to: end)
+        self.generator = SeededGenerator(seed: plan.seed)
+        self.summary = PopulationSummary(start: start, end: end)
+    }
+
+    /// The first instant of the simulation.
+    public static func start(of plan: PopulationPlan, end: Date) -> Date { ISODuration(months: -plan.months).added(to: end) }
+
+    /// Runs the whole population, then reads every subscriber back through the API and compares.
+    public mutating func run(progress: (Progress) -> Void = { _ in }) async throws(LocalStoreError) -> PopulationSummary {
+        let span = end.timeIntervalSince(start)
+        for index in 0..<plan.subscribers {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255, using: &generator) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x40
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            let token = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+                                    bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            people.append(Person(appUserID: String(format: "user-%05d", index + 1), accountToken: token))
+            schedule(start + Double.random(in: 0..<span * 0.95, using: &generator), index, .arrive)
+        }
+        var events = 0
+        while let next = popNext(), next.date <= end {
+            clock.advance(to: next.date)
+            do {
+                try await perform(next)
+            } catch where error.code == .invalidTransition {
+                // An event planned earlier no longer applies (e.g. a renewal after a refund).
+            }
+            events += 1
+            if events % 500 == 0 { progress(Progress(now: next.date, events: events, notifications: summary.notifications.delivered)) }
+        }
+        clock.advance(to: end)
+        progress(Progress(now: end, events: events, notifications: summary.notifications.delivered))
+        try await compare()
+        return summary
+    }
+
+    // MARK: - Behaviour
+
+    private mutating func perform(_ event: Scheduled) async throws(LocalStoreError) {
+        let now = event.date
+        let person = event.person
+        switch event.action {
+        case .arrive:
+            if store.catalog.appTrial != nil {
+                _ = try await app.startTrial(people[person].appUserID)
+                summary.appTrialsStarted += 1
+            }
+            if chance(plan.purchase) {
+                let window = store.catalog.appTrial.map { trial in
+                    trial.length.added(to: now).timeIntervalSince(now) + (trial.grace?.added(to: now).timeIntervalSince(now) ?? 0)
+                } ?? 3 * 86_400
+                schedule(now + Double.random(in: 0..<window, using: &generator), person, .purchase)
+            }
+        case .purchase:
+            guard let productID = chooseProduct() else { return }
+            let purchase = try store.purchase(productID, appAccountToken: people[person].accountToken, at: now)
+            try await began(purchase, person: person, at: now)
+        case .cancel(let original):
+            try await deliver(store.setAutoRenew(original, false, at: now))
+        case .periodEnd(let original, let expires):
+            guard let chain = store.subscription(original), chain.expiresDate == expires, chain.phase == .active else { return }
+            if !chain.autoRenew {
+                try await deliver(store.expire(original, reason: .voluntary))
+                if chance(plan.resubscribe) { schedule(now + days(15...90), person, .resubscribe(original)) }
+            } else if chain.offerDiscountType != .freeTrial && chance(plan.billingFailure) {
+                try await deliver(store.failRenewal(original))
+                try planRecovery(original, person: person, from: now)
+            } else {
+                try await deliver(store.renew(original))
+                summary.renewals += 1
+                planPeriod(original, person: person, at: now)
+            }
+        case .recover(let original):
+            guard let chain = store.subscription(original), chain.phase == .gracePeriod || chain.phase == .billingRetry else { return }
+            try await deliver(store.renew(original, at: now))
+            summary.renewals += 1
+            planPeriod(original, person: person, at: now)
+        case .graceEnd(let original):
+            guard store.subscription(original)?.phase == .gracePeriod else { return }
+            try await deliver(store.expireGracePeriod(original, at: now))
+        case .retryEnd(let original):
+            guard let phase = store.subscription(original)?.phase, phase == .billingRetry || phase == .gracePeriod else { return }
+            try await deliver(store.expire(original, reason: .billingRetry, at: now))
+        case .refund(let original):
+            try await deliver([store.consumptionRequest(original, at: now)])
+            try await deliver(store.refund(original, at: now + 3600))
+            summary.refunds += 1
+            if chance(plan.refundReversal) { schedule(now + days(3...14), person, .reverseRefund(original)) }
+        case .reverseRefund(let original):
+            try await deliver(store.reverseRefund(original, at: now))
+            if let chain = store.subscription(original), chain.phase == .active, let expires = chain.expiresDate, chain.kind == .autoRenewable {
+                schedule(max(expires, now), person, .periodEnd(original, expires: expires))
+            }
+        case .changeProduct(let original, let productID):
+            guard store.subscription(original)?.phase == .active else { return }
+            try await deliver(store.changeProduct(original, to: productID, at: now))
+            if let chain = store.subscription(original), chain.productID == productID, let expires = chain.expiresDate {
+                schedule(expires, person, .periodEnd(original, expires: expires))
+            }
+        case .share(let original):
+            guard store.subscription(original)?.phase == .active else { return }
+            let member = people.count
+            people.append(Person(appUserID: people[person].appUserID + "-family", accountToken: UUID()))
+            summary.familyMembers += 1
+            let shared = try store.shareWithFamily(original, memberAccountToken: people[member].accountToken, at: now)
+            _ = try await app.submit(people[member].appUserID, signedTransaction: shared.signedTransaction)
+            people[member].chains.append(shared.originalTransactionID)
+            owners[shared.originalTransactionID] = member
+            try await deliver(shared.notifications)
+        case .resubscribe(let original):
+            guard store.subscription(original)?.phase == .expired else { return }
+            let purchase = try store.resubscribe(original, at: now)
+            _ = try await app.submit(people[person].appUserID, signedTransaction: purchase.signedTransaction)
+            try await deliver(purchase.notifications)
+            summary.purchases += 1
+            planPeriod(original, person: person, at: now)
+        }
+    }
+
+    /// A first purchase: the app submits its transaction, the store notifies, and its future is planned.
+    private mutating func began(_ purchase: StorePurchase, person: Int, at now: Date) async throws(LocalStoreError) {
+        _ = try await app.submit(people[person].appUserID, signedTransaction: purchase.signedTransaction)
+        try await deliver(purchase.notifications)
+        summary.purchases += 1
+        let original = purchase.originalTransactionID
+        people[person].chains.append(original)
+        owners[original] = person
+        guard let chain = store.subscription(original) else { return }
+        if let product = store.catalog.product(chain.productID), product.familyShareable, chance(plan.familySharing) {
+            schedule(now + days(0...5), person, .share(original))
+        }
+        if chain.kind != .autoRenewable {
+            if chance(plan.refund) { schedule(now + days(1...10), person, .refund(original)) }
+            return
+        }
+        if chain.offerDiscountType == .freeTrial, let expires = chain.expiresDate {
+            if !chance(plan.introductoryTrialConversion) {
+                schedule(now + Double.random(in: 0..<expires.timeIntervalSince(now), using: &generator), person, .cancel(original))
+            }
+            schedule(expires, person, .periodEnd(original, expires: expires))
+            return
+        }
+        planPeriod(original, person: person, at: now)
+    }
+
+    /// Plans one paid period: its end, and whether it is cancelled, refunded or changed on the way.
+    private mutating func planPeriod(_ original: String, person: Int, at now: Date) {
+        guard let chain = store.subscription(original), let expires = chain.expiresDate else { return }
+        schedule(expires, person, .periodEnd(original, expires: expires))
+        let length = expires.timeIntervalSince(now)
+        let months = max(1, length / (30 * 86_400))
+        if chain.autoRenew, chance(1 - pow(1 - plan.cancellation, months)) {
+            schedule(now + Double.random(in: 0..<length, using: &generator), person, .cancel(original))
+        }
+        if chance(plan.refund) { schedule(now + days(1...10), person, .refund(original)) }
+        if let product = store.catalog.product(chain.productID), let level = product.groupLevel {
+            let group = store.catalog.products.filter { $0.kind == .autoRenewable && $0.subscriptionGroupID == product.subscriptionGroupID }
+            let higher = group.filter { ($0.groupLevel ?? level) < level && $0.period == product.period }
+            let lower = group.filter { ($0.groupLevel ?? level) > level && $0.period == product.period }
+            if let target = higher.randomElement(using: &generator), chance(plan.upgrade) {
+                schedule(now + Double.random(in: 0..<length, using: &generator), person, .changeProduct(original, to: target.id))
+            } else if let target = lower.randomElement(using: &generator), chance(plan.downgrade) {
+                schedule(now + Double.random(in: 0..<length, using: &generator), person, .changeProduct(original, to: target.id))
+            }
+        }
+    }
+
+    /// After a failed renewal: recovered in the grace period, recovered in billing retry, or
+    /// expired when Apple stops retrying (60 days).
+    private mutating func planRecovery(_ original: String, person: Int, from now: Date) throws(LocalStoreError) {
+        guard let chain = store.subscription(original) else { return }
+        let graceEnd = chain.gracePeriodExpiresDate
+        if chance(plan.billingRecovery) {
+            if let graceEnd, chance(0.7) {
+                schedule(now + Double.random(in: 0..<graceEnd.timeIntervalSince(now), using: &generator), person, .recover(original))
+                return
+            }
+            if let graceEnd { schedule(graceEnd, person, .graceEnd(original)) }
+            schedule((graceEnd ?? now) + days(1...30), person, .recover(original))
+            return
+        }
+        if let graceEnd { schedule(graceEnd, person, .graceEnd(original)) }
+        schedule(now + 60 * 86_400, person, .retryEnd(original))
+    }
+
+    private mutating func chooseProduct() -> String? {
+        let subscriptions = store.catalog.products.filter { $0.kind == .autoRenewable }
+        let lifetime = store.catalog.products.filter { $0.kind == .nonConsumable && !$0.entitlementIDs.isEmpty }
+        if !lifetime.isEmpty, subscriptions.isEmpty || chance(plan.lifetime) { return lifetime.randomElement(using: &generator)?.id }
+        return subscriptions.randomElement(using: &generator)?.id
+    }
+
+    // MARK: - Comparison
+
+    private mutating func compare() async throws(LocalStoreError) {
+        summary.subscribers = people.count
+        for person in people {
+            let response = try await app.subscriber(person.appUserID)
+            if response.entitlements.contains(where: \.isActive) { summary.entitledSubscribers += 1 }
+            if store.catalog.appTrial != nil { summary.appTrialPhases[response.appTrial.phase, default: 0] += 1 }
+            for original in person.chains {
+                guard let chain = store.subscription(original) else { continue }
+                let expected = chain.expectedState(at: end)
+                let reported = (response.subscriptions + response.purchases).first { $0.originalTransactionID == original }?.state ?? "missing"
+                summary.expected[expected, default: 0] += 1
+                summary.reported[reported, default: 0] += 1
+                if expected != reported {
+                    summary.mismatches.append(.init(appUserID: person.appUserID, originalTransactionID: original, expected: expected, reported: reported))
+                }
+            }
+        }
+    }
+
+    // MARK: - Agenda
+
+    private mutating func deliver(_ notifications: [SignedNotification]) async throws(LocalStoreError) {
+        summary.notifications = summary.notifications + (try await delivery.deliver(notifications))
+    }
+
+    private mutating func schedule(_ date: Date, _ person: Int, _ action: Action) {
+        order += 1
+        let item = Scheduled(date: date, order: order, person: person, action: action)
+        // A binary heap ordered by (date, order): events at one instant run in the order planned.
+        agenda.append(item)
+        var child = agenda.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.before(agenda[child], agenda[parent]) else { break }
+            agenda.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func popNext() -> Scheduled? {
+        guard !agenda.isEmpty else { return nil }
+        agenda.swapAt(0, agenda.count - 1)
+        let next = agenda.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var first = parent
+            if left < agenda.count, Self.before(agenda[left], agenda[first]) { first = left }
+            if right < agenda.count, Self.before(agenda[right], agenda[first]) { first = right }
+            if first == parent { break }
+            agenda.swapAt(parent, first)
+            parent = first
+        }
+        return next
+    }
+
+    private static func before(_ a: Scheduled, _ b: Scheduled) -> Bool { (a.date, a.order) < (b.date, b.order) }
+
+    private mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &generator) < probability }
+
+    private mutating func days(_ range: ClosedRange<Double>) -> TimeInterval { Double.random(in: range, using: &generator) * 86_400 }
+}

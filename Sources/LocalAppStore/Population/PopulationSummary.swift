@@ -1,0 +1,56 @@
+import Foundation
+
+/// What a simulated population did, and how what the store expects compares with what the
+/// subscriber API reports.
+public struct PopulationSummary: Sendable {
+    public struct Mismatch: Hashable, Sendable {
+        public let appUserID: String
+        public let originalTransactionID: String
+        public let expected: String
+        public let reported: String
+    }
+
+    public var start: Date
+    public var end: Date
+    public var subscribers = 0
+    public var familyMembers = 0
+    public var appTrialsStarted = 0
+    public var purchases = 0
+    public var renewals = 0
+    public var refunds = 0
+    public var notifications = DeliveryReport()
+    /// Purchase chains by the state the store's own model expects at `end`.
+    public var expected: [String: Int] = [:]
+    /// The same chains by the state `GET /v1/subscribers/{id}` reports.
+    public var reported: [String: Int] = [:]
+    /// Subscribers with at least one active entitlement, as the API reports.
+    public var entitledSubscribers = 0
+    /// App-managed trial phases, as the API reports.
+    public var appTrialPhases: [String: Int] = [:]
+    public var mismatches: [Mismatch] = []
+
+    public init(start: Date, end: Date) {
+        self.start = start
+        self.end = end
+    }
+
+    /// The summary as printed by `entitle demo`.
+    public var text: String {
+        func table(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.key < $1.key }.map { "    \($0.key.padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.value)" }.joined(separator: "\n")
+        }
+        let chains = expected.values.reduce(0, +)
+        return """
+            Simulated \(subscribers) subscribers (\(familyMembers) of them family members) from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)):
+              app-managed trials started \(appTrialsStarted), purchases \(purchases), renewals \(renewals), refunds \(refunds)
+              notifications delivered \(notifications.delivered) (duplicates \(notifications.duplicates), retries \(notifications.retries))
+              purchase chains by state (the store's expectation):
+            \(table(expected))
+              purchase chains by state (GET /v1/subscribers/{id}):
+            \(table(reported))
+              subscribers with an active entitlement: \(entitledSubscribers)
+              app-managed trial phases: \(appTrialPhases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+              \(mismatches.isEmpty ? "the API agrees with the store on all \(chains) purchase chains" : "\(mismatches.count) of \(chains) purchase chains disagree")
+            """
+    }
+}

@@ -1,0 +1,79 @@
+import AppStoreModels
+import EntitleCore
+import Foundation
+
+/// One purchase chain in the local App Store (one `originalTransactionId`), as the store knows it.
+public struct SimulatedSubscription: Hashable, Sendable {
+    /// Where the chain is in Apple's lifecycle.
+    public enum Phase: String, Hashable, Sendable {
+        case active
+        case gracePeriod = "grace_period"
+        case billingRetry = "billing_retry"
+        case expired
+        case revoked
+    }
+
+    public let originalTransactionID: String
+    public let kind: ProductKind
+    public let appAccountToken: UUID?
+    public let ownership: InAppOwnershipType
+    /// For a family-shared chain, the purchaser's chain.
+    public let familyOwner: String?
+    public let originalPurchaseDate: Date
+    public internal(set) var productID: String
+    public internal(set) var autoRenewProductID: String
+    public internal(set) var autoRenew: Bool
+    public internal(set) var familyMembers: [String] = []
+    public internal(set) var purchaseDate: Date
+    public internal(set) var expiresDate: Date?
+    public internal(set) var transactionID: String
+    public internal(set) var webOrderLineItemID: String?
+    public internal(set) var price: Int64
+    public internal(set) var offerType: OfferType?
+    public internal(set) var offerDiscountType: OfferDiscountType?
+    public internal(set) var offerIdentifier: String?
+    /// Introductory periods still to be billed at the offer's price (pay as you go).
+    public internal(set) var introductoryPeriodsLeft = 0
+    /// An offer redeemed for the next renewal.
+    public internal(set) var pendingOffer: (type: OfferType, identifier: String)?
+    public internal(set) var phase: Phase = .active
+    public internal(set) var gracePeriodExpiresDate: Date?
+    public internal(set) var revocationDate: Date?
+    public internal(set) var revocationReason: RevocationReason?
+    /// The phase before a refund, restored by its reversal.
+    public internal(set) var phaseBeforeRevocation: Phase?
+    public internal(set) var expirationIntent: ExpirationIntent?
+    public internal(set) var priceIncreaseStatus: PriceIncreaseStatus?
+    public internal(set) var renewals = 0
+
+    /// The subscription state Entitle should report for this chain at `now`, derived from Apple's
+    /// documented semantics independently of Entitle's own lifecycle code.
+    public func expectedState(at now: Date) -> String {
+        switch phase {
+        case .revoked: return "revoked"
+        case .expired: return "expired"
+        case .billingRetry: return "billing_retry"
+        case .gracePeriod: return (gracePeriodExpiresDate.map { now < $0 } ?? false) ? "grace_period" : "billing_retry"
+        case .active:
+            guard kind == .autoRenewable || kind == .nonRenewing else { return "active" }
+            if let expiresDate, now >= expiresDate { return "expired" }
+            if offerDiscountType == .freeTrial { return "trial" }
+            return autoRenew || kind == .nonRenewing ? "active" : "active_not_renewing"
+        }
+    }
+
+    /// Whether Entitle should grant the product's entitlements at `now`.
+    public func expectedEntitled(at now: Date) -> Bool {
+        ["active", "active_not_renewing", "trial", "grace_period"].contains(expectedState(at: now))
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.originalTransactionID == rhs.originalTransactionID && lhs.transactionID == rhs.transactionID && lhs.phase == rhs.phase
+            && lhs.autoRenew == rhs.autoRenew && lhs.autoRenewProductID == rhs.autoRenewProductID && lhs.expiresDate == rhs.expiresDate
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(originalTransactionID)
+        hasher.combine(transactionID)
+    }
+}
