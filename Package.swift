@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "EntitleServerTests",
             dependencies: [
-                "EntitleServer", "EntitleTestSupport",
+                "EntitleServer", "EntitleTestSupport", "LocalAppStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -9,10 +9,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LocalAppStore
 import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
 import Testing
+import X509
 
 /// A real server on loopback over a fresh ledger on either engine, trusting an in-code PKI, with a hand-moved clock.
 struct ServerHarness: Sendable {
@@ -23,16 +25,24 @@ struct ServerHarness: Sendable {
     let store: any LedgerStore
     let keys: APIKeys
     let bundleID: String
+    /// The local App Store's authority, trusted beside the test PKI.
+    let authority: LocalCertificateAuthority
+    let catalog: Catalog
 
     static func run(engine: StorageEngine = .sqlite, example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards",
                     restorePolicy: RestorePolicy = .keepWithOriginal,
                     _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
+        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
         let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
         try await engine.withStore { store in
-            let app = application(store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy)
-            let harness = ServerHarness(pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store, keys: keys, bundleID: bundleID)
+            let app = application(
+                store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy,
+                alsoTrusting: [authority.root])
+            let harness = ServerHarness(
+                pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store, keys: keys, bundleID: bundleID, authority: authority,
+                catalog: Fixtures.exampleCatalog(example))
             try await app.test(.live) { client in
                 try await body(harness, client)
             }
@@ -41,9 +51,10 @@ struct ServerHarness: Sendable {
 
     /// A server over `store`, verifying with `pki`'s root at `clock`'s time.
     static func application(store: any LedgerStore, pki: TestPKI, clock: TestClock, keys: APIKeys, example: String = "ScreenTimeRewards",
-                            bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal) -> some ApplicationProtocol {
+                            bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal,
+                            alsoTrusting roots: [Certificate] = []) -> some ApplicationProtocol {
         let verifier = SignedDataVerifier(
-            configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
+            configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root] + roots),
             now: clock.reading)
         let logger = Logger(label: "entitle.tests.server")
         let service = SubscriptionService(
@@ -52,6 +63,18 @@ struct ServerHarness: Sendable {
     }
 
     // MARK: Signed inputs
+
+    /// The local App Store selling this server's catalog, signing with its own authority.
+    func localStore(timeScale: TimeScale = .real, billingGracePeriod: ISODuration? = ISODuration(days: 16)) -> StoreSimulator {
+        StoreSimulator(
+            catalog: catalog, bundleID: bundleID, environment: .sandbox, appAppleID: 1234, signer: authority.signer, timeScale: timeScale,
+            billingGracePeriod: billingGracePeriod)
+    }
+
+    /// Delivers the store's notifications to the webhook, each acknowledged with 200.
+    func deliver(_ client: any TestClientProtocol, _ notifications: [SignedNotification]) async throws {
+        for notification in notifications { try await postNotification(client, notification.signedPayload) }
+    }
 
     func notification(
         _ type: NotificationTypeV2, subtype: Subtype? = nil, uuid: String = UUID().uuidString,
@@ -107,6 +130,13 @@ struct ServerHarness: Sendable {
     func submit(_ client: any TestClientProtocol, _ appUserID: String, _ transaction: JWSTransactionDecodedPayload, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
         try await post(client, "/v1/subscribers/\(appUserID)/transactions", key: publicKey(appUserID),
                        body: Self.json(SubmitTransactionRequest(signedTransaction: pki.sign(transaction))), expect: status)
+    }
+
+    /// Submits a transaction as the app would: its StoreKit `jwsRepresentation`.
+    @discardableResult
+    func submit(_ client: any TestClientProtocol, _ appUserID: String, signed: String, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        try await post(client, "/v1/subscribers/\(appUserID)/transactions", key: publicKey(appUserID),
+                       body: Self.json(SubmitTransactionRequest(signedTransaction: signed)), expect: status)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {

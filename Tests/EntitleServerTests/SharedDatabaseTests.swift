@@ -6,6 +6,7 @@ import EntitleTestSupport
 import EntitleWire
 import Foundation
 import HummingbirdTesting
+import LocalAppStore
 import PostgresNIO
 import Testing
 
@@ -27,8 +28,10 @@ struct SharedDatabaseTests {
                     async let openFirst = PostgresLedgerStore.open(client: first)
                     async let openSecond = PostgresLedgerStore.open(client: second)
                     let stores = try await [openFirst, openSecond]
-                    let harness = ServerHarness(pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: stores[0], keys: keys,
-                                                bundleID: "com.screentimerewards")
+                    let harness = ServerHarness(
+                        pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: stores[0], keys: keys,
+                        bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),
+                        catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
                     let one = ServerHarness.application(store: stores[0], pki: pki, clock: clock, keys: keys)
                     let two = ServerHarness.application(store: stores[1], pki: pki, clock: clock, keys: keys)
                     try await one.test(.live) { clientOne in

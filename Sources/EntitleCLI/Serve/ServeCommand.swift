@@ -6,6 +6,7 @@ import EntitleServer
 import EntitleStorage
 import Foundation
 import Hummingbird
+import LocalAppStore
 import Logging
 import PostgresNIO
 import ServiceLifecycle
@@ -21,7 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             With no options, serves on 127.0.0.1:8080 from ./entitle-data/entitle.sqlite with an empty
             catalog. Every option can also be set by an environment variable (ENTITLE_HOST, ENTITLE_PORT,
             ENTITLE_DATABASE, ENTITLE_CATALOG, ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
-            (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY);
+            (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY,
+            ENTITLE_TRUST_LOCAL_STORE=1);
             options win.
             """)
 
@@ -40,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("secret-key"), help: "A secret API key (sk_… or sha256:<hex>); repeatable.") var secretKeys: [String] = []
     @Option(name: .customLong("restore-policy"), help: "When a purchase another subscriber owns is submitted: keep (refuse) or transfer (move it).")
     var restorePolicy: String?
+    @Flag(name: .customLong("trust-local-store"), help: "Also trust the local App Store's root (DATA/local-store, created when missing), for simulated data.")
+    var trustLocalStore = false
     @Option(name: .customLong("public-key-secret"), help: "The secret public keys are derived from (default: generated once in the data folder).")
     var publicKeySecret: String?
 
@@ -87,22 +91,26 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         if accepted.isEmpty { accepted = [.production, .sandbox] }
-        let roots = try rootCertificates.map(VerifyCommand.loadCertificate)
+        let dataFolder = database.hasPrefix("sqlite:")
+            ? URL(fileURLWithPath: String(database.dropFirst("sqlite:".count))).deletingLastPathComponent() : URL(fileURLWithPath: "entitle-data")
+        var roots = try rootCertificates.map(VerifyCommand.loadCertificate)
+        if roots.isEmpty { roots = [AppleRootCertificates.appleRootCAG3] }
+        if trustLocalStore || environment["ENTITLE_TRUST_LOCAL_STORE"] == "1" {
+            let folder = dataFolder.appendingPathComponent("local-store")
+            roots.append(try LocalCertificateAuthority.openOrCreate(folder: folder, now: Date()).root)
+            logger.warning("trusting the local App Store in \(folder.path): data it signs is accepted like Apple's")
+        }
         let xcode = try xcodeCertificates.map(VerifyCommand.loadCertificate)
         let verifiers = accepted.map { environment in
             SignedDataVerifier(
                 configuration: VerifierConfiguration(
-                    bundleID: bundleID ?? "", environment: environment, appAppleID: appAppleID,
-                    rootCertificates: roots.isEmpty ? [AppleRootCertificates.appleRootCAG3] : roots, xcodeCertificates: xcode),
+                    bundleID: bundleID ?? "", environment: environment, appAppleID: appAppleID, rootCertificates: roots, xcodeCertificates: xcode),
                 now: { Date() })
         }
-
         let secretKeys = secretKeys.isEmpty ? (environment["ENTITLE_SECRET_KEYS"]?.split(separator: ",").map(String.init) ?? []) : secretKeys
         if secretKeys.isEmpty {
             logger.warning("no secret key: only public keys work; add --secret-key sk_… to reach every subscriber")
         }
-        let dataFolder = database.hasPrefix("sqlite:")
-            ? URL(fileURLWithPath: String(database.dropFirst("sqlite:".count))).deletingLastPathComponent() : URL(fileURLWithPath: "entitle-data")
         let publicSecret = try publicKeySecret ?? environment["ENTITLE_PUBLIC_KEY_SECRET"] ?? Self.persistentSecret(in: dataFolder)
         let keys: APIKeys
         do {

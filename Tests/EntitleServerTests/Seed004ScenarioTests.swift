@@ -1,0 +1,173 @@
+import AppStoreModels
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LocalAppStore
+import Testing
+
+/// Seed 004's test cases (ScreenTimeRewards) played through the real server with the local App
+/// Store's signed data: the same verifier, ledger and API as Apple's data would meet.
+@Suite("Seed 004 scenarios (ScreenTimeRewards)")
+struct Seed004ScenarioTests {
+    static let family = "com.screentimerewards.family.monthly"
+    static let individual = "com.screentimerewards.individual.monthly"
+    static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
+
+    static func access(_ harness: ServerHarness, _ client: any TestClientProtocol, _ user: String, _ feature: String, usage: Int = 1) async throws -> AccessResponse {
+        try ServerHarness.decode(AccessResponse.self, try await harness.get(
+            client, "/v1/subscribers/\(user)/access/\(feature)?usage=\(usage)", key: harness.publicKey(user)))
+    }
+
+    @Test("TC1: the app-managed trial starts at first launch, lasts 30 days, then 7 days of grace, then read-only lockout")
+    func tc1TrialGraceLockout() async throws {
+        try await ServerHarness.run { harness, client in
+            let started = try ServerHarness.decode(SubscriberResponse.self, try await harness.post(
+                client, "/v1/subscribers/parent-1/trial", key: harness.publicKey("parent-1"), body: ServerHarness.json([String: String]())))
+            #expect(started.appTrial.phase == "active")
+            #expect(started.appTrial.endsAt == Self.day(30))
+            #expect(try await Self.access(harness, client, "parent-1", "challenges.create").outcome == "allowed")
+
+            harness.clock.set(Self.day(31))
+            let grace = try await harness.subscriber(client, "parent-1")
+            #expect(grace.appTrial.phase == "grace")
+            #expect(grace.appTrial.lockoutAt == Self.day(37))
+            let warned = try await Self.access(harness, client, "parent-1", "challenges.create")
+            #expect(warned.outcome == "allowed_with_warning")
+            #expect(warned.paywall == "convert_trial")
+
+            harness.clock.set(Self.day(39))
+            #expect(try await harness.subscriber(client, "parent-1").appTrial.phase == "lockout")
+            let locked = try await Self.access(harness, client, "parent-1", "challenges.create")
+            #expect(locked.outcome == "denied")
+            #expect(locked.reason?.code == "trial_expired")
+            #expect(locked.paywall == "convert_trial")
+            #expect(try await Self.access(harness, client, "parent-1", "history.view").outcome == "allowed")
+        }
+    }
+
+    @Test("TC2: a purchase during the trial (with the StoreKit free trial) makes the subscription the source of access")
+    func tc2Purchase() async throws {
+        try await ServerHarness.run { harness, client in
+            var store = harness.localStore()
+            try await harness.post(client, "/v1/subscribers/parent-2/trial", key: harness.publicKey("parent-2"), body: ServerHarness.json([String: String]()))
+            harness.clock.set(Self.day(10))
+            let purchase = try store.purchase(Self.individual, appAccountToken: UUID(), at: Self.day(10))
+            #expect(purchase.transaction.offerType == .introductoryOffer)
+            #expect(purchase.transaction.offerDiscountType == .freeTrial)
+            try await harness.submit(client, "parent-2", signed: purchase.signedTransaction)
+            try await harness.deliver(client, purchase.notifications)
+            let subscriber = try await harness.subscriber(client, "parent-2")
+            #expect(subscriber.subscriptions.first?.state == "trial")
+            #expect(subscriber.entitlements.filter(\.isActive).map(\.id) == ["individual"])
+            #expect(subscriber.appTrial.phase == "superseded")
+
+            let expires = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+            try await harness.deliver(client, store.renew(purchase.originalTransactionID))
+            harness.clock.set(expires + 86_400)
+            let paid = try await harness.subscriber(client, "parent-2")
+            #expect(paid.subscriptions.first?.state == "active")
+            #expect(paid.subscriptions.first?.periodType == "normal")
+        }
+    }
+
+    @Test("TC3: a fresh install (new appUserID) restoring the same purchase gets it under the restore policy",
+          arguments: [RestorePolicy.transferToNewest, .keepWithOriginal])
+    func tc3Restore(policy: RestorePolicy) async throws {
+        try await ServerHarness.run(restorePolicy: policy) { harness, client in
+            var store = harness.localStore()
+            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
+            try await harness.submit(client, "install-1", signed: purchase.signedTransaction)
+            try await harness.deliver(client, purchase.notifications)
+            harness.clock.set(Self.day(5))
+            try await harness.post(client, "/v1/subscribers/install-2/trial", key: harness.publicKey("install-2"), body: ServerHarness.json([String: String]()))
+            let restored = try store.currentTransaction(purchase.originalTransactionID, at: Self.day(5))
+            switch policy {
+            case .transferToNewest:
+                try await harness.submit(client, "install-2", signed: restored)
+                #expect(try await harness.subscriber(client, "install-2").entitlements.filter(\.isActive).map(\.id) == ["individual"])
+                #expect(try await harness.subscriber(client, "install-1").entitlements.filter(\.isActive).isEmpty)
+            case .keepWithOriginal:
+                let refused = try await harness.submit(client, "install-2", signed: restored, expect: .conflict)
+                #expect(ServerHarness.errorCode(refused) == "purchase.ownedByAnotherSubscriber")
+                #expect(try await harness.subscriber(client, "install-1").entitlements.filter(\.isActive).map(\.id) == ["individual"])
+            }
+        }
+    }
+
+    @Test("TC4: Individual pairs one child device; upgrading to Family pairs a second at once")
+    func tc4Upgrade() async throws {
+        try await ServerHarness.run { harness, client in
+            var store = harness.localStore()
+            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
+            try await harness.submit(client, "parent-4", signed: purchase.signedTransaction)
+            try await harness.deliver(client, purchase.notifications)
+            #expect(try await Self.access(harness, client, "parent-4", "childDevices", usage: 1).outcome == "allowed")
+            let second = try await Self.access(harness, client, "parent-4", "childDevices", usage: 2)
+            #expect(second.outcome == "denied")
+            #expect(second.paywall == "upgrade")
+            #expect(second.reason?.maximum == 1)
+
+            harness.clock.set(Self.day(3))
+            let upgrade = try store.changeProduct(purchase.originalTransactionID, to: Self.family, at: Self.day(3))
+            #expect(upgrade.map(\.subtype) == [.upgrade])
+            try await harness.deliver(client, upgrade)
+            #expect(try await Self.access(harness, client, "parent-4", "childDevices", usage: 2).outcome == "allowed")
+            #expect(try await harness.subscriber(client, "parent-4").entitlements.filter(\.isActive).map(\.id) == ["family"])
+        }
+    }
+
+    @Test("TC5: the subscription expires, the 7-day grace begins, and renewing returns it to active")
+    func tc5ExpirationAndRenewal() async throws {
+        try await ServerHarness.run { harness, client in
+            var store = harness.localStore()
+            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
+            let original = purchase.originalTransactionID
+            try await harness.submit(client, "parent-5", signed: purchase.signedTransaction)
+            try await harness.deliver(client, purchase.notifications)
+            try await harness.deliver(client, store.setAutoRenew(original, false, at: Self.day(20)))
+            try await harness.deliver(client, store.expire(original, reason: .voluntary))
+
+            harness.clock.set(Self.day(32))
+            let expired = try await harness.subscriber(client, "parent-5")
+            #expect(expired.subscriptions.first?.state == "expired")
+            #expect(expired.subscriptions.first?.expirationReason == "voluntary")
+            let grace = try #require(expired.entitlements.first { $0.source == "expiry_grace" })
+            #expect(grace.id == "individual")
+            #expect(grace.state == "app_grace")
+            #expect(grace.expiresAt == Self.day(38))
+            #expect(try await Self.access(harness, client, "parent-5", "challenges.create").outcome == "allowed_with_warning")
+
+            let back = try store.resubscribe(original, at: Self.day(33))
+            #expect(back.notifications.map(\.subtype) == [.resubscribe])
+            try await harness.deliver(client, back.notifications)
+            harness.clock.set(Self.day(34))
+            let active = try await harness.subscriber(client, "parent-5")
+            #expect(active.subscriptions.first?.state == "active")
+            #expect(try await Self.access(harness, client, "parent-5", "challenges.create").outcome == "allowed")
+        }
+    }
+
+    @Test("TC6 (server half): every answer carries the server time, and entitlements carry what a client needs to cache them safely")
+    func tc6CacheableAnswers() async throws {
+        try await ServerHarness.run { harness, client in
+            var store = harness.localStore()
+            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
+            try await harness.submit(client, "parent-6", signed: purchase.signedTransaction)
+            try await harness.deliver(client, purchase.notifications)
+            harness.clock.set(Self.day(2))
+            let subscriber = try await harness.subscriber(client, "parent-6")
+            let entitlement = try #require(subscriber.entitlements.first { $0.id == "individual" })
+            #expect(subscriber.serverTime == Self.day(2))
+            #expect(entitlement.isActive)
+            #expect(entitlement.expiresAt == store.subscription(purchase.originalTransactionID)?.expiresDate)
+            #expect(entitlement.willRenew)
+            #expect(entitlement.limits["childDevices"] == 1)
+            #expect(try await Self.access(harness, client, "parent-6", "challenges.create").serverTime == Self.day(2))
+        }
+    }
+}
