@@ -166,6 +166,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "LocalAppStoreTests",
+            dependencies: [
+                "LocalAppStore", "AppStoreVerification", "EntitleTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "EntitleCLITests",
             dependencies: ["EntitleCLI", "entitle", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels"],
             swiftSettings: swiftSettings
