@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "EntitleTestSupport",
             dependencies: [
-                "EntitleCore", "AppStoreModels", "EntitleStorage",
+                "EntitleCore", "AppStoreModels", "EntitleStorage", "LocalAppStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
+import LocalAppStore
 import SwiftASN1
-import Synchronization
 import X509
 
 /// An in-code certificate authority shaped like Apple's App Store signing chain — a P-384 root, a
@@ -21,8 +21,8 @@ public struct TestPKI: Sendable {
         public init() {}
     }
 
-    public static let intermediateOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
-    public static let leafOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
+    public static let intermediateOID = LocalCertificateAuthority.intermediateOID
+    public static let leafOID = LocalCertificateAuthority.leafOID
 
     public let root: Certificate
     public let intermediate: Certificate
@@ -31,76 +31,26 @@ public struct TestPKI: Sendable {
     public let rootKey: P384.Signing.PrivateKey
     public let intermediateKey: P384.Signing.PrivateKey
 
-    /// A fresh P-256 signing key, generated under the same lock.
-    public static func makeSigningKey() -> P256.Signing.PrivateKey {
-        keyGeneration.withLock { _ in P256.Signing.PrivateKey() }
-    }
-
-    /// Serialises key generation: swift-crypto's BoringSSL key generation was seen crashing in
-    /// EC_KEY_check_fips when several test tasks generated keys at once.
-    private static let keyGeneration = Mutex(())
+    /// A fresh P-256 signing key, generated under the process-wide key generation lock.
+    public static func makeSigningKey() -> P256.Signing.PrivateKey { KeyGeneration.p256() }
 
     public init(options: Options = Options(), reference: Date = ReferenceTime.start) throws {
-        let (rootKey, intermediateKey, leafKey) = Self.keyGeneration.withLock { _ in
-            (P384.Signing.PrivateKey(), P384.Signing.PrivateKey(), P256.Signing.PrivateKey())
-        }
-        let rootName = try DistinguishedName {
-            CommonName(options.rootName)
-            OrganizationalUnitName("Entitle Certification Authority")
-            OrganizationName("Entitle Tests")
-            CountryName("US")
-        }
-        let intermediateName = try DistinguishedName {
-            CommonName("Entitle Test Worldwide Developer Relations CA")
-            OrganizationName("Entitle Tests")
-            CountryName("US")
-        }
-        let leafName = try DistinguishedName {
-            CommonName("Entitle Test App Store Signing")
-            OrganizationName("Entitle Tests")
-            CountryName("US")
-        }
+        let (rootKey, intermediateKey, leafKey) = (KeyGeneration.p384(), KeyGeneration.p384(), KeyGeneration.p256())
+        let rootName = try ChainCertificate.name(options.rootName, organization: "Entitle Tests")
+        let intermediateName = try ChainCertificate.name("Entitle Test Worldwide Developer Relations CA", organization: "Entitle Tests")
         let year: TimeInterval = 365 * 86_400
-        root = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(rootKey.publicKey),
-            notValidBefore: reference - 10 * year, notValidAfter: reference + 20 * year, issuer: rootName, subject: rootName,
-            signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            },
-            issuerPrivateKey: Certificate.PrivateKey(rootKey))
-        intermediate = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(intermediateKey.publicKey),
-            notValidBefore: reference - 5 * year, notValidAfter: reference + 10 * year, issuer: rootName, subject: intermediateName,
-            signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                if options.intermediateIsCA {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                } else {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                }
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                if options.intermediateHasAppleOID {
-                    Certificate.Extension(oid: Self.intermediateOID, critical: false, value: [0x05, 0x00])
-                }
-            },
-            issuerPrivateKey: Certificate.PrivateKey(rootKey))
-        leaf = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(leafKey.publicKey),
-            notValidBefore: reference + options.leafValidity.lowerBound, notValidAfter: reference + options.leafValidity.upperBound,
-            issuer: intermediateName, subject: leafName, signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                if let uri = options.ocspURI {
-                    AuthorityInformationAccess([.init(method: .ocspServer, location: .uniformResourceIdentifier(uri))])
-                }
-                if options.leafHasAppleOID {
-                    Certificate.Extension(oid: Self.leafOID, critical: false, value: [0x05, 0x00])
-                }
-            },
-            issuerPrivateKey: Certificate.PrivateKey(intermediateKey))
+        root = try ChainCertificate.issue(
+            .root, subject: rootName, publicKey: Certificate.PublicKey(rootKey.publicKey), issuer: rootName,
+            issuerKey: Certificate.PrivateKey(rootKey), validity: reference - 10 * year...reference + 20 * year, appleOID: nil)
+        intermediate = try ChainCertificate.issue(
+            .intermediate(isCA: options.intermediateIsCA), subject: intermediateName, publicKey: Certificate.PublicKey(intermediateKey.publicKey),
+            issuer: rootName, issuerKey: Certificate.PrivateKey(rootKey), validity: reference - 5 * year...reference + 10 * year,
+            appleOID: options.intermediateHasAppleOID ? Self.intermediateOID : nil)
+        leaf = try ChainCertificate.issue(
+            .leaf, subject: try ChainCertificate.name("Entitle Test App Store Signing", organization: "Entitle Tests"),
+            publicKey: Certificate.PublicKey(leafKey.publicKey), issuer: intermediateName, issuerKey: Certificate.PrivateKey(intermediateKey),
+            validity: reference + options.leafValidity.lowerBound...reference + options.leafValidity.upperBound,
+            appleOID: options.leafHasAppleOID ? Self.leafOID : nil, ocspURI: options.ocspURI)
         self.rootKey = rootKey
         self.intermediateKey = intermediateKey
         self.leafKey = leafKey
@@ -140,8 +90,5 @@ public struct TestPKI: Sendable {
         return sign(payload: try! encoder.encode(payload))
     }
 
-    public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func base64URL(_ data: Data) -> String { AppStoreSigner.base64URL(data) }
 }

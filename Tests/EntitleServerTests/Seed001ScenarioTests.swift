@@ -40,10 +40,8 @@ struct Seed001ScenarioTests {
     func edgeCase(_ scenario: Scenario) async throws {
         try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
             var store = harness.localStore()
-            let purchase = try store.purchase(scenario == .downgraded ? Self.annual : Self.monthly, at: Self.day(0))
-            let original = purchase.originalTransactionID
-            try await harness.submit(client, "reader", signed: purchase.signedTransaction)
-            try await harness.deliver(client, purchase.notifications)
+            let product = scenario == .downgraded ? Self.annual : Self.monthly
+            let original = try await harness.buy(client, &store, product, as: "reader", at: Self.day(0)).originalTransactionID
             let expires = try #require(store.subscription(original)?.expiresDate)
             var now = Self.day(10)
             switch scenario {

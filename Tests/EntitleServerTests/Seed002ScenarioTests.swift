@@ -27,10 +27,7 @@ struct Seed002ScenarioTests {
 
     /// Buys the monthly plan without the introductory week, as `user`.
     static func buy(_ harness: ServerHarness, _ client: any TestClientProtocol, _ store: inout StoreSimulator, _ user: String) async throws -> String {
-        let purchase = try store.purchase(monthly, at: Self.day(0), introductoryOffer: false)
-        try await harness.submit(client, user, signed: purchase.signedTransaction)
-        try await harness.deliver(client, purchase.notifications)
-        return purchase.originalTransactionID
+        try await harness.buy(client, &store, monthly, as: user, at: Self.day(0)).originalTransactionID
     }
 
     @Test("1. Happy path: a monthly purchase activates premium and unlocks items beyond 25")

@@ -80,9 +80,7 @@ struct Seed004ScenarioTests {
     func tc3Restore(policy: RestorePolicy) async throws {
         try await ServerHarness.run(restorePolicy: policy) { harness, client in
             var store = harness.localStore()
-            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
-            try await harness.submit(client, "install-1", signed: purchase.signedTransaction)
-            try await harness.deliver(client, purchase.notifications)
+            let purchase = try await harness.buy(client, &store, Self.individual, as: "install-1", at: Self.day(0))
             harness.clock.set(Self.day(5))
             try await harness.post(client, "/v1/subscribers/install-2/trial", key: harness.publicKey("install-2"), body: ServerHarness.json([String: String]()))
             let restored = try store.currentTransaction(purchase.originalTransactionID, at: Self.day(5))
@@ -103,9 +101,7 @@ struct Seed004ScenarioTests {
     func tc4Upgrade() async throws {
         try await ServerHarness.run { harness, client in
             var store = harness.localStore()
-            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
-            try await harness.submit(client, "parent-4", signed: purchase.signedTransaction)
-            try await harness.deliver(client, purchase.notifications)
+            let purchase = try await harness.buy(client, &store, Self.individual, as: "parent-4", at: Self.day(0))
             #expect(try await Self.access(harness, client, "parent-4", "childDevices", usage: 1).outcome == "allowed")
             let second = try await Self.access(harness, client, "parent-4", "childDevices", usage: 2)
             #expect(second.outcome == "denied")
@@ -125,10 +121,8 @@ struct Seed004ScenarioTests {
     func tc5ExpirationAndRenewal() async throws {
         try await ServerHarness.run { harness, client in
             var store = harness.localStore()
-            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
+            let purchase = try await harness.buy(client, &store, Self.individual, as: "parent-5", at: Self.day(0))
             let original = purchase.originalTransactionID
-            try await harness.submit(client, "parent-5", signed: purchase.signedTransaction)
-            try await harness.deliver(client, purchase.notifications)
             try await harness.deliver(client, store.setAutoRenew(original, false, at: Self.day(20)))
             try await harness.deliver(client, store.expire(original, reason: .voluntary))
 
@@ -156,9 +150,7 @@ struct Seed004ScenarioTests {
     func tc6CacheableAnswers() async throws {
         try await ServerHarness.run { harness, client in
             var store = harness.localStore()
-            let purchase = try store.purchase(Self.individual, at: Self.day(0), introductoryOffer: false)
-            try await harness.submit(client, "parent-6", signed: purchase.signedTransaction)
-            try await harness.deliver(client, purchase.notifications)
+            let purchase = try await harness.buy(client, &store, Self.individual, as: "parent-6", at: Self.day(0))
             harness.clock.set(Self.day(2))
             let subscriber = try await harness.subscriber(client, "parent-6")
             let entitlement = try #require(subscriber.entitlements.first { $0.id == "individual" })

@@ -71,6 +71,19 @@ struct ServerHarness: Sendable {
             billingGracePeriod: billingGracePeriod)
     }
 
+    /// Buys `productID` in the local store as `appUserID`: the app submits the signed transaction, then
+    /// the store's notifications arrive.
+    @discardableResult
+    func buy(
+        _ client: any TestClientProtocol, _ store: inout StoreSimulator, _ productID: String, as appUserID: String, at date: Date,
+        introductoryOffer: Bool = false
+    ) async throws -> StorePurchase {
+        let purchase = try store.purchase(productID, appAccountToken: UUID(), at: date, introductoryOffer: introductoryOffer)
+        try await submit(client, appUserID, signed: purchase.signedTransaction)
+        try await deliver(client, purchase.notifications)
+        return purchase
+    }
+
     /// Delivers the store's notifications to the webhook, each acknowledged with 200.
     func deliver(_ client: any TestClientProtocol, _ notifications: [SignedNotification]) async throws {
         for notification in notifications { try await postNotification(client, notification.signedPayload) }

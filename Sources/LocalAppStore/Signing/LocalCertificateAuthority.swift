@@ -27,57 +27,20 @@ public struct LocalCertificateAuthority: Sendable {
         let intermediateKey = KeyGeneration.p384()
         let leafKey = KeyGeneration.p256()
         let year: TimeInterval = 365 * 86_400
-        do {
-            let rootName = try DistinguishedName {
-                CommonName("Entitle Local App Store Root CA")
-                OrganizationName("Entitle Local App Store")
-                CountryName("US")
-            }
-            let intermediateName = try DistinguishedName {
-                CommonName("Entitle Local App Store Intermediate CA")
-                OrganizationName("Entitle Local App Store")
-                CountryName("US")
-            }
-            let leafName = try DistinguishedName {
-                CommonName("Entitle Local App Store Signing")
-                OrganizationName("Entitle Local App Store")
-                CountryName("US")
-            }
-            let root = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(rootKey.publicKey),
-                notValidBefore: now - 2 * year, notValidAfter: now + 20 * year, issuer: rootName, subject: rootName,
-                signatureAlgorithm: .ecdsaWithSHA384,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                },
-                issuerPrivateKey: Certificate.PrivateKey(rootKey))
-            let intermediate = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(intermediateKey.publicKey),
-                notValidBefore: now - 2 * year, notValidAfter: now + 20 * year, issuer: rootName, subject: intermediateName,
-                signatureAlgorithm: .ecdsaWithSHA384,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                    Certificate.Extension(oid: intermediateOID, critical: false, value: [0x05, 0x00])
-                },
-                issuerPrivateKey: Certificate.PrivateKey(rootKey))
-            let leaf = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(leafKey.publicKey),
-                notValidBefore: now - 2 * year, notValidAfter: now + 10 * year, issuer: intermediateName, subject: leafName,
-                signatureAlgorithm: .ecdsaWithSHA384,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    Certificate.Extension(oid: leafOID, critical: false, value: [0x05, 0x00])
-                },
-                issuerPrivateKey: Certificate.PrivateKey(intermediateKey))
-            return try LocalCertificateAuthority(root: root, intermediate: intermediate, leaf: leaf, leafKey: leafKey)
-        } catch let error as LocalStoreError {
-            throw error
-        } catch {
-            throw LocalStoreError(.signing, "the local certificate authority could not be created: \(error)")
-        }
+        let organization = "Entitle Local App Store"
+        let rootName = try ChainCertificate.name("Entitle Local App Store Root CA", organization: organization)
+        let intermediateName = try ChainCertificate.name("Entitle Local App Store Intermediate CA", organization: organization)
+        let root = try ChainCertificate.issue(
+            .root, subject: rootName, publicKey: Certificate.PublicKey(rootKey.publicKey), issuer: rootName,
+            issuerKey: Certificate.PrivateKey(rootKey), validity: now - 2 * year...now + 20 * year, appleOID: nil)
+        let intermediate = try ChainCertificate.issue(
+            .intermediate(), subject: intermediateName, publicKey: Certificate.PublicKey(intermediateKey.publicKey), issuer: rootName,
+            issuerKey: Certificate.PrivateKey(rootKey), validity: now - 2 * year...now + 20 * year, appleOID: intermediateOID)
+        let leaf = try ChainCertificate.issue(
+            .leaf, subject: try ChainCertificate.name("Entitle Local App Store Signing", organization: organization),
+            publicKey: Certificate.PublicKey(leafKey.publicKey), issuer: intermediateName, issuerKey: Certificate.PrivateKey(intermediateKey),
+            validity: now - 2 * year...now + 10 * year, appleOID: leafOID)
+        return try LocalCertificateAuthority(root: root, intermediate: intermediate, leaf: leaf, leafKey: leafKey)
     }
 
     private init(root: Certificate, intermediate: Certificate, leaf: Certificate, leafKey: P256.Signing.PrivateKey) throws(LocalStoreError) {
@@ -136,8 +99,8 @@ public struct LocalCertificateAuthority: Sendable {
                 try certificate.serializeAsPEM().pemString.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
             }
             let keyURL = folder.appendingPathComponent(files.leafKey)
-            FileManager.default.createFile(atPath: keyURL.path, contents: Data(leafKey.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
-            guard FileManager.default.fileExists(atPath: keyURL.path) else {
+            guard FileManager.default.createFile(atPath: keyURL.path, contents: Data(leafKey.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+            else {
                 throw LocalStoreError(.storage, "cannot write \(keyURL.path)")
             }
         } catch let error as LocalStoreError {
