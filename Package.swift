@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
         .library(name: "EntitleCore", targets: ["EntitleCore"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
+        .library(name: "EntitleAnalytics", targets: ["EntitleAnalytics"]),
         .library(name: "EntitleStorage", targets: ["EntitleStorage"]),
         .library(name: "EntitleServer", targets: ["EntitleServer"]),
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
@@ -53,11 +54,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Subscription analytics from the ledger: each subscriber's cells (a pure function of their
+        // events) and reports computed from the daily aggregates. Foundation only.
+        .target(name: "EntitleAnalytics", dependencies: ["EntitleCore", "AppStoreModels"], swiftSettings: swiftSettings),
         // The ledger and projections behind one interface, on SQLite (embedded) and PostgreSQL.
         .target(
             name: "EntitleStorage",
             dependencies: [
-                "EntitleCore",
+                "EntitleCore", "EntitleAnalytics",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,6 +148,11 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Vectors")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EntitleAnalyticsTests",
+            dependencies: ["EntitleAnalytics", "EntitleCore", "AppStoreModels", "EntitleTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

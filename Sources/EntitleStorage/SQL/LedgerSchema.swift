@@ -43,6 +43,24 @@ enum LedgerSchema {
             (2, [
                 "CREATE INDEX ledger_events_source ON ledger_events (source, sequence)"
             ]),
+            (3, [
+                // Subscribers whose analytics cells are out of date (marked with every projection write).
+                "CREATE TABLE analytics_pending (app_user_id TEXT PRIMARY KEY)",
+                // Each subscriber's cells as last added to the aggregates, so a refresh adds the difference.
+                "CREATE TABLE analytics_contributions (app_user_id TEXT PRIMARY KEY, cells TEXT NOT NULL)",
+                """
+                CREATE TABLE analytics_daily (
+                    day INTEGER NOT NULL,
+                    metric TEXT NOT NULL,
+                    product TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    cohort TEXT NOT NULL,
+                    value BIGINT NOT NULL,
+                    PRIMARY KEY (day, metric, product, currency, cohort)
+                )
+                """,
+                "INSERT INTO analytics_pending (app_user_id) SELECT app_user_id FROM subscribers",
+            ]),
         ]
     }
 }

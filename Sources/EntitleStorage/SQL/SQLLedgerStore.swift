@@ -10,14 +10,14 @@ final class SQLLedgerStore: LedgerStore {
         self.engine = engine
     }
 
-    private static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
 
-    private static func decoder() -> JSONDecoder {
+    static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return decoder
@@ -253,6 +253,8 @@ final class SQLLedgerStore: LedgerStore {
                 event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at
             """,
             [.text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
+        _ = try await session.execute(
+            "INSERT INTO analytics_pending (app_user_id) VALUES (?) ON CONFLICT (app_user_id) DO NOTHING", [.text(appUserID)])
     }
 
     private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
@@ -263,7 +265,7 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
-    private static func decodeEvents(_ rows: [[String: SQLValue]]) throws(StorageError) -> [LedgerEvent] {
+    static func decodeEvents(_ rows: [[String: SQLValue]]) throws(StorageError) -> [LedgerEvent] {
         let decoder = decoder()
         var events: [LedgerEvent] = []
         events.reserveCapacity(rows.count)

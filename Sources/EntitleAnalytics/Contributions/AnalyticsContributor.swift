@@ -1,0 +1,181 @@
+import AppStoreModels
+import EntitleCore
+import Foundation
+
+/// Turns a subscriber's history into the aggregate cells it contributes: a pure function, so the
+/// aggregates of a ledger are the sum of every subscriber's cells however the events arrived, and an
+/// incremental update is the difference between a subscriber's cells before and after an event.
+///
+/// The definitions are in `docs/analytics.md`.
+public struct AnalyticsContributor: Sendable {
+    public let catalog: Catalog
+    /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
+    static let longestGrace: TimeInterval = 60 * 86_400
+    static let daysPerMonth = 30.436875
+
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    /// The cells of `appUserID` whose events are `events`.
+    public func cells(appUserID: String, events: [LedgerEvent]) -> AnalyticsCells {
+        cells(for: SubscriberHistory(appUserID: appUserID, events: events))
+    }
+
+    public func cells(for history: SubscriberHistory) -> AnalyticsCells {
+        var cells = AnalyticsCells()
+        var firstPaid: Date?
+        var firstSeen = history.appTrialStartedAt
+        var cohortAmounts: [(day: Int, currency: String, amount: Int64)] = []
+
+        for chain in history.purchases.values {
+            let transactions = chain.chronological
+            var paidSpans: [(start: Date, end: Date, product: String)] = []
+            var sawPaid = false
+            for (index, transaction) in transactions.enumerated() {
+                guard let purchased = transaction.purchaseDate else { continue }
+                let product = transaction.productId ?? ""
+                let currency = transaction.currency ?? catalog.currency ?? "XXX"
+                let familyShared = transaction.inAppOwnershipType == .familyShared
+                let price = transaction.price ?? catalog.product(product)?.price?.milliunits ?? 0
+                let free = isFree(transaction, price: price)
+                let paid = !familyShared && !free
+                let revoked = chain.revocation(of: transaction)
+                let next = transactions[(index + 1)...].first { $0.purchaseDate != nil }
+                // Replaced before its end: an upgrade (or a crossgrade) takes effect at once, whether or
+                // not the replaced transaction's upgraded version has been seen.
+                let superseded = next?.purchaseDate.flatMap { replacement in
+                    transaction.expiresDate.map { replacement < $0 } } ?? false
+                let upgradedAway = (transaction.isUpgraded ?? false) || superseded
+                let day = AnalyticsCalendar.day(of: purchased)
+
+                if !familyShared { firstSeen = min(firstSeen ?? purchased, purchased) }
+                if paid {
+                    firstPaid = min(firstPaid ?? purchased, purchased)
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .paidTransactions, product: product))
+                    cells.add(price, to: AnalyticsKey(day: day, metric: .revenue, product: product, currency: currency))
+                    cohortAmounts.append((day, currency, price))
+                    if transaction.expiresDate == nil {
+                        cells.add(1, to: AnalyticsKey(day: day, metric: .lifetimePurchases, product: product))
+                    }
+                    if let revoked, !upgradedAway {
+                        let refundDay = AnalyticsCalendar.day(of: revoked)
+                        cells.add(1, to: AnalyticsKey(day: refundDay, metric: .refunds, product: product))
+                        cells.add(price, to: AnalyticsKey(day: refundDay, metric: .refunded, product: product, currency: currency))
+                        cohortAmounts.append((refundDay, currency, -price))
+                    }
+                }
+
+                guard let expires = transaction.expiresDate else { continue }
+                var end = expires
+                if superseded, let replacement = next?.purchaseDate { end = min(end, replacement) }
+                if let revoked {
+                    end = min(end, revoked)
+                } else if let grace = chain.graceEnds.filter({ $0 > expires && $0.timeIntervalSince(expires) <= Self.longestGrace }).max() {
+                    end = max(end, min(grace, next?.purchaseDate ?? grace))
+                }
+                end = max(end, purchased)
+                let endDay = AnalyticsCalendar.day(of: end)
+                let balance: AnalyticsMetric = familyShared ? .activeFamilyShared : free ? .activeTrial : .activePaid
+                cells.add(1, to: AnalyticsKey(day: day, metric: balance, product: product))
+                cells.add(-1, to: AnalyticsKey(day: endDay, metric: balance, product: product))
+
+                if free, !familyShared, transaction.offerType == .introductoryOffer {
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .introTrialStarts, product: product))
+                    if transactions[(index + 1)...].contains(where: { isPaid($0) }) {
+                        cells.add(1, to: AnalyticsKey(day: day, metric: .introTrialConversions, product: product))
+                    }
+                }
+                guard paid else { continue }
+                let monthly = monthlyValue(of: transaction, price: price)
+                cells.add(monthly, to: AnalyticsKey(day: day, metric: .mrr, product: product, currency: currency))
+                cells.add(-monthly, to: AnalyticsKey(day: endDay, metric: .mrr, product: product, currency: currency))
+                paidSpans.append((purchased, end, product))
+                if !sawPaid { cells.add(1, to: AnalyticsKey(day: day, metric: .newPaid, product: product)) }
+                sawPaid = true
+                if let id = transaction.transactionId, chain.recoveries.contains(id) {
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .billingRecoveries, product: product))
+                }
+                if revoked.map({ $0 >= expires }) ?? true, !upgradedAway {
+                    let expiryDay = AnalyticsCalendar.day(of: expires)
+                    cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewalOpportunities, product: product))
+                    if let next, isPaid(next) {
+                        cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewals, product: product))
+                    }
+                }
+            }
+            addExpirations(of: paidSpans, to: &cells)
+        }
+
+        if let started = history.appTrialStartedAt {
+            let startDay = AnalyticsCalendar.day(of: started)
+            cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialStarts))
+            let trialEnd = catalog.appTrial.map { $0.length.added(to: started) } ?? started
+            let windowEnd = catalog.appTrial?.grace.map { $0.added(to: trialEnd) } ?? trialEnd
+            let purchase = firstPaid.flatMap { $0 >= started ? $0 : nil }
+            if let purchase, catalog.appTrial == nil || purchase < windowEnd {
+                cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialConversions))
+            }
+            let runningUntil = min(trialEnd, purchase ?? trialEnd)
+            cells.add(1, to: AnalyticsKey(day: startDay, metric: .activeAppTrial))
+            cells.add(-1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: max(runningUntil, started)), metric: .activeAppTrial))
+        }
+
+        if let firstSeen {
+            let firstDay = AnalyticsCalendar.day(of: firstSeen)
+            let cohort = AnalyticsCalendar.month(ofDay: firstDay)
+            cells.add(1, to: AnalyticsKey(day: firstDay, metric: .cohortCustomers, cohort: cohort))
+            for (day, currency, amount) in cohortAmounts {
+                cells.add(amount, to: AnalyticsKey(day: day, metric: .cohortRevenue, currency: currency, cohort: cohort))
+            }
+        }
+        return cells
+    }
+
+    /// Paid access of one chain, merged where periods touch: each end is an expiration, each start
+    /// after the first a reactivation.
+    private func addExpirations(of spans: [(start: Date, end: Date, product: String)], to cells: inout AnalyticsCells) {
+        var merged: [(start: Date, end: Date, firstProduct: String, lastProduct: String)] = []
+        for span in spans.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+            if let last = merged.last, span.start <= last.end.addingTimeInterval(1) {
+                if span.end >= last.end {
+                    merged[merged.count - 1].end = span.end
+                    merged[merged.count - 1].lastProduct = span.product
+                }
+            } else {
+                merged.append((span.start, span.end, span.product, span.product))
+            }
+        }
+        for (index, interval) in merged.enumerated() {
+            if index > 0 {
+                cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.start), metric: .reactivations, product: interval.firstProduct))
+            }
+            cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.end), metric: .expirations, product: interval.lastProduct))
+        }
+    }
+
+    /// A period given away: a free offer (free trial, or any offer at price zero).
+    private func isFree(_ transaction: JWSTransactionDecodedPayload, price: Int64) -> Bool {
+        transaction.offerDiscountType == .freeTrial || price <= 0
+    }
+
+    private func isPaid(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+        let price = transaction.price ?? catalog.product(transaction.productId ?? "")?.price?.milliunits ?? 0
+        return transaction.inAppOwnershipType != .familyShared && !isFree(transaction, price: price)
+    }
+
+    /// `price` normalised to one month: by the product's period in the catalog (a prepaid
+    /// introductory offer by the period it covers), else by the transaction's own length.
+    func monthlyValue(of transaction: JWSTransactionDecodedPayload, price: Int64) -> Int64 {
+        var months: Double?
+        let prepaid = transaction.offerType == .introductoryOffer && transaction.offerDiscountType == .payUpFront
+        if !prepaid, let period = catalog.product(transaction.productId ?? "")?.period {
+            months = Double(period.years * 12 + period.months) + Double(period.weeks * 7 + period.days) / Self.daysPerMonth
+        }
+        if months == nil || months == 0, let start = transaction.purchaseDate, let end = transaction.expiresDate, end > start {
+            months = end.timeIntervalSince(start) / 86_400 / Self.daysPerMonth
+        }
+        guard let months, months > 0 else { return price }
+        return Int64((Double(price) / months).rounded())
+    }
+}

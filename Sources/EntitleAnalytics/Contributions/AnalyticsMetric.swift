@@ -1,0 +1,60 @@
+/// What one aggregate cell counts. Balances are stored as changes (+ when something starts, − when it
+/// ends), so a balance on a day is the sum of its changes up to that day; flows are stored on the day
+/// they happen. Amounts are in milliunits of the cell's currency.
+public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
+    // Balances (by product; MRR also by currency).
+    /// Paid subscriptions active (including billing grace), trials and family-shared excluded.
+    case activePaid = "active_paid"
+    /// Subscriptions in a StoreKit introductory free trial.
+    case activeTrial = "active_trial"
+    /// Family-shared subscriptions (a family member's access; no revenue).
+    case activeFamilyShared = "active_family_shared"
+    /// App-managed trials running (started, not yet over, no purchase yet).
+    case activeAppTrial = "active_app_trial"
+    /// Monthly recurring revenue of the active paid subscriptions.
+    case mrr
+
+    // Flows.
+    /// A purchase chain's first paid period (a direct purchase or a trial's conversion).
+    case newPaid = "new_paid"
+    /// Introductory free trials started, on the trial's first day.
+    case introTrialStarts = "intro_trial_starts"
+    /// Of those, the ones followed by a paid period, counted on the trial's first day (its cohort).
+    case introTrialConversions = "intro_trial_conversions"
+    /// App-managed trials started (first launch).
+    case appTrialStarts = "app_trial_starts"
+    /// Of those, the ones that led to a purchase before the trial (and its grace) ended, on the start day.
+    case appTrialConversions = "app_trial_conversions"
+    /// Paid access that ended: expiry, grace end, refund or revocation.
+    case expirations
+    /// Paid access that started again in a chain whose paid access had ended (resubscribe, recovery).
+    case reactivations
+    /// Paid periods that reached their end date, on that day.
+    case renewalOpportunities = "renewal_opportunities"
+    /// Of those, the ones followed by another paid period.
+    case renewals
+    /// Renewals Apple reported as billing recoveries, on the renewal's day.
+    case billingRecoveries = "billing_recoveries"
+    /// Paid transactions (periods and one-time purchases).
+    case paidTransactions = "paid_transactions"
+    /// One-time (non-subscription) purchases.
+    case lifetimePurchases = "lifetime_purchases"
+    /// Refunded transactions, on the revocation day.
+    case refunds
+    /// Gross revenue of paid transactions, on the purchase day.
+    case revenue
+    /// Refunded amounts, on the revocation day.
+    case refunded
+    /// Customers by cohort (the month of their first purchase or app-managed trial), on their first day.
+    case cohortCustomers = "cohort_customers"
+    /// Net revenue (revenue − refunds) by cohort, on the day it happened.
+    case cohortRevenue = "cohort_revenue"
+
+    /// Whether the cells are changes of a balance.
+    public var isBalance: Bool {
+        switch self {
+        case .activePaid, .activeTrial, .activeFamilyShared, .activeAppTrial, .mrr: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import AppStoreModels
+import EntitleCore
+import Foundation
+
+/// A subscriber's history for analytics: the fold of their ledger events into purchase histories
+/// and the app-managed trial's start. Like the projection, the same events in any order, duplicated
+/// or replayed, give the same history.
+public struct SubscriberHistory: Hashable, Sendable {
+    public var appUserID: String
+    public var purchases: [String: PurchaseHistory] = [:]
+    public var appTrialStartedAt: Date?
+
+    public init(appUserID: String) {
+        self.appUserID = appUserID
+    }
+
+    /// The history of `appUserID` from its events, folded in Apple's order.
+    public init(appUserID: String, events: [LedgerEvent]) {
+        self.init(appUserID: appUserID)
+        var seen = Set<String>()
+        for event in events.sorted(by: LedgerEvent.precedes) where seen.insert(event.idempotencyKey).inserted {
+            apply(event)
+        }
+    }
+
+    public mutating func apply(_ event: LedgerEvent) {
+        switch event.payload {
+        case .notification(let type, let subtype, let transaction, let renewalInfo):
+            if let transaction { record(transaction) }
+            if let renewalInfo, let original = renewalInfo.originalTransactionId {
+                purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(renewalInfo)
+            }
+            guard let id = transaction?.transactionId, let original = transaction?.originalTransactionId ?? transaction?.transactionId else { break }
+            if type == .refundReversed, let signed = event.signedDate {
+                purchases[original, default: PurchaseHistory(originalTransactionID: original)]
+                    .recordRefundReversal(transactionID: id, signedDate: signed)
+            }
+            if type == .didRenew, subtype == .billingRecovery {
+                purchases[original, default: PurchaseHistory(originalTransactionID: original)].recordRecovery(transactionID: id)
+            }
+        case .transaction(let transaction):
+            record(transaction)
+        case .renewalInfo(let info):
+            if let original = info.originalTransactionId {
+                purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(info)
+            }
+        case .appTrialStarted(let at):
+            appTrialStartedAt = min(appTrialStartedAt ?? at, at)
+        case .purchaseTransferred(let original, let from, let to, let facts):
+            if from == appUserID && to != appUserID { purchases.removeValue(forKey: original) }
+            if to == appUserID, let facts {
+                var carried = PurchaseHistory(originalTransactionID: original)
+                facts.transactions.values.forEach { carried.record($0) }
+                for (id, date) in facts.refundReversals { carried.recordRefundReversal(transactionID: id, signedDate: date) }
+                if let info = facts.renewalInfo { carried.record(info) }
+                purchases[original, default: PurchaseHistory(originalTransactionID: original)].merge(carried)
+            }
+        case .pendingPurchase, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .openAccessSet,
+            .householdJoined, .householdLeft:
+            break
+        }
+    }
+
+    private mutating func record(_ transaction: JWSTransactionDecodedPayload) {
+        guard let original = transaction.originalTransactionId ?? transaction.transactionId else { return }
+        purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(transaction)
+    }
+}

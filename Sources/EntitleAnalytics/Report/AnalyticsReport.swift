@@ -1,0 +1,197 @@
+import EntitleCore
+import Foundation
+
+/// The overview of days `from...to` computed from aggregate cells alone (never from the ledger):
+/// headline figures, daily balances, monthly flows and rates, products, entitlements and cohorts.
+/// Amounts stay in their currencies.
+public struct AnalyticsReport: Hashable, Sendable, Codable {
+    /// `YYYY-MM-DD` of the first and last day.
+    public var from: String
+    public var to: String
+    public var currencies: [String]
+    public var current: AnalyticsSnapshot
+    public var daily: [DailyPoint]
+    public var months: [MonthSummary]
+    public var products: [ProductRow]
+    public var entitlements: [EntitlementRow]
+    public var cohorts: [CohortRow]
+
+    /// The report of days `from...to` (UTC days, see ``AnalyticsCalendar``). `cells` must hold every
+    /// cell up to `to` (balances are sums of changes since the beginning).
+    public init(cells: AnalyticsCells, catalog: Catalog, from: Int, to: Int) {
+        let to = max(from, to)
+        var tally = Tally()
+        for (key, value) in cells where key.day <= to { tally.add(key, value) }
+        let currencies = tally.currencies.sorted()
+
+        // Daily balances: prefix sums from the first change up to `to`.
+        var daily: [DailyPoint] = []
+        var balanceAt: [Int: DailyPoint] = [:]
+        var running: [AnalyticsMetric: Int64] = [:]
+        var runningMRR: [String: Int64] = [:]
+        for (day, values) in tally.balances where day < from - 1 {
+            for (metric, value) in values { running[metric, default: 0] += value }
+        }
+        for (day, values) in tally.mrr where day < from - 1 {
+            for (currency, value) in values { runningMRR[currency, default: 0] += value }
+        }
+        for day in (from - 1)...to {
+            for (metric, value) in tally.balances[day] ?? [:] { running[metric, default: 0] += value }
+            for (currency, value) in tally.mrr[day] ?? [:] { runningMRR[currency, default: 0] += value }
+            let point = DailyPoint(
+                date: AnalyticsCalendar.isoDate(ofDay: day), activePaid: running[.activePaid] ?? 0,
+                activeTrials: running[.activeTrial] ?? 0, activeAppTrials: running[.activeAppTrial] ?? 0,
+                activeFamilyShared: running[.activeFamilyShared] ?? 0,
+                mrr: runningMRR.filter { $0.value != 0 })
+            balanceAt[day] = point
+            if day >= from { daily.append(point) }
+        }
+
+        var months: [MonthSummary] = []
+        for (name, start, last) in AnalyticsCalendar.months(from: from, to: to) {
+            let flows = tally.flows(from: start, to: last)
+            let amounts = tally.amounts(from: start, to: last)
+            let atStart = balanceAt[start - 1]?.activePaid ?? 0
+            let atEnd = balanceAt[last]?.activePaid ?? 0
+            let averageActive = Double((start...last).reduce(Int64(0)) { $0 + (balanceAt[$1]?.activePaid ?? 0) }) / Double(last - start + 1)
+            var arpu: [String: Int64] = [:]
+            if averageActive > 0 {
+                for currency in currencies {
+                    let net = (amounts[.revenue]?[currency] ?? 0) - (amounts[.refunded]?[currency] ?? 0)
+                    if net != 0 { arpu[currency] = Int64((Double(net) / averageActive).rounded()) }
+                }
+            }
+            let value = { (metric: AnalyticsMetric) in flows[metric] ?? 0 }
+            months.append(MonthSummary(
+                month: name, activeAtStart: atStart, activeAtEnd: atEnd, newPaid: value(.newPaid),
+                introTrialStarts: value(.introTrialStarts), introTrialConversions: value(.introTrialConversions),
+                introTrialConversionRate: Self.rate(value(.introTrialConversions), value(.introTrialStarts)),
+                appTrialStarts: value(.appTrialStarts), appTrialConversions: value(.appTrialConversions),
+                appTrialConversionRate: Self.rate(value(.appTrialConversions), value(.appTrialStarts)),
+                expirations: value(.expirations), reactivations: value(.reactivations),
+                churnRate: Self.rate(value(.expirations) - value(.reactivations), atStart),
+                refunds: value(.refunds), paidTransactions: value(.paidTransactions),
+                refundRate: Self.rate(value(.refunds), value(.paidTransactions)),
+                renewalOpportunities: value(.renewalOpportunities), renewals: value(.renewals),
+                renewalRate: Self.rate(value(.renewals), value(.renewalOpportunities)),
+                billingRecoveries: value(.billingRecoveries),
+                revenue: amounts[.revenue] ?? [:], refunded: amounts[.refunded] ?? [:], arpu: arpu,
+                mrrAtEnd: balanceAt[last]?.mrr ?? [:]))
+        }
+
+        let end = balanceAt[to] ?? DailyPoint(date: AnalyticsCalendar.isoDate(ofDay: to), activePaid: 0, activeTrials: 0, activeAppTrials: 0, activeFamilyShared: 0, mrr: [:])
+        let products = tally.productBalances.keys.sorted().compactMap { product -> ProductRow? in
+            let balances = tally.productBalances[product] ?? [:]
+            let mrr = (tally.productMRR[product] ?? [:]).filter { $0.value != 0 }
+            let row = ProductRow(
+                product: product, entitlements: catalog.entitlements(forProduct: product).map(\.id).sorted(),
+                activePaid: balances[.activePaid] ?? 0, activeTrials: balances[.activeTrial] ?? 0,
+                activeFamilyShared: balances[.activeFamilyShared] ?? 0, mrr: mrr)
+            return row.activePaid == 0 && row.activeTrials == 0 && row.activeFamilyShared == 0 && mrr.isEmpty ? nil : row
+        }
+        var entitlementRows: [String: EntitlementRow] = [:]
+        for row in products {
+            for entitlement in row.entitlements {
+                var total = entitlementRows[entitlement] ?? EntitlementRow(entitlement: entitlement, activePaid: 0, activeTrials: 0, activeFamilyShared: 0, mrr: [:])
+                total.activePaid += row.activePaid
+                total.activeTrials += row.activeTrials
+                total.activeFamilyShared += row.activeFamilyShared
+                for (currency, value) in row.mrr { total.mrr[currency, default: 0] += value }
+                entitlementRows[entitlement] = total
+            }
+        }
+
+        let toMonth = Self.monthIndex(AnalyticsCalendar.month(ofDay: to)) ?? 0
+        let cohorts = tally.cohortCustomers.keys.sorted().compactMap { cohort -> CohortRow? in
+            guard let customers = tally.cohortCustomers[cohort], customers > 0, let start = Self.monthIndex(cohort) else { return nil }
+            let span = max(0, toMonth - start) + 1
+            var ltv: [String: [Int64]] = [:]
+            for (currency, byOffset) in tally.cohortRevenue[cohort] ?? [:] {
+                var cumulative: Int64 = 0
+                ltv[currency] = (0..<span).map { offset in
+                    cumulative += byOffset[offset] ?? 0
+                    return Int64((Double(cumulative) / Double(customers)).rounded())
+                }
+            }
+            return CohortRow(cohort: cohort, customers: customers, lifetimeValue: ltv)
+        }
+
+        self.from = AnalyticsCalendar.isoDate(ofDay: from)
+        self.to = AnalyticsCalendar.isoDate(ofDay: to)
+        self.currencies = currencies
+        self.current = AnalyticsSnapshot(
+            date: end.date, activePaid: end.activePaid, activeTrials: end.activeTrials, activeAppTrials: end.activeAppTrials,
+            activeFamilyShared: end.activeFamilyShared, mrr: end.mrr, arr: end.mrr.mapValues { $0 * 12 })
+        self.daily = daily
+        self.months = months
+        self.products = products
+        self.entitlements = entitlementRows.keys.sorted().compactMap { entitlementRows[$0] }
+        self.cohorts = cohorts
+    }
+
+    static func rate(_ part: Int64, _ whole: Int64) -> Double? {
+        guard whole > 0 else { return nil }
+        return (Double(part) / Double(whole) * 10_000).rounded() / 10_000
+    }
+
+    /// `YYYY-MM` as a month count.
+    static func monthIndex(_ month: String) -> Int? {
+        let parts = month.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]) else { return nil }
+        return year * 12 + number - 1
+    }
+
+    /// Cells grouped the ways the report reads them.
+    private struct Tally {
+        var currencies: Set<String> = []
+        var balances: [Int: [AnalyticsMetric: Int64]] = [:]
+        var mrr: [Int: [String: Int64]] = [:]
+        var flowsByDay: [Int: [AnalyticsMetric: Int64]] = [:]
+        var amountsByDay: [Int: [AnalyticsMetric: [String: Int64]]] = [:]
+        var productBalances: [String: [AnalyticsMetric: Int64]] = [:]
+        var productMRR: [String: [String: Int64]] = [:]
+        var cohortCustomers: [String: Int64] = [:]
+        var cohortRevenue: [String: [String: [Int: Int64]]] = [:]
+
+        mutating func add(_ key: AnalyticsKey, _ value: Int64) {
+            if !key.currency.isEmpty { currencies.insert(key.currency) }
+            switch key.metric {
+            case .mrr:
+                mrr[key.day, default: [:]][key.currency, default: 0] += value
+                productMRR[key.product, default: [:]][key.currency, default: 0] += value
+            case .activePaid, .activeTrial, .activeFamilyShared, .activeAppTrial:
+                balances[key.day, default: [:]][key.metric, default: 0] += value
+                if !key.product.isEmpty { productBalances[key.product, default: [:]][key.metric, default: 0] += value }
+            case .revenue, .refunded:
+                amountsByDay[key.day, default: [:]][key.metric, default: [:]][key.currency, default: 0] += value
+            case .cohortCustomers:
+                cohortCustomers[key.cohort, default: 0] += value
+            case .cohortRevenue:
+                guard let start = AnalyticsReport.monthIndex(key.cohort),
+                    let month = AnalyticsReport.monthIndex(AnalyticsCalendar.month(ofDay: key.day))
+                else { return }
+                cohortRevenue[key.cohort, default: [:]][key.currency, default: [:]][max(0, month - start), default: 0] += value
+            default:
+                flowsByDay[key.day, default: [:]][key.metric, default: 0] += value
+            }
+        }
+
+        func flows(from: Int, to: Int) -> [AnalyticsMetric: Int64] {
+            var total: [AnalyticsMetric: Int64] = [:]
+            for day in from...to {
+                for (metric, value) in flowsByDay[day] ?? [:] { total[metric, default: 0] += value }
+            }
+            return total
+        }
+
+        func amounts(from: Int, to: Int) -> [AnalyticsMetric: [String: Int64]] {
+            var total: [AnalyticsMetric: [String: Int64]] = [:]
+            for day in from...to {
+                for (metric, byCurrency) in amountsByDay[day] ?? [:] {
+                    for (currency, value) in byCurrency { total[metric, default: [:]][currency, default: 0] += value }
+                }
+            }
+            return total
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// The balances at the end of one UTC day.
+public struct DailyPoint: Hashable, Sendable, Codable {
+    /// `YYYY-MM-DD`.
+    public var date: String
+    public var activePaid: Int64
+    public var activeTrials: Int64
+    public var activeAppTrials: Int64
+    public var activeFamilyShared: Int64
+    /// Monthly recurring revenue in milliunits, by currency.
+    public var mrr: [String: Int64]
+}

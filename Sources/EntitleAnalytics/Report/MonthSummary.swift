@@ -1,0 +1,34 @@
+/// One calendar month (clamped to the report's range): flows in the month and balances at its edges.
+public struct MonthSummary: Hashable, Sendable, Codable {
+    /// `YYYY-MM`.
+    public var month: String
+    /// Paid subscriptions active at the end of the day before the month starts.
+    public var activeAtStart: Int64
+    public var activeAtEnd: Int64
+    public var newPaid: Int64
+    public var introTrialStarts: Int64
+    /// Of the introductory trials started in the month (its cohort), how many converted to paid.
+    public var introTrialConversions: Int64
+    public var introTrialConversionRate: Double?
+    public var appTrialStarts: Int64
+    public var appTrialConversions: Int64
+    public var appTrialConversionRate: Double?
+    public var expirations: Int64
+    public var reactivations: Int64
+    /// (expirations − reactivations) / activeAtStart.
+    public var churnRate: Double?
+    public var refunds: Int64
+    public var paidTransactions: Int64
+    /// refunds / paid transactions.
+    public var refundRate: Double?
+    public var renewalOpportunities: Int64
+    public var renewals: Int64
+    public var renewalRate: Double?
+    public var billingRecoveries: Int64
+    /// Gross revenue in milliunits, by currency.
+    public var revenue: [String: Int64]
+    public var refunded: [String: Int64]
+    /// Net revenue per average active paid subscription in the month, by currency.
+    public var arpu: [String: Int64]
+    public var mrrAtEnd: [String: Int64]
+}
