@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "EntitleStorageTests",
             dependencies: [
-                "EntitleStorage", "EntitleTestSupport",
+                "EntitleStorage", "EntitleTestSupport", "EntitleAnalytics",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
