@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "EntitleServer",
             dependencies: [
-                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "EntitleWire",
+                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "EntitleWire", "EntitleAnalytics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

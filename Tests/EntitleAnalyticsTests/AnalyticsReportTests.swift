@@ -46,8 +46,8 @@ struct AnalyticsReportTests {
         #expect(try point("2026-03-05").activeTrials == 1)  // dan
         #expect(try point("2026-02-15").activeFamilyShared == 1)  // erin
         #expect(try point("2026-03-01").activeFamilyShared == 0)
-        #expect(try point("2026-01-10").activeAppTrials == 1)  // alice until her purchase
-        #expect(try point("2026-01-17").activeAppTrials == 0)
+        #expect(try point("2026-01-09").activeAppTrials == 1)  // alice until her introductory trial
+        #expect(try point("2026-01-10").activeAppTrials == 0)
         #expect(try point("2026-01-31").activeAppTrials == 1)  // carol until hers
         #expect(try point("2026-02-01").activeAppTrials == 0)
     }

@@ -24,7 +24,8 @@ public struct AnalyticsContributor: Sendable {
 
     public func cells(for history: SubscriberHistory) -> AnalyticsCells {
         var cells = AnalyticsCells()
-        var firstPaid: Date?
+        // When each purchase chain began (its first transaction, trial or paid), and whether it paid.
+        var chainStarts: [(start: Date, paid: Bool)] = []
         var firstSeen = history.appTrialStartedAt
         var cohortAmounts: [(day: Int, currency: String, amount: Int64)] = []
 
@@ -51,7 +52,6 @@ public struct AnalyticsContributor: Sendable {
 
                 if !familyShared { firstSeen = min(firstSeen ?? purchased, purchased) }
                 if paid {
-                    firstPaid = min(firstPaid ?? purchased, purchased)
                     cells.add(1, to: AnalyticsKey(day: day, metric: .paidTransactions, product: product))
                     cells.add(price, to: AnalyticsKey(day: day, metric: .revenue, product: product, currency: currency))
                     cohortAmounts.append((day, currency, price))
@@ -105,6 +105,9 @@ public struct AnalyticsContributor: Sendable {
                 }
             }
             addExpirations(of: paidSpans, to: &cells)
+            if let start = transactions.first(where: { $0.inAppOwnershipType != .familyShared })?.purchaseDate {
+                chainStarts.append((start, sawPaid || transactions.contains(where: isPaid)))
+            }
         }
 
         if let started = history.appTrialStartedAt {
@@ -112,11 +115,14 @@ public struct AnalyticsContributor: Sendable {
             cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialStarts))
             let trialEnd = catalog.appTrial.map { $0.length.added(to: started) } ?? started
             let windowEnd = catalog.appTrial?.grace.map { $0.added(to: trialEnd) } ?? trialEnd
-            let purchase = firstPaid.flatMap { $0 >= started ? $0 : nil }
-            if let purchase, catalog.appTrial == nil || purchase < windowEnd {
+            // The trial converts when a purchase made from it (directly, or through an introductory
+            // trial that went on to pay) began before the trial and its grace ended.
+            let committed = chainStarts.filter { $0.paid && $0.start >= started }.map(\.start).min()
+            if let committed, catalog.appTrial == nil || committed < windowEnd {
                 cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialConversions))
             }
-            let runningUntil = min(trialEnd, purchase ?? trialEnd)
+            let firstPurchase = chainStarts.map(\.start).filter { $0 >= started }.min()
+            let runningUntil = min(trialEnd, firstPurchase ?? trialEnd)
             cells.add(1, to: AnalyticsKey(day: startDay, metric: .activeAppTrial))
             cells.add(-1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: max(runningUntil, started)), metric: .activeAppTrial))
         }

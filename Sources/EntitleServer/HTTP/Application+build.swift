@@ -1,3 +1,4 @@
+import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
 import EntitleWire
@@ -11,6 +12,7 @@ extension AccessResponse: ResponseEncodable {}
 extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}
+extension AnalyticsReport: ResponseEncodable {}
 
 /// The HTTP configuration of the server.
 public struct HTTPConfiguration: Sendable {
@@ -134,6 +136,14 @@ public func buildRouter(
         }
         return ["appUserID": appUserID, "publicKey": key]
     }
+    let analytics = router.group("/v1/analytics").add(middleware: secret)
+    analytics.get("overview") { request, _ -> AnalyticsReport in
+        try await service.analytics(from: DashboardRoutes.query(request, "from"), to: DashboardRoutes.query(request, "to"))
+    }
+    analytics.get("export/{chart}") { request, context -> Response in
+        try await DashboardRoutes.csv(context.parameters.require("chart"), service: service, request: request)
+    }
+    DashboardRoutes.add(to: router, service: service, keys: keys)
     return router
 }
 

@@ -1,0 +1,67 @@
+/// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
+enum DashboardLayout {
+    enum Section: String, CaseIterable {
+        case overview = "Overview", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers"
+        var path: String {
+            switch self {
+            case .overview: "/dashboard"
+            case .cohorts: "/dashboard/cohorts"
+            case .products: "/dashboard/products"
+            case .subscribers: "/dashboard/subscribers"
+            }
+        }
+    }
+
+    static let style = """
+        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d1d1f;background:#f5f5f7}
+        header{background:#1d1d1f;color:#fff;padding:10px 24px;display:flex;gap:20px;align-items:center}
+        header a{color:#d2d2d7;text-decoration:none}header a.on{color:#fff;font-weight:600}
+        header form{margin-left:auto}header button{background:none;border:1px solid #6e6e73;color:#d2d2d7;border-radius:6px;padding:3px 10px;cursor:pointer}
+        main{padding:20px 24px;max-width:1560px}
+        h1{font-size:22px;margin:0 0 12px}h2{font-size:16px;margin:0 0 8px}
+        .cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:16px}
+        .card{background:#fff;border-radius:10px;padding:12px 16px;min-width:150px;box-shadow:0 1px 2px #0001}
+        .card b{display:block;font-size:22px}.card span{color:#6e6e73}
+        .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(740px,1fr));gap:16px}
+        section.panel{background:#fff;border-radius:10px;padding:14px 16px;box-shadow:0 1px 2px #0001;margin-bottom:16px;overflow-x:auto}
+        .chart .axis{stroke:#c7c7cc}.chart .tick{font-size:11px;fill:#6e6e73}
+        .legend span{margin-right:14px;color:#3a3a3c}.legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
+        table{border-collapse:collapse;width:100%}th,td{padding:4px 8px;border-bottom:1px solid #e5e5ea;text-align:right;white-space:nowrap}
+        th:first-child,td:first-child{text-align:left}th{color:#6e6e73;font-weight:500}
+        tr.changed td{background:#eef6ff}
+        .muted{color:#6e6e73}.error{color:#b00020}
+        a.csv{font-size:12px;margin-left:8px}
+        form.inline{display:flex;gap:8px;align-items:center;margin-bottom:14px}
+        input{padding:5px 8px;border:1px solid #c7c7cc;border-radius:6px}
+        """
+
+    static func page(title: String, section: Section?, body: String) -> String {
+        var nav = ""
+        if let section {
+            for item in Section.allCases {
+                nav += "<a href=\"\(item.path)\"\(item == section ? " class=\"on\"" : "")>\(item.rawValue)</a>"
+            }
+            nav += "<form method=\"post\" action=\"/dashboard/logout\"><button type=\"submit\">Sign out</button></form>"
+        }
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+            <title>\(HTML.escape(title)) · Entitle</title><style>\(style)</style></head>
+            <body><header><strong>Entitle</strong>\(nav)</header><main>
+            \(body)
+            </main></body></html>
+            """
+    }
+
+    /// A table from a header row and rows of already-escaped cells.
+    static func table(id: String, header: [String], rows: [[String]], rowClasses: [String?] = []) -> String {
+        var html = "<table data-table=\"\(HTML.escape(id))\"><thead><tr>"
+        html += header.map { "<th>\(HTML.escape($0))</th>" }.joined()
+        html += "</tr></thead><tbody>"
+        for (index, row) in rows.enumerated() {
+            let rowClass = rowClasses[safe: index].flatMap { $0 }.map { " class=\"\($0)\"" } ?? ""
+            html += "<tr\(rowClass)>" + row.map { "<td>\($0)</td>" }.joined() + "</tr>"
+        }
+        return html + "</tbody></table>"
+    }
+}

@@ -1,0 +1,158 @@
+import EntitleAnalytics
+import EntitleStorage
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The dashboard's routes under `/dashboard`: sign-in with a secret key, then server-rendered pages.
+enum DashboardRoutes {
+    static func add(to router: Router<EntitleRequestContext>, service: SubscriptionService, keys: APIKeys) {
+        let sessions = DashboardSessions(keys: keys)
+
+        router.get("/dashboard/login") { _, _ -> Response in
+            html(loginPage(error: nil))
+        }
+        router.post("/dashboard/login") { request, context -> Response in
+            let body = try await request.body.collect(upTo: min(context.maxUploadSize, 16_384))
+            let key = form(String(buffer: body))["key"] ?? ""
+            guard keys.identify(key, appUserID: nil) == .secret else {
+                context.logger.notice("dashboard sign-in refused")
+                return html(loginPage(error: "That is not a secret key of this server."), status: .unauthorized)
+            }
+            var response = redirect("/dashboard")
+            response.headers[.setCookie] =
+                "\(DashboardSessions.cookieName)=\(sessions.issue(now: service.now())); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
+            return response
+        }
+        router.post("/dashboard/logout") { _, _ -> Response in
+            var response = redirect("/dashboard/login")
+            response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0"
+            return response
+        }
+
+        let pages = router.group("/dashboard").add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
+        pages.get { request, _ -> Response in
+            try await page {
+                OverviewPage.render(try await service.analytics(from: query(request, "from"), to: query(request, "to")))
+            }
+        }
+        pages.get("cohorts") { request, _ -> Response in
+            try await page { CohortsPage.render(try await service.analytics(from: query(request, "from"), to: query(request, "to"))) }
+        }
+        pages.get("products") { request, _ -> Response in
+            try await page { ProductsPage.render(try await service.analytics(from: query(request, "from"), to: query(request, "to"))) }
+        }
+        pages.get("subscribers") { request, _ -> Response in
+            try await page {
+                let text = (query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
+                do throws(StorageError) {
+                    let owner = try await service.store.owner(originalTransactionID: text)
+                    let matches = try await service.store.subscriberIDs().filter { $0.hasPrefix(text) }.prefix(50)
+                    return SubscribersPage.search(query: text, matches: Array(matches), owner: owner)
+                } catch {
+                    throw ServiceError(error)
+                }
+            }
+        }
+        pages.get("subscribers/{appUserID}") { _, context -> Response in
+            try await page {
+                let appUserID = try context.parameters.require("appUserID")
+                guard try await service.store.projection(appUserID: appUserID) != nil else {
+                    throw ServiceError(.notFound, "no subscriber \(appUserID)", status: 404)
+                }
+                return SubscribersPage.detail(
+                    try await service.subscriber(appUserID: appUserID), timeline: try await service.stateTimeline(appUserID: appUserID))
+            }
+        }
+        pages.get("export/{file}") { request, context -> Response in
+            let file = try context.parameters.require("file")
+            guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv", status: 404) }
+            return try await csv(String(file.dropLast(4)), service: service, request: request)
+        }
+    }
+
+    /// The CSV of `chart` for the request's range (also served to secret keys under `/v1/analytics/export`).
+    static func csv(_ chart: String, service: SubscriptionService, request: Request) async throws -> Response {
+        guard AnalyticsCSV.charts.contains(chart) else {
+            throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))", status: 404)
+        }
+        let report = try await service.analytics(from: query(request, "from"), to: query(request, "to"))
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"entitle-\(chart)-\(report.from)-\(report.to).csv\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: AnalyticsCSV.render(chart, report) ?? "")))
+    }
+
+    static func query(_ request: Request, _ name: String) -> String? {
+        request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A page, or an HTML error page with the error's code when building it fails.
+    static func page(_ build: () async throws -> String) async throws -> Response {
+        do {
+            return html(try await build())
+        } catch let error as ServiceError {
+            let body = "<h1>\(HTML.escape(error.code))</h1><p class=\"error\">\(HTML.escape(error.message))</p><p><a href=\"/dashboard\">Overview</a></p>"
+            return html(DashboardLayout.page(title: "Error", section: .overview, body: body), status: HTTPResponse.Status(code: error.status))
+        }
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'"
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func redirect(_ location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        headers[.cacheControl] = "no-store"
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// `application/x-www-form-urlencoded` fields.
+    static func form(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            guard let name = parts.first else { continue }
+            fields[decode(name)] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return fields
+    }
+
+    static func loginPage(error: String?) -> String {
+        let message = error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
+        return DashboardLayout.page(title: "Sign in", section: nil, body: """
+            <h1>Sign in</h1>
+            <p class="muted">The dashboard takes one of the server's secret keys (<code>sk_…</code>).</p>
+            \(message)
+            <form class="inline" method="post" action="/dashboard/login">
+            <input type="password" name="key" autocomplete="current-password" placeholder="sk_…" size="48" required autofocus>
+            <button type="submit">Sign in</button></form>
+            """)
+    }
+
+    /// Sends requests without a valid session cookie to the sign-in page.
+    struct SessionMiddleware: RouterMiddleware {
+        typealias Context = EntitleRequestContext
+        let sessions: DashboardSessions
+        let now: @Sendable () -> Date
+
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            guard let cookie = request.cookies[DashboardSessions.cookieName]?.value, sessions.isValid(cookie, now: now()) else {
+                return DashboardRoutes.redirect("/dashboard/login")
+            }
+            return try await next(request, context)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import EntitleAnalytics
+import Foundation
+
+/// `/dashboard`: headline figures, charts of MRR, active subscriptions, trials, churn, refunds and
+/// revenue, and the monthly table. Each chart links to its data as CSV.
+enum OverviewPage {
+    static let colors = ["#0071e3", "#34c759", "#ff9f0a", "#af52de", "#ff3b30", "#5ac8fa"]
+
+    static func render(_ report: AnalyticsReport) -> String {
+        let range = "from=\(report.from)&amp;to=\(report.to)"
+        var body = """
+            <h1>Overview</h1>
+            <form class="inline" method="get" action="/dashboard">
+            <label>From <input type="date" name="from" value="\(report.from)"></label>
+            <label>To <input type="date" name="to" value="\(report.to)"></label>
+            <button type="submit">Show</button><span class="muted">UTC days; balances at the end of each day</span></form>
+            <div class="cards">
+            """
+        let current = report.current
+        for currency in report.currencies {
+            body += card("MRR (\(currency))", HTML.money(current.mrr[currency] ?? 0, currency), metric: "mrr-\(currency)", value: current.mrr[currency] ?? 0)
+            body += card("ARR (\(currency))", HTML.money(current.arr[currency] ?? 0, currency), metric: "arr-\(currency)", value: current.arr[currency] ?? 0)
+        }
+        body += card("Active paid subscriptions", "\(current.activePaid)", metric: "active-paid", value: current.activePaid)
+        body += card("Introductory trials", "\(current.activeTrials)", metric: "active-trials", value: current.activeTrials)
+        body += card("App-managed trials", "\(current.activeAppTrials)", metric: "active-app-trials", value: current.activeAppTrials)
+        body += card("Family-shared", "\(current.activeFamilyShared)", metric: "active-family-shared", value: current.activeFamilyShared)
+        body += "</div><div class=\"grid\">"
+
+        let days = report.daily.map(\.date)
+        let months = report.months.map(\.month)
+        body += panel("MRR", csv: "mrr", range: range, chart: SVGChart(
+            id: "mrr", title: "MRR by day", labels: days,
+            series: report.currencies.enumerated().map { index, currency in
+                .init(name: "MRR \(currency)", color: colors[index % colors.count], values: report.daily.map { Double($0.mrr[currency] ?? 0) / 1000 })
+            },
+            style: .line, format: { String(format: "%.2f", $0) }))
+        body += panel("Active subscriptions and trials", csv: "active", range: range, chart: SVGChart(
+            id: "active", title: "Active subscriptions and trials by day", labels: days,
+            series: [
+                .init(name: "Paid", color: colors[0], values: report.daily.map { Double($0.activePaid) }),
+                .init(name: "Introductory trials", color: colors[1], values: report.daily.map { Double($0.activeTrials) }),
+                .init(name: "App-managed trials", color: colors[2], values: report.daily.map { Double($0.activeAppTrials) }),
+                .init(name: "Family-shared", color: colors[3], values: report.daily.map { Double($0.activeFamilyShared) }),
+            ],
+            style: .line))
+        body += panel("Trials and conversion (by trial cohort)", csv: "trials", range: range, chart: SVGChart(
+            id: "trials", title: "Trial starts and conversions by month", labels: months,
+            series: [
+                .init(name: "Introductory trials started", color: colors[0], values: report.months.map { Double($0.introTrialStarts) }),
+                .init(name: "converted", color: colors[1], values: report.months.map { Double($0.introTrialConversions) }),
+                .init(name: "App-managed trials started", color: colors[2], values: report.months.map { Double($0.appTrialStarts) }),
+                .init(name: "converted", color: colors[3], values: report.months.map { Double($0.appTrialConversions) }),
+            ],
+            style: .bars))
+        body += panel("Churn", csv: "churn", range: range, chart: SVGChart(
+            id: "churn", title: "Churn rate by month (%)", labels: months,
+            series: [.init(name: "Churn %", color: colors[4], values: report.months.map { ($0.churnRate ?? 0) * 100 })],
+            style: .bars, format: { String(format: "%.1f", $0) }))
+        body += panel("Refunds", csv: "refunds", range: range, chart: SVGChart(
+            id: "refunds", title: "Refunds by month", labels: months,
+            series: [.init(name: "Refunds", color: colors[4], values: report.months.map { Double($0.refunds) })],
+            style: .bars))
+        body += panel("Revenue", csv: "revenue", range: range, chart: SVGChart(
+            id: "revenue", title: "Gross revenue by month", labels: months,
+            series: report.currencies.enumerated().map { index, currency in
+                .init(name: "Revenue \(currency)", color: colors[index % colors.count], values: report.months.map { Double($0.revenue[currency] ?? 0) / 1000 })
+            },
+            style: .bars, format: { String(format: "%.2f", $0) }))
+        body += "</div>"
+
+        var header = ["Month", "Active at start", "Active at end", "New paid", "Intro trials", "converted", "App trials", "converted",
+                      "Expired", "Reactivated", "Churn", "Refunds", "Refund rate", "Renewal rate", "Recoveries"]
+        header += report.currencies.flatMap { ["Revenue \($0)", "ARPU \($0)", "MRR \($0)"] }
+        let rows = report.months.map { m -> [String] in
+            [
+                m.month, "\(m.activeAtStart)", "\(m.activeAtEnd)", "\(m.newPaid)", "\(m.introTrialStarts)", "\(m.introTrialConversions) (\(HTML.percent(m.introTrialConversionRate)))",
+                "\(m.appTrialStarts)", "\(m.appTrialConversions) (\(HTML.percent(m.appTrialConversionRate)))", "\(m.expirations)", "\(m.reactivations)",
+                HTML.percent(m.churnRate), "\(m.refunds)", HTML.percent(m.refundRate), HTML.percent(m.renewalRate), "\(m.billingRecoveries)",
+            ] + report.currencies.flatMap { [HTML.money(m.revenue[$0] ?? 0, $0), HTML.money(m.arpu[$0] ?? 0, $0), HTML.money(m.mrrAtEnd[$0] ?? 0, $0)] }
+        }
+        body += "<section class=\"panel\"><h2>By month<a class=\"csv\" href=\"/dashboard/export/monthly.csv?\(range)\">CSV</a></h2>"
+        body += DashboardLayout.table(id: "monthly", header: header, rows: rows) + "</section>"
+        return DashboardLayout.page(title: "Overview", section: .overview, body: body)
+    }
+
+    static func card(_ label: String, _ text: String, metric: String, value: Int64) -> String {
+        "<div class=\"card\"><span>\(HTML.escape(label))</span><b data-metric=\"\(HTML.escape(metric))\" data-value=\"\(value)\">\(HTML.escape(text))</b></div>"
+    }
+
+    static func panel(_ title: String, csv: String, range: String, chart: SVGChart) -> String {
+        "<section class=\"panel\"><h2>\(HTML.escape(title))<a class=\"csv\" href=\"/dashboard/export/\(csv).csv?\(range)\">CSV</a></h2>\(chart.render())</section>"
+    }
+}

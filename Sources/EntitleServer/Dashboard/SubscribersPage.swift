@@ -1,0 +1,66 @@
+import EntitleWire
+import Foundation
+
+/// `/dashboard/subscribers`: search by appUserID (exact or prefix) or originalTransactionId, and a
+/// subscriber's entitlements, subscriptions and event timeline with the state changes it caused.
+enum SubscribersPage {
+    static func search(query: String, matches: [String], owner: String?) -> String {
+        var body = """
+            <h1>Subscribers</h1>
+            <form class="inline" method="get" action="/dashboard/subscribers">
+            <input type="search" name="q" value="\(HTML.escape(query))" placeholder="appUserID or originalTransactionId" size="40" autofocus>
+            <button type="submit">Search</button></form>
+            """
+        if let owner {
+            body += "<p>Purchase <code>\(HTML.escape(query))</code> belongs to <a href=\"\(link(owner))\">\(HTML.escape(owner))</a>.</p>"
+        }
+        if !query.isEmpty {
+            if matches.isEmpty && owner == nil {
+                body += "<p class=\"muted\">No subscriber or purchase matches.</p>"
+            } else if !matches.isEmpty {
+                body += "<section class=\"panel\"><ul data-results=\"subscribers\">"
+                body += matches.map { "<li><a href=\"\(link($0))\">\(HTML.escape($0))</a></li>" }.joined()
+                body += "</ul></section>"
+            }
+        }
+        return DashboardLayout.page(title: "Subscribers", section: .subscribers, body: body)
+    }
+
+    static func detail(_ subscriber: SubscriberResponse, timeline: [StateChange]) -> String {
+        var body = "<h1>\(HTML.escape(subscriber.appUserID))</h1><p class=\"muted\">At \(time(subscriber.serverTime)).</p>"
+        let entitlements = subscriber.entitlements.map {
+            [HTML.escape($0.id), $0.isActive ? "yes" : "no", HTML.escape($0.state), HTML.escape($0.source), HTML.escape($0.productID ?? ""),
+             $0.expiresAt.map(time) ?? "", $0.willRenew ? "yes" : "no"]
+        }
+        body += "<section class=\"panel\"><h2>Entitlements</h2>"
+        body += DashboardLayout.table(
+            id: "entitlements", header: ["Entitlement", "Active", "State", "Source", "Product", "Expires", "Renews"], rows: entitlements)
+        body += "</section>"
+        let chains = (subscriber.subscriptions + subscriber.purchases).map {
+            [HTML.escape($0.originalTransactionID), HTML.escape($0.productID), HTML.escape($0.state), $0.purchasedAt.map(time) ?? "",
+             $0.expiresAt.map(time) ?? "", $0.isFamilyShared ? "yes" : "no"]
+        }
+        body += "<section class=\"panel\"><h2>Purchases</h2>"
+        body += DashboardLayout.table(
+            id: "purchases", header: ["Original transaction", "Product", "State", "Purchased", "Expires", "Family-shared"], rows: chains)
+        body += "</section>"
+        let rows = timeline.map { change in
+            [time(change.at), HTML.escape(change.source), HTML.escape(change.kind), HTML.escape(change.transactionID ?? ""),
+             HTML.escape(change.states.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]
+        }
+        body += "<section class=\"panel\"><h2>Timeline</h2><p class=\"muted\">Events in Apple's order; highlighted rows changed an entitlement's state.</p>"
+        body += DashboardLayout.table(
+            id: "timeline", header: ["When", "Source", "Event", "Transaction", "Entitlements after"], rows: rows,
+            rowClasses: timeline.map { $0.changed ? "changed" : nil })
+        body += "</section>"
+        return DashboardLayout.page(title: subscriber.appUserID, section: .subscribers, body: body)
+    }
+
+    static func link(_ appUserID: String) -> String {
+        "/dashboard/subscribers/" + (appUserID.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? "")
+    }
+
+    static func time(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+    }
+}

@@ -1,0 +1,106 @@
+import EntitleAnalytics
+import EntitleCore
+import EntitleStorage
+import EntitleWire
+import Foundation
+import Logging
+
+extension SubscriptionService {
+    /// The longest range a report covers, in days.
+    public static let longestAnalyticsRange = 3_660
+    /// Subscribers refreshed per transaction.
+    static let analyticsBatch = 200
+
+    /// Each subscriber's cells under this server's catalog.
+    var analyticsCells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells {
+        let contributor = AnalyticsContributor(catalog: catalog)
+        return { contributor.cells(appUserID: $0, events: $1) }
+    }
+
+    /// Adds what changed since the last refresh to the daily aggregates. Returns how many
+    /// subscribers were refreshed.
+    @discardableResult
+    public func refreshAnalytics() async throws(ServiceError) -> Int {
+        do {
+            return try await store.refreshAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+        } catch {
+            logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"])
+            throw ServiceError(error)
+        }
+    }
+
+    /// Computes the aggregates again from the whole ledger (after a catalog change, say).
+    public func recomputeAnalytics() async throws(ServiceError) -> Int {
+        do {
+            return try await store.recomputeAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The report of `from...to` (`YYYY-MM-DD`, UTC days). By default the last twelve calendar months
+    /// up to today. The aggregates are brought up to date first.
+    public func analytics(from: String?, to: String?) async throws(ServiceError) -> AnalyticsReport {
+        let (first, last) = try analyticsRange(from: from, to: to)
+        try await refreshAnalytics()
+        let cells: AnalyticsCells
+        do {
+            cells = try await store.analyticsCells(through: last)
+        } catch {
+            throw ServiceError(error)
+        }
+        return AnalyticsReport(cells: cells, catalog: catalog, from: first, to: last)
+    }
+
+    /// The days a report covers, validated.
+    func analyticsRange(from: String?, to: String?) throws(ServiceError) -> (Int, Int) {
+        let today = AnalyticsCalendar.day(of: now())
+        let last = try to.map { text throws(ServiceError) in try Self.day(text, name: "to") } ?? today
+        let first = try from.map { text throws(ServiceError) in try Self.day(text, name: "from") }
+            ?? AnalyticsCalendar.firstDayOfMonth(containing: last - 334)
+        guard first <= last else { throw ServiceError(.invalidRequest, "from must not be after to", status: 400) }
+        guard last - first < Self.longestAnalyticsRange else {
+            throw ServiceError(.invalidRequest, "a report covers at most \(Self.longestAnalyticsRange) days", status: 400)
+        }
+        return (first, last)
+    }
+
+    static func day(_ text: String, name: String) throws(ServiceError) -> Int {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day),
+            let date = DateComponents(calendar: .gregorianUTC, timeZone: TimeZone(identifier: "UTC"), year: year, month: month, day: day).date,
+            Calendar.gregorianUTC.component(.day, from: date) == day
+        else {
+            throw ServiceError(.invalidRequest, "\(name) is a date written YYYY-MM-DD", status: 400)
+        }
+        return AnalyticsCalendar.day(of: date)
+    }
+
+    /// A subscriber's timeline with the state of each entitlement after every event (at the event's
+    /// instant), folded in Apple's order.
+    public func stateTimeline(appUserID: String) async throws(ServiceError) -> [StateChange] {
+        try Self.validate(appUserID)
+        let events: [LedgerEvent]
+        do {
+            events = try await store.events(appUserID: appUserID)
+        } catch {
+            throw ServiceError(error)
+        }
+        var facts = SubscriberFacts(appUserID: appUserID)
+        var seen = Set<String>()
+        var previous: [String: String] = [:]
+        var changes: [StateChange] = []
+        for event in events.sorted(by: LedgerEvent.precedes) where seen.insert(event.idempotencyKey).inserted {
+            facts.apply(event)
+            let at = event.signedDate ?? event.receivedAt
+            let access = resolver.resolve(facts, at: at)
+            let states = Dictionary(access.entitlements.map { ($0.id, $0.state.rawValue) }, uniquingKeysWith: { first, _ in first })
+            changes.append(StateChange(
+                at: at, source: event.source.rawValue, kind: Self.kind(of: event.payload), transactionID: event.transactionID,
+                originalTransactionID: event.originalTransactionID, states: states, changed: states != previous))
+            previous = states
+        }
+        return changes
+    }
+}
