@@ -61,6 +61,6 @@ enum SubscribersPage {
     }
 
     static func time(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+        date.formatted(.iso8601)
     }
 }

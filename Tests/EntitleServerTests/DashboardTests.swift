@@ -1,0 +1,190 @@
+import EntitleAnalytics
+import EntitleCore
+import EntitleStorage
+import EntitleTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Analytics over HTTP and the dashboard: sign-in, sessions, pages, CSV, against the hand-computed
+/// ledger of ``AnalyticsLedger`` on both engines.
+@Suite("Dashboard and analytics API")
+struct DashboardTests {
+    static let range = "from=2026-01-01&to=2026-03-31"
+
+    /// Runs `body` with the hand-computed ledger stored and the clock at April 1st 2026.
+    func withLedger(engine: StorageEngine = .sqlite, _ body: @Sendable @escaping (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            for event in AnalyticsLedger.events { _ = try await harness.store.append(event) }
+            harness.clock.set(AnalyticsLedger.at("2026-04-01T08:00:00Z"))
+            try await body(harness, client)
+        }
+    }
+
+    func signIn(_ client: any TestClientProtocol, key: String = ServerHarness.secretKey) async throws -> TestResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        let body = "key=" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        return try await client.execute(uri: "/dashboard/login", method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    func page(_ client: any TestClientProtocol, _ uri: String, cookie: String?) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = cookie }
+        return try await client.execute(uri: uri, method: .get, headers: headers)
+    }
+
+    static func sessionCookie(_ response: TestResponse) -> String? {
+        response.headers[.setCookie]?.split(separator: ";").first.map(String.init)
+    }
+
+    @Test("the overview API equals the report computed from the ledger in memory", arguments: StorageEngine.allCases)
+    func overview(engine: StorageEngine) async throws {
+        try await withLedger(engine: engine) { harness, client in
+            let response = try await harness.get(client, "/v1/analytics/overview?\(Self.range)", key: ServerHarness.secretKey)
+            let report = try ServerHarness.decode(AnalyticsReport.self, response)
+            let contributor = AnalyticsContributor(catalog: harness.catalog)
+            var cells = AnalyticsCells()
+            for user in Set(AnalyticsLedger.events.compactMap(\.appUserID)) {
+                cells.add(contributor.cells(appUserID: user, events: AnalyticsLedger.events.filter { $0.appUserID == user }))
+            }
+            let first = AnalyticsCalendar.day(of: AnalyticsLedger.at("2026-01-01T00:00:00Z"))
+            #expect(report == AnalyticsReport(cells: cells, catalog: harness.catalog, from: first, to: first + 89))
+            #expect(report.current.mrr == ["USD": 7_990])
+            #expect(report.months.map(\.churnRate) == [nil, 0.5, 0.5])
+        }
+    }
+
+    @Test("the default range is the last twelve calendar months up to today")
+    func defaultRange() async throws {
+        try await withLedger { harness, client in
+            let report = try ServerHarness.decode(AnalyticsReport.self, try await harness.get(client, "/v1/analytics/overview", key: ServerHarness.secretKey))
+            #expect(report.from == "2025-05-01")
+            #expect(report.to == "2026-04-01")
+            #expect(report.months.count == 12)
+        }
+    }
+
+    @Test("bad ranges and keys are refused with stable codes", arguments: [
+        ("/v1/analytics/overview?from=2026-02-30", 400, "request.invalid"),
+        ("/v1/analytics/overview?from=2026-03-01&to=2026-02-01", 400, "request.invalid"),
+        ("/v1/analytics/overview?from=2000-01-01&to=2026-01-01", 400, "request.invalid"),
+        ("/v1/analytics/overview?to=tomorrow", 400, "request.invalid"),
+        ("/v1/analytics/export/nothing", 404, "request.notFound"),
+    ])
+    func badInput(uri: String, status: Int, code: String) async throws {
+        try await withLedger { harness, client in
+            let response = try await harness.get(client, uri, key: ServerHarness.secretKey, expect: HTTPResponse.Status(code: status))
+            #expect(ServerHarness.errorCode(response) == code)
+        }
+    }
+
+    @Test("analytics need a secret key: a public key is forbidden, no key is unauthenticated")
+    func secretOnly() async throws {
+        try await withLedger { harness, client in
+            let forbidden = try await harness.get(client, "/v1/analytics/overview", key: harness.publicKey("alice"), expect: .forbidden)
+            #expect(ServerHarness.errorCode(forbidden) == "auth.forbidden")
+            _ = try await harness.get(client, "/v1/analytics/export/mrr", key: nil, expect: .unauthorized)
+        }
+    }
+
+    @Test("signing in takes a secret key; the session cookie opens the pages until it expires or is signed out")
+    func session() async throws {
+        try await withLedger { harness, client in
+            let anonymous = try await page(client, "/dashboard", cookie: nil)
+            #expect(anonymous.status == .seeOther)
+            #expect(anonymous.headers[.location] == "/dashboard/login")
+            #expect(try await page(client, "/dashboard/login", cookie: nil).status == .ok)
+
+            let refused = try await signIn(client, key: harness.publicKey("alice"))
+            #expect(refused.status == .unauthorized)
+            #expect(refused.headers[.setCookie] == nil)
+            #expect(String(buffer: refused.body).contains("not a secret key"))
+
+            let accepted = try await signIn(client)
+            #expect(accepted.status == .seeOther)
+            let setCookie = try #require(accepted.headers[.setCookie])
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Path=/dashboard"))
+            let cookie = try #require(Self.sessionCookie(accepted))
+            #expect(!cookie.contains(ServerHarness.secretKey))
+            #expect(try await page(client, "/dashboard", cookie: cookie).status == .ok)
+
+            var tampered = cookie
+            tampered.removeLast()
+            tampered += cookie.hasSuffix("A") ? "B" : "A"
+            #expect(try await page(client, "/dashboard", cookie: tampered).status == .seeOther)
+
+            harness.clock.set(AnalyticsLedger.at("2026-04-01T20:00:01Z"))
+            #expect(try await page(client, "/dashboard", cookie: cookie).status == .seeOther)
+
+            let signedOut = try await client.execute(uri: "/dashboard/logout", method: .post, headers: [.cookie: cookie])
+            #expect(signedOut.status == .seeOther)
+            #expect(signedOut.headers[.setCookie]?.contains("Max-Age=0") == true)
+        }
+    }
+
+    @Test("the overview shows the figures and charts of the report, with no external resource")
+    func overviewPage() async throws {
+        try await withLedger { _, client in
+            let cookie = try #require(Self.sessionCookie(try await signIn(client)))
+            let response = try await page(client, "/dashboard?\(Self.range)", cookie: cookie)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+            let html = String(buffer: response.body)
+            #expect(html.contains(#"data-metric="mrr-USD" data-value="7990""#))
+            #expect(html.contains(#"data-metric="arr-USD" data-value="95880""#))
+            #expect(html.contains(#"data-metric="active-paid" data-value="1""#))
+            for chart in ["mrr", "active", "trials", "churn", "refunds", "revenue"] {
+                #expect(html.contains(#"<svg class="chart" data-chart="\#(chart)""#), "\(chart)")
+                #expect(html.contains("/dashboard/export/\(chart).csv?from=2026-01-01&amp;to=2026-03-31"), "\(chart)")
+            }
+            #expect(html.contains(#"<rect x="#) && html.contains(#"data-label="2026-02" data-value="50.0""#))  // February's churn bar
+            #expect(!html.contains("http://") || !html.contains("<script"))
+            #expect(!html.contains("<script"))
+            #expect(!html.contains("https://"))
+        }
+    }
+
+    @Test("cohorts, products and the subscriber timeline render the ledger's facts")
+    func otherPages() async throws {
+        try await withLedger { _, client in
+            let cookie = try #require(Self.sessionCookie(try await signIn(client)))
+            let cohorts = String(buffer: try await page(client, "/dashboard/cohorts?\(Self.range)", cookie: cookie).body)
+            #expect(cohorts.contains("<td>2026-01</td><td>3</td><td>USD</td><td>9.66 USD</td><td>16.65 USD</td><td>19.31 USD</td>"))
+            let products = String(buffer: try await page(client, "/dashboard/products?\(Self.range)", cookie: cookie).body)
+            #expect(products.contains("<td>\(AnalyticsLedger.individual)</td><td>individual</td><td>1</td>"))
+
+            let search = String(buffer: try await page(client, "/dashboard/subscribers?q=B", cookie: cookie).body)
+            #expect(search.contains("belongs to <a href=\"/dashboard/subscribers/bob\">bob</a>"))
+            let prefix = String(buffer: try await page(client, "/dashboard/subscribers?q=al", cookie: cookie).body)
+            #expect(prefix.contains("<a href=\"/dashboard/subscribers/alice\">alice</a>"))
+            let none = String(buffer: try await page(client, "/dashboard/subscribers?q=%3Cscript%3E", cookie: cookie).body)
+            #expect(none.contains("No subscriber or purchase matches") && none.contains("&lt;script&gt;") && !none.contains("<script>"))
+
+            let carol = String(buffer: try await page(client, "/dashboard/subscribers/carol", cookie: cookie).body)
+            #expect(carol.contains("REFUND"))
+            #expect(carol.contains(#"<tr class="changed"><td>2026-02-10T12:00:00Z</td><td>app_store_notification</td><td>REFUND</td>"#))
+            #expect(try await page(client, "/dashboard/subscribers/nobody", cookie: cookie).status == .notFound)
+        }
+    }
+
+    @Test("every chart's data exports as CSV, from the dashboard and from the API", arguments: ["mrr", "active", "trials", "churn", "refunds", "revenue", "monthly", "cohorts", "products", "entitlements"])
+    func csv(chart: String) async throws {
+        try await withLedger { harness, client in
+            let cookie = try #require(Self.sessionCookie(try await signIn(client)))
+            let fromDashboard = try await page(client, "/dashboard/export/\(chart).csv?\(Self.range)", cookie: cookie)
+            #expect(fromDashboard.status == .ok)
+            #expect(fromDashboard.headers[.contentType] == "text/csv; charset=utf-8")
+            let fromAPI = try await harness.get(client, "/v1/analytics/export/\(chart)?\(Self.range)", key: ServerHarness.secretKey)
+            #expect(String(buffer: fromAPI.body) == String(buffer: fromDashboard.body))
+            let lines = String(buffer: fromAPI.body).components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            let expectedRows = ["mrr": 90, "active": 90, "trials": 3, "churn": 3, "refunds": 3, "revenue": 3, "monthly": 3, "cohorts": 2, "products": 1, "entitlements": 1]
+            #expect(lines.count == 1 + (expectedRows[chart] ?? -1))
+            if chart == "churn" { #expect(lines == ["month,active_at_start,expirations,reactivations,churn_rate", "2026-01,0,0,0,", "2026-02,2,1,0,0.5000", "2026-03,2,1,0,0.5000"]) }
+            if chart == "mrr" { #expect(lines.last == "2026-03-31,7.990") }
+        }
+    }
+}

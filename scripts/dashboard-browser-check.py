@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Loads Entitle's dashboard in headless Chromium and checks that it renders what the API reports.
+
+Usage: dashboard-browser-check.py BASE_URL SECRET_KEY [SCREENSHOT.png]
+
+Signs in with the secret key through the login form, then compares every headline figure, chart and
+table of the overview, the cohorts and products pages, a subscriber's timeline and a CSV export with
+GET /v1/analytics/overview (and GET /v1/subscribers/{id}) fetched with the same key. Charts must have
+a laid-out size in the browser, not only exist in the markup. Exits 1 listing every mismatch.
+"""
+import json
+import sys
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+base, key = sys.argv[1].rstrip("/"), sys.argv[2]
+screenshot = sys.argv[3] if len(sys.argv) > 3 else None
+problems = []
+
+
+def check(condition, message):
+    if not condition:
+        problems.append(message)
+
+
+def api(path, cookie=None):
+    request = urllib.request.Request(base + path)
+    if cookie:
+        request.add_header("Cookie", cookie)
+    else:
+        request.add_header("Authorization", "Bearer " + key)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.read().decode()
+
+
+report = json.loads(api("/v1/analytics/overview"))
+months = report["months"]
+currencies = report["currencies"]
+
+options = webdriver.ChromeOptions()
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1600,2400"]:
+    options.add_argument(argument)
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver.set_page_load_timeout(60)
+try:
+    # Unauthenticated: the dashboard sends the browser to the sign-in form; a wrong key is refused.
+    driver.get(base + "/dashboard")
+    check(driver.current_url.endswith("/dashboard/login"), f"without a session /dashboard lands on {driver.current_url}")
+    driver.find_element(By.NAME, "key").send_keys("sk_not_a_key_of_this_server")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    check(len(driver.find_elements(By.CSS_SELECTOR, "p.error")) == 1, "a wrong key shows an error")
+    driver.find_element(By.NAME, "key").send_keys(key)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    check(driver.title.startswith("Overview"), f"after sign-in the title is {driver.title!r}")
+
+    # The report on the page must be the same range as the API's default.
+    check(driver.find_element(By.NAME, "from").get_attribute("value") == report["from"], "the range starts where the API's does")
+    check(driver.find_element(By.NAME, "to").get_attribute("value") == report["to"], "the range ends where the API's does")
+
+    # Headline figures.
+    current = report["current"]
+    expected = {
+        "active-paid": current["activePaid"],
+        "active-trials": current["activeTrials"],
+        "active-app-trials": current["activeAppTrials"],
+        "active-family-shared": current["activeFamilyShared"],
+    }
+    for currency in currencies:
+        expected[f"mrr-{currency}"] = current["mrr"].get(currency, 0)
+        expected[f"arr-{currency}"] = current["arr"].get(currency, 0)
+    for metric, value in expected.items():
+        element = driver.find_element(By.CSS_SELECTOR, f'[data-metric="{metric}"]')
+        check(int(element.get_attribute("data-value")) == value, f"card {metric}: page {element.get_attribute('data-value')}, API {value}")
+        check(element.is_displayed() and element.text.strip() != "", f"card {metric} is shown")
+
+    def chart(name):
+        svg = driver.find_element(By.CSS_SELECTOR, f'svg[data-chart="{name}"]')
+        size = svg.size
+        check(size["width"] > 300 and size["height"] > 100, f"chart {name} is laid out ({size})")
+        return {g.get_attribute("data-series"): g for g in svg.find_elements(By.CSS_SELECTOR, "g.series")}
+
+    def bars(group):
+        return [float(rect.get_attribute("data-value")) for rect in group.find_elements(By.TAG_NAME, "rect")]
+
+    # Daily line charts: one point per day, ending on the API's figures.
+    days = len(report["daily"])
+    last = report["daily"][-1]
+    mrr = chart("mrr")
+    for currency in currencies:
+        series = mrr.get(f"MRR {currency}")
+        check(series is not None, f"the MRR chart has a {currency} series")
+        if series is not None:
+            check(int(series.get_attribute("data-count")) == days, f"MRR {currency} has {days} points")
+            check(series.get_attribute("data-last") == "%.2f" % (last["mrr"].get(currency, 0) / 1000), f"MRR {currency} ends at the API's MRR")
+            points = series.find_element(By.TAG_NAME, "polyline").get_attribute("points").split()
+            check(len(points) == days, f"MRR {currency} draws {len(points)} of {days} points")
+    active = chart("active")
+    for name, field in [("Paid", "activePaid"), ("Introductory trials", "activeTrials"), ("App-managed trials", "activeAppTrials"), ("Family-shared", "activeFamilyShared")]:
+        series = active.get(name)
+        check(series is not None and series.get_attribute("data-last") == str(last[field]), f"active chart {name} ends at {last[field]}")
+
+    # Monthly bar charts: one bar per month with the API's value.
+    trials = chart("trials")
+    check(bars(trials["Introductory trials started"]) == [m["introTrialStarts"] for m in months], "trial starts per month match")
+    check(bars(trials["App-managed trials started"]) == [m["appTrialStarts"] for m in months], "app trial starts per month match")
+    churn = chart("churn")
+    check(bars(churn["Churn %"]) == [round((m.get("churnRate") or 0) * 100, 1) for m in months], "churn per month matches")
+    refunds = chart("refunds")
+    check(bars(refunds["Refunds"]) == [m["refunds"] for m in months], "refunds per month match")
+    revenue = chart("revenue")
+    for currency in currencies:
+        check(bars(revenue[f"Revenue {currency}"]) == [round(m["revenue"].get(currency, 0) / 1000, 2) for m in months], f"revenue {currency} per month matches")
+
+    # The monthly table.
+    rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="monthly"] tbody tr')
+    check([r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == [m["month"] for m in months], "the monthly table lists the API's months")
+    check([int(r.find_elements(By.TAG_NAME, "td")[3].text) for r in rows] == [m["newPaid"] for m in months], "new paid per month match")
+    if screenshot:
+        driver.save_screenshot(screenshot)
+
+    # CSV export with the browser's session.
+    session = driver.get_cookie("entitle_session")
+    check(session is not None and session.get("httpOnly"), "the session cookie is HttpOnly")
+    if session:
+        lines = api(f"/dashboard/export/churn.csv?from={report['from']}&to={report['to']}", cookie=f"entitle_session={session['value']}").strip().split("\r\n")
+        check(lines[0] == "month,active_at_start,expirations,reactivations,churn_rate", f"churn CSV header {lines[0]!r}")
+        check([line.split(",")[2] for line in lines[1:]] == [str(m["expirations"]) for m in months], "churn CSV expirations match")
+
+    # Cohorts and products.
+    driver.find_element(By.LINK_TEXT, "Cohorts").click()
+    cohort_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="cohorts"] tbody tr')
+    shown = sorted({(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text)) for r in cohort_rows})
+    check(shown == sorted((c["cohort"], c["customers"]) for c in report["cohorts"]), "cohorts and their sizes match")
+    driver.find_element(By.LINK_TEXT, "Products").click()
+    product_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="products"] tbody tr')
+    shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[2].text)) for r in product_rows)
+    check(shown == sorted((p["product"], p["activePaid"]) for p in report["products"]), "products and their active counts match")
+
+    # Subscriber search and timeline.
+    driver.find_element(By.LINK_TEXT, "Subscribers").click()
+    box = driver.find_element(By.NAME, "q")
+    box.send_keys("user-")
+    box.submit()
+    results = driver.find_elements(By.CSS_SELECTOR, '[data-results="subscribers"] a')
+    check(len(results) > 0, "searching user- finds subscribers")
+    if results:
+        subscriber_id = results[0].text
+        results[0].click()
+        subscriber = json.loads(api(f"/v1/subscribers/{subscriber_id}"))
+        check(driver.find_element(By.TAG_NAME, "h1").text == subscriber_id, "the subscriber page names the subscriber")
+        shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, r.find_elements(By.TAG_NAME, "td")[2].text)
+                       for r in driver.find_elements(By.CSS_SELECTOR, 'table[data-table="entitlements"] tbody tr'))
+        check(shown == sorted((e["id"], e["state"]) for e in subscriber["entitlements"]), f"{subscriber_id}'s entitlements match the API")
+        timeline = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="timeline"] tbody tr')
+        check(len(timeline) > 0, f"{subscriber_id} has a timeline")
+
+    # Signing out ends the session.
+    driver.find_element(By.CSS_SELECTOR, "header form button").click()
+    driver.get(base + "/dashboard")
+    check(driver.current_url.endswith("/dashboard/login"), "after signing out /dashboard asks to sign in again")
+finally:
+    driver.quit()
+
+if problems:
+    print("dashboard check failed:", file=sys.stderr)
+    for problem in problems:
+        print("  - " + problem, file=sys.stderr)
+    sys.exit(1)
+print(f"dashboard check passed: {report['from']}..{report['to']}, {len(months)} months, {len(report['daily'])} days, "
+      f"MRR {current['mrr']}, {current['activePaid']} paid, {current['activeTrials']} trials, {len(report['cohorts'])} cohorts")
