@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "EntitleCLI",
             dependencies: [
-                "EntitleCore",
+                "EntitleCore", "EntitleAnalytics",
                 "AppStoreVerification",
                 "EntitleServer",
                 "EntitleStorage",

@@ -91,7 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
             openStore: { try await SQLiteLedgerStore.open(path: databasePath, logger: logger) },
             makeApplication: { ledger in
                 let service = SubscriptionService(store: ledger, catalog: catalog, verifiers: [verifier], now: clock.now, logger: logger)
-                return buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger)
+                return (buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger), service)
             },
             started: {})
         let simulation = DemoSimulation(

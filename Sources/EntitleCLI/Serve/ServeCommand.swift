@@ -143,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
             makeApplication: { store in
                 let service = SubscriptionService(
                     store: store, catalog: catalog, verifiers: verifiers, restorePolicy: policy, now: { Date() }, logger: logger)
-                return buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger)
+                return (buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger), service)
             },
             started: { print(listening) }))
         let group = ServiceGroup(
@@ -168,18 +168,24 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 /// Opens the ledger (once its database client is running, in the same service group), then serves
-/// HTTP until graceful shutdown, then closes the ledger.
+/// HTTP, with the analytics aggregates refreshed in the background, until graceful shutdown; then
+/// closes the ledger.
 struct ServerService: Service {
     let openStore: @Sendable () async throws -> any LedgerStore
-    let makeApplication: @Sendable (any LedgerStore) -> any Service
+    let makeApplication: @Sendable (any LedgerStore) -> (any Service, SubscriptionService)
     let started: @Sendable () -> Void
 
     func run() async throws {
         let store = try await openStore()
-        let application = makeApplication(store)
+        let (application, service) = makeApplication(store)
         started()
         do {
-            try await application.run()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await application.run() }
+                group.addTask { await AnalyticsRefresher(service: service).run() }
+                try await group.next()
+                group.cancelAll()
+            }
         } catch {
             await store.close()
             throw error

@@ -1,0 +1,79 @@
+import ArgumentParser
+import EntitleAnalytics
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+import PostgresNIO
+
+/// `entitle analytics recompute`: brings the incremental aggregates up to date, then computes them
+/// again from the whole ledger and says whether the two agree.
+struct AnalyticsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analytics", abstract: "Maintain the analytics aggregates.", subcommands: [Recompute.self])
+
+    struct Recompute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Recompute the analytics aggregates from the whole ledger.",
+            discussion: """
+                Refreshes the incremental aggregates first, then drops them and computes them from every subscriber's events. \
+                Exits 0 when the recomputed aggregates equal the incremental ones, 1 when they differed (and were replaced). \
+                Run it after changing the catalog (a product's period or price), since aggregates depend on it.
+                """)
+
+        @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable")
+        var database: String = ProcessInfo.processInfo.environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
+
+        @Option(help: "The app folder with entitlements.json and its .storekit file.", completion: .directory)
+        var catalog: String?
+
+        func run() async throws {
+            let logger = Logger(label: "entitle.analytics")
+            let loaded = try Self.loadCatalog(catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
+            let differed: Bool
+            if database.hasPrefix("sqlite:") {
+                let path = String(database.dropFirst("sqlite:".count))
+                guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no ledger at \(path)") }
+                let store = try await SQLiteLedgerStore.open(path: path, logger: logger)
+                differed = try await Self.recompute(store, catalog: loaded)
+                await store.close()
+            } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+                let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: database), backgroundLogger: logger)
+                differed = try await withThrowingTaskGroup(of: Bool?.self) { group in
+                    group.addTask { await client.run(); return nil }
+                    let store = try await PostgresLedgerStore.open(client: client, logger: logger)
+                    let differed = try await Self.recompute(store, catalog: loaded)
+                    group.cancelAll()
+                    return differed
+                }
+            } else {
+                throw ValidationError("--database is sqlite:PATH or a postgres:// URL")
+            }
+            if differed { throw ExitCode.failure }
+        }
+
+        static func loadCatalog(_ path: String?) throws -> Catalog {
+            guard let path else { return .empty }
+            do {
+                return try CatalogLoader().load(directory: URL(fileURLWithPath: path, isDirectory: true))
+            } catch {
+                throw ValidationError("the catalog \(path) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+            }
+        }
+
+        /// Refreshes, recomputes and compares; returns whether the aggregates differed.
+        static func recompute(_ store: any LedgerStore, catalog: Catalog) async throws -> Bool {
+            let contributor = AnalyticsContributor(catalog: catalog)
+            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let refreshed = try await store.refreshAnalytics(batchSize: 200, cells: cells)
+            let incremental = try await store.analyticsCells(through: nil)
+            let subscribers = try await store.recomputeAnalytics(batchSize: 200, cells: cells)
+            let recomputed = try await store.analyticsCells(through: nil)
+            let differing = Set(incremental.keys).union(recomputed.keys).filter { incremental[$0] != recomputed[$0] }
+            print("refreshed \(refreshed) subscriber\(refreshed == 1 ? "" : "s"); recomputed \(recomputed.count) aggregate cells from \(subscribers) "
+                + "subscriber\(subscribers == 1 ? "" : "s"); "
+                + (differing.isEmpty ? "they equal the incremental aggregates" : "\(differing.count) cells differed from the incremental aggregates"))
+            return !differing.isEmpty
+        }
+    }
+}
