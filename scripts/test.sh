@@ -23,11 +23,28 @@ if ! python3 -c 'import jsonschema, openapi_spec_validator' >/dev/null 2>&1; the
         || python3 -m pip install --quiet --break-system-packages jsonschema openapi-spec-validator
 fi
 
+# The dashboard check needs Debian's Chromium, its driver, and Selenium.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    log "installing chromium and chromium-driver"
+    as_root apt-get update -qq && as_root apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+fi
+if ! python3 -c 'import selenium' >/dev/null 2>&1; then
+    log "installing python3 selenium"
+    python3 -m pip install --quiet selenium 2>/dev/null || python3 -m pip install --quiet --break-system-packages selenium
+fi
+
 # PostgreSQL for the storage suite: a throwaway cluster on loopback, started before the build so the
 # environment (ENTITLE_TEST_POSTGRES_URL) is the same for building and testing.
 source scripts/postgres-cluster.sh
 build_log=$(mktemp)
-trap 'postgres_cluster_stop; rm -f "$build_log"' EXIT
+demo_folder=$(mktemp -d)
+demo_pid=
+cleanup() {
+    if [ -n "$demo_pid" ]; then kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; fi
+    postgres_cluster_stop
+    rm -rf "$build_log" "$demo_folder"
+}
+trap cleanup EXIT
 postgres_cluster_start
 
 log "build (warnings in Entitle's own code fail the run)"
@@ -42,3 +59,17 @@ python3 scripts/check-schema.py
 
 log "swift test"
 swift test --skip-build
+
+log "dashboard in headless Chromium: a demo population, every chart against GET /v1/analytics/overview"
+demo_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$(swift build --show-bin-path)/entitle" demo --subscribers 300 --data "$demo_folder/data" --port "$demo_port" >"$demo_folder/demo.log" 2>&1 &
+demo_pid=$!
+for _ in $(seq 1 600); do
+    grep -q "^  took " "$demo_folder/demo.log" 2>/dev/null && break
+    kill -0 "$demo_pid" 2>/dev/null || { cat "$demo_folder/demo.log"; echo "error: entitle demo exited" >&2; exit 1; }
+    sleep 0.5
+done
+grep -q "^  took " "$demo_folder/demo.log" || { cat "$demo_folder/demo.log"; echo "error: entitle demo did not finish" >&2; exit 1; }
+grep -q "the API agrees with the store" "$demo_folder/demo.log" || { cat "$demo_folder/demo.log"; echo "error: the demo's summary disagrees with the API" >&2; exit 1; }
+secret_key=$(awk '/secret key/ {print $3; exit}' "$demo_folder/demo.log")
+python3 scripts/dashboard-browser-check.py "http://127.0.0.1:$demo_port" "$secret_key"

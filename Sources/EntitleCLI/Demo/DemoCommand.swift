@@ -81,7 +81,7 @@ struct DemoCommand: AsyncParsableCommand {
         let options = DeliveryOptions(shuffle: shuffle, duplicateProbability: shuffle ? 0.1 : 0, seed: seed)
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
-        print("""
+        DemoOutput.line("""
             Entitle demo: \(appFolder.lastPathComponent), \(subscribers) people over \(months) months (seed \(seed))
               data folder   \(dataFolder.path)
               server        \(baseURL)

@@ -49,17 +49,17 @@ final class DemoSimulation: Service {
         var simulation = PopulationSimulation(plan: plan, store: store, delivery: notifications, app: app, clock: clock, end: end)
         let started = ContinuousClock.now
         let summary = try await simulation.run { progress in
-            print("  simulated \(progress.now.formatted(.iso8601.year().month().day())): \(progress.events) events, \(progress.notifications) notifications")
+            DemoOutput.line("  simulated \(progress.now.formatted(.iso8601.year().month().day())): \(progress.events) events, \(progress.notifications) notifications")
         }
         clock.release()
         disagreed.withLock { $0 = !summary.mismatches.isEmpty }
-        print(summary.text)
+        DemoOutput.line(summary.text)
         for mismatch in summary.mismatches.prefix(10) {
-            print("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
+            DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
         }
-        print("  took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
+        DemoOutput.line("  took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
         guard !exitAfterSummary else { return }
-        print("""
+        DemoOutput.line("""
 
             Explore (the clock now runs in real time from the simulation's end):
               curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001
