@@ -53,6 +53,18 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "AnalyticsLoad",
+            dependencies: [
+                .product(name: "EntitleAnalytics", package: "Entitle"),
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "Entitle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .executableTarget(
             name: "VerificationBenchmarks",
             dependencies: [
                 "BenchmarkSupport",

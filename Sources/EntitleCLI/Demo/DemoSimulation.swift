@@ -65,6 +65,7 @@ final class DemoSimulation: Service {
               curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001
               curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001/events
               curl \(baseURL)/metrics
+              open \(baseURL)/dashboard and sign in with the secret key for the analytics
             Ctrl-C stops the server.
             """)
         try await gracefulShutdown()

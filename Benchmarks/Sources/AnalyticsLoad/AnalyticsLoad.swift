@@ -1,0 +1,221 @@
+import AppStoreModels
+import EntitleAnalytics
+import EntitleCore
+import EntitleStorage
+import EntitleTestSupport
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The analytics overview over a large ledger: the incremental path (aggregates refreshed in the
+/// background while events arrive, then a report read from them) against a full recompute from the
+/// ledger, measured in the same run.
+///
+///     swift run --package-path Benchmarks -c release AnalyticsLoad [sqlite|postgres://…] [EVENTS]
+@main
+enum AnalyticsLoad {
+    static let product = ["com.screentimerewards.individual.monthly", "com.screentimerewards.family.monthly"]
+    static let start = ReferenceTime.instant("2025-01-01T00:00:00Z")
+
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let target = arguments.first ?? "sqlite"
+        let events = arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+        var logger = Logger(label: "entitle.analytics-load")
+        logger.logLevel = .error
+        if target.hasPrefix("postgres") {
+            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: target), backgroundLogger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                let store = try await PostgresLedgerStore.open(client: client, logger: logger)
+                try await run(store: store, engine: "PostgreSQL", events: events)
+                group.cancelAll()
+            }
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-analytics-load-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path, logger: logger)
+            try await run(store: store, engine: "SQLite", events: events)
+            await store.close()
+        }
+    }
+
+    static func run(store: any LedgerStore, engine: String, events target: Int) async throws {
+        let catalog = try CatalogLoader().load(directory: Fixtures.examples.appendingPathComponent("ScreenTimeRewards"))
+        let contributor = AnalyticsContributor(catalog: catalog)
+        let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+        let end = start.addingTimeInterval(365 * 86_400)
+        let lastDay = AnalyticsCalendar.day(of: end)
+        let firstDay = AnalyticsCalendar.firstDayOfMonth(containing: lastDay - 334)
+
+        // The population, generated up front so generation isn't timed.
+        var generator = SeededGenerator(seed: 42)
+        var people: [[LedgerEvent]] = []
+        var total = 0
+        while total < target {
+            let events = person(people.count, &generator)
+            total += events.count
+            people.append(events)
+        }
+        print("\(engine): \(total) events for \(people.count) subscribers over 2025")
+
+        // Ingestion with the analytics refreshed every 5 s in the background, as the server does.
+        let ingestion = ContinuousClock.now
+        let refreshes = RefreshLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let workers = 8
+            let batches = (0..<workers).map { worker in stride(from: worker, to: people.count, by: workers).map { people[$0] } }
+            for batch in batches {
+                group.addTask {
+                    for person in batch { for event in person { _ = try await store.append(event) } }
+                }
+            }
+            let refresher = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(5))
+                    let started = ContinuousClock.now
+                    let count = (try? await store.refreshAnalytics(batchSize: 200, cells: cells)) ?? 0
+                    await refreshes.add(count, ContinuousClock.now - started)
+                }
+            }
+            try await group.waitForAll()
+            refresher.cancel()
+        }
+        let ingested = ContinuousClock.now - ingestion
+        let catchUp = try await measure { _ = try await store.refreshAnalytics(batchSize: 200, cells: cells) }
+        let (refreshed, refreshTime) = await refreshes.totals
+        print(String(
+            format: "ingested in %.0f s (%.0f events/s) with %d background refreshes of %d subscriber updates taking %.1f s; catch-up after the last event %.2f s",
+            seconds(ingested), Double(total) / seconds(ingested), await refreshes.count, refreshed, seconds(refreshTime), seconds(catchUp)))
+
+        // The overview from the aggregates (nothing pending), repeated.
+        var incremental: [Duration] = []
+        var report: AnalyticsReport?
+        for _ in 0..<15 {
+            incremental.append(try await measure {
+                _ = try await store.refreshAnalytics(batchSize: 200, cells: cells)
+                report = AnalyticsReport(cells: try await store.analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
+            })
+        }
+        let aggregateRows = try await store.analyticsCells(through: nil).count
+
+        // 1,000 new events (one renewal each for 1,000 subscribers), then the overview.
+        var afterNew: [Duration] = []
+        for round in 0..<3 {
+            for index in 0..<1_000 {
+                let user = (round * 1_000 + index) * 7 % people.count
+                let original = "A\(user)"
+                let purchase = end.addingTimeInterval(Double(round * 1_000 + index))
+                let transaction = AppleFacts(bundleID: "com.screentimerewards").subscription(
+                    product[user % 2], original: original, id: "\(original)-extra-\(round)", purchase: purchase,
+                    expires: ISODuration(months: 1).added(to: purchase), price: user % 2 == 0 ? 7_990 : 12_990)
+                _ = try await store.append(LedgerEvents.notification(
+                    900_000_000 + round * 1_000 + index, appUserID: "user-\(user)", type: .didRenew, transaction: transaction))
+            }
+            afterNew.append(try await measure {
+                _ = try await store.refreshAnalytics(batchSize: 200, cells: cells)
+                report = AnalyticsReport(cells: try await store.analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
+            })
+        }
+
+        // The reference: a full recompute from the ledger, then the same overview.
+        var full: [Duration] = []
+        for _ in 0..<2 {
+            full.append(try await measure {
+                _ = try await store.recomputeAnalytics(batchSize: 200, cells: cells)
+                report = AnalyticsReport(cells: try await store.analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
+            })
+        }
+        let fullMedian = median(full)
+        print("aggregate cells: \(aggregateRows); report: \(report?.months.count ?? 0) months, \(report?.daily.count ?? 0) days, MRR \(report?.current.mrr ?? [:])")
+        print("| path | median | runs | vs full recompute |")
+        print("|---|---:|---:|---:|")
+        for (name, runs) in [("overview from the aggregates (nothing pending)", incremental),
+                             ("1,000 new events: refresh + overview", afterNew),
+                             ("full recompute from the ledger + overview", full)] {
+            print(String(format: "| %@ | %.1f ms | %d | %.4f× |", name, seconds(median(runs)) * 1000, runs.count, seconds(median(runs)) / seconds(fullMedian)))
+        }
+    }
+
+    /// One subscriber's year: first launch, and for most a purchase (often through an introductory
+    /// trial) renewing monthly until they cancel; a few refunds and billing recoveries.
+    static func person(_ index: Int, _ generator: inout SeededGenerator) -> [LedgerEvent] {
+        let apple = AppleFacts(bundleID: "com.screentimerewards")
+        let user = "user-\(index)"
+        var seed = index * 64
+        func next() -> Int { seed += 1; return seed }
+        let launched = start.addingTimeInterval(Double.random(in: 0..<(330 * 86_400), using: &generator))
+        var events = [LedgerEvent(
+            id: LedgerEvents.id(next()), appUserID: user, source: .appTrialStart, idempotencyKey: "trial:\(user)", signedDate: launched,
+            receivedAt: launched, payload: .appTrialStarted(at: launched))]
+        guard Double.random(in: 0..<1, using: &generator) < 0.75 else { return events }
+        let family = Bool.random(using: &generator)
+        let productID = product[family ? 1 : 0]
+        let price: Int64 = family ? 12_990 : 7_990
+        let original = "A\(index)"
+        var purchase = launched.addingTimeInterval(Double.random(in: 0..<(20 * 86_400), using: &generator))
+        if Bool.random(using: &generator) {
+            let trialEnd = purchase.addingTimeInterval(7 * 86_400)
+            let trial = apple.subscription(
+                productID, original: original, id: "\(original)-t", purchase: purchase, expires: trialEnd, offer: .introductoryOffer, discount: .freeTrial)
+            events.append(LedgerEvents.appTransaction(next(), appUserID: user, trial))
+            events.append(LedgerEvents.notification(next(), appUserID: user, type: .subscribed, subtype: .initialBuy, transaction: trial,
+                                                    renewalInfo: apple.renewal(original: original, product: productID, signed: purchase)))
+            purchase = trialEnd
+            guard Double.random(in: 0..<1, using: &generator) < 0.6 else {
+                events.append(LedgerEvents.notification(next(), appUserID: user, type: .expired, subtype: .voluntary, transaction: trial))
+                return events
+            }
+        }
+        let months = Int.random(in: 1...12, using: &generator)
+        for period in 0..<months {
+            let expires = ISODuration(months: 1).added(to: purchase)
+            let transaction = apple.subscription(
+                productID, original: original, id: "\(original)-\(period)", purchase: purchase, expires: expires, price: price,
+                reason: period == 0 ? .purchase : .renewal)
+            let info = apple.renewal(original: original, product: productID, signed: purchase)
+            if period == 0 {
+                events.append(LedgerEvents.appTransaction(next(), appUserID: user, transaction))
+                events.append(LedgerEvents.notification(next(), appUserID: user, type: .subscribed, subtype: .initialBuy, transaction: transaction, renewalInfo: info))
+            } else {
+                events.append(LedgerEvents.notification(next(), appUserID: user, type: .didRenew, transaction: transaction, renewalInfo: info))
+            }
+            if Double.random(in: 0..<1, using: &generator) < 0.01 {
+                var refunded = transaction
+                refunded.revocationDate = purchase.addingTimeInterval(3 * 86_400)
+                refunded.revocationReason = .other
+                refunded.signedDate = refunded.revocationDate
+                events.append(LedgerEvents.notification(next(), appUserID: user, type: .refund, transaction: refunded))
+                return events
+            }
+            purchase = expires
+            if purchase > start.addingTimeInterval(365 * 86_400) { return events }
+        }
+        events.append(LedgerEvents.notification(next(), appUserID: user, type: .didChangeRenewalStatus, subtype: .autoRenewDisabled,
+                                                transaction: nil, renewalInfo: apple.renewal(original: original, product: productID, autoRenew: .off, signed: purchase.addingTimeInterval(-86_400))))
+        return events
+    }
+
+    static func measure(_ body: () async throws -> Void) async throws -> Duration {
+        let started = ContinuousClock.now
+        try await body()
+        return ContinuousClock.now - started
+    }
+
+    static func median(_ values: [Duration]) -> Duration { values.sorted()[values.count / 2] }
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    actor RefreshLog {
+        private(set) var count = 0
+        private var subscribers = 0
+        private var time = Duration.zero
+        func add(_ refreshed: Int, _ took: Duration) {
+            count += 1
+            subscribers += refreshed
+            time += took
+        }
+        var totals: (Int, Duration) { (subscribers, time) }
+    }
+}
