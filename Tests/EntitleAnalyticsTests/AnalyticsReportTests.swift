@@ -1,3 +1,4 @@
+import AppStoreModels
 import EntitleAnalytics
 import EntitleCore
 import EntitleTestSupport
@@ -148,5 +149,25 @@ struct AnalyticsReportTests {
         let march = AnalyticsReport(cells: cells, catalog: Self.catalog, from: Self.day("2026-03-01"), to: Self.day("2026-03-31"))
         #expect(march.months == [try month("2026-03")])
         #expect(march.daily.first?.activePaid == 2)
+    }
+
+    @Test("several currencies are reported apart, never added together")
+    func currencies() {
+        let catalog = Self.catalog
+        let contributor = AnalyticsContributor(catalog: catalog)
+        var euro = AppleFacts().subscription(
+            AnalyticsLedger.individual, original: "EU", purchase: AnalyticsLedger.at("2026-01-10T00:00:00Z"),
+            expires: AnalyticsLedger.at("2026-02-10T00:00:00Z"), price: 6_990)
+        euro.currency = "EUR"
+        var cells = AnalyticsCells()
+        for user in ["alice", "bob", "carol", "dan", "erin"] {
+            cells.add(contributor.cells(appUserID: user, events: AnalyticsLedger.events.filter { $0.appUserID == user }))
+        }
+        cells.add(contributor.cells(appUserID: "eve", events: [LedgerEvents.appTransaction(1, appUserID: "eve", euro)]))
+        let report = AnalyticsReport(cells: cells, catalog: catalog, from: Self.day("2026-01-01"), to: Self.day("2026-03-31"))
+        #expect(report.currencies == ["EUR", "USD"])
+        #expect(report.daily.first { $0.date == "2026-01-20" }?.mrr == ["USD": 20_980, "EUR": 6_990])
+        #expect(report.months.first?.revenue == ["USD": 28_970, "EUR": 6_990])
+        #expect(report.cohorts.first?.lifetimeValue["EUR"] == [1_748, 1_748, 1_748])
     }
 }
