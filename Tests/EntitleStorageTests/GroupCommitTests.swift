@@ -39,4 +39,47 @@ struct GroupCommitTests {
         #expect(outcomes.filter(\.value).keys.sorted() == stored)
         await engine.close()
     }
+
+    @Test("a caller cancelled while its batch commits neither fails the others' work nor leaves a transaction open")
+    func cancelledHolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("group.sqlite").path, logger: .init(label: "entitle.tests"))
+        _ = try await engine.transaction { session throws(StorageError) in
+            try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", [])
+        }
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+        // The holder: its work waits, inside the open transaction, until the gate is finished.
+        let holder = Task {
+            try await engine.transaction { session throws(StorageError) in
+                _ = try await session.execute("INSERT INTO items (n) VALUES (1)", [])
+                startedContinuation.finish()
+                for await _ in gate {}
+            }
+        }
+        for await _ in started {}
+        let others = (2...3).map { n in
+            Task {
+                try await engine.transaction { session throws(StorageError) in
+                    _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                }
+            }
+        }
+        holder.cancel()
+        gateContinuation.finish()
+        let holderCommitted = (try? await holder.value) != nil
+        var othersCommitted = 0
+        for other in others where (try? await other.value) != nil { othersCommitted += 1 }
+        let later = try? await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute("INSERT INTO items (n) VALUES (4)", [])
+        }
+        let stored = try? await engine.read { session throws(StorageError) in
+            try await session.execute("SELECT n FROM items ORDER BY n", []).compactMap { $0["n"]?.integer }.map(Int.init)
+        }
+        await engine.close()
+        #expect(othersCommitted == 2)
+        #expect(later != nil)
+        #expect(stored == (holderCommitted ? [1, 2, 3, 4] : [2, 3, 4]))
+    }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// queued work, runs each in a savepoint (a work that throws is rolled back alone), commits once,
 /// and hands each caller its result. A caller whose work an earlier holder already committed finds
 /// its result waiting. No caller returns before the commit that holds its work; if that commit fails,
-/// every work in it fails.
+/// every work in it fails. Cancelling a caller doesn't reach a batch already committing.
 final class GroupCommit: Sendable {
     /// One queued transaction, type-erased: runs the work and keeps its provisional result.
     private final class Work: Sendable {
@@ -53,7 +53,10 @@ final class GroupCommit: Sendable {
                 defer { queued.removeAll() }
                 return queued
             }
-            if !batch.isEmpty { await commit(batch) }
+            // The batch holds other callers' work: it runs in its own task, so cancelling the caller
+            // that happens to hold the writer (SQLite's statements check for cancellation) can't
+            // fail their work or leave the transaction open.
+            if !batch.isEmpty { await Task { await self.commit(batch) }.value }
         }
         guard let outcome = result.withLock({ $0 }) else {
             throw StorageError(.queryFailed, "a queued SQLite transaction was never run")
