@@ -71,7 +71,7 @@ struct GroupCommitTests {
         let holderCommitted = (try? await holder.value) != nil
         var othersCommitted = 0
         for other in others where (try? await other.value) != nil { othersCommitted += 1 }
-        let later = try? await engine.transaction { session throws(StorageError) in
+        let later: Void? = try? await engine.transaction { session throws(StorageError) in
             _ = try await session.execute("INSERT INTO items (n) VALUES (4)", [])
         }
         let stored = try? await engine.read { session throws(StorageError) in

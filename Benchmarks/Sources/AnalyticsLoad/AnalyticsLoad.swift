@@ -80,6 +80,7 @@ enum AnalyticsLoad {
             }
             try await group.waitForAll()
             refresher.cancel()
+            await refresher.value
         }
         let ingested = ContinuousClock.now - ingestion
         let catchUp = try await measure { _ = try await store.refreshAnalytics(batchSize: 200, cells: cells) }

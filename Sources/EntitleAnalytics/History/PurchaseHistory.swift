@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import Foundation
 
 /// Everything analytics needs about one purchase chain: every transaction Apple signed for it (the
@@ -24,7 +25,7 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     public mutating func record(_ transaction: JWSTransactionDecodedPayload) {
         guard let id = transaction.transactionId else { return }
-        if let existing = transactions[id], !Self.isNewer(transaction, than: existing) { return }
+        if let existing = transactions[id], !SubscriptionFacts.isNewer(transaction, than: existing) { return }
         transactions[id] = transaction
     }
 
@@ -63,15 +64,5 @@ public struct PurchaseHistory: Hashable, Sendable {
             return nil
         }
         return revoked
-    }
-
-    static func isNewer(_ candidate: JWSTransactionDecodedPayload, than existing: JWSTransactionDecodedPayload) -> Bool {
-        let lhs = candidate.signedDate ?? .distantPast
-        let rhs = existing.signedDate ?? .distantPast
-        if lhs != rhs { return lhs > rhs }
-        let encoder = AppStoreJSON.encoder()
-        let a = (try? encoder.encode(candidate)) ?? Data()
-        let b = (try? encoder.encode(existing)) ?? Data()
-        return a != b && !a.lexicographicallyPrecedes(b)
     }
 }

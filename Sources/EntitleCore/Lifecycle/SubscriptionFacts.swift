@@ -101,7 +101,7 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
 
     /// Newer means signed later; equal signing instants are ordered by content so every replica picks
     /// the same version.
-    static func isNewer<T: Encodable>(_ candidate: T, than existing: T) -> Bool where T: SignedPayload {
+    public static func isNewer<T: Encodable>(_ candidate: T, than existing: T) -> Bool where T: SignedPayload {
         let lhs = candidate.signedDate ?? .distantPast
         let rhs = existing.signedDate ?? .distantPast
         if lhs != rhs { return lhs > rhs }
@@ -111,11 +111,3 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         return a != b && !a.lexicographicallyPrecedes(b)
     }
 }
-
-/// A payload Apple signs with a `signedDate`.
-protocol SignedPayload {
-    var signedDate: Date? { get }
-}
-
-extension JWSTransactionDecodedPayload: SignedPayload {}
-extension JWSRenewalInfoDecodedPayload: SignedPayload {}
