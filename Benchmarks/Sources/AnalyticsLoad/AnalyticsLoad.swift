@@ -139,7 +139,7 @@ enum AnalyticsLoad {
     }
 
     /// One subscriber's year: first launch, and for most a purchase (often through an introductory
-    /// trial) renewing monthly until they cancel; a few refunds and billing recoveries.
+    /// trial) renewing monthly until they cancel; a few refunds.
     static func person(_ index: Int, _ generator: inout SeededGenerator) -> [LedgerEvent] {
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let user = "user-\(index)"
