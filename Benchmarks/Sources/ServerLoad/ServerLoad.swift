@@ -11,6 +11,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import PostgresNIO
+import ServiceLifecycle
 
 /// Load on the real server over loopback HTTP, with `/health` measured in the same run as the
 /// reference: notification ingestion per second (each acknowledged only after commit), and the
@@ -62,7 +63,8 @@ enum ServerLoad {
         let product = "com.screentimerewards.family.monthly"
 
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
+            let server = ServiceGroup(configuration: .init(services: [app], logger: logger))
+            group.addTask { try await server.run() }
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
             try await waitForServer(http)
 
@@ -118,7 +120,8 @@ enum ServerLoad {
 
                 """)
             try await http.shutdown()
-            group.cancelAll()
+            await server.triggerGracefulShutdown()
+            try await group.waitForAll()
         }
     }
 
