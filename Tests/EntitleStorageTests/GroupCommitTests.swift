@@ -10,76 +10,86 @@ import Testing
 struct GroupCommitTests {
     @Test("in concurrent transactions, those that throw are rolled back alone and the rest are committed")
     func failuresRollBackAlone() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-group-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("group.sqlite").path, logger: .init(label: "entitle.tests"))
-        _ = try await engine.transaction { session throws(StorageError) in
-            try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", [])
-        }
-        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
-            for n in 0..<40 {
-                group.addTask {
-                    do {
-                        try await engine.transaction { session throws(StorageError) in
-                            _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
-                            if n % 3 == 0 { throw StorageError(.queryFailed, "refused on purpose") }
+        try await Self.withItemsTable { engine in
+            let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+                for n in 0..<40 {
+                    group.addTask {
+                        do {
+                            try await engine.transaction { session throws(StorageError) in
+                                _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                                if n % 3 == 0 { throw StorageError(.queryFailed, "refused on purpose") }
+                            }
+                            return (n, true)
+                        } catch {
+                            return (n, false)
                         }
-                        return (n, true)
-                    } catch {
-                        return (n, false)
                     }
                 }
+                return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
             }
-            return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            let stored = try await Self.items(engine)
+            #expect(stored == (0..<40).filter { $0 % 3 != 0 })
+            #expect(outcomes.filter(\.value).keys.sorted() == stored)
         }
-        let stored = try await engine.read { session throws(StorageError) in
-            try await session.execute("SELECT n FROM items ORDER BY n", []).compactMap { $0["n"]?.integer }.map(Int.init)
-        }
-        #expect(stored == (0..<40).filter { $0 % 3 != 0 })
-        #expect(outcomes.filter(\.value).keys.sorted() == stored)
-        await engine.close()
     }
 
     @Test("a caller cancelled while its batch commits neither fails the others' work nor leaves a transaction open")
     func cancelledHolder() async throws {
+        try await Self.withItemsTable { engine in
+            let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+            let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+            // The holder: its work waits, inside the open transaction, until the gate is finished.
+            let holder = Task {
+                try await engine.transaction { session throws(StorageError) in
+                    _ = try await session.execute("INSERT INTO items (n) VALUES (1)", [])
+                    startedContinuation.finish()
+                    for await _ in gate {}
+                }
+            }
+            for await _ in started {}
+            let others = (2...3).map { n in
+                Task {
+                    try await engine.transaction { session throws(StorageError) in
+                        _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                    }
+                }
+            }
+            holder.cancel()
+            gateContinuation.finish()
+            let holderCommitted = (try? await holder.value) != nil
+            var othersCommitted = 0
+            for other in others where (try? await other.value) != nil { othersCommitted += 1 }
+            let later: Void? = try? await engine.transaction { session throws(StorageError) in
+                _ = try await session.execute("INSERT INTO items (n) VALUES (4)", [])
+            }
+            let stored = try? await Self.items(engine)
+            #expect(othersCommitted == 2)
+            #expect(later != nil)
+            #expect(stored == (holderCommitted ? [1, 2, 3, 4] : [2, 3, 4]))
+        }
+    }
+
+    /// Runs `body` on an engine over a new database file with an empty `items (n)` table, then
+    /// closes it and deletes the file.
+    static func withItemsTable(_ body: (SQLiteEngine) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-group-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("group.sqlite").path, logger: .init(label: "entitle.tests"))
-        _ = try await engine.transaction { session throws(StorageError) in
-            try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", [])
-        }
-        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-        let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
-        // The holder: its work waits, inside the open transaction, until the gate is finished.
-        let holder = Task {
-            try await engine.transaction { session throws(StorageError) in
-                _ = try await session.execute("INSERT INTO items (n) VALUES (1)", [])
-                startedContinuation.finish()
-                for await _ in gate {}
+        do {
+            _ = try await engine.transaction { session throws(StorageError) in
+                try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", [])
             }
-        }
-        for await _ in started {}
-        let others = (2...3).map { n in
-            Task {
-                try await engine.transaction { session throws(StorageError) in
-                    _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
-                }
-            }
-        }
-        holder.cancel()
-        gateContinuation.finish()
-        let holderCommitted = (try? await holder.value) != nil
-        var othersCommitted = 0
-        for other in others where (try? await other.value) != nil { othersCommitted += 1 }
-        let later: Void? = try? await engine.transaction { session throws(StorageError) in
-            _ = try await session.execute("INSERT INTO items (n) VALUES (4)", [])
-        }
-        let stored = try? await engine.read { session throws(StorageError) in
-            try await session.execute("SELECT n FROM items ORDER BY n", []).compactMap { $0["n"]?.integer }.map(Int.init)
+            try await body(engine)
+        } catch {
+            await engine.close()
+            throw error
         }
         await engine.close()
-        #expect(othersCommitted == 2)
-        #expect(later != nil)
-        #expect(stored == (holderCommitted ? [1, 2, 3, 4] : [2, 3, 4]))
+    }
+
+    static func items(_ engine: SQLiteEngine) async throws -> [Int] {
+        try await engine.read { session throws(StorageError) in
+            try await session.execute("SELECT n FROM items ORDER BY n", []).compactMap { $0["n"]?.integer }.map(Int.init)
+        }
     }
 }
