@@ -37,7 +37,7 @@ struct ServerHarness: Sendable {
         let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
         let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
         try await engine.withStore { store in
-            let app = application(
+            let app = try await application(
                 store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy,
                 alsoTrusting: [authority.root])
             let harness = ServerHarness(
@@ -52,14 +52,15 @@ struct ServerHarness: Sendable {
     /// A server over `store`, verifying with `pki`'s root at `clock`'s time.
     static func application(store: any LedgerStore, pki: TestPKI, clock: TestClock, keys: APIKeys, example: String = "ScreenTimeRewards",
                             bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal,
-                            alsoTrusting roots: [Certificate] = []) -> some ApplicationProtocol {
+                            alsoTrusting roots: [Certificate] = []) async throws -> some ApplicationProtocol {
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root] + roots),
             now: clock.reading)
-        let logger = Logger(label: "entitle.tests.server")
-        let service = SubscriptionService(
-            store: store, catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], restorePolicy: restorePolicy, now: clock.reading, logger: logger)
-        return buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), service: service, keys: keys, logger: logger)
+        return try await buildApplication(
+            configuration: ServerConfiguration(
+                http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), ledger: .store(store),
+                catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
+                analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server")))
     }
 
     // MARK: Signed inputs

@@ -32,8 +32,8 @@ struct SharedDatabaseTests {
                         pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: stores[0], keys: keys,
                         bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),
                         catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
-                    let one = ServerHarness.application(store: stores[0], pki: pki, clock: clock, keys: keys)
-                    let two = ServerHarness.application(store: stores[1], pki: pki, clock: clock, keys: keys)
+                    let one = try await ServerHarness.application(store: stores[0], pki: pki, clock: clock, keys: keys)
+                    let two = try await ServerHarness.application(store: stores[1], pki: pki, clock: clock, keys: keys)
                     try await one.test(.live) { clientOne in
                         try await two.test(.live) { clientTwo in
                             try await Self.deliver(harness: harness, to: [clientOne, clientTwo], stores: stores)

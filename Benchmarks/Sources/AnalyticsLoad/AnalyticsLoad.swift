@@ -23,20 +23,12 @@ enum AnalyticsLoad {
         let events = arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
         var logger = Logger(label: "entitle.analytics-load")
         logger.logLevel = .error
-        if target.hasPrefix("postgres") {
-            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: target), backgroundLogger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
-                let store = try await PostgresLedgerStore.open(client: client, logger: logger)
-                try await run(store: store, engine: "PostgreSQL", events: events)
-                group.cancelAll()
-            }
-        } else {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-analytics-load-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path, logger: logger)
-            try await run(store: store, engine: "SQLite", events: events)
-            await store.close()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-analytics-load-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = target.hasPrefix("postgres")
+            ? try LedgerDatabase(url: target) : .sqlite(path: folder.appendingPathComponent("entitle.sqlite").path)
+        try await LedgerConnection.with(database, logger: logger) { store in
+            try await run(store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", events: events)
         }
     }
 

@@ -31,20 +31,12 @@ enum ServerLoad {
         let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
         var logger = Logger(label: "entitle.load")
         logger.logLevel = .error
-        if target.hasPrefix("postgres") {
-            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: target), backgroundLogger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await client.run() }
-                let store = try await PostgresLedgerStore.open(client: client, logger: logger)
-                try await run(store: store, engine: "PostgreSQL", logger: logger)
-                group.cancelAll()
-            }
-        } else {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path, logger: logger)
-            try await run(store: store, engine: "SQLite", logger: logger)
-            await store.close()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = target.hasPrefix("postgres")
+            ? try LedgerDatabase(url: target) : .sqlite(path: folder.appendingPathComponent("entitle.sqlite").path)
+        try await LedgerConnection.with(database, logger: logger) { store in
+            try await run(store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", logger: logger)
         }
     }
 
@@ -57,9 +49,11 @@ enum ServerLoad {
             now: { now })
         let catalog = try CatalogLoader().load(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/ScreenTimeRewards"))
-        let service = SubscriptionService(store: store, catalog: catalog, verifiers: [verifier], now: { now }, logger: logger)
         let keys = try APIKeys(secretKeys: ["sk_load_test_key_000001"], publicKeySecret: "load")
-        let app = buildApplication(http: HTTPConfiguration(host: "127.0.0.1", port: port), service: service, keys: keys, logger: logger)
+        let app = try await buildApplication(
+            configuration: ServerConfiguration(
+                http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), catalog: catalog, verifiers: [verifier], keys: keys,
+                analyticsRefreshInterval: nil, now: { now }, logger: logger))
         let product = "com.screentimerewards.family.monthly"
 
         try await withThrowingTaskGroup(of: Void.self) { group in

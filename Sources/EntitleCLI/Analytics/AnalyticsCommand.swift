@@ -4,7 +4,6 @@ import EntitleCore
 import EntitleStorage
 import Foundation
 import Logging
-import PostgresNIO
 
 /// `entitle analytics recompute`: brings the incremental aggregates up to date, then computes them
 /// again from the whole ledger and says whether the two agree.
@@ -29,36 +28,11 @@ struct AnalyticsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let logger = Logger(label: "entitle.analytics")
-            let loaded = try Self.loadCatalog(catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
-            let differed: Bool
-            if database.hasPrefix("sqlite:") {
-                let path = String(database.dropFirst("sqlite:".count))
-                guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no ledger at \(path)") }
-                let store = try await SQLiteLedgerStore.open(path: path, logger: logger)
-                differed = try await Self.recompute(store, catalog: loaded)
-                await store.close()
-            } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-                let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: database), backgroundLogger: logger)
-                differed = try await withThrowingTaskGroup(of: Bool?.self) { group in
-                    group.addTask { await client.run(); return nil }
-                    let store = try await PostgresLedgerStore.open(client: client, logger: logger)
-                    let differed = try await Self.recompute(store, catalog: loaded)
-                    group.cancelAll()
-                    return differed
-                }
-            } else {
-                throw ValidationError("--database is sqlite:PATH or a postgres:// URL")
+            let loaded = try CommandInputs.catalog(path: catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
+            let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
+                try await Self.recompute(store, catalog: loaded)
             }
             if differed { throw ExitCode.failure }
-        }
-
-        static func loadCatalog(_ path: String?) throws -> Catalog {
-            guard let path else { return .empty }
-            do {
-                return try CatalogLoader().load(directory: URL(fileURLWithPath: path, isDirectory: true))
-            } catch {
-                throw ValidationError("the catalog \(path) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
-            }
         }
 
         /// Refreshes, recomputes and compares; returns whether the aggregates differed.

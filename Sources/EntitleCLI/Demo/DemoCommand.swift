@@ -55,12 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
             return logger
         }()
         let appFolder = Self.appFolder(app)
-        let catalog: Catalog
-        do {
-            catalog = try CatalogLoader().load(directory: appFolder)
-        } catch {
-            throw ValidationError("the catalog \(appFolder.path) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
-        }
+        let catalog = try CommandInputs.catalog(appFolder)
         let dataFolder = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString.prefix(8).lowercased())")
         let realNow = Date()
@@ -87,13 +82,10 @@ struct DemoCommand: AsyncParsableCommand {
               server        \(baseURL)
               secret key    \(secretKey)
             """)
-        let server = ServerService(
-            openStore: { try await SQLiteLedgerStore.open(path: databasePath, logger: logger) },
-            makeApplication: { ledger in
-                let service = SubscriptionService(store: ledger, catalog: catalog, verifiers: [verifier], now: clock.now, logger: logger)
-                return (buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger), service)
-            },
-            started: {})
+        let server = try await buildApplication(
+            configuration: ServerConfiguration(
+                http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), catalog: catalog,
+                verifiers: [verifier], keys: keys, now: clock.now, logger: logger))
         let simulation = DemoSimulation(
             plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
             logger: logger, exitAfterSummary: exitAfterSummary)

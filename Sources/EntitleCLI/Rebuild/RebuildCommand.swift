@@ -3,7 +3,6 @@ import EntitleCore
 import EntitleStorage
 import Foundation
 import Logging
-import PostgresNIO
 
 /// `entitle rebuild`: recomputes every subscriber's projection from the ledger, and says whether each
 /// equals the live one it replaces.
@@ -18,26 +17,8 @@ struct RebuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Logger(label: "entitle.rebuild")
-        if database.hasPrefix("sqlite:") {
-            let path = String(database.dropFirst("sqlite:".count))
-            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no ledger at \(path)") }
-            let store = try await SQLiteLedgerStore.open(path: path, logger: logger)
-            let differed = try await Self.rebuild(store)
-            await store.close()
-            if differed > 0 { throw ExitCode.failure }
-        } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: database), backgroundLogger: logger)
-            let differed = try await withThrowingTaskGroup(of: Int?.self) { group in
-                group.addTask { await client.run(); return nil }
-                let store = try await PostgresLedgerStore.open(client: client, logger: logger)
-                let differed = try await Self.rebuild(store)
-                group.cancelAll()
-                return differed
-            }
-            if differed > 0 { throw ExitCode.failure }
-        } else {
-            throw ValidationError("--database is sqlite:PATH or a postgres:// URL")
-        }
+        let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in try await Self.rebuild(store) }
+        if differed > 0 { throw ExitCode.failure }
     }
 
     /// Rebuilds and compares; returns how many projections differed from the live ones.

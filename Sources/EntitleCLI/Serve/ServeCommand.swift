@@ -8,7 +8,6 @@ import Foundation
 import Hummingbird
 import LocalAppStore
 import Logging
-import PostgresNIO
 import ServiceLifecycle
 import UnixSignals
 import X509
@@ -62,15 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
         let database = database ?? environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
 
         let catalogPath = catalog ?? environment["ENTITLE_CATALOG"]
-        let catalog: Catalog
-        if let catalogPath {
-            do {
-                catalog = try CatalogLoader().load(directory: URL(fileURLWithPath: catalogPath, isDirectory: true))
-            } catch {
-                throw ValidationError("the catalog \(catalogPath) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
-            }
-        } else {
-            catalog = .empty
+        let catalog = try CommandInputs.catalog(path: catalogPath)
+        if catalogPath == nil {
             logger.warning("no catalog: every subscriber has no entitlement; start with --catalog DIR")
         }
         let bundleID = bundleID ?? environment["ENTITLE_BUNDLE_ID"] ?? catalog.bundleID
@@ -91,8 +83,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         if accepted.isEmpty { accepted = [.production, .sandbox] }
-        let dataFolder = database.hasPrefix("sqlite:")
-            ? URL(fileURLWithPath: String(database.dropFirst("sqlite:".count))).deletingLastPathComponent() : URL(fileURLWithPath: "entitle-data")
+        let ledger = try CommandInputs.database(database)
+        let dataFolder = ledger.folder ?? URL(fileURLWithPath: "entitle-data")
         var roots = try rootCertificates.map(VerifyCommand.loadCertificate)
         if roots.isEmpty { roots = [AppleRootCertificates.appleRootCAG3] }
         if trustLocalStore || environment["ENTITLE_TRUST_LOCAL_STORE"] == "1" {
@@ -124,32 +116,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--restore-policy is keep or transfer")
         }
 
-        var services: [any Service] = []
-        let openStore: @Sendable () async throws -> any LedgerStore
-        if database.hasPrefix("sqlite:") {
-            let path = String(database.dropFirst("sqlite:".count))
-            openStore = { try await SQLiteLedgerStore.open(path: path, logger: logger) }
-        } else if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-            let client = PostgresClient(configuration: try PostgresLedgerStore.configuration(url: database), backgroundLogger: logger)
-            services.append(client)
-            openStore = { try await PostgresLedgerStore.open(client: client, logger: logger) }
-        } else {
-            throw ValidationError("--database is sqlite:PATH or a postgres:// URL")
-        }
-        let engine = database.hasPrefix("sqlite:") ? database : "PostgreSQL"
-        let listening = "Entitle listening on http://\(host):\(port) (ledger \(engine); environments \(accepted.map(\.rawValue).joined(separator: ", ")))"
-        services.append(ServerService(
-            openStore: openStore,
-            makeApplication: { store in
-                let service = SubscriptionService(
-                    store: store, catalog: catalog, verifiers: verifiers, restorePolicy: policy, now: { Date() }, logger: logger)
-                return (buildApplication(http: HTTPConfiguration(host: host, port: port), service: service, keys: keys, logger: logger), service)
-            },
-            started: { print(listening) }))
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        let listening = "Entitle listening on http://\(host):\(port) (ledger \(ledger); environments \(accepted.map(\.rawValue).joined(separator: ", ")))"
+        let application = try await buildApplication(
+            configuration: ServerConfiguration(
+                http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), catalog: catalog, verifiers: verifiers, keys: keys,
+                restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }))
+        try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
     /// The public-key secret kept in the data folder (created once, readable by the owner only).
@@ -164,32 +136,5 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("cannot write \(file.path)")
         }
         return secret
-    }
-}
-
-/// Opens the ledger (once its database client is running, in the same service group), then serves
-/// HTTP, with the analytics aggregates refreshed in the background, until graceful shutdown; then
-/// closes the ledger.
-struct ServerService: Service {
-    let openStore: @Sendable () async throws -> any LedgerStore
-    let makeApplication: @Sendable (any LedgerStore) -> (any Service, SubscriptionService)
-    let started: @Sendable () -> Void
-
-    func run() async throws {
-        let store = try await openStore()
-        let (application, service) = makeApplication(store)
-        started()
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await application.run() }
-                group.addTask { await AnalyticsRefresher(service: service).run() }
-                try await group.next()
-                group.cancelAll()
-            }
-        } catch {
-            await store.close()
-            throw error
-        }
-        await store.close()
     }
 }

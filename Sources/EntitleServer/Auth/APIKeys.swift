@@ -29,12 +29,12 @@ public struct APIKeys: Sendable {
             if key.hasPrefix("sha256:") {
                 let hex = key.dropFirst("sha256:".count)
                 guard hex.count == 64, let bytes = Self.bytes(fromHex: hex) else {
-                    throw ServiceError(.invalidRequest, "a secret key hash is sha256: and 64 hex digits", status: 400)
+                    throw ServiceError(.invalidRequest, "a secret key hash is sha256: and 64 hex digits")
                 }
                 hashes.append(bytes)
             } else {
                 guard key.count >= 16 else {
-                    throw ServiceError(.invalidRequest, "a secret key has at least 16 characters", status: 400)
+                    throw ServiceError(.invalidRequest, "a secret key has at least 16 characters")
                 }
                 hashes.append(Array(SHA256.hash(data: Data(key.utf8))))
             }

@@ -3,16 +3,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// A ``ServiceError`` as an HTTP response: its status and `{"error": {"code", "message"}}`.
+/// A ``ServiceError`` as an HTTP response: the status ``HTTPStatusTable`` gives its code, and
+/// `{"error": {"code", "message"}}`; `Retry-After` when a retry may succeed.
 struct APIError: HTTPResponseError {
     let error: ServiceError
 
-    var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
+    var status: HTTPResponse.Status { HTTPStatusTable.status(for: error.code) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body = try encoder.encode(ErrorResponse(code: error.code, message: error.message))
+        let body = try WireJSON.encoder.encode(ErrorResponse(code: error.code.rawValue, message: error.message))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if error.isRetryable { headers[.retryAfter] = "5" }

@@ -11,18 +11,18 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw ServiceError(.missingAPIKey, "send an API key as Authorization: Bearer <key>", status: 401)
+            throw ServiceError(.missingAPIKey, "send an API key as Authorization: Bearer <key>")
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         let appUserID = context.parameters.get("appUserID")
         guard let identity = keys.identify(key, appUserID: appUserID) else {
             if key.hasPrefix("pk_") {
-                throw ServiceError(.forbidden, "this public key does not belong to this subscriber", status: 403)
+                throw ServiceError(.forbidden, "this public key does not belong to this subscriber")
             }
-            throw ServiceError(.invalidAPIKey, "the API key is not valid", status: 401)
+            throw ServiceError(.invalidAPIKey, "the API key is not valid")
         }
         if case .subscriber = identity, !allowSubscriberKey {
-            throw ServiceError(.forbidden, "this route needs a secret key", status: 403)
+            throw ServiceError(.forbidden, "this route needs a secret key")
         }
         var context = context
         context.identity = identity

@@ -1,3 +1,4 @@
+import EntitleWire
 import Foundation
 import Hummingbird
 
@@ -17,16 +18,7 @@ public struct EntitleRequestContext: RequestContext {
 
     public var maxUploadSize: Int { bodyLimit }
 
-    public var requestDecoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }
+    public var requestDecoder: JSONDecoder { WireJSON.decoder }
 
-    public var responseEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
+    public var responseEncoder: JSONEncoder { WireJSON.encoder }
 }

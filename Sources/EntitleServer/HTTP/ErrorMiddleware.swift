@@ -18,22 +18,23 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             throw APIError(error: Self.map(error))
         } catch is NIOTooManyBytesError {
-            throw APIError(error: ServiceError(.bodyTooLarge, "the request body is over the limit", status: 413))
+            throw APIError(error: ServiceError(.bodyTooLarge, "the request body is over the limit"))
         } catch let error as DecodingError {
-            throw APIError(error: ServiceError(.invalidRequest, "the request body is not the expected JSON: \(Self.describe(error))", status: 400))
+            throw APIError(error: ServiceError(.invalidRequest, "the request body is not the expected JSON: \(Self.describe(error))"))
         } catch {
             context.logger.error("unexpected error", metadata: ["error.type": "\(type(of: error))"])
-            throw APIError(error: ServiceError(ServiceError.Code(rawValue: "server.internal"), "an internal error occurred", status: 500))
+            throw APIError(error: ServiceError(.internalError, "an internal error occurred"))
         }
     }
 
     static func map(_ error: HTTPError) -> ServiceError {
         switch error.status {
-        case .notFound: ServiceError(.notFound, "no such route", status: 404)
-        case .contentTooLarge: ServiceError(.bodyTooLarge, "the request body is over the limit", status: 413)
-        case .methodNotAllowed: ServiceError(ServiceError.Code(rawValue: "request.methodNotAllowed"), "method not allowed", status: 405)
-        case .badRequest: ServiceError(.invalidRequest, error.body ?? "bad request", status: 400)
-        default: ServiceError(ServiceError.Code(rawValue: "request.\(error.status.code)"), error.body ?? error.status.reasonPhrase, status: error.status.code)
+        case .notFound: ServiceError(.notFound, "no such route")
+        case .contentTooLarge: ServiceError(.bodyTooLarge, "the request body is over the limit")
+        case .methodNotAllowed: ServiceError(.methodNotAllowed, "method not allowed")
+        case .unsupportedMediaType: ServiceError(.unsupportedMediaType, error.body ?? "unsupported media type")
+        case let status where (400..<500).contains(status.code): ServiceError(.invalidRequest, error.body ?? status.reasonPhrase)
+        default: ServiceError(.internalError, "an internal error occurred")
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 
 /// Keeps the analytics aggregates close to the ledger between reports: refreshes every `interval`
-/// until cancelled. Reports refresh on their own too, so this only keeps them cheap.
-public struct AnalyticsRefresher: Sendable {
+/// until graceful shutdown. Reports refresh on their own too, so this only keeps them cheap.
+public struct AnalyticsRefresher: Service {
     let service: SubscriptionService
     let interval: Duration
 
@@ -12,18 +13,21 @@ public struct AnalyticsRefresher: Sendable {
         self.interval = interval
     }
 
-    /// Runs until the task is cancelled. A failed refresh is logged and tried again next time.
-    public func run() async {
-        while !Task.isCancelled {
-            do {
-                try await service.refreshAnalytics()
-            } catch {
-                service.logger.warning("analytics refresh will be retried", metadata: ["error.code": "\(error.code)"])
-            }
-            do {
-                try await Task.sleep(for: interval)
-            } catch {
-                return
+    /// Waits one interval (the ledger is migrated meanwhile), then refreshes every interval. A failed
+    /// refresh is logged and tried again next time.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                do throws(ServiceError) {
+                    try await service.refreshAnalytics()
+                } catch {
+                    service.logger.warning("analytics refresh will be retried", metadata: ["error.code": "\(error.code)"])
+                }
             }
         }
     }

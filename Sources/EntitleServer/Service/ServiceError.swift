@@ -2,56 +2,78 @@ import AppStoreVerification
 import EntitleStorage
 import Foundation
 
-/// Why the service refused a request: a stable code, a message for the caller, and whether a retry
-/// may succeed. Verification and storage failures keep their own codes.
+/// Why the service refused a request: a stable code, a message for the caller, and the error that
+/// caused it. Equality is by code.
+///
+/// The service knows nothing of HTTP: the HTTP edge maps each code to a status
+/// (``HTTPStatusTable``). Verification and storage failures keep their own codes, and whether a retry
+/// may succeed is a property of the code.
 public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
+        /// The request is not what the operation takes (a field out of range, a bad date, …).
         public static let invalidRequest = Code(rawValue: "request.invalid")
+        /// The body is larger than the server accepts.
         public static let bodyTooLarge = Code(rawValue: "request.bodyTooLarge")
+        /// No such route or resource.
         public static let notFound = Code(rawValue: "request.notFound")
+        /// The route exists, not with this method.
+        public static let methodNotAllowed = Code(rawValue: "request.methodNotAllowed")
+        /// The body is not in a media type the route reads.
+        public static let unsupportedMediaType = Code(rawValue: "request.unsupportedMediaType")
+        /// No API key was sent.
         public static let missingAPIKey = Code(rawValue: "auth.missingKey")
+        /// The API key is not one of this server's.
         public static let invalidAPIKey = Code(rawValue: "auth.invalidKey")
+        /// The API key is valid but may not do this.
         public static let forbidden = Code(rawValue: "auth.forbidden")
+        /// An app user ID outside the documented length and characters.
         public static let invalidAppUserID = Code(rawValue: "subscriber.invalidAppUserID")
+        /// The restore policy keeps the purchase with the subscriber who owns it.
         public static let purchaseOwnedByAnotherSubscriber = Code(rawValue: "purchase.ownedByAnotherSubscriber")
+        /// The feature is not in the app's catalog.
         public static let unknownFeature = Code(rawValue: "usage.unknownFeature")
+        /// The feature exists but has no quota to count usage against.
         public static let notMetered = Code(rawValue: "usage.notMetered")
+        /// Recording the usage would exceed the quota.
         public static let quotaExhausted = Code(rawValue: "usage.quotaExhausted")
+        /// Something failed that is no fault of the caller's; details are logged, never returned.
+        public static let internalError = Code(rawValue: "server.internal")
+
+        /// Whether the same request may succeed later: a verification or storage code says so
+        /// itself; the service's own codes are final.
+        public var isRetryable: Bool {
+            if rawValue.hasPrefix("verification.") { return VerificationError.Code(rawValue: rawValue).isRetryable }
+            if rawValue.hasPrefix("storage.") { return StorageError.Code(rawValue: rawValue).isRetryable }
+            return false
+        }
     }
 
-    public var code: String
+    public var code: Code
     public var message: String
-    public var isRetryable: Bool
-    /// The HTTP status the API answers with.
-    public var status: Int
+    /// The error that caused this one, if any (never signed data itself).
+    public var underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, status: Int) {
-        self.code = code.rawValue
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
         self.message = message
-        self.isRetryable = false
-        self.status = status
+        self.underlying = underlying
     }
 
-    /// A verification failure: the client's data is refused (400), unless the failure is temporary
-    /// (503, so Apple retries a notification).
+    /// A verification failure, with its own code and message.
     public init(_ error: VerificationError) {
-        code = error.code.rawValue
-        message = error.message
-        isRetryable = error.isRetryable
-        status = error.isRetryable ? 503 : 400
+        self.init(Code(rawValue: error.code.rawValue), error.message, underlying: error)
     }
 
-    /// A storage failure: never the client's fault (503 when retrying may help, else 500).
+    /// A storage failure, with its own code; its message is never the caller's business.
     public init(_ error: StorageError) {
-        code = error.code.rawValue
-        message = "the ledger is unavailable"
-        isRetryable = error.isRetryable
-        status = error.isRetryable ? 503 : 500
+        self.init(Code(rawValue: error.code.rawValue), "the ledger is unavailable", underlying: error)
     }
+
+    public var isRetryable: Bool { code.isRetryable }
 
     public var description: String { "\(code): \(message)" }
 

@@ -1,43 +1,43 @@
 import AppStoreModels
 import EntitleCore
 import EntitleStorage
-import EntitleWire
 import Foundation
 import Logging
 
 extension SubscriptionService {
     /// Grants an entitlement for a period, as a ledger event.
-    public func grant(appUserID: String, _ request: GrantRequest) async throws(ServiceError) -> SubscriberResponse {
+    public func grant(
+        appUserID: String, entitlementID: String, startsAt: Date?, endsAt: Date?, reason: String?
+    ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
-        guard catalog.entitlement(request.entitlementID) != nil else {
-            throw ServiceError(.invalidRequest, "\(request.entitlementID) is not an entitlement of this app", status: 400)
+        guard catalog.entitlement(entitlementID) != nil else {
+            throw ServiceError(.invalidRequest, "\(entitlementID) is not an entitlement of this app")
         }
         let at = now()
         let grant = EntitlementGrant(
-            id: UUID().uuidString.lowercased(), entitlementID: request.entitlementID, startsAt: request.startsAt ?? at, endsAt: request.endsAt,
-            reason: request.reason)
+            id: UUID().uuidString.lowercased(), entitlementID: entitlementID, startsAt: startsAt ?? at, endsAt: endsAt, reason: reason)
         if let endsAt = grant.endsAt, endsAt <= grant.startsAt {
-            throw ServiceError(.invalidRequest, "endsAt must be after startsAt", status: 400)
+            throw ServiceError(.invalidRequest, "endsAt must be after startsAt")
         }
         try await appendAdmin(appUserID, .grant(grant), at: at)
         return try await subscriber(appUserID: appUserID)
     }
 
-    public func revokeGrant(appUserID: String, grantID: String) async throws(ServiceError) -> SubscriberResponse {
+    public func revokeGrant(appUserID: String, grantID: String) async throws(ServiceError) -> SubscriberAnswer {
         let at = now()
         try await appendAdmin(appUserID, .grantRevoked(grantID: grantID, at: at), at: at)
         return try await subscriber(appUserID: appUserID)
     }
 
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
-    public func addOverride(appUserID: String, _ request: OverrideRequest) async throws(ServiceError) -> SubscriberResponse {
+    public func addOverride(appUserID: String, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
         let at = now()
-        let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: request.endsAt, reason: request.reason)
+        let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: endsAt, reason: reason)
         try await appendAdmin(appUserID, .override(override), at: at)
         return try await subscriber(appUserID: appUserID)
     }
 
-    public func removeOverride(appUserID: String, overrideID: String) async throws(ServiceError) -> SubscriberResponse {
+    public func removeOverride(appUserID: String, overrideID: String) async throws(ServiceError) -> SubscriberAnswer {
         let at = now()
         try await appendAdmin(appUserID, .overrideRemoved(overrideID: overrideID, at: at), at: at)
         return try await subscriber(appUserID: appUserID)
@@ -61,9 +61,9 @@ extension SubscriptionService {
         let at = now()
         var window: OpenAccessWindow?
         if let endsAt {
-            guard endsAt > at else { throw ServiceError(.invalidRequest, "endsAt must be in the future", status: 400) }
+            guard endsAt > at else { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
             for id in entitlementIDs where catalog.entitlement(id) == nil {
-                throw ServiceError(.invalidRequest, "\(id) is not an entitlement of this app", status: 400)
+                throw ServiceError(.invalidRequest, "\(id) is not an entitlement of this app")
             }
             window = OpenAccessWindow(startsAt: at, endsAt: endsAt, entitlementIDs: entitlementIDs, reason: reason)
         }
@@ -80,44 +80,49 @@ extension SubscriptionService {
     }
 
     /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
-    public func addMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberResponse {
+    public func addMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(householdID)
-        guard householdID != memberID else { throw ServiceError(.invalidRequest, "a household can't be its own member", status: 400) }
+        guard householdID != memberID else { throw ServiceError(.invalidRequest, "a household can't be its own member") }
         let at = now()
         try await appendAdmin(memberID, .householdJoined(householdID: householdID, at: at), at: at)
         return try await subscriber(appUserID: memberID)
     }
 
-    public func removeMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberResponse {
+    public func removeMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(householdID)
         let at = now()
         try await appendAdmin(memberID, .householdLeft(householdID: householdID, at: at), at: at)
         return try await subscriber(appUserID: memberID)
     }
 
-    /// The subscriber's events in the order they were stored, without signed payloads.
-    public func timeline(appUserID: String) async throws(ServiceError) -> [TimelineEvent] {
+    /// The subscriber's events in the order they were stored.
+    public func timeline(appUserID: String) async throws(ServiceError) -> [LedgerEvent] {
         try Self.validate(appUserID)
-        let events: [LedgerEvent]
         do {
-            events = try await store.events(appUserID: appUserID)
+            return try await store.events(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
-        }
-        return events.map { event in
-            TimelineEvent(
-                id: event.id.uuidString.lowercased(), source: event.source.rawValue, kind: Self.kind(of: event.payload),
-                notificationUUID: event.notificationUUID, transactionID: event.transactionID,
-                originalTransactionID: event.originalTransactionID, signedDate: event.signedDate, receivedAt: event.receivedAt)
         }
     }
 
     /// Who owns a purchase, and how many notifications wait for its link.
-    public func lookup(originalTransactionID: String) async throws(ServiceError) -> PurchaseLookupResponse {
+    public func lookup(originalTransactionID: String) async throws(ServiceError) -> PurchaseLookup {
         do {
-            return PurchaseLookupResponse(
-                originalTransactionID: originalTransactionID, appUserID: try await store.owner(originalTransactionID: originalTransactionID),
+            return PurchaseLookup(
+                originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: originalTransactionID),
                 heldEvents: try await store.heldEvents(originalTransactionID: originalTransactionID).count)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// Support search: subscribers whose ID starts with `query` (at most `limit`), and the owner of
+    /// the purchase whose original transaction ID `query` is.
+    public func searchSubscribers(_ query: String, limit: Int = 50) async throws(ServiceError) -> SubscriberSearch {
+        do {
+            let owner = try await store.owner(originalTransactionID: query)
+            let matches = try await store.subscriberIDs().filter { $0.hasPrefix(query) }.prefix(limit)
+            return SubscriberSearch(query: query, matches: Array(matches), purchaseOwner: owner)
         } catch {
             throw ServiceError(error)
         }
@@ -131,27 +136,6 @@ extension SubscriptionService {
                 id: id, appUserID: appUserID, source: .admin, idempotencyKey: "admin:\(id.uuidString)", signedDate: at, receivedAt: at, payload: payload))
         } catch {
             throw ServiceError(error)
-        }
-    }
-
-    static func kind(of payload: LedgerEventPayload) -> String {
-        switch payload {
-        case .notification(let type, let subtype, _, _):
-            [type?.rawValue ?? "NOTIFICATION", subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
-        case .transaction: "transaction"
-        case .renewalInfo: "renewal_info"
-        case .pendingPurchase: "pending_purchase"
-        case .appTrialStarted: "app_trial_started"
-        case .usage(let record): "usage/\(record.feature)"
-        case .grant(let grant): "grant/\(grant.entitlementID)"
-        case .grantRevoked: "grant_revoked"
-        case .override: "override"
-        case .overrideRemoved: "override_removed"
-        case .purchaseTransferred(_, let from, let to, _): "purchase_transferred/\(from ?? "-")→\(to)"
-        case .timeZoneSet: "time_zone_set"
-        case .openAccessSet(let window): window == nil ? "open_access_off" : "open_access_on"
-        case .householdJoined(let household, _): "household_joined/\(household)"
-        case .householdLeft(let household, _): "household_left/\(household)"
         }
     }
 }

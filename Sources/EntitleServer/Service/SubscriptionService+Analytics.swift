@@ -58,9 +58,9 @@ extension SubscriptionService {
         let last = try to.map { text throws(ServiceError) in try Self.day(text, name: "to") } ?? today
         let first = try from.map { text throws(ServiceError) in try Self.day(text, name: "from") }
             ?? AnalyticsCalendar.firstDayOfMonth(containing: last - 334)
-        guard first <= last else { throw ServiceError(.invalidRequest, "from must not be after to", status: 400) }
+        guard first <= last else { throw ServiceError(.invalidRequest, "from must not be after to") }
         guard last - first < Self.longestAnalyticsRange else {
-            throw ServiceError(.invalidRequest, "a report covers at most \(Self.longestAnalyticsRange) days", status: 400)
+            throw ServiceError(.invalidRequest, "a report covers at most \(Self.longestAnalyticsRange) days")
         }
         return (first, last)
     }
@@ -72,7 +72,7 @@ extension SubscriptionService {
             let date = DateComponents(calendar: .gregorianUTC, timeZone: TimeZone(identifier: "UTC"), year: year, month: month, day: day).date,
             Calendar.gregorianUTC.component(.day, from: date) == day
         else {
-            throw ServiceError(.invalidRequest, "\(name) is a date written YYYY-MM-DD", status: 400)
+            throw ServiceError(.invalidRequest, "\(name) is a date written YYYY-MM-DD")
         }
         return AnalyticsCalendar.day(of: date)
     }
@@ -97,7 +97,7 @@ extension SubscriptionService {
             let access = resolver.resolve(facts, at: at)
             let states = Dictionary(access.entitlements.map { ($0.id, $0.state.rawValue) }, uniquingKeysWith: { first, _ in first })
             changes.append(StateChange(
-                at: at, source: event.source.rawValue, kind: Self.kind(of: event.payload), transactionID: event.transactionID,
+                at: at, source: event.source.rawValue, kind: event.payload.kind, transactionID: event.transactionID,
                 originalTransactionID: event.originalTransactionID, states: states, changed: states != previous))
             previous = states
         }

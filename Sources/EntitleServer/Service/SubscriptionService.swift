@@ -2,14 +2,14 @@ import AppStoreModels
 import AppStoreVerification
 import EntitleCore
 import EntitleStorage
-import EntitleWire
 import Foundation
 import Logging
 
 /// The subscription service: turns verified inputs into ledger events and answers from projections.
-/// Knows nothing of HTTP; the routes are a thin layer over it.
+/// Knows nothing of HTTP: it takes and returns the core's types, and throws ``ServiceError`` codes
+/// that the HTTP edge maps to statuses.
 public final class SubscriptionService: Sendable {
-    public let store: any LedgerStore
+    let store: any LedgerStore
     public let catalog: Catalog
     let resolver: EntitlementResolver
     /// One verifier per accepted environment, tried in order.
@@ -39,7 +39,7 @@ public final class SubscriptionService: Sendable {
         let verified = try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signedPayload) }
         let notification = verified.notification
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
-            throw ServiceError(.invalidRequest, "the notification has no notificationUUID", status: 400)
+            throw ServiceError(.invalidRequest, "the notification has no notificationUUID")
         }
         let transaction = verified.transactionInfo
         let event = LedgerEvent(
@@ -64,11 +64,11 @@ public final class SubscriptionService: Sendable {
 
     /// Verifies a transaction the app submitted for `appUserID`, links its purchase, and returns the
     /// subscriber.
-    public func submitTransaction(appUserID: String, signedTransaction: String) async throws(ServiceError) -> SubscriberResponse {
+    public func submitTransaction(appUserID: String, signedTransaction: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let transaction = try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signedTransaction) }
         guard let transactionID = transaction.transactionId else {
-            throw ServiceError(.invalidRequest, "the transaction has no transactionId", status: 400)
+            throw ServiceError(.invalidRequest, "the transaction has no transactionId")
         }
         let original = transaction.originalTransactionId ?? transactionID
         let owner: String?
@@ -81,7 +81,7 @@ public final class SubscriptionService: Sendable {
             switch restorePolicy {
             case .keepWithOriginal:
                 throw ServiceError(
-                    .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there", status: 409)
+                    .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
             case .transferToNewest:
                 do {
                     _ = try await store.transfer(originalTransactionID: original, to: appUserID, at: now())
@@ -100,14 +100,24 @@ public final class SubscriptionService: Sendable {
     }
 
     /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing.
-    public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
+    public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
         let context = try await resolutionContext(appUserID)
-        return SubscriberResponseBuilder.response(context.resolve(context.facts), facts: context.facts, catalog: catalog)
+        return SubscriberAnswer(facts: context.facts, access: context.resolve(context.facts))
+    }
+
+    /// Whether the ledger has a projection for `appUserID`.
+    public func isKnown(appUserID: String) async throws(ServiceError) -> Bool {
+        try Self.validate(appUserID)
+        do {
+            return try await store.projection(appUserID: appUserID) != nil
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     /// Starts the app-managed trial at the subscriber's first launch. Idempotent: later calls keep
     /// the first start.
-    public func startTrial(appUserID: String) async throws(ServiceError) -> SubscriberResponse {
+    public func startTrial(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let at = now()
         _ = try await append(LedgerEvent(
@@ -118,24 +128,24 @@ public final class SubscriptionService: Sendable {
 
     /// Records metered usage; refused when it would exceed the quota. The same idempotency key
     /// again is accepted and counted once.
-    public func recordUsage(appUserID: String, _ request: RecordUsageRequest) async throws(ServiceError) -> AccessResponse {
+    public func recordUsage(
+        appUserID: String, feature: String, amount: Int, idempotencyKey: String
+    ) async throws(ServiceError) -> AccessAnswer {
         try Self.validate(appUserID)
-        let amount = request.amount ?? 1
-        guard amount > 0, amount <= 1_000_000, !request.idempotencyKey.isEmpty, request.idempotencyKey.utf8.count <= 200 else {
-            throw ServiceError(.invalidRequest, "amount must be 1 to 1000000 and idempotencyKey 1 to 200 bytes", status: 400)
+        guard amount > 0, amount <= 1_000_000, !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
+            throw ServiceError(.invalidRequest, "amount must be 1 to 1000000 and idempotencyKey 1 to 200 bytes")
         }
-        guard catalog.quota(request.feature) != nil else {
-            throw catalog.features.contains(request.feature) || catalog.limits.contains(request.feature)
-                ? ServiceError(.notMetered, "\(request.feature) is not a metered quota", status: 400)
-                : ServiceError(.unknownFeature, "\(request.feature) is not a feature of this app", status: 400)
+        guard catalog.quota(feature) != nil else {
+            throw catalog.features.contains(feature) || catalog.limits.contains(feature)
+                ? ServiceError(.notMetered, "\(feature) is not a metered quota")
+                : ServiceError(.unknownFeature, "\(feature) is not a feature of this app")
         }
         let context = try await resolutionContext(appUserID)
         let at = context.at
-        let key = "usage:\(appUserID):\(request.feature):\(request.idempotencyKey)"
-        let feature = request.feature
+        let key = "usage:\(appUserID):\(feature):\(idempotencyKey)"
         let event = LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .usage, idempotencyKey: key, signedDate: at, receivedAt: at,
-            payload: .usage(UsageRecord(feature: feature, amount: amount, at: at, idempotencyKey: request.idempotencyKey)))
+            payload: .usage(UsageRecord(feature: feature, amount: amount, at: at, idempotencyKey: idempotencyKey)))
         // The quota is checked against the projection inside the append's transaction: concurrent
         // uses (from any number of server instances) can't both take the last unit.
         let outcome: AppendOutcome
@@ -148,15 +158,15 @@ public final class SubscriptionService: Sendable {
         }
         if outcome == .refused {
             let decision = try await resolutionContext(appUserID).resolve().access(feature, usage: amount)
-            throw ServiceError(.quotaExhausted, SubscriberResponseBuilder.describe(decision), status: 409)
+            throw ServiceError(.quotaExhausted, decision.explanation)
         }
-        return try await self.access(appUserID: appUserID, feature: request.feature, usage: 0)
+        return try await self.access(appUserID: appUserID, feature: feature, usage: 0)
     }
 
     /// The gating answer for `feature`.
-    public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessResponse {
+    public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessAnswer {
         let context = try await resolutionContext(appUserID)
-        return SubscriberResponseBuilder.access(context.resolve().access(feature, usage: usage), serverTime: context.at)
+        return AccessAnswer(decision: context.resolve().access(feature, usage: usage), at: context.at)
     }
 
     // MARK: - Helpers
@@ -230,7 +240,7 @@ public final class SubscriptionService: Sendable {
     /// App user ids are opaque strings chosen by the app: 1 to 200 printable characters.
     static func validate(_ appUserID: String) throws(ServiceError) {
         guard !appUserID.isEmpty, appUserID.utf8.count <= 200, appUserID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-            throw ServiceError(.invalidAppUserID, "an app user id is 1 to 200 printable characters", status: 400)
+            throw ServiceError(.invalidAppUserID, "an app user id is 1 to 200 printable characters")
         }
     }
 }

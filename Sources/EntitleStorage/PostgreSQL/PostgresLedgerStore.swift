@@ -8,9 +8,14 @@ public enum PostgresLedgerStore {
     /// A ledger on `client`, migrated. The caller runs the client (`client.run()`, a service) for as
     /// long as the store is used.
     public static func open(client: PostgresClient, logger: Logger = Logger(label: "entitle.storage.postgres")) async throws(StorageError) -> any LedgerStore {
-        let store = SQLLedgerStore(engine: PostgresEngine(client: client, logger: logger))
+        let store = self.store(client: client, logger: logger)
         try await store.migrate()
         return store
+    }
+
+    /// A ledger on `client`, not migrated yet.
+    static func store(client: PostgresClient, logger: Logger) -> any LedgerStore {
+        SQLLedgerStore(engine: PostgresEngine(client: client, logger: logger))
     }
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL.

@@ -15,4 +15,9 @@ public enum SQLiteLedgerStore {
         }
         return store
     }
+
+    /// Opens the ledger at `path` without migrating it (the owner migrates once it is ready).
+    static func openUnmigrated(path: String, logger: Logger) async throws(StorageError) -> any LedgerStore {
+        SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger))
+    }
 }

@@ -5,7 +5,11 @@ import Foundation
 
 /// Turns the core's answers into the API's wire types.
 enum SubscriberResponseBuilder {
-    static func response(_ access: SubscriberAccess, facts: SubscriberFacts, catalog: Catalog) -> SubscriberResponse {
+    static func response(_ answer: SubscriberAnswer) -> SubscriberResponse {
+        response(answer.access, facts: answer.facts)
+    }
+
+    static func response(_ access: SubscriberAccess, facts: SubscriberFacts) -> SubscriberResponse {
         let chains = access.subscriptions.map(info)
         var trial = AppTrialInfo(phase: access.appTrial.name, startedAt: facts.appTrialStartedAt, endsAt: nil, lockoutAt: nil)
         switch access.appTrial {
@@ -46,6 +50,10 @@ enum SubscriberResponseBuilder {
             remaining: status.remaining, resetsAt: status.resetsAt)
     }
 
+    static func access(_ answer: AccessAnswer) -> AccessResponse {
+        access(answer.decision, serverTime: answer.at)
+    }
+
     static func access(_ decision: AccessDecision, serverTime: Date) -> AccessResponse {
         AccessResponse(
             feature: decision.feature, outcome: decision.outcome.rawValue, reason: decision.reason.map(reason),
@@ -60,20 +68,6 @@ enum SubscriberResponseBuilder {
         case .appGrace(let lockoutAt): AccessResponse.Reason(code: reason.code, lockoutAt: lockoutAt)
         case .billingIssue(let endsAt): AccessResponse.Reason(code: reason.code, gracePeriodEndsAt: endsAt)
         default: AccessResponse.Reason(code: reason.code)
-        }
-    }
-
-    /// A one-line account of a denial, for error messages.
-    static func describe(_ decision: AccessDecision) -> String {
-        switch decision.reason {
-        case .quotaExhausted(let limit, let resetsAt?):
-            "\(decision.feature) is used up (\(limit) per window) until \(resetsAt.formatted(.iso8601))"
-        case .quotaExhausted(let limit, nil):
-            "\(decision.feature) is used up (\(limit) per window)"
-        case let reason?:
-            "\(decision.feature) is denied: \(reason.code)"
-        case nil:
-            "\(decision.feature) is denied"
         }
     }
 }

@@ -1,83 +1,82 @@
 import EntitleAnalytics
-import EntitleStorage
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 
-/// The dashboard's routes under `/dashboard`: sign-in with a secret key, then server-rendered pages.
-enum DashboardRoutes {
-    static func add(to router: Router<EntitleRequestContext>, service: SubscriptionService, keys: APIKeys) {
+/// The dashboard under `/dashboard`: sign-in with a secret key, then server-rendered pages.
+struct DashboardController {
+    let service: SubscriptionService
+    let keys: APIKeys
+
+    func addRoutes(to router: Router<EntitleRequestContext>) {
+        let (service, keys) = (service, keys)
         let sessions = DashboardSessions(keys: keys)
 
         router.get("/dashboard/login") { _, _ -> Response in
-            html(loginPage(error: nil))
+            Self.html(Self.loginPage(error: nil))
         }
         router.post("/dashboard/login") { request, context -> Response in
             let body = try await request.body.collect(upTo: min(context.maxUploadSize, 16_384))
-            let key = form(String(buffer: body))["key"] ?? ""
+            let key = Self.form(String(buffer: body))["key"] ?? ""
             guard keys.identify(key, appUserID: nil) == .secret else {
                 context.logger.notice("dashboard sign-in refused")
-                return html(loginPage(error: "That is not a secret key of this server."), status: .unauthorized)
+                return Self.html(Self.loginPage(error: "That is not a secret key of this server."), status: .unauthorized)
             }
-            var response = redirect("/dashboard")
+            var response = Self.redirect("/dashboard")
             response.headers[.setCookie] =
                 "\(DashboardSessions.cookieName)=\(sessions.issue(now: service.now())); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
             return response
         }
         router.post("/dashboard/logout") { _, _ -> Response in
-            var response = redirect("/dashboard/login")
+            var response = Self.redirect("/dashboard/login")
             response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0"
             return response
         }
 
         let pages = router.group("/dashboard").add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
         pages.get { request, _ -> Response in
-            try await page {
-                OverviewPage.render(try await service.analytics(from: query(request, "from"), to: query(request, "to")))
+            try await Self.page {
+                OverviewPage.render(try await service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to")))
             }
         }
         pages.get("cohorts") { request, _ -> Response in
-            try await page { CohortsPage.render(try await service.analytics(from: query(request, "from"), to: query(request, "to"))) }
+            try await Self.page { CohortsPage.render(try await service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
         }
         pages.get("products") { request, _ -> Response in
-            try await page { ProductsPage.render(try await service.analytics(from: query(request, "from"), to: query(request, "to"))) }
+            try await Self.page { ProductsPage.render(try await service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
         }
         pages.get("subscribers") { request, _ -> Response in
-            try await page {
-                let text = (query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
+            try await Self.page {
+                let text = (Self.query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
-                do throws(StorageError) {
-                    let owner = try await service.store.owner(originalTransactionID: text)
-                    let matches = try await service.store.subscriberIDs().filter { $0.hasPrefix(text) }.prefix(50)
-                    return SubscribersPage.search(query: text, matches: Array(matches), owner: owner)
-                } catch {
-                    throw ServiceError(error)
-                }
+                let search = try await service.searchSubscribers(text)
+                return SubscribersPage.search(query: text, matches: search.matches, owner: search.purchaseOwner)
             }
         }
         pages.get("subscribers/{appUserID}") { _, context -> Response in
-            try await page {
+            try await Self.page {
                 let appUserID = try context.parameters.require("appUserID")
-                guard try await service.store.projection(appUserID: appUserID) != nil else {
-                    throw ServiceError(.notFound, "no subscriber \(appUserID)", status: 404)
+                guard try await service.isKnown(appUserID: appUserID) else {
+                    throw ServiceError(.notFound, "no subscriber \(appUserID)")
                 }
                 return SubscribersPage.detail(
-                    try await service.subscriber(appUserID: appUserID), timeline: try await service.stateTimeline(appUserID: appUserID))
+                    SubscriberResponseBuilder.response(try await service.subscriber(appUserID: appUserID)),
+                    timeline: try await service.stateTimeline(appUserID: appUserID))
             }
         }
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
-            guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv", status: 404) }
-            return try await csv(String(file.dropLast(4)), service: service, request: request)
+            guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
+            return try await Self.csv(String(file.dropLast(4)), service: service, request: request)
         }
     }
 
     /// The CSV of `chart` for the request's range (also served to secret keys under `/v1/analytics/export`).
     static func csv(_ chart: String, service: SubscriptionService, request: Request) async throws -> Response {
         guard AnalyticsCSV.charts.contains(chart) else {
-            throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))", status: 404)
+            throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))")
         }
         let report = try await service.analytics(from: query(request, "from"), to: query(request, "to"))
         var headers = HTTPFields()
@@ -96,8 +95,8 @@ enum DashboardRoutes {
         do {
             return html(try await build())
         } catch let error as ServiceError {
-            let body = "<h1>\(HTML.escape(error.code))</h1><p class=\"error\">\(HTML.escape(error.message))</p><p><a href=\"/dashboard\">Overview</a></p>"
-            return html(DashboardLayout.page(title: "Error", section: .overview, body: body), status: HTTPResponse.Status(code: error.status))
+            let body = "<h1>\(HTML.escape(error.code.rawValue))</h1><p class=\"error\">\(HTML.escape(error.message))</p><p><a href=\"/dashboard\">Overview</a></p>"
+            return html(DashboardLayout.page(title: "Error", section: .overview, body: body), status: HTTPStatusTable.status(for: error.code))
         }
     }
 
@@ -150,7 +149,7 @@ enum DashboardRoutes {
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             guard let cookie = request.cookies[DashboardSessions.cookieName]?.value, sessions.isValid(cookie, now: now()) else {
-                return DashboardRoutes.redirect("/dashboard/login")
+                return DashboardController.redirect("/dashboard/login")
             }
             return try await next(request, context)
         }

@@ -1,0 +1,27 @@
+import AppStoreModels
+import Foundation
+
+extension LedgerEventPayload {
+    /// A short, stable name of what the event records, for timelines: Apple's notification type and
+    /// subtype (`DID_RENEW/BILLING_RECOVERY`), `transaction`, `usage/FEATURE`, `grant/ENTITLEMENT`, …
+    public var kind: String {
+        switch self {
+        case .notification(let type, let subtype, _, _):
+            [type?.rawValue ?? "NOTIFICATION", subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
+        case .transaction: "transaction"
+        case .renewalInfo: "renewal_info"
+        case .pendingPurchase: "pending_purchase"
+        case .appTrialStarted: "app_trial_started"
+        case .usage(let record): "usage/\(record.feature)"
+        case .grant(let grant): "grant/\(grant.entitlementID)"
+        case .grantRevoked: "grant_revoked"
+        case .override: "override"
+        case .overrideRemoved: "override_removed"
+        case .purchaseTransferred(_, let from, let to, _): "purchase_transferred/\(from ?? "-")→\(to)"
+        case .timeZoneSet: "time_zone_set"
+        case .openAccessSet(let window): window == nil ? "open_access_off" : "open_access_on"
+        case .householdJoined(let household, _): "household_joined/\(household)"
+        case .householdLeft(let household, _): "household_left/\(household)"
+        }
+    }
+}

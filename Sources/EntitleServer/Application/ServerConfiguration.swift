@@ -1,0 +1,51 @@
+import AppStoreVerification
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+
+/// Everything ``buildApplication(configuration:)`` assembles a server from.
+public struct ServerConfiguration: Sendable {
+    /// Where the ledger comes from.
+    public enum Ledger: Sendable {
+        /// A database the application opens, migrates before it listens, and closes at shutdown.
+        case database(LedgerDatabase)
+        /// A store the caller opened, migrated and closes (tests and benchmarks that inspect it).
+        case store(any LedgerStore)
+    }
+
+    public var http: HTTPConfiguration
+    public var ledger: Ledger
+    public var catalog: Catalog
+    /// One verifier per accepted environment, tried in order.
+    public var verifiers: [SignedDataVerifier]
+    public var keys: APIKeys
+    public var restorePolicy: RestorePolicy
+    /// How often the analytics aggregates are refreshed in the background; `nil` for never (reports
+    /// still refresh before they are computed).
+    public var analyticsRefreshInterval: Duration?
+    public var metrics: ServerMetrics
+    /// The clock every answer is computed at.
+    public var now: @Sendable () -> Date
+    public var logger: Logger
+    /// Called once the server listens, with the port it is bound to.
+    public var onServerRunning: @Sendable (_ port: Int) async -> Void
+
+    public init(
+        http: HTTPConfiguration, ledger: Ledger, catalog: Catalog, verifiers: [SignedDataVerifier], keys: APIKeys,
+        restorePolicy: RestorePolicy = .keepWithOriginal, analyticsRefreshInterval: Duration? = .seconds(5), metrics: ServerMetrics = ServerMetrics(),
+        now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) {
+        self.http = http
+        self.ledger = ledger
+        self.catalog = catalog
+        self.verifiers = verifiers
+        self.keys = keys
+        self.restorePolicy = restorePolicy
+        self.analyticsRefreshInterval = analyticsRefreshInterval
+        self.metrics = metrics
+        self.now = now
+        self.logger = logger
+        self.onServerRunning = onServerRunning
+    }
+}

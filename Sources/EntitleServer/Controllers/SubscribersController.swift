@@ -1,0 +1,36 @@
+import EntitleWire
+import Hummingbird
+
+/// What an app does for its user under `/v1/subscribers/{appUserID}`: read the subscriber, submit
+/// a transaction, start the app-managed trial, record usage, ask for access to a feature.
+struct SubscribersController {
+    let service: SubscriptionService
+
+    func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
+        group.get { _, context -> SubscriberResponse in
+            SubscriberResponseBuilder.response(try await service.subscriber(appUserID: context.parameters.require("appUserID")))
+        }
+        group.post("transactions") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
+            return SubscriberResponseBuilder.response(
+                try await service.submitTransaction(appUserID: context.parameters.require("appUserID"), signedTransaction: body.signedTransaction))
+        }
+        group.post("trial") { _, context -> SubscriberResponse in
+            SubscriberResponseBuilder.response(try await service.startTrial(appUserID: context.parameters.require("appUserID")))
+        }
+        group.post("usage") { request, context -> AccessResponse in
+            let body = try await request.decode(as: RecordUsageRequest.self, context: context)
+            return SubscriberResponseBuilder.access(
+                try await service.recordUsage(
+                    appUserID: context.parameters.require("appUserID"), feature: body.feature, amount: body.amount ?? 1,
+                    idempotencyKey: body.idempotencyKey))
+        }
+        group.get("access/{feature}") { request, context -> AccessResponse in
+            let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
+            guard let usage, usage >= 0 else { throw ServiceError(.invalidRequest, "usage is a whole number from 0") }
+            return SubscriberResponseBuilder.access(
+                try await service.access(
+                    appUserID: context.parameters.require("appUserID"), feature: context.parameters.require("feature"), usage: usage))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import HTTPTypes
+
+/// The one place where service error codes become HTTP statuses.
+///
+/// A client's mistake is 4xx; a verification failure is 400 (the data is refused) unless it is
+/// temporary, then 503 so the App Store retries; a storage failure is never the client's fault
+/// (503 when a retry may help, else 500).
+public enum HTTPStatusTable {
+    static let statuses: [ServiceError.Code: HTTPResponse.Status] = [
+        .invalidRequest: .badRequest,
+        .bodyTooLarge: .contentTooLarge,
+        .notFound: .notFound,
+        .methodNotAllowed: .methodNotAllowed,
+        .unsupportedMediaType: .unsupportedMediaType,
+        .missingAPIKey: .unauthorized,
+        .invalidAPIKey: .unauthorized,
+        .forbidden: .forbidden,
+        .invalidAppUserID: .badRequest,
+        .purchaseOwnedByAnotherSubscriber: .conflict,
+        .unknownFeature: .badRequest,
+        .notMetered: .badRequest,
+        .quotaExhausted: .conflict,
+        .internalError: .internalServerError,
+    ]
+
+    /// The status the API answers `code` with.
+    public static func status(for code: ServiceError.Code) -> HTTPResponse.Status {
+        if let status = statuses[code] { return status }
+        if code.rawValue.hasPrefix("verification.") { return code.isRetryable ? .serviceUnavailable : .badRequest }
+        if code.rawValue.hasPrefix("storage.") { return code.isRetryable ? .serviceUnavailable : .internalServerError }
+        return .internalServerError
+    }
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+/// Subscribers found by a support search: IDs starting with the text, and the owner of the purchase
+/// whose original transaction ID it is, if any.
+public struct SubscriberSearch: Hashable, Sendable {
+    public let query: String
+    public let matches: [String]
+    public let purchaseOwner: String?
+}

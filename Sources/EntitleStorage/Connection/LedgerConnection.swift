@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// A ledger store and the long-running services its database needs.
+///
+/// Opening does the I/O that needs no service (SQLite opens its file); ``services`` run the rest
+/// (PostgreSQL's connection pool) and close the store on graceful shutdown, after whatever was
+/// listed after them has stopped. Migrating is the owner's step, once the services run.
+public struct LedgerConnection: Sendable {
+    public let store: any LedgerStore
+    /// Run these in the owner's service group, first, so they stop last.
+    public let services: [any Service]
+
+    /// Opens `database`; nothing is migrated yet.
+    public static func open(_ database: LedgerDatabase, logger: Logger) async throws(StorageError) -> LedgerConnection {
+        switch database {
+        case .sqlite(let path):
+            let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger)
+            return LedgerConnection(store: store, services: [LedgerClosing(store: store)])
+        case .postgres(let configuration):
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            let store = PostgresLedgerStore.store(client: client, logger: logger)
+            return LedgerConnection(store: store, services: [client, LedgerClosing(store: store)])
+        }
+    }
+
+    /// Opens and migrates `database`, runs `body` with its store while its services run, then closes it.
+    public static func with<T: Sendable>(
+        _ database: LedgerDatabase, logger: Logger, _ body: @escaping @Sendable (any LedgerStore) async throws -> T
+    ) async throws -> T {
+        let connection = try await open(database, logger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            for service in connection.services where !(service is LedgerClosing) {
+                group.addTask {
+                    try await service.run()
+                    return nil
+                }
+            }
+            do {
+                try await connection.store.migrate()
+                let result = try await body(connection.store)
+                await connection.store.close()
+                group.cancelAll()
+                return result
+            } catch {
+                await connection.store.close()
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+}
+
+/// Closes the store on graceful shutdown (services listed after it in a group have stopped by then).
+struct LedgerClosing: Service {
+    let store: any LedgerStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.close()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import PostgresNIO
+
+/// Where a ledger lives, read from a database URL: `sqlite:PATH` or
+/// `postgres://user:password@host:port/database?sslmode=disable`.
+public enum LedgerDatabase: Sendable, CustomStringConvertible {
+    /// The embedded engine: one SQLite file (created with its folder when missing).
+    case sqlite(path: String)
+    /// PostgreSQL, shared by any number of server instances.
+    case postgres(PostgresClient.Configuration)
+
+    /// Parses a database URL; any other form is `storage.invalidURL`.
+    public init(url: String) throws(StorageError) {
+        if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw StorageError(.invalidURL, "sqlite: needs a file path, as in sqlite:entitle-data/entitle.sqlite") }
+            self = .sqlite(path: path)
+        } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            self = .postgres(try PostgresLedgerStore.configuration(url: url))
+        } else {
+            throw StorageError(.invalidURL, "the database is sqlite:PATH or a postgres:// URL")
+        }
+    }
+
+    /// The folder an embedded ledger keeps its file in; `nil` for PostgreSQL.
+    public var folder: URL? {
+        guard case .sqlite(let path) = self else { return nil }
+        return URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+
+    /// What to call the ledger in messages: the SQLite path, or "PostgreSQL" (never a password).
+    public var description: String {
+        switch self {
+        case .sqlite(let path): "sqlite:\(path)"
+        case .postgres(let configuration): "PostgreSQL on \(configuration.host ?? "a socket")"
+        }
+    }
+}
