@@ -5,7 +5,7 @@ import Foundation
 /// A subscriber's history for analytics: the fold of their ledger events into purchase histories
 /// and the app-managed trial's start. Like the projection, the same events in any order, duplicated
 /// or replayed, give the same history.
-public struct SubscriberHistory: Hashable, Sendable {
+public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     public var appUserID: String
     public var purchases: [String: PurchaseHistory] = [:]
     public var appTrialStartedAt: Date?
@@ -16,11 +16,7 @@ public struct SubscriberHistory: Hashable, Sendable {
 
     /// The history of `appUserID` from its events, folded in Apple's order.
     public init(appUserID: String, events: [LedgerEvent]) {
-        self.init(appUserID: appUserID)
-        var seen = Set<String>()
-        for event in events.sorted(by: LedgerEvent.precedes) where seen.insert(event.idempotencyKey).inserted {
-            apply(event)
-        }
+        self = LedgerFold.fold(events, into: SubscriberHistory(appUserID: appUserID))
     }
 
     public mutating func apply(_ event: LedgerEvent) {
@@ -30,11 +26,11 @@ public struct SubscriberHistory: Hashable, Sendable {
             if let renewalInfo, let original = renewalInfo.originalTransactionId {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(renewalInfo)
             }
-            guard let id = transaction?.transactionId, let original = transaction?.originalTransactionId ?? transaction?.transactionId else { break }
-            if type == .refundReversed, let signed = event.signedDate {
-                purchases[original, default: PurchaseHistory(originalTransactionID: original)]
-                    .recordRefundReversal(transactionID: id, signedDate: signed)
+            if let reversal = event.refundReversal {
+                purchases[reversal.originalTransactionID, default: PurchaseHistory(originalTransactionID: reversal.originalTransactionID)]
+                    .recordRefundReversal(transactionID: reversal.transactionID, signedDate: reversal.signedDate)
             }
+            guard let id = transaction?.transactionId, let original = transaction?.originalTransactionId ?? transaction?.transactionId else { break }
             if type == .didRenew, subtype == .billingRecovery {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].recordRecovery(transactionID: id)
             }
@@ -46,14 +42,18 @@ public struct SubscriberHistory: Hashable, Sendable {
             }
         case .appTrialStarted(let at):
             appTrialStartedAt = min(appTrialStartedAt ?? at, at)
-        case .purchaseTransferred(let original, let from, let to, let facts):
-            if from == appUserID && to != appUserID { purchases.removeValue(forKey: original) }
-            if to == appUserID, let facts {
+        case .purchaseTransferred:
+            switch event.transferEffect(for: appUserID) {
+            case .removed(let original)?:
+                purchases.removeValue(forKey: original)
+            case .received(let original, let facts)?:
                 var carried = PurchaseHistory(originalTransactionID: original)
                 facts.transactions.values.forEach { carried.record($0) }
                 for (id, date) in facts.refundReversals { carried.recordRefundReversal(transactionID: id, signedDate: date) }
                 if let info = facts.renewalInfo { carried.record(info) }
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].merge(carried)
+            case nil:
+                break
             }
         case .pendingPurchase, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .openAccessSet,
             .householdJoined, .householdLeft:

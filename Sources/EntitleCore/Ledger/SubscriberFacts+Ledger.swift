@@ -1,19 +1,14 @@
 import AppStoreModels
 import Foundation
 
-extension SubscriberFacts {
+extension SubscriberFacts: LedgerFolding {
     /// The facts of `appUserID` from its events, folded in Apple's order.
     ///
     /// Recording is commutative for Apple's data (latest signed version wins), and the fold sorts by
     /// ``LedgerEvent/precedes(_:_:)`` for operator actions, so duplicates, reordering and replays of
     /// the same events give the same facts.
     public static func fold(appUserID: String, events: [LedgerEvent]) -> SubscriberFacts {
-        var facts = SubscriberFacts(appUserID: appUserID)
-        var seen = Set<String>()
-        for event in events.sorted(by: LedgerEvent.precedes) where seen.insert(event.idempotencyKey).inserted {
-            facts.apply(event)
-        }
-        return facts
+        LedgerFold.fold(events, into: SubscriberFacts(appUserID: appUserID))
     }
 
     /// Applies one event. Apple's data, usage, grants and overrides give the same facts in any order
@@ -21,14 +16,12 @@ extension SubscriberFacts {
     /// one event at a time as events arrive.
     public mutating func apply(_ event: LedgerEvent) {
         switch event.payload {
-        case .notification(let type, _, let transaction, let renewalInfo):
+        case .notification(_, _, let transaction, let renewalInfo):
             if let transaction { record(transaction) }
             if let renewalInfo { record(renewalInfo) }
-            if type == .refundReversed, let id = transaction?.transactionId,
-                let original = transaction?.originalTransactionId, let signed = event.signedDate
-            {
-                purchases[original, default: SubscriptionFacts(originalTransactionID: original)]
-                    .recordRefundReversal(transactionID: id, signedDate: signed)
+            if let reversal = event.refundReversal {
+                purchases[reversal.originalTransactionID, default: SubscriptionFacts(originalTransactionID: reversal.originalTransactionID)]
+                    .recordRefundReversal(transactionID: reversal.transactionID, signedDate: reversal.signedDate)
             }
         case .transaction(let transaction):
             record(transaction)
@@ -63,10 +56,11 @@ extension SubscriberFacts {
             if let index = overrides.firstIndex(where: { $0.id == id }) {
                 overrides[index].removedAt = min(overrides[index].removedAt ?? at, at)
             }
-        case .purchaseTransferred(let original, let from, let to, let facts):
-            if from == appUserID && to != appUserID { purchases.removeValue(forKey: original) }
-            if to == appUserID, let facts {
-                purchases[original, default: SubscriptionFacts(originalTransactionID: original)].merge(facts)
+        case .purchaseTransferred:
+            switch event.transferEffect(for: appUserID) {
+            case .removed(let original)?: purchases.removeValue(forKey: original)
+            case .received(let original, let facts)?: purchases[original, default: SubscriptionFacts(originalTransactionID: original)].merge(facts)
+            case nil: break
             }
         case .householdJoined(let household, let at):
             // The latest join wins over an earlier leave; a leave after the join ends the membership.

@@ -88,10 +88,9 @@ extension SubscriptionService {
             throw ServiceError(error)
         }
         var facts = SubscriberFacts(appUserID: appUserID)
-        var seen = Set<String>()
         var previous: [String: String] = [:]
         var changes: [StateChange] = []
-        for event in events.sorted(by: LedgerEvent.precedes) where seen.insert(event.idempotencyKey).inserted {
+        for event in LedgerFold.ordered(events) {
             facts.apply(event)
             let at = event.signedDate ?? event.receivedAt
             let access = resolver.resolve(facts, at: at)

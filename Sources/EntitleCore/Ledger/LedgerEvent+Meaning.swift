@@ -1,0 +1,29 @@
+import AppStoreModels
+import Foundation
+
+/// What a purchase transfer does to one subscriber's purchases.
+public enum PurchaseTransferEffect: Sendable {
+    /// The purchase left this subscriber.
+    case removed(originalTransactionID: String)
+    /// The purchase arrived, with the facts it carried from its previous owner.
+    case received(originalTransactionID: String, facts: SubscriptionFacts)
+}
+
+extension LedgerEvent {
+    /// The reversal a `REFUND_REVERSED` notification records: which transaction of which purchase,
+    /// signed when. Every fold reads reversals through this one definition.
+    public var refundReversal: (originalTransactionID: String, transactionID: String, signedDate: Date)? {
+        guard case .notification(.refundReversed?, _, let transaction?, _) = payload, let id = transaction.transactionId,
+            let signedDate
+        else { return nil }
+        return (transaction.originalTransactionId ?? id, id, signedDate)
+    }
+
+    /// What this event does to `appUserID`'s purchases when it is a purchase transfer.
+    public func transferEffect(for appUserID: String) -> PurchaseTransferEffect? {
+        guard case .purchaseTransferred(let original, let from, let to, let facts) = payload else { return nil }
+        if to == appUserID, let facts { return .received(originalTransactionID: original, facts: facts) }
+        if from == appUserID && to != appUserID { return .removed(originalTransactionID: original) }
+        return nil
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// A state built by folding ledger events one at a time: a subscriber's facts, their analytics
+/// history. Its `apply` must give the same state for the same events in any order, so that a
+/// projection can be updated as events arrive.
+public protocol LedgerFolding {
+    mutating func apply(_ event: LedgerEvent)
+}
+
+/// The one way the ledger is read as a sequence: every reader (the projection, analytics, the
+/// dashboard's timeline) folds events in Apple's order, each idempotency key once, so duplicates,
+/// reordering and replays give the same answer everywhere.
+public enum LedgerFold {
+    /// `events` in Apple's order (``LedgerEvent/precedes(_:_:)``), each idempotency key once.
+    public static func ordered(_ events: [LedgerEvent]) -> [LedgerEvent] {
+        var seen = Set<String>()
+        return events.sorted(by: LedgerEvent.precedes).filter { seen.insert($0.idempotencyKey).inserted }
+    }
+
+    /// `initial` with `events` applied in Apple's order, each idempotency key once.
+    public static func fold<State: LedgerFolding>(_ events: [LedgerEvent], into initial: State) -> State {
+        var state = initial
+        for event in ordered(events) { state.apply(event) }
+        return state
+    }
+}
