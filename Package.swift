@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "LocalAppStore",
             dependencies: [
-                "AppStoreModels", "EntitleCore", "EntitleWire",
+                "AppStoreModels", "AppStoreVerification", "EntitleCore", "EntitleWire",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

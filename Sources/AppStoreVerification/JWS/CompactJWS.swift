@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// A JWS in compact serialization, split and decoded but not yet trusted.

@@ -1,3 +1,4 @@
+import AppStoreModels
 import Crypto
 import Foundation
 
@@ -95,14 +96,10 @@ public struct APIKeys: Sendable {
 }
 
 extension Data {
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    var base64URL: String { Base64URL.encode(self) }
 
     init?(base64URL text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
+        guard let data = Base64URL.decode(text) else { return nil }
+        self = data
     }
 }

@@ -72,20 +72,7 @@ final class SQLLedgerStore: LedgerStore {
                 let current = try await appUserID.asyncMap { id throws(StorageError) in try await Self.projection(id, session) } ?? nil
                 guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
             }
-            let inserted = try await session.execute(
-                """
-                INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
-                    original_transaction_id, signed_date, received_at, event)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (idempotency_key) DO NOTHING
-                RETURNING sequence
-                """,
-                [
-                    .text(event.id.uuidString), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
-                    SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
-                    SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
-                ])
-            guard let sequence = inserted.first?["sequence"]?.integer else { return .duplicate }
+            guard let sequence = try await Self.insert(event, appUserID: appUserID, encoded: encoded, session) else { return .duplicate }
             guard let appUserID else { return .appended(sequence: sequence, appUserID: nil) }
 
             var facts = try await Self.projection(appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
@@ -130,16 +117,7 @@ final class SQLLedgerStore: LedgerStore {
                 payload: .purchaseTransferred(
                     originalTransactionID: original, from: previous, to: newOwner, facts: previousFacts.purchases[original]))
             for event in [outgoing, incoming] {
-                _ = try await session.execute(
-                    """
-                    INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
-                        original_transaction_id, signed_date, received_at, event)
-                    VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(event.id.uuidString), .text(event.idempotencyKey), SQLValue(event.appUserID), .text(event.source.rawValue),
-                        .text(original), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(try Self.encode(event)),
-                    ])
+                _ = try await Self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE original_transaction_id = ?",
@@ -220,6 +198,27 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     // MARK: - Statements shared by the operations
+
+    /// Stores `event` for `appUserID` unless its idempotency key is known; returns its sequence, or
+    /// `nil` for a duplicate.
+    private static func insert(
+        _ event: LedgerEvent, appUserID: String?, encoded: String, _ session: any SQLSession
+    ) async throws(StorageError) -> Int64? {
+        try await session.execute(
+            """
+            INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+                original_transaction_id, signed_date, received_at, event)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (idempotency_key) DO NOTHING
+            RETURNING sequence
+            """,
+            [
+                .text(event.id.uuidString), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
+                SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
+                SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
+            ]
+        ).first?["sequence"]?.integer
+    }
 
     private static func owner(_ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
         try await session.execute("SELECT app_user_id FROM purchase_links WHERE original_transaction_id = ?", [.text(original)])

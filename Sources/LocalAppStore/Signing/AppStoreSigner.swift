@@ -1,3 +1,4 @@
+import AppStoreModels
 import Crypto
 import Foundation
 import SwiftASN1
@@ -56,19 +57,6 @@ public struct AppStoreSigner: Sendable {
         return encoder
     }()
 
-    /// Base64url without padding (RFC 7515), byte by byte.
-    public static func base64URL(_ data: Data) -> String {
-        let base64 = data.base64EncodedData()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(base64.count)
-        for byte in base64 {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
-            case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
-            case UInt8(ascii: "="): continue
-            default: bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// Base64url without padding (RFC 7515).
+    public static func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
 }

@@ -1,3 +1,4 @@
+import AppStoreVerification
 import Crypto
 import Foundation
 import SwiftASN1
@@ -11,8 +12,8 @@ import X509
 /// A server trusts it only when told to (its root among the trusted roots); the verifier treats its
 /// data exactly as it treats Apple's.
 public struct LocalCertificateAuthority: Sendable {
-    public static let intermediateOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
-    public static let leafOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
+    public static let intermediateOID = AppleOIDs.intermediateMarker
+    public static let leafOID = AppleOIDs.leafMarker
     /// The files kept in the authority's folder.
     public static let files = (root: "root.pem", intermediate: "intermediate.pem", leaf: "leaf.pem", leafKey: "leaf-key.pem")
 
