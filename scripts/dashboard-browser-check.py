@@ -15,6 +15,8 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 base, key = sys.argv[1].rstrip("/"), sys.argv[2]
 screenshot = sys.argv[3] if len(sys.argv) > 3 else None
@@ -45,16 +47,26 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
     options.add_argument(argument)
 options.binary_location = "/usr/bin/chromium"
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+# Pages load as the machine allows: every look-up waits for its element up to 15 s, and every click that
+# navigates waits until the page it leaves is gone.
+driver.implicitly_wait(15)
+
+
+def navigate(action):
+    old = driver.find_element(By.TAG_NAME, "html")
+    action()
+    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(old))
+
 driver.set_page_load_timeout(60)
 try:
     # Unauthenticated: the dashboard sends the browser to the sign-in form; a wrong key is refused.
     driver.get(base + "/dashboard")
     check(driver.current_url.endswith("/dashboard/login"), f"without a session /dashboard lands on {driver.current_url}")
     driver.find_element(By.NAME, "key").send_keys("sk_not_a_key_of_this_server")
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    navigate(driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click)
     check(len(driver.find_elements(By.CSS_SELECTOR, "p.error")) == 1, "a wrong key shows an error")
     driver.find_element(By.NAME, "key").send_keys(key)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    navigate(driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click)
     check(driver.title.startswith("Overview"), f"after sign-in the title is {driver.title!r}")
 
     # The report on the page must be the same range as the API's default.
@@ -131,25 +143,25 @@ try:
         check([line.split(",")[2] for line in lines[1:]] == [str(m["expirations"]) for m in months], "churn CSV expirations match")
 
     # Cohorts and products.
-    driver.find_element(By.LINK_TEXT, "Cohorts").click()
+    navigate(driver.find_element(By.LINK_TEXT, "Cohorts").click)
     cohort_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="cohorts"] tbody tr')
     shown = sorted({(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text)) for r in cohort_rows})
     check(shown == sorted((c["cohort"], c["customers"]) for c in report["cohorts"]), "cohorts and their sizes match")
-    driver.find_element(By.LINK_TEXT, "Products").click()
+    navigate(driver.find_element(By.LINK_TEXT, "Products").click)
     product_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="products"] tbody tr')
     shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[2].text)) for r in product_rows)
     check(shown == sorted((p["product"], p["activePaid"]) for p in report["products"]), "products and their active counts match")
 
     # Subscriber search and timeline.
-    driver.find_element(By.LINK_TEXT, "Subscribers").click()
+    navigate(driver.find_element(By.LINK_TEXT, "Subscribers").click)
     box = driver.find_element(By.NAME, "q")
     box.send_keys("user-")
-    box.submit()
+    navigate(box.submit)
     results = driver.find_elements(By.CSS_SELECTOR, '[data-results="subscribers"] a')
     check(len(results) > 0, "searching user- finds subscribers")
     if results:
         subscriber_id = results[0].text
-        results[0].click()
+        navigate(results[0].click)
         subscriber = json.loads(api(f"/v1/subscribers/{subscriber_id}"))
         check(driver.find_element(By.TAG_NAME, "h1").text == subscriber_id, "the subscriber page names the subscriber")
         shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, r.find_elements(By.TAG_NAME, "td")[2].text)
@@ -159,7 +171,7 @@ try:
         check(len(timeline) > 0, f"{subscriber_id} has a timeline")
 
     # Signing out ends the session.
-    driver.find_element(By.CSS_SELECTOR, "header form button").click()
+    navigate(driver.find_element(By.CSS_SELECTOR, "header form button").click)
     driver.get(base + "/dashboard")
     check(driver.current_url.endswith("/dashboard/login"), "after signing out /dashboard asks to sign in again")
 finally:
