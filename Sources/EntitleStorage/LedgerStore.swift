@@ -1,4 +1,3 @@
-import EntitleAnalytics
 import EntitleCore
 import Foundation
 
@@ -51,24 +50,8 @@ public protocol LedgerStore: Sendable {
     /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
     func rebuildProjections() async throws(StorageError) -> Int
 
-    /// Brings the analytics aggregates up to date: for each subscriber whose projection changed since
-    /// the last refresh, computes their cells from their events with `cells` and adds the difference
-    /// from the cells added before. Batches of `batchSize` subscribers, each in one transaction.
-    /// Returns how many subscribers were refreshed.
-    func refreshAnalytics(
-        batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
-    ) async throws(StorageError) -> Int
-
-    /// Drops the aggregates and computes them again from the whole ledger. Returns how many subscribers.
-    func recomputeAnalytics(
-        batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
-    ) async throws(StorageError) -> Int
-
-    /// The aggregate cells of days up to `day` (all of them when `nil`).
-    func analyticsCells(through day: Int?) async throws(StorageError) -> AnalyticsCells
-
-    /// How many subscribers await an analytics refresh.
-    func pendingAnalytics() async throws(StorageError) -> Int
+    /// The analytics aggregates kept in the same database, a consumer of this ledger.
+    func analyticsStore() -> any AnalyticsStore
 
     /// How many events the ledger holds.
     func eventCount() async throws(StorageError) -> Int

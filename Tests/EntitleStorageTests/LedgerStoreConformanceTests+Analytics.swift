@@ -29,21 +29,21 @@ extension LedgerStoreConformanceTests {
             var refreshed = 0
             for (index, event) in delivered.enumerated() {
                 _ = try await store.append(event)
-                if index % 5 == 4 { refreshed += try await store.refreshAnalytics(batchSize: 2, cells: cells) }
+                if index % 5 == 4 { refreshed += try await store.analyticsStore().refreshAnalytics(batchSize: 2, cells: cells) }
             }
             #expect(refreshed > 0)
-            #expect(try await store.pendingAnalytics() > 0)
-            _ = try await store.refreshAnalytics(batchSize: 2, cells: cells)
-            #expect(try await store.pendingAnalytics() == 0)
+            #expect(try await store.analyticsStore().pendingAnalytics() > 0)
+            _ = try await store.analyticsStore().refreshAnalytics(batchSize: 2, cells: cells)
+            #expect(try await store.analyticsStore().pendingAnalytics() == 0)
 
-            let incremental = try await store.analyticsCells(through: nil)
+            let incremental = try await store.analyticsStore().analyticsCells(through: nil)
             #expect(incremental == Self.expectedCells(events))
-            #expect(try await store.recomputeAnalytics(batchSize: 3, cells: cells) == 5)
-            #expect(try await store.analyticsCells(through: nil) == incremental)
-            #expect(try await store.pendingAnalytics() == 0)
+            #expect(try await store.analyticsStore().recomputeAnalytics(batchSize: 3, cells: cells) == 5)
+            #expect(try await store.analyticsStore().analyticsCells(through: nil) == incremental)
+            #expect(try await store.analyticsStore().pendingAnalytics() == 0)
 
             let cutoff = AnalyticsCalendar.day(of: AnalyticsLedger.at("2026-01-31T00:00:00Z"))
-            #expect(try await store.analyticsCells(through: cutoff) == incremental.filter { $0.key.day <= cutoff })
+            #expect(try await store.analyticsStore().analyticsCells(through: cutoff) == incremental.filter { $0.key.day <= cutoff })
         }
     }
 
@@ -56,21 +56,21 @@ extension LedgerStoreConformanceTests {
             let transaction = Self.apple.subscription(
                 AnalyticsLedger.individual, original: "H", id: "H1", purchase: start, expires: ISODuration(months: 1).added(to: start))
             _ = try await store.append(LedgerEvents.notification(1, appUserID: nil, type: .subscribed, subtype: .initialBuy, transaction: transaction))
-            _ = try await store.refreshAnalytics(batchSize: 10, cells: cells)
-            #expect(try await store.analyticsCells(through: nil).isEmpty)
+            _ = try await store.analyticsStore().refreshAnalytics(batchSize: 10, cells: cells)
+            #expect(try await store.analyticsStore().analyticsCells(through: nil).isEmpty)
 
             _ = try await store.append(LedgerEvents.appTransaction(2, appUserID: "first", transaction))
-            _ = try await store.refreshAnalytics(batchSize: 10, cells: cells)
+            _ = try await store.analyticsStore().refreshAnalytics(batchSize: 10, cells: cells)
             let day = AnalyticsCalendar.day(of: start)
-            #expect(try await store.analyticsCells(through: nil)[AnalyticsKey(day: day, metric: .revenue, product: AnalyticsLedger.individual, currency: "USD")] == 7_990)
+            #expect(try await store.analyticsStore().analyticsCells(through: nil)[AnalyticsKey(day: day, metric: .revenue, product: AnalyticsLedger.individual, currency: "USD")] == 7_990)
 
             #expect(try await store.transfer(originalTransactionID: "H", to: "second", at: start.addingTimeInterval(86_400)) == "first")
-            _ = try await store.refreshAnalytics(batchSize: 10, cells: cells)
-            let moved = try await store.analyticsCells(through: nil)
+            _ = try await store.analyticsStore().refreshAnalytics(batchSize: 10, cells: cells)
+            let moved = try await store.analyticsStore().analyticsCells(through: nil)
             #expect(moved[AnalyticsKey(day: day, metric: .activePaid, product: AnalyticsLedger.individual)] == 1)
             #expect(moved[AnalyticsKey(day: day, metric: .cohortCustomers, cohort: "2026-01")] == 1)
-            #expect(try await store.recomputeAnalytics(batchSize: 10, cells: cells) == 2)
-            #expect(try await store.analyticsCells(through: nil) == moved)
+            #expect(try await store.analyticsStore().recomputeAnalytics(batchSize: 10, cells: cells) == 2)
+            #expect(try await store.analyticsStore().analyticsCells(through: nil) == moved)
         }
     }
 }

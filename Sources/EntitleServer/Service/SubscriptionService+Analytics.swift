@@ -8,8 +8,8 @@ import Logging
 extension SubscriptionService {
     /// The longest range a report covers, in days.
     public static let longestAnalyticsRange = 3_660
-    /// Subscribers refreshed per transaction.
-    static let analyticsBatch = 200
+    /// Ledger events read per refresh transaction (and subscribers per recompute transaction).
+    static let analyticsBatch = 500
 
     /// Each subscriber's cells under this server's catalog.
     var analyticsCells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells {
@@ -22,7 +22,7 @@ extension SubscriptionService {
     @discardableResult
     public func refreshAnalytics() async throws(ServiceError) -> Int {
         do {
-            return try await store.refreshAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+            return try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
         } catch {
             logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"])
             throw ServiceError(error)
@@ -32,7 +32,7 @@ extension SubscriptionService {
     /// Computes the aggregates again from the whole ledger (after a catalog change, say).
     public func recomputeAnalytics() async throws(ServiceError) -> Int {
         do {
-            return try await store.recomputeAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+            return try await analytics.recomputeAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
         } catch {
             throw ServiceError(error)
         }
@@ -45,7 +45,7 @@ extension SubscriptionService {
         try await refreshAnalytics()
         let cells: AnalyticsCells
         do {
-            cells = try await store.analyticsCells(through: last)
+            cells = try await analytics.analyticsCells(through: last)
         } catch {
             throw ServiceError(error)
         }

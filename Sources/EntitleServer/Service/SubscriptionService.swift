@@ -10,6 +10,8 @@ import Logging
 /// that the HTTP edge maps to statuses.
 public final class SubscriptionService: Sendable {
     let store: any LedgerStore
+    /// The analytics aggregates, kept in the ledger's database.
+    let analytics: any AnalyticsStore
     public let catalog: Catalog
     let resolver: EntitlementResolver
     /// One verifier per accepted environment, tried in order.
@@ -23,6 +25,7 @@ public final class SubscriptionService: Sendable {
         now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.store = store
+        self.analytics = store.analyticsStore()
         self.catalog = catalog
         self.resolver = EntitlementResolver(catalog: catalog)
         self.verifiers = verifiers

@@ -15,6 +15,21 @@ final class PostgresEngine: SQLEngine {
         self.logger = logger
     }
 
+    /// Sequences are taken before commit, so concurrent writers may commit out of sequence order.
+    /// Every append holds this lock shared until it commits; ``readHorizon()`` takes it exclusively
+    /// for an instant, when no append is between its sequence and its commit.
+    static let appendLock = "hashtextextended('entitle.ledger.appends', 0)"
+    let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
+
+    func readHorizon() async throws(StorageError) -> Int64 {
+        try await transaction { session throws(StorageError) in
+            _ = try await session.execute("SELECT pg_advisory_xact_lock(\(Self.appendLock))", [])
+            return try await session.execute(
+                "SELECT COALESCE(pg_sequence_last_value(pg_get_serial_sequence('ledger_events', 'sequence')), 0) AS horizon", []
+            ).first?["horizon"]?.integer ?? 0
+        }
+    }
+
     func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in

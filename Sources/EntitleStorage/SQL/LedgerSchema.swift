@@ -61,6 +61,14 @@ enum LedgerSchema {
                 """,
                 "INSERT INTO analytics_pending (app_user_id) SELECT app_user_id FROM subscribers",
             ]),
+            (4, [
+                // Consumers of the ledger (analytics; webhooks and reconciliation next) read it through
+                // durable cursors on the events' sequence, advanced in their own transactions.
+                "CREATE TABLE ledger_cursors (consumer TEXT PRIMARY KEY, sequence BIGINT NOT NULL)",
+                // Analytics reads the whole ledger once more through its cursor, which replaces the
+                // pending marks (its aggregates are kept by difference, so reading again is exact).
+                "DROP TABLE analytics_pending",
+            ]),
         ]
     }
 }

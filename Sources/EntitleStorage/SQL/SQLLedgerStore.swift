@@ -24,7 +24,12 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func migrate() async throws(StorageError) {
-        let migrations = LedgerSchema.migrations(sequenceColumn: engine.sequenceColumn)
+        try await migrate(through: nil)
+    }
+
+    /// Brings the schema to `version` (the latest when `nil`); tests start from an older version.
+    func migrate(through version: Int?) async throws(StorageError) {
+        let migrations = LedgerSchema.migrations(sequenceColumn: engine.sequenceColumn).filter { $0.version <= version ?? .max }
         try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.migrations")
             _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])
@@ -72,7 +77,7 @@ final class SQLLedgerStore: LedgerStore {
                 let current = try await appUserID.asyncMap { id throws(StorageError) in try await Self.projection(id, session) } ?? nil
                 guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
             }
-            guard let sequence = try await Self.insert(event, appUserID: appUserID, encoded: encoded, session) else { return .duplicate }
+            guard let sequence = try await self.insert(event, appUserID: appUserID, encoded: encoded, session) else { return .duplicate }
             guard let appUserID else { return .appended(sequence: sequence, appUserID: nil) }
 
             var facts = try await Self.projection(appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
@@ -106,18 +111,11 @@ final class SQLLedgerStore: LedgerStore {
             }
             var previousFacts = try await Self.projection(previous, session) ?? SubscriberFacts(appUserID: previous)
             var newFacts = try await Self.projection(newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
-            let move = UUID()
-            let outgoing = LedgerEvent(
-                id: UUID(), appUserID: previous, source: .restore, idempotencyKey: "transfer:\(move.uuidString):out",
-                originalTransactionID: original, signedDate: at, receivedAt: at,
-                payload: .purchaseTransferred(originalTransactionID: original, from: previous, to: newOwner, facts: nil))
-            let incoming = LedgerEvent(
-                id: move, appUserID: newOwner, source: .restore, idempotencyKey: "transfer:\(move.uuidString):in",
-                originalTransactionID: original, signedDate: at, receivedAt: at,
-                payload: .purchaseTransferred(
-                    originalTransactionID: original, from: previous, to: newOwner, facts: previousFacts.purchases[original]))
+            let transfer = PurchaseTransfer(originalTransactionID: original, from: previous, to: newOwner, at: at, id: UUID(), outgoingID: UUID())
+            let outgoing = transfer.outgoing
+            let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
             for event in [outgoing, incoming] {
-                _ = try await Self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
+                _ = try await self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE original_transaction_id = ?",
@@ -193,6 +191,10 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func analyticsStore() -> any AnalyticsStore {
+        SQLAnalyticsStore(engine: engine)
+    }
+
     func close() async {
         await engine.close()
     }
@@ -201,10 +203,11 @@ final class SQLLedgerStore: LedgerStore {
 
     /// Stores `event` for `appUserID` unless its idempotency key is known; returns its sequence, or
     /// `nil` for a duplicate.
-    private static func insert(
+    private func insert(
         _ event: LedgerEvent, appUserID: String?, encoded: String, _ session: any SQLSession
     ) async throws(StorageError) -> Int64? {
-        try await session.execute(
+        if let guardStatement = engine.appendGuardStatement { _ = try await session.execute(guardStatement, []) }
+        return try await session.execute(
             """
             INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
                 original_transaction_id, signed_date, received_at, event)
@@ -252,8 +255,6 @@ final class SQLLedgerStore: LedgerStore {
                 event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at
             """,
             [.text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
-        _ = try await session.execute(
-            "INSERT INTO analytics_pending (app_user_id) VALUES (?) ON CONFLICT (app_user_id) DO NOTHING", [.text(appUserID)])
     }
 
     private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {

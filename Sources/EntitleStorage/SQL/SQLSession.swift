@@ -17,5 +17,11 @@ protocol SQLEngine: Sendable {
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
     /// The column type of an auto-increment primary key.
     var sequenceColumn: String { get }
+    /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
+    /// ``readHorizon()`` waits out).
+    var appendGuardStatement: String? { get }
+    /// A sequence at or below which every event is committed (or never will be): what ledger
+    /// consumers may read up to without passing an event that commits later with a smaller sequence.
+    func readHorizon() async throws(StorageError) -> Int64
     func close() async
 }

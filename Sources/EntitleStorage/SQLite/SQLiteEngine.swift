@@ -12,6 +12,10 @@ final class SQLiteEngine: SQLEngine {
     private let readerMutex = AsyncMutex()
     private let writer: GroupCommit
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
+    /// One writer commits in sequence order: every visible event is below any later one.
+    let appendGuardStatement: String? = nil
+
+    func readHorizon() async throws(StorageError) -> Int64 { .max }
 
     private init(connection: SQLiteConnection, reader: SQLiteConnection) {
         self.connection = connection

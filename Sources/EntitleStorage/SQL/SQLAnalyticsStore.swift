@@ -2,64 +2,98 @@ import EntitleAnalytics
 import EntitleCore
 import Foundation
 
-/// The analytics aggregates, maintained beside the ledger: projection writes mark the subscriber
-/// pending; a refresh computes each pending subscriber's cells and adds the difference from what it
-/// added before, so the daily aggregates always equal the sum of every subscriber's cells.
-extension SQLLedgerStore {
+/// The analytics aggregates in the ledger's database, written once over ``SQLEngine``: a refresh
+/// reads the events past the analytics cursor, computes each subscriber they touch from all their
+/// events, adds the difference from what that subscriber added before, and advances the cursor in
+/// the same transaction — so the daily aggregates always equal the sum of every subscriber's cells.
+final class SQLAnalyticsStore: AnalyticsStore {
+    let engine: any SQLEngine
+    static let cursor = LedgerCursor(consumer: "analytics")
+
+    init(engine: any SQLEngine) {
+        self.engine = engine
+    }
+
     func refreshAnalytics(
         batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
         let batchSize = max(1, batchSize)
         var total = 0
         while true {
-            let refreshed = try await engine.transaction { session throws(StorageError) in
+            let horizon = try await engine.readHorizon()
+            let (subscribers, events) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
                 try await session.lock("entitle.analytics")
-                let ids = try await session.execute(
-                    "SELECT app_user_id FROM analytics_pending ORDER BY app_user_id LIMIT ?", [.integer(Int64(batchSize))]
-                ).compactMap { $0["app_user_id"]?.text }
-                var delta = AnalyticsCells()
-                for id in ids {
-                    try await session.lock("subscriber:\(id)")
-                    let events = try Self.decodeEvents(await session.execute(
-                        "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(id)]))
-                    let new = cells(id, events)
-                    let stored = try await session.execute("SELECT cells FROM analytics_contributions WHERE app_user_id = ?", [.text(id)])
-                    let old = try stored.first?["cells"]?.text.map { text throws(StorageError) in try Self.decodeCells(text, appUserID: id) } ?? [:]
-                    delta.add(new.difference(from: old))
-                    if new.isEmpty {
-                        _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_user_id = ?", [.text(id)])
-                    } else {
-                        _ = try await session.execute(
-                            """
-                            INSERT INTO analytics_contributions (app_user_id, cells) VALUES (?, ?)
-                            ON CONFLICT (app_user_id) DO UPDATE SET cells = excluded.cells
-                            """, [.text(id), .text(try Self.encodeCells(new, appUserID: id))])
-                    }
-                    _ = try await session.execute("DELETE FROM analytics_pending WHERE app_user_id = ?", [.text(id)])
-                }
-                try await Self.addToAggregates(delta, session)
-                return ids.count
+                let position = try await Self.cursor.position(session)
+                let entries = try await LedgerCursor.entries(after: position, horizon: horizon, limit: batchSize, session)
+                guard let last = entries.last else { return (0, 0) }
+                let ids = Set(entries.compactMap(\.appUserID)).sorted()
+                try await Self.recompute(ids, cells: cells, session)
+                try await Self.cursor.advance(to: last.sequence, session)
+                return (ids.count, entries.count)
             }
-            total += refreshed
-            if refreshed < batchSize { return total }
+            total += subscribers
+            if events < batchSize { return total }
         }
     }
 
     func recomputeAnalytics(
         batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
+        let batchSize = max(1, batchSize)
+        // Everything up to the head is recomputed below; what comes after, the next refresh reads.
+        let horizon = try await engine.readHorizon()
         try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.analytics")
             _ = try await session.execute("DELETE FROM analytics_daily", [])
             _ = try await session.execute("DELETE FROM analytics_contributions", [])
-            _ = try await session.execute(
-                """
-                INSERT INTO analytics_pending (app_user_id) SELECT app_user_id FROM subscribers WHERE true
-                ON CONFLICT (app_user_id) DO NOTHING
-                """, [])
+            let head = try await LedgerCursor.head(horizon: horizon, session)
+            try await Self.cursor.advance(to: head, session)
         }
-        return try await refreshAnalytics(batchSize: batchSize, cells: cells)
+        var after = ""
+        var total = 0
+        while true {
+            let from = after
+            let ids = try await engine.transaction { session throws(StorageError) in
+                try await session.lock("entitle.analytics")
+                let ids = try await session.execute(
+                    "SELECT app_user_id FROM subscribers WHERE app_user_id > ? ORDER BY app_user_id LIMIT ?",
+                    [.text(from), .integer(Int64(batchSize))]
+                ).compactMap { $0["app_user_id"]?.text }
+                try await Self.recompute(ids, cells: cells, session)
+                return ids
+            }
+            let count = ids.count
+            if let last = ids.last { after = last }
+            total += count
+            if count < batchSize { return total }
+        }
+    }
+
+    /// Computes the cells of `ids` from all their events and adds the difference to the aggregates.
+    private static func recompute(
+        _ ids: [String], cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells, _ session: any SQLSession
+    ) async throws(StorageError) {
+        var delta = AnalyticsCells()
+        for id in ids {
+            try await session.lock("subscriber:\(id)")
+            let events = try SQLLedgerStore.decodeEvents(await session.execute(
+                "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(id)]))
+            let new = cells(id, events)
+            let stored = try await session.execute("SELECT cells FROM analytics_contributions WHERE app_user_id = ?", [.text(id)])
+            let old = try stored.first?["cells"]?.text.map { text throws(StorageError) in try Self.decodeCells(text, appUserID: id) } ?? [:]
+            delta.add(new.difference(from: old))
+            if new.isEmpty {
+                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_user_id = ?", [.text(id)])
+            } else {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO analytics_contributions (app_user_id, cells) VALUES (?, ?)
+                    ON CONFLICT (app_user_id) DO UPDATE SET cells = excluded.cells
+                    """, [.text(id), .text(try Self.encodeCells(new, appUserID: id))])
+            }
+        }
+        try await addToAggregates(delta, session)
     }
 
     func analyticsCells(through day: Int?) async throws(StorageError) -> AnalyticsCells {
@@ -83,7 +117,7 @@ extension SQLLedgerStore {
 
     func pendingAnalytics() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
-            Int(try await session.execute("SELECT COUNT(*) AS n FROM analytics_pending", []).first?["n"]?.integer ?? 0)
+            try await LedgerCursor.backlog(after: try await Self.cursor.position(session), session)
         }
     }
 
@@ -122,7 +156,7 @@ extension SQLLedgerStore {
             StoredCell(d: $0.key.day, m: $0.key.metric.rawValue, p: $0.key.product, c: $0.key.currency, h: $0.key.cohort, v: $0.value)
         }
         do {
-            return String(decoding: try encoder.encode(rows), as: UTF8.self)
+            return String(decoding: try SQLLedgerStore.encoder.encode(rows), as: UTF8.self)
         } catch {
             throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not encode", underlying: error)
         }
@@ -131,7 +165,7 @@ extension SQLLedgerStore {
     static func decodeCells(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
         let rows: [StoredCell]
         do {
-            rows = try decoder().decode([StoredCell].self, from: Data(text.utf8))
+            rows = try SQLLedgerStore.decoder().decode([StoredCell].self, from: Data(text.utf8))
         } catch {
             throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not decode", underlying: error)
         }

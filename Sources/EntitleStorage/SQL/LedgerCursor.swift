@@ -1,0 +1,50 @@
+import Foundation
+
+/// A consumer's durable position in the ledger, and the events past it.
+///
+/// Consumers (analytics; webhooks and reconciliation next) read events in sequence order, never past
+/// the engine's read horizon (so never past an event that commits later with a smaller sequence),
+/// and advance their cursor in the same transaction as the work it records: a crash repeats work and
+/// never skips it.
+struct LedgerCursor {
+    /// An event past the cursor: its sequence and whose it is (`nil` while its purchase has no owner).
+    struct Entry: Sendable {
+        var sequence: Int64
+        var appUserID: String?
+    }
+
+    let consumer: String
+
+    /// The last sequence the consumer has read (0 when it never has).
+    func position(_ session: any SQLSession) async throws(StorageError) -> Int64 {
+        try await session.execute("SELECT sequence FROM ledger_cursors WHERE consumer = ?", [.text(consumer)]).first?["sequence"]?.integer ?? 0
+    }
+
+    /// Moves the cursor to `sequence`, inside the caller's transaction.
+    func advance(to sequence: Int64, _ session: any SQLSession) async throws(StorageError) {
+        _ = try await session.execute(
+            """
+            INSERT INTO ledger_cursors (consumer, sequence) VALUES (?, ?)
+            ON CONFLICT (consumer) DO UPDATE SET sequence = excluded.sequence
+            """, [.text(consumer), .integer(sequence)])
+    }
+
+    /// Up to `limit` events after `sequence`, at or below `horizon`, in sequence order.
+    static func entries(after sequence: Int64, horizon: Int64, limit: Int, _ session: any SQLSession) async throws(StorageError) -> [Entry] {
+        try await session.execute(
+            "SELECT sequence, app_user_id FROM ledger_events WHERE sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
+            [.integer(sequence), .integer(horizon), .integer(Int64(limit))]
+        ).map { Entry(sequence: $0["sequence"]?.integer ?? 0, appUserID: $0["app_user_id"]?.text) }
+    }
+
+    /// The last sequence at or below `horizon` (0 on an empty ledger).
+    static func head(horizon: Int64, _ session: any SQLSession) async throws(StorageError) -> Int64 {
+        try await session.execute("SELECT MAX(sequence) AS head FROM ledger_events WHERE sequence <= ?", [.integer(horizon)])
+            .first?["head"]?.integer ?? 0
+    }
+
+    /// How many events are past `sequence`.
+    static func backlog(after sequence: Int64, _ session: any SQLSession) async throws(StorageError) -> Int {
+        Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE sequence > ?", [.integer(sequence)]).first?["n"]?.integer ?? 0)
+    }
+}
