@@ -4,11 +4,8 @@ import Foundation
 public struct EntitlementInfo: Codable, Hashable, Sendable {
     public var id: String
     public var isActive: Bool
-    /// `trial`, `active`, `active_not_renewing`, `grace_period`, `billing_retry`, `expired`, `revoked`,
-    /// `app_grace`, `lockout`, `granted`, `pending`.
-    public var state: String
-    /// `purchase`, `app_trial`, `expiry_grace`, `grant`, `open_access`, `household`.
-    public var source: String
+    public var state: EntitlementStateValue
+    public var source: EntitlementSourceKind
     public var productID: String?
     public var expiresAt: Date?
     public var willRenew: Bool
@@ -19,7 +16,7 @@ public struct EntitlementInfo: Codable, Hashable, Sendable {
     public var limits: [String: Int?]
 
     public init(
-        id: String, isActive: Bool, state: String, source: String, productID: String?, expiresAt: Date?, willRenew: Bool,
+        id: String, isActive: Bool, state: EntitlementStateValue, source: EntitlementSourceKind, productID: String?, expiresAt: Date?, willRenew: Bool,
         periodType: String?, renewsToProductID: String?, isFamilyShared: Bool, limits: [String: Int?]
     ) {
         self.id = id

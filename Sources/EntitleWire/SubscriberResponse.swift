@@ -16,9 +16,9 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public var lapse: Lapse?
 
     public struct Lapse: Codable, Hashable, Sendable {
-        public var reason: String
-        public var paywall: String
-        public init(reason: String, paywall: String) {
+        public var reason: AccessReasonCode
+        public var paywall: Paywall
+        public init(reason: AccessReasonCode, paywall: Paywall) {
             self.reason = reason
             self.paywall = paywall
         }

@@ -6,7 +6,7 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var productID: String
     /// `auto_renewable`, `non_renewing`, `non_consumable`.
     public var kind: String
-    public var state: String
+    public var state: SubscriptionStateValue
     /// The App Store Server API status 1–5, when it applies.
     public var appleStatus: Int?
     public var willRenew: Bool
@@ -21,7 +21,7 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var environment: String?
 
     public init(
-        originalTransactionID: String, productID: String, kind: String, state: String, appleStatus: Int?, willRenew: Bool,
+        originalTransactionID: String, productID: String, kind: String, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,
         renewsToProductID: String?, purchasedAt: Date?, expiresAt: Date?, gracePeriodExpiresAt: Date?, periodType: String,
         expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?
     ) {

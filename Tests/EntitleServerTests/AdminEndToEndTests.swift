@@ -89,9 +89,7 @@ struct AdminEndToEndTests {
             var headers = HTTPFields()
             headers[.authorization] = "Bearer \(secret)"
             headers[.contentType] = "application/json"
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            let body = ByteBuffer(bytes: try encoder.encode(OpenAccessRequest(endsAt: Self.day(7), reason: "store outage")))
+            let body = ByteBuffer(bytes: try WireJSON.encoder.encode(OpenAccessRequest(endsAt: Self.day(7), reason: "store outage")))
             let set = try await client.execute(uri: "/v1/open-access", method: .put, headers: headers, body: body)
             #expect(set.status == .ok)
             #expect(try ServerHarness.decode(OpenAccessResponse.self, set).endsAt == Self.day(7))
@@ -103,7 +101,7 @@ struct AdminEndToEndTests {
             #expect(try await harness.subscriber(client, "brand-new").entitlements.filter(\.isActive).isEmpty)
 
             harness.clock.set(Self.day(8))
-            let again = ByteBuffer(bytes: try encoder.encode(OpenAccessRequest(endsAt: Self.day(20), entitlementIDs: ["individual"])))
+            let again = ByteBuffer(bytes: try WireJSON.encoder.encode(OpenAccessRequest(endsAt: Self.day(20), entitlementIDs: ["individual"])))
             #expect(try await client.execute(uri: "/v1/open-access", method: .put, headers: headers, body: again).status == .ok)
             #expect(try await harness.subscriber(client, "brand-new").entitlements.filter(\.isActive).map(\.id) == ["individual"])
             #expect(try await client.execute(uri: "/v1/open-access", method: .delete, headers: headers).status == .ok)

@@ -70,7 +70,7 @@ struct Seed001ScenarioTests {
             let subscriber = try await harness.subscriber(client, "reader")
             let expected = scenario.expected
             #expect(subscriber.entitlements.first { $0.id == "plus" }?.isActive == expected.isPlus)
-            #expect(subscriber.subscriptions.first?.state == expected.state)
+            #expect(subscriber.subscriptions.first?.state.rawValue == expected.state)
             #expect(subscriber.subscriptions.first?.productID == expected.productID)
             if scenario == .downgraded {
                 #expect(subscriber.subscriptions.first?.renewsToProductID == Self.monthly)

@@ -154,9 +154,7 @@ struct ServerHarness: Sendable {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(type, from: Data(buffer: response.body))
+        try WireJSON.decoder.decode(type, from: Data(buffer: response.body))
     }
 
     static func errorCode(_ response: TestResponse) -> String? {

@@ -29,7 +29,7 @@ enum SubscribersPage {
     static func detail(_ subscriber: SubscriberResponse, timeline: [StateChange]) -> String {
         var body = "<h1>\(HTML.escape(subscriber.appUserID))</h1><p class=\"muted\">At \(time(subscriber.serverTime)).</p>"
         let entitlements = subscriber.entitlements.map {
-            [HTML.escape($0.id), $0.isActive ? "yes" : "no", HTML.escape($0.state), HTML.escape($0.source), HTML.escape($0.productID ?? ""),
+            [HTML.escape($0.id), $0.isActive ? "yes" : "no", HTML.escape($0.state.rawValue), HTML.escape($0.source.rawValue), HTML.escape($0.productID ?? ""),
              $0.expiresAt.map(time) ?? "", $0.willRenew ? "yes" : "no"]
         }
         body += "<section class=\"panel\"><h2>Entitlements</h2>"
@@ -37,7 +37,7 @@ enum SubscribersPage {
             id: "entitlements", header: ["Entitlement", "Active", "State", "Source", "Product", "Expires", "Renews"], rows: entitlements)
         body += "</section>"
         let chains = (subscriber.subscriptions + subscriber.purchases).map {
-            [HTML.escape($0.originalTransactionID), HTML.escape($0.productID), HTML.escape($0.state), $0.purchasedAt.map(time) ?? "",
+            [HTML.escape($0.originalTransactionID), HTML.escape($0.productID), HTML.escape($0.state.rawValue), $0.purchasedAt.map(time) ?? "",
              $0.expiresAt.map(time) ?? "", $0.isFamilyShared ? "yes" : "no"]
         }
         body += "<section class=\"panel\"><h2>Purchases</h2>"

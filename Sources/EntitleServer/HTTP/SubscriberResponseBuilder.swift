@@ -11,7 +11,7 @@ enum SubscriberResponseBuilder {
 
     static func response(_ access: SubscriberAccess, facts: SubscriberFacts) -> SubscriberResponse {
         let chains = access.subscriptions.map(info)
-        var trial = AppTrialInfo(phase: access.appTrial.name, startedAt: facts.appTrialStartedAt, endsAt: nil, lockoutAt: nil)
+        var trial = AppTrialInfo(phase: AppTrialPhaseValue(rawValue: access.appTrial.name), startedAt: facts.appTrialStartedAt, endsAt: nil, lockoutAt: nil)
         switch access.appTrial {
         case .active(let endsAt): trial.endsAt = endsAt
         case .grace(let ended, let lockoutAt): (trial.endsAt, trial.lockoutAt) = (ended, lockoutAt)
@@ -22,7 +22,7 @@ enum SubscriberResponseBuilder {
             appUserID: access.appUserID, serverTime: access.evaluatedAt,
             entitlements: access.entitlements.map { status in
                 EntitlementInfo(
-                    id: status.id, isActive: status.isActive, state: status.state.rawValue, source: status.source.kind,
+                    id: status.id, isActive: status.isActive, state: EntitlementStateValue(rawValue: status.state.rawValue), source: EntitlementSourceKind(rawValue: status.source.kind),
                     productID: status.productID, expiresAt: status.expiresAt, willRenew: status.willRenew,
                     periodType: status.periodType?.rawValue, renewsToProductID: status.renewsToProductID,
                     isFamilyShared: status.isFamilyShared, limits: status.limits.mapValues(\.maximum))
@@ -31,13 +31,13 @@ enum SubscriberResponseBuilder {
             purchases: chains.filter { $0.kind != ProductKind.autoRenewable.rawValue },
             appTrial: trial,
             quotas: access.quotas.map(quota),
-            lapse: access.lapse.map { SubscriberResponse.Lapse(reason: $0.reason.code, paywall: $0.paywall.rawValue) })
+            lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) })
     }
 
     static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {
         SubscriptionInfo(
             originalTransactionID: status.originalTransactionID, productID: status.productID, kind: status.kind.rawValue,
-            state: status.state.rawValue, appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
+            state: SubscriptionStateValue(rawValue: status.state.rawValue), appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
             renewsToProductID: status.renewsToProductID, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
             gracePeriodExpiresAt: status.gracePeriodExpiresAt, periodType: status.periodType.rawValue,
             expirationReason: status.expirationReason?.rawValue, revocationCause: status.revocationCause?.rawValue,
@@ -56,18 +56,18 @@ enum SubscriberResponseBuilder {
 
     static func access(_ decision: AccessDecision, serverTime: Date) -> AccessResponse {
         AccessResponse(
-            feature: decision.feature, outcome: decision.outcome.rawValue, reason: decision.reason.map(reason),
-            paywall: decision.paywall?.rawValue, allowance: decision.allowance.map { AccessResponse.Allowance(maximum: $0.maximum) },
+            feature: decision.feature, outcome: AccessOutcome(rawValue: decision.outcome.rawValue), reason: decision.reason.map(reason),
+            paywall: decision.paywall.map { Paywall(rawValue: $0.rawValue) }, allowance: decision.allowance.map { AccessResponse.Allowance(maximum: $0.maximum) },
             quota: decision.quota.map(quota), serverTime: serverTime)
     }
 
     static func reason(_ reason: AccessReason) -> AccessResponse.Reason {
         switch reason {
-        case .limitExceeded(let maximum): AccessResponse.Reason(code: reason.code, maximum: maximum)
-        case .quotaExhausted(let limit, let resetsAt): AccessResponse.Reason(code: reason.code, maximum: limit, resetsAt: resetsAt)
-        case .appGrace(let lockoutAt): AccessResponse.Reason(code: reason.code, lockoutAt: lockoutAt)
-        case .billingIssue(let endsAt): AccessResponse.Reason(code: reason.code, gracePeriodEndsAt: endsAt)
-        default: AccessResponse.Reason(code: reason.code)
+        case .limitExceeded(let maximum): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), maximum: maximum)
+        case .quotaExhausted(let limit, let resetsAt): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), maximum: limit, resetsAt: resetsAt)
+        case .appGrace(let lockoutAt): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), lockoutAt: lockoutAt)
+        case .billingIssue(let endsAt): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), gracePeriodEndsAt: endsAt)
+        default: AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code))
         }
     }
 }

@@ -268,11 +268,11 @@ public struct PopulationSimulation {
         for person in people {
             let response = try await app.subscriber(person.appUserID)
             if response.entitlements.contains(where: \.isActive) { summary.entitledSubscribers += 1 }
-            if store.catalog.appTrial != nil { summary.appTrialPhases[response.appTrial.phase, default: 0] += 1 }
+            if store.catalog.appTrial != nil { summary.appTrialPhases[response.appTrial.phase.rawValue, default: 0] += 1 }
             for original in person.chains {
                 guard let chain = store.subscription(original) else { continue }
                 let expected = chain.expectedState(at: end)
-                let reported = (response.subscriptions + response.purchases).first { $0.originalTransactionID == original }?.state ?? "missing"
+                let reported = (response.subscriptions + response.purchases).first { $0.originalTransactionID == original }?.state.rawValue ?? "missing"
                 summary.expected[expected, default: 0] += 1
                 summary.reported[reported, default: 0] += 1
                 if expected != reported {

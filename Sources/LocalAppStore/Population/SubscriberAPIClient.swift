@@ -57,9 +57,7 @@ public struct SubscriberAPIClient: Sendable {
             throw LocalStoreError(.deliveryFailed, "\(method) \(path) answered \(status): \(String(buffer: bytes))")
         }
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode(SubscriberResponse.self, from: Data(bytes.readableBytesView))
+            return try WireJSON.decoder.decode(SubscriberResponse.self, from: Data(bytes.readableBytesView))
         } catch {
             throw LocalStoreError(.deliveryFailed, "\(method) \(path) answered a body that is not a subscriber: \(error)")
         }
@@ -67,7 +65,7 @@ public struct SubscriberAPIClient: Sendable {
 
     private static func encode<T: Encodable>(_ value: T) throws(LocalStoreError) -> Data {
         do {
-            return try JSONEncoder().encode(value)
+            return try WireJSON.encoder.encode(value)
         } catch {
             throw LocalStoreError(.signing, "the request does not encode: \(error)")
         }
