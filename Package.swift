@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "EntitleStorage", targets: ["EntitleStorage"]),
         .library(name: "EntitleServer", targets: ["EntitleServer"]),
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
+        .library(name: "EntitleAPI", targets: ["EntitleAPI"]),
         .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
         .library(name: "EntitleTestSupport", targets: ["EntitleTestSupport"]),
     ],
@@ -71,6 +72,9 @@ let package = Package(
         ),
         // The HTTP API's request and response types, shared by the server and the client SDK. Foundation only.
         .target(name: "EntitleWire", swiftSettings: swiftSettings),
+        // A client of the HTTP API over any transport (URLSession by default), for apps and the
+        // local App Store's simulated apps. Foundation and EntitleWire only.
+        .target(name: "EntitleAPI", dependencies: ["EntitleWire"], swiftSettings: swiftSettings),
         // The server: the subscription service (verify, append, resolve) and its HTTP API.
         .target(
             name: "EntitleServer",
@@ -89,7 +93,7 @@ let package = Package(
         .target(
             name: "LocalAppStore",
             dependencies: [
-                "AppStoreModels", "AppStoreVerification", "EntitleCore", "EntitleWire",
+                "AppStoreModels", "AppStoreVerification", "EntitleCore", "EntitleWire", "EntitleAPI",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -107,6 +111,7 @@ let package = Package(
                 "EntitleServer",
                 "EntitleStorage",
                 "LocalAppStore",
+                "EntitleAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -169,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "EntitleServerTests",
             dependencies: [
-                "EntitleServer", "EntitleTestSupport", "LocalAppStore",
+                "EntitleServer", "EntitleTestSupport", "LocalAppStore", "EntitleAPI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "X509", package: "swift-certificates"),

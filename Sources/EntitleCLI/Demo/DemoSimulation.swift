@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EntitleAPI
 import Foundation
 import LocalAppStore
 import Logging
@@ -38,7 +39,7 @@ final class DemoSimulation: Service {
     }
 
     func run() async throws {
-        let app = SubscriberAPIClient(baseURL: baseURL, key: secretKey, client: http)
+        let app = SubscriberAPIClient(baseURL: URL(string: baseURL)!, key: secretKey, transport: AsyncHTTPClientTransport(client: http))
         var healthy = false
         for _ in 0..<200 where !healthy {
             healthy = await app.isHealthy()

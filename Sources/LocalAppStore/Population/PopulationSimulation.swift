@@ -1,3 +1,4 @@
+import EntitleAPI
 import AppStoreModels
 import EntitleCore
 import EntitleWire
@@ -113,7 +114,7 @@ public struct PopulationSimulation {
         switch event.action {
         case .arrive:
             if store.catalog.appTrial != nil {
-                _ = try await app.startTrial(people[person].appUserID)
+                _ = try await Self.api { () async throws(APIClientError) in try await app.startTrial(people[person].appUserID) }
                 summary.appTrialsStarted += 1
             }
             if chance(plan.purchase) {
@@ -174,14 +175,14 @@ public struct PopulationSimulation {
             people.append(Person(appUserID: people[person].appUserID + "-family", accountToken: UUID()))
             summary.familyMembers += 1
             let shared = try store.shareWithFamily(original, memberAccountToken: people[member].accountToken, at: now)
-            _ = try await app.submit(people[member].appUserID, signedTransaction: shared.signedTransaction)
+            _ = try await Self.api { () async throws(APIClientError) in try await app.submit(people[member].appUserID, signedTransaction: shared.signedTransaction) }
             people[member].chains.append(shared.originalTransactionID)
             owners[shared.originalTransactionID] = member
             try await deliver(shared.notifications)
         case .resubscribe(let original):
             guard store.subscription(original)?.phase == .expired else { return }
             let purchase = try store.resubscribe(original, at: now)
-            _ = try await app.submit(people[person].appUserID, signedTransaction: purchase.signedTransaction)
+            _ = try await Self.api { () async throws(APIClientError) in try await app.submit(people[person].appUserID, signedTransaction: purchase.signedTransaction) }
             try await deliver(purchase.notifications)
             summary.purchases += 1
             planPeriod(original, person: person, at: now)
@@ -190,7 +191,7 @@ public struct PopulationSimulation {
 
     /// A first purchase: the app submits its transaction, the store notifies, and its future is planned.
     private mutating func began(_ purchase: StorePurchase, person: Int, at now: Date) async throws(LocalStoreError) {
-        _ = try await app.submit(people[person].appUserID, signedTransaction: purchase.signedTransaction)
+        _ = try await Self.api { () async throws(APIClientError) in try await app.submit(people[person].appUserID, signedTransaction: purchase.signedTransaction) }
         try await deliver(purchase.notifications)
         summary.purchases += 1
         let original = purchase.originalTransactionID
@@ -263,10 +264,19 @@ public struct PopulationSimulation {
 
     // MARK: - Comparison
 
+    /// A call to the server through the simulated app; a refusal or a failed connection fails the run.
+    private static func api<T>(_ call: () async throws(APIClientError) -> T) async throws(LocalStoreError) -> T {
+        do {
+            return try await call()
+        } catch {
+            throw LocalStoreError(.deliveryFailed, error.description)
+        }
+    }
+
     private mutating func compare() async throws(LocalStoreError) {
         summary.subscribers = people.count
         for person in people {
-            let response = try await app.subscriber(person.appUserID)
+            let response = try await Self.api { () async throws(APIClientError) in try await app.subscriber(person.appUserID) }
             if response.entitlements.contains(where: \.isActive) { summary.entitledSubscribers += 1 }
             if store.catalog.appTrial != nil { summary.appTrialPhases[response.appTrial.phase.rawValue, default: 0] += 1 }
             for original in person.chains {

@@ -1,0 +1,68 @@
+import EntitleWire
+import Foundation
+
+/// What an app does against its Entitle server: start the app-managed trial, submit a StoreKit
+/// transaction, read the subscriber. Authenticated with a key; any transport.
+public struct SubscriberAPIClient: Sendable {
+    public let baseURL: URL
+    private let key: String
+    private let transport: any HTTPTransport
+    private let timeout: Duration
+
+    public init(baseURL: URL, key: String, transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(30)) {
+        self.baseURL = baseURL
+        self.key = key
+        self.transport = transport
+        self.timeout = timeout
+    }
+
+    public func startTrial(_ appUserID: String) async throws(APIClientError) -> SubscriberResponse {
+        try await send("POST", Self.subscriberPath(appUserID) + "/trial", body: nil)
+    }
+
+    public func submit(_ appUserID: String, signedTransaction: String) async throws(APIClientError) -> SubscriberResponse {
+        try await send(
+            "POST", Self.subscriberPath(appUserID) + "/transactions", body: try Self.encode(SubmitTransactionRequest(signedTransaction: signedTransaction)))
+    }
+
+    public func subscriber(_ appUserID: String) async throws(APIClientError) -> SubscriberResponse {
+        try await send("GET", Self.subscriberPath(appUserID), body: nil)
+    }
+
+    /// Whether the server answers `/health`.
+    public func isHealthy() async -> Bool {
+        (try? await transport.send(APIRequest(method: "GET", path: "/health"), to: baseURL, timeout: .seconds(2)).status) == 200
+    }
+
+    /// `/v1/subscribers/{appUserID}`, the ID percent-encoded as one path segment.
+    public static func subscriberPath(_ appUserID: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#%")
+        return "/v1/subscribers/" + (appUserID.addingPercentEncoding(withAllowedCharacters: allowed) ?? appUserID)
+    }
+
+    private func send<T: Decodable>(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> T {
+        var headers = ["Authorization": "Bearer \(key)"]
+        if body != nil { headers["Content-Type"] = "application/json" }
+        let response = try await transport.send(APIRequest(method: method, path: path, headers: headers, body: body), to: baseURL, timeout: timeout)
+        guard (200..<300).contains(response.status) else {
+            let error = try? WireJSON.decoder.decode(ErrorResponse.self, from: response.body).error
+            throw APIClientError(
+                .refused, "\(method) \(path) answered \(response.status): \(error?.message ?? String(decoding: response.body.prefix(500), as: UTF8.self))",
+                status: response.status, serverCode: error?.code)
+        }
+        do {
+            return try WireJSON.decoder.decode(T.self, from: response.body)
+        } catch {
+            throw APIClientError(.unexpectedResponse, "\(method) \(path) answered a body that is not a \(T.self): \(error)", underlying: error)
+        }
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws(APIClientError) -> Data {
+        do {
+            return try WireJSON.encoder.encode(value)
+        } catch {
+            throw APIClientError(.invalidRequest, "the request does not encode: \(error)", underlying: error)
+        }
+    }
+}
