@@ -12,7 +12,7 @@ public protocol AnalyticsStore: Sendable {
     /// Brings the aggregates up to date: reads the ledger past the analytics cursor in batches of
     /// `batchSize` events; for each subscriber those events touch, computes their cells from all
     /// their events with `cells` and adds the difference from the cells added before; advances the
-    /// cursor in the same transaction. Returns how many subscriber updates were made.
+    /// cursor in the same transaction. Returns how many subscribers were refreshed.
     func refreshAnalytics(
         batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int

@@ -18,22 +18,22 @@ final class SQLAnalyticsStore: AnalyticsStore {
         batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
         let batchSize = max(1, batchSize)
-        var total = 0
+        var refreshed = Set<String>()
         while true {
             let horizon = try await engine.readHorizon()
-            let (subscribers, events) = try await engine.transaction { session throws(StorageError) in
+            let (subscribers, events): ([String], Int) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
                 try await session.lock("entitle.analytics")
                 let position = try await Self.cursor.position(session)
                 let entries = try await LedgerCursor.entries(after: position, horizon: horizon, limit: batchSize, session)
-                guard let last = entries.last else { return (0, 0) }
+                guard let last = entries.last else { return ([], 0) }
                 let ids = Set(entries.compactMap(\.appUserID)).sorted()
                 try await Self.recompute(ids, cells: cells, session)
                 try await Self.cursor.advance(to: last.sequence, session)
-                return (ids.count, entries.count)
+                return (ids, entries.count)
             }
-            total += subscribers
-            if events < batchSize { return total }
+            refreshed.formUnion(subscribers)
+            if events < batchSize { return refreshed.count }
         }
     }
 
