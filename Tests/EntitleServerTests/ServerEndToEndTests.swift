@@ -92,6 +92,31 @@ struct ServerEndToEndTests {
         }
     }
 
+    @Test("the app's re-signed version of a transaction (refunded) replaces the one it submitted before; an older one changes nothing", arguments: StorageEngine.allCases)
+    func updatedTransactionFromTheApp(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let purchase = harness.apple.subscription(Self.family, original: "504", id: "504-1", purchase: Self.day(0), expires: Self.day(31))
+            try await harness.submit(client, "parent-3", purchase)
+            // The same JWS again is a duplicate: one event.
+            let signed = harness.pki.sign(purchase)
+            try await harness.submit(client, "parent-3", signed: signed)
+            try await harness.submit(client, "parent-3", signed: signed)
+            #expect(try await harness.store.events(appUserID: "parent-3").count == 1)
+            // StoreKit hands the app the same transactionId, re-signed with the refund; no notification arrives.
+            harness.clock.set(Self.day(5))
+            var refunded = purchase
+            refunded.revocationDate = Self.day(5)
+            refunded.revocationReason = .other
+            refunded.signedDate = Self.day(5)
+            try await harness.submit(client, "parent-3", refunded)
+            #expect(try await harness.subscriber(client, "parent-3").entitlements.first?.state == "revoked")
+            #expect(try await harness.store.events(appUserID: "parent-3").count == 2)
+            // An older signed version arriving late changes nothing: the most recently signed wins.
+            try await harness.submit(client, "parent-3", purchase)
+            #expect(try await harness.subscriber(client, "parent-3").entitlements.first?.state == "revoked")
+        }
+    }
+
     @Test("billing grace entitles with a warning; billing retry does not", arguments: StorageEngine.allCases)
     func graceAndRetry(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in

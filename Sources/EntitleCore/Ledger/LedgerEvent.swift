@@ -4,7 +4,8 @@ import Foundation
 /// One immutable entry of the ledger: every accepted input is one, appended once.
 ///
 /// `idempotencyKey` makes appending idempotent: the same notification (its `notificationUUID`), the
-/// same app-submitted transaction (its `transactionId`) or the same client usage key twice is one event.
+/// same signed version of an app-submitted transaction (its `transactionId` and `signedDate`) or the
+/// same client usage key twice is one event.
 public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
     public var id: UUID
     /// The subscriber the event belongs to; `nil` for a notification about a purchase not yet linked

@@ -1,5 +1,6 @@
 import AppStoreModels
 import AppStoreVerification
+import Crypto
 import EntitleCore
 import EntitleStorage
 import Foundation
@@ -95,7 +96,8 @@ public final class SubscriptionService: Sendable {
             }
         }
         let event = LedgerEvent(
-            id: UUID(), appUserID: appUserID, source: .appTransaction, idempotencyKey: "transaction:\(transactionID)",
+            id: UUID(), appUserID: appUserID, source: .appTransaction,
+            idempotencyKey: Self.idempotencyKey(transactionID: transactionID, signedDate: transaction.signedDate, jws: signedTransaction),
             transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
             payload: .transaction(transaction), rawSignedPayload: signedTransaction)
         _ = try await append(event)
@@ -238,6 +240,16 @@ public final class SubscriptionService: Sendable {
             }
         }
         throw ServiceError(last ?? VerificationError(.environment, "no environment is accepted"))
+    }
+
+    /// A signed transaction is identified by its content, not its ID alone: StoreKit hands the app the
+    /// same `transactionId` again, re-signed, when it changes (a refund, a revocation, an upgrade), and
+    /// each version is an event; the fold keeps the most recently signed. The same version again is
+    /// a duplicate.
+    static func idempotencyKey(transactionID: String, signedDate: Date?, jws: String) -> String {
+        if let signedDate { return "transaction:\(transactionID):\(Int64((signedDate.timeIntervalSince1970 * 1000).rounded()))" }
+        let payload = jws.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first ?? Substring(jws)
+        return "transaction:\(transactionID):" + SHA256.hash(data: Data(payload.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// App user ids are opaque strings chosen by the app: 1 to 200 printable characters.
