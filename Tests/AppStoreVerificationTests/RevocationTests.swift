@@ -2,7 +2,7 @@ import AppStoreModels
 import AppStoreVerification
 import EntitleTestSupport
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// Online revocation checks (OCSP), off by default.
@@ -13,10 +13,10 @@ struct RevocationTests {
     /// A transport that fails like a network, or answers with fixed bytes, and counts its calls.
     final class ScriptedTransport: RevocationTransport {
         let answer: [UInt8]?
-        let calls = Mutex(0)
+        let calls = NIOLockedValueBox(0)
         init(answer: [UInt8]?) { self.answer = answer }
         func send(request: [UInt8], to uri: String) async throws -> [UInt8] {
-            calls.withLock { $0 += 1 }
+            calls.withLockedValue { $0 += 1 }
             guard let answer else { throw Unreachable() }
             return answer
         }
@@ -46,7 +46,7 @@ struct RevocationTests {
             let error = error as? VerificationError
             return error?.code == .revocationCheckUnavailable && error?.isRetryable == true
         }
-        #expect(transport.calls.withLock { $0 } >= 1)
+        #expect(transport.calls.withLockedValue { $0 } >= 1)
     }
 
     @Test("a responder answer that doesn't confirm the certificate is a final rejection, not retryable")

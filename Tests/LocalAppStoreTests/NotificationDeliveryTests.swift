@@ -5,23 +5,23 @@ import Hummingbird
 import HummingbirdTesting
 import LocalAppStore
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("NotificationDelivery")
 struct NotificationDeliveryTests {
     /// Attempts per request body, as the webhook saw them.
     final class Attempts: Sendable {
-        private let counts = Mutex<[String: Int]>([:])
+        private let counts = NIOLockedValueBox<[String: Int]>([:])
 
         func record(_ body: String) -> Int {
-            counts.withLock { counts in
+            counts.withLockedValue { counts in
                 counts[body, default: 0] += 1
                 return counts[body]!
             }
         }
 
-        var perNotification: [Int] { counts.withLock { Array($0.values) } }
+        var perNotification: [Int] { counts.withLockedValue { Array($0.values) } }
     }
 
     /// A webhook on loopback that fails the first `failures` attempts of each notification with 503.

@@ -21,8 +21,11 @@ enum AnalyticsLoad {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let target = arguments.first ?? "sqlite"
         let events = arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
-        var logger = Logger(label: "entitle.analytics-load")
-        logger.logLevel = .error
+        let logger = {
+            var logger = Logger(label: "entitle.analytics-load")
+            logger.logLevel = .error
+            return logger
+        }()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-analytics-load-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = target.hasPrefix("postgres")

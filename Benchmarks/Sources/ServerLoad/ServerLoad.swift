@@ -29,8 +29,11 @@ enum ServerLoad {
 
     static func main() async throws {
         let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
-        var logger = Logger(label: "entitle.load")
-        logger.logLevel = .error
+        let logger = {
+            var logger = Logger(label: "entitle.load")
+            logger.logLevel = .error
+            return logger
+        }()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = target.hasPrefix("postgres")

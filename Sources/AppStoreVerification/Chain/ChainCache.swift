@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Validated chains, keyed by the exact bytes of the JWS header that carries them (the header holds
 /// `alg` and every x5c certificate, so equal bytes mean the same chain).
@@ -19,7 +18,7 @@ final class ChainCache: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

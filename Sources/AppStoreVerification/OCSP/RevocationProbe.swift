@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import X509
 
 /// Adapts a ``RevocationTransport`` to swift-certificates' OCSP requester for one validation, and
@@ -7,7 +6,7 @@ import X509
 /// responder that didn't confirm the certificate as good is not.
 final class RevocationProbe: OCSPRequester, Sendable {
     let transport: any RevocationTransport
-    private let state = Mutex<(unreachable: [String], answered: Int)>(([], 0))
+    private let state = LockedValue<(unreachable: [String], answered: Int)>(([], 0))
 
     init(requester: any RevocationTransport) {
         self.transport = requester

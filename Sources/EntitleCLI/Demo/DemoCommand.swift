@@ -10,8 +10,8 @@ import Hummingbird
 import LocalAppStore
 import Logging
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
+import NIOConcurrencyHelpers
 
 /// `entitle demo`: the server on an embedded SQLite ledger, the local App Store playing a population
 /// of subscribers through it in simulated time, a summary checked against the subscriber API, then
@@ -103,7 +103,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         try await http.shutdown()
-        if exitAfterSummary, simulation.disagreed.withLock({ $0 }) { throw ExitCode(1) }
+        if exitAfterSummary, simulation.disagreed.withLockedValue({ $0 }) { throw ExitCode(1) }
     }
 
     /// An example's folder by name, or the folder given.

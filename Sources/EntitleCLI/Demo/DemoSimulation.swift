@@ -4,7 +4,7 @@ import Foundation
 import LocalAppStore
 import Logging
 import ServiceLifecycle
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The demo's population run, as a service beside the server: waits for the server, plays the
 /// population, prints the summary, then lets the clock run in real time.
@@ -20,7 +20,7 @@ final class DemoSimulation: Service {
     let logger: Logger
     let exitAfterSummary: Bool
     /// Whether the API disagreed with the store on any purchase.
-    let disagreed = Mutex(false)
+    let disagreed = NIOLockedValueBox(false)
 
     init(
         plan: PopulationPlan, store: StoreSimulator, end: Date, clock: SimulationClock, baseURL: String, secretKey: String, http: HTTPClient,
@@ -53,7 +53,7 @@ final class DemoSimulation: Service {
             DemoOutput.line("  simulated \(progress.now.formatted(.iso8601.year().month().day())): \(progress.events) events, \(progress.notifications) notifications")
         }
         clock.release()
-        disagreed.withLock { $0 = !summary.mismatches.isEmpty }
+        disagreed.withLockedValue { $0 = !summary.mismatches.isEmpty }
         DemoOutput.line(summary.text)
         for mismatch in summary.mismatches.prefix(10) {
             DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Mutual exclusion across suspension points: one holder at a time, waiters resumed in order.
 final class AsyncMutex: Sendable {
-    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = NIOLockedValueBox<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func withLock<T: Sendable>(_ body: @Sendable () async throws(StorageError) -> T) async throws(StorageError) -> T {
         await acquire()
@@ -19,7 +19,7 @@ final class AsyncMutex: Sendable {
 
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let acquired = state.withLock { state -> Bool in
+            let acquired = state.withLockedValue { state -> Bool in
                 if state.held {
                     state.waiters.append(continuation)
                     return false
@@ -32,7 +32,7 @@ final class AsyncMutex: Sendable {
     }
 
     private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.held = false
                 return nil

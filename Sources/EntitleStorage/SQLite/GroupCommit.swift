@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Group commit for SQLite's single writer: transactions that arrive while one is committing are run
 /// together in the next one, each inside its own savepoint, so one fsync covers many of them.
@@ -21,7 +21,7 @@ final class GroupCommit: Sendable {
     }
 
     private let writer = AsyncMutex()
-    private let queue = Mutex<[Work]>([])
+    private let queue = NIOLockedValueBox<[Work]>([])
     private let execute: @Sendable (String) async throws(StorageError) -> Void
     private let session: any SQLSession
 
@@ -34,22 +34,22 @@ final class GroupCommit: Sendable {
     }
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        let result = Mutex<Result<T, StorageError>?>(nil)
+        let result = NIOLockedValueBox<Result<T, StorageError>?>(nil)
         let work = Work(
             run: { session in
                 do throws(StorageError) {
                     let value = try await body(session)
-                    result.withLock { $0 = .success(value) }
+                    result.withLockedValue { $0 = .success(value) }
                     return true
                 } catch {
-                    result.withLock { $0 = .failure(error) }
+                    result.withLockedValue { $0 = .failure(error) }
                     return false
                 }
             },
-            fail: { error in result.withLock { $0 = .failure(error) } })
-        queue.withLock { $0.append(work) }
+            fail: { error in result.withLockedValue { $0 = .failure(error) } })
+        queue.withLockedValue { $0.append(work) }
         try await writer.withLock { () throws(StorageError) in
-            let batch = queue.withLock { queued in
+            let batch = queue.withLockedValue { queued in
                 defer { queued.removeAll() }
                 return queued
             }
@@ -58,7 +58,7 @@ final class GroupCommit: Sendable {
             // fail their work or leave the transaction open.
             if !batch.isEmpty { await Task { await self.commit(batch) }.value }
         }
-        guard let outcome = result.withLock({ $0 }) else {
+        guard let outcome = result.withLockedValue({ $0 }) else {
             throw StorageError(.queryFailed, "a queued SQLite transaction was never run")
         }
         return try outcome.get()

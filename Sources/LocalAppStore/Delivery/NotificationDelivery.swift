@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Delivers notifications like the App Store: `POST {"signedPayload": "…"}` to the server's
 /// notification URL, retried with back-off until a 2xx; optionally shuffled and duplicated.
@@ -12,21 +12,21 @@ public final class NotificationDelivery: Sendable {
     private let url: String
     private let client: HTTPClient
     private let options: DeliveryOptions
-    private let generator: Mutex<SeededGenerator>
+    private let generator: NIOLockedValueBox<SeededGenerator>
     private let logger: Logger
 
     public init(url: String, client: HTTPClient, options: DeliveryOptions = DeliveryOptions(), logger: Logger) {
         self.url = url
         self.client = client
         self.options = options
-        self.generator = Mutex(SeededGenerator(seed: options.seed))
+        self.generator = NIOLockedValueBox(SeededGenerator(seed: options.seed))
         self.logger = logger
     }
 
     /// Delivers `notifications` (in a random order and with duplicates when so configured), each
     /// until acknowledged.
     public func deliver(_ notifications: [SignedNotification]) async throws(LocalStoreError) -> DeliveryReport {
-        let plan: [(SignedNotification, duplicate: Bool)] = generator.withLock { generator in
+        let plan: [(SignedNotification, duplicate: Bool)] = generator.withLockedValue { generator in
             var plan = notifications.map { ($0, duplicate: false) }
             for notification in notifications where options.duplicateProbability > 0 && Double.random(in: 0..<1, using: &generator) < options.duplicateProbability {
                 plan.append((notification, duplicate: true))

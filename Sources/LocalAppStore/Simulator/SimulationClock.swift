@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The clock of a simulation: set by the simulation while it plays, then, once released, running at
 /// the real rate from where the simulation left it. The real time source is an input.
@@ -9,16 +9,16 @@ public final class SimulationClock: Sendable {
         case running(from: Date, realStart: Date)
     }
 
-    private let mode: Mutex<Mode>
+    private let mode: NIOLockedValueBox<Mode>
     private let realTime: @Sendable () -> Date
 
     public init(start: Date, realTime: @escaping @Sendable () -> Date) {
-        self.mode = Mutex(.set(start))
+        self.mode = NIOLockedValueBox(.set(start))
         self.realTime = realTime
     }
 
     public func now() -> Date {
-        mode.withLock { mode in
+        mode.withLockedValue { mode in
             switch mode {
             case .set(let date): date
             case .running(let from, let realStart): from + realTime().timeIntervalSince(realStart)
@@ -28,7 +28,7 @@ public final class SimulationClock: Sendable {
 
     /// Moves the clock to `date` (never backwards) and holds it there.
     public func advance(to date: Date) {
-        mode.withLock { mode in
+        mode.withLockedValue { mode in
             if case .set(let current) = mode, date < current { return }
             mode = .set(date)
         }
@@ -37,7 +37,7 @@ public final class SimulationClock: Sendable {
     /// From now on the clock runs at the real rate.
     public func release() {
         let real = realTime()
-        mode.withLock { mode in
+        mode.withLockedValue { mode in
             if case .set(let current) = mode { mode = .running(from: current, realStart: real) }
         }
     }
