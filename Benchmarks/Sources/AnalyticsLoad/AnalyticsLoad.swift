@@ -69,7 +69,7 @@ enum AnalyticsLoad {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(5))
                     let started = ContinuousClock.now
-                    let count = (try? await store.analyticsStore().refreshAnalytics(batchSize: 200, cells: cells)) ?? 0
+                    let count = (try? await store.analyticsStore().refreshAnalytics(batchSize: 500, cells: cells)) ?? 0
                     await refreshes.add(count, ContinuousClock.now - started)
                 }
             }
@@ -78,7 +78,7 @@ enum AnalyticsLoad {
             await refresher.value
         }
         let ingested = ContinuousClock.now - ingestion
-        let catchUp = try await measure { _ = try await store.analyticsStore().refreshAnalytics(batchSize: 200, cells: cells) }
+        let catchUp = try await measure { _ = try await store.analyticsStore().refreshAnalytics(batchSize: 500, cells: cells) }
         let (refreshed, refreshTime) = await refreshes.totals
         print(String(
             format: "ingested in %.0f s (%.0f events/s) with %d background refreshes of %d subscriber updates taking %.1f s; catch-up after the last event %.2f s",
@@ -89,7 +89,7 @@ enum AnalyticsLoad {
         var report: AnalyticsReport?
         for _ in 0..<15 {
             incremental.append(try await measure {
-                _ = try await store.analyticsStore().refreshAnalytics(batchSize: 200, cells: cells)
+                _ = try await store.analyticsStore().refreshAnalytics(batchSize: 500, cells: cells)
                 report = AnalyticsReport(cells: try await store.analyticsStore().analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
             })
         }
@@ -109,7 +109,7 @@ enum AnalyticsLoad {
                     900_000_000 + round * 1_000 + index, appUserID: "user-\(user)", type: .didRenew, transaction: transaction))
             }
             afterNew.append(try await measure {
-                _ = try await store.analyticsStore().refreshAnalytics(batchSize: 200, cells: cells)
+                _ = try await store.analyticsStore().refreshAnalytics(batchSize: 500, cells: cells)
                 report = AnalyticsReport(cells: try await store.analyticsStore().analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
             })
         }
