@@ -115,6 +115,7 @@ let package = Package(
                 "EntitleStorage",
                 "LocalAppStore",
                 "EntitleAPI",
+                "EntitleExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -122,6 +123,14 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The example apps' catalogs, shipped with the binary so `entitle demo` works from any folder.
+        .target(
+            name: "EntitleExamples", path: "Examples", sources: ["ExampleApps.swift"],
+            resources: [
+                .copy("ScreenTimeRewards"), .copy("ScreenTimeRewardsTiers"), .copy("Epilogue"), .copy("PantryPal"), .copy("MagicalStories"),
             ],
             swiftSettings: swiftSettings
         ),

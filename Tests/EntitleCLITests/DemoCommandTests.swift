@@ -32,6 +32,29 @@ struct DemoCommandTests {
         await store.close()
     }
 
+    @Test("entitle demo runs from any folder: the example apps ship with the binary", arguments: ["ScreenTimeRewards", "Epilogue"])
+    func anyFolder(app: String) throws {
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-elsewhere-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let result = try CommandRunner.entitle.run(
+            ["demo", "--app", app, "--subscribers", "20", "--months", "3", "--port", "\(port)", "--data", elsewhere.appendingPathComponent("data").path, "--exit"],
+            in: elsewhere)
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("Entitle demo: \(app),"))
+        #expect(result.standardOutput.contains("the API agrees with the store"))
+    }
+
+    @Test("a catalog with problems is a failure (exit 1) with every problem, not a usage error")
+    func brokenCatalog() throws {
+        let result = try CommandRunner.entitle.run(["demo", "--app", "Tests/Fixtures/Catalogs/Broken", "--exit", "--port", "1"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("has problems"))
+        #expect(result.standardError.contains("catalog.unknownProduct"))
+        #expect(!result.standardError.contains("Usage:"))
+    }
+
     @Test("bad options are usage errors (exit 64)", arguments: [["demo", "--subscribers", "0"], ["demo", "--months", "99"], ["demo", "--app", "NoSuchApp"]])
     func usage(arguments: [String]) throws {
         let result = try CommandRunner.entitle.run(arguments + ["--exit", "--port", "1"])

@@ -3,6 +3,7 @@ import AppStoreVerification
 import ArgumentParser
 import AsyncHTTPClient
 import EntitleCore
+import EntitleExamples
 import EntitleServer
 import EntitleStorage
 import Foundation
@@ -54,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
             logger.logLevel = .warning
             return logger
         }()
-        let appFolder = Self.appFolder(app)
+        let appFolder = try Self.appFolder(app)
         let catalog = try CommandInputs.catalog(appFolder)
         let dataFolder = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString.prefix(8).lowercased())")
@@ -106,10 +107,13 @@ struct DemoCommand: AsyncParsableCommand {
         if exitAfterSummary, simulation.disagreed.withLockedValue({ $0 }) { throw ExitCode(1) }
     }
 
-    /// An example's folder by name, or the folder given.
-    static func appFolder(_ app: String) -> URL {
-        let examples = URL(fileURLWithPath: "Examples", isDirectory: true).appendingPathComponent(app, isDirectory: true)
-        if !app.contains("/"), FileManager.default.fileExists(atPath: examples.path) { return examples }
+    /// An example's folder by name (shipped with the binary), or the folder given.
+    static func appFolder(_ app: String) throws -> URL {
+        if let example = ExampleApps.folder(named: app) { return example }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: app, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("--app: \(app) is neither an example (\(ExampleApps.names.joined(separator: ", "))) nor a folder")
+        }
         return URL(fileURLWithPath: app, isDirectory: true)
     }
 }

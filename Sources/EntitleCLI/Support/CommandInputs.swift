@@ -6,12 +6,17 @@ import Logging
 
 /// What several commands read the same way: a catalog folder, a database URL, an existing ledger.
 enum CommandInputs {
-    /// The catalog in `folder`, or every problem it has, one per line.
+    /// The catalog in `folder`, or every problem it has, one per line. A folder that doesn't exist is
+    /// a usage error (exit 64); a catalog with problems is a failure (exit 1).
     static func catalog(_ folder: URL) throws -> Catalog {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("no catalog folder at \(folder.path)")
+        }
         do {
             return try CatalogLoader().load(directory: folder)
         } catch {
-            throw ValidationError("the catalog \(folder.path) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+            throw CommandFailure("the catalog \(folder.path) has problems:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
         }
     }
 
