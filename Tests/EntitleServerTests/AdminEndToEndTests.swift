@@ -50,6 +50,10 @@ struct AdminEndToEndTests {
             }
             try await harness.post(client, "/v1/subscribers/dev/usage", key: secret,
                                    body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "c")), expect: .conflict)
+            let past = try await harness.post(
+                client, "/v1/subscribers/dev/overrides", key: secret, body: ServerHarness.json(OverrideRequest(endsAt: harness.clock.now, reason: "too late")),
+                expect: .badRequest)
+            #expect(ServerHarness.errorCode(past) == "request.invalid")
             try await harness.post(client, "/v1/subscribers/dev/overrides", key: secret, body: ServerHarness.json(OverrideRequest(reason: "debug bypass")))
             try await harness.post(client, "/v1/subscribers/dev/usage", key: secret, body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "c")))
             let overrideID = try #require(try await harness.store.projection(appUserID: "dev")?.overrides.first?.id)

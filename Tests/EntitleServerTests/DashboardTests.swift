@@ -72,6 +72,8 @@ struct DashboardTests {
         ("/v1/analytics/overview?from=2026-03-01&to=2026-02-01", 400, "request.invalid"),
         ("/v1/analytics/overview?from=2000-01-01&to=2026-01-01", 400, "request.invalid"),
         ("/v1/analytics/overview?to=tomorrow", 400, "request.invalid"),
+        ("/v1/analytics/overview?to=", 400, "request.invalid"),
+        ("/v1/analytics/export/mrr?from=", 400, "request.invalid"),
         ("/v1/analytics/export/nothing", 404, "request.notFound"),
     ])
     func badInput(uri: String, status: Int, code: String) async throws {

@@ -234,6 +234,35 @@ struct ServerEndToEndTests {
         }
     }
 
+    @Test("a method a known path doesn't answer is 405 with Allow; an unknown path stays 404")
+    func methodNotAllowed() async throws {
+        try await ServerHarness.run { harness, client in
+            for (method, uri, allow) in [
+                (HTTPRequest.Method.trace, "/health", "GET"), (.patch, "/v1/open-access", "DELETE, GET, PUT"),
+                (.post, "/v1/subscribers/parent-1/events", "GET"), (.put, "/v1/app-store/notifications", "POST"),
+            ] {
+                var headers = HTTPFields()
+                headers[.authorization] = "Bearer \(ServerHarness.secretKey)"
+                let response = try await client.execute(uri: uri, method: method, headers: headers)
+                #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+                #expect(ServerHarness.errorCode(response) == "request.methodNotAllowed")
+            }
+            let unknown = try await client.execute(uri: "/v1/nothing/here", method: .trace)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test("a public key for an app user ID outside the limits is refused like every other route")
+    func publicKeyValidatesTheID() async throws {
+        try await ServerHarness.run { harness, client in
+            let long = String(repeating: "0", count: 201)
+            let response = try await harness.post(
+                client, "/v1/subscribers/\(long)/keys", key: ServerHarness.secretKey, body: ByteBuffer(), expect: .badRequest)
+            #expect(ServerHarness.errorCode(response) == "subscriber.invalidAppUserID")
+        }
+    }
+
     @Test("the app-managed trial starts once, and the subscriber response says when it ends", arguments: StorageEngine.allCases)
     func trial(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in

@@ -108,7 +108,7 @@ struct ServerHarness: Sendable {
     func publicKey(_ appUserID: String) -> String { keys.publicKey(for: appUserID)! }
 
     static func json<T: Encodable>(_ value: T) -> ByteBuffer {
-        ByteBuffer(bytes: try! JSONEncoder().encode(value))
+        ByteBuffer(bytes: try! WireJSON.encoder.encode(value))
     }
 
     @discardableResult

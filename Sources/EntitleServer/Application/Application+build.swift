@@ -57,9 +57,10 @@ public func buildRouter(
     service: SubscriptionService, keys: APIKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
+    let routes = RouteMethods()
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: routes))
 
     OperationsController(metrics: metrics).addRoutes(to: router)
     AppStoreWebhookController(service: service, metrics: metrics).addRoutes(to: router)
@@ -69,5 +70,6 @@ public func buildRouter(
     AdminController(service: service, keys: keys).addRoutes(to: router, secret: secret)
     AnalyticsController(service: service).addRoutes(to: router.group("/v1/analytics").add(middleware: secret))
     DashboardController(service: service, keys: keys).addRoutes(to: router)
+    routes.record(router.routes)
     return router
 }

@@ -46,6 +46,7 @@ struct AdminController {
         }
         subscriber.post("keys") { _, context -> [String: String] in
             let appUserID = try context.parameters.require("appUserID")
+            try SubscriptionService.validate(appUserID)
             guard let key = keys.publicKey(for: appUserID) else {
                 throw ServiceError(.invalidRequest, "no public-key secret is configured")
             }

@@ -6,11 +6,14 @@ struct AnalyticsController {
     let service: SubscriptionService
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
+        // A parameter given empty is a bad date, not an absent one.
         group.get("overview") { request, _ -> AnalyticsReport in
-            try await service.analytics(from: DashboardController.query(request, "from"), to: DashboardController.query(request, "to"))
+            try await service.analytics(from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"))
         }
         group.get("export/{chart}") { request, context -> Response in
-            try await DashboardController.csv(context.parameters.require("chart"), service: service, request: request)
+            try await DashboardController.csv(
+                context.parameters.require("chart"), service: service, from: request.uri.queryParameters.get("from"),
+                to: request.uri.queryParameters.get("to"))
         }
     }
 }

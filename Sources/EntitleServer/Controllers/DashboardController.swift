@@ -69,16 +69,16 @@ struct DashboardController {
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
-            return try await Self.csv(String(file.dropLast(4)), service: service, request: request)
+            return try await Self.csv(String(file.dropLast(4)), service: service, from: Self.query(request, "from"), to: Self.query(request, "to"))
         }
     }
 
-    /// The CSV of `chart` for the request's range (also served to secret keys under `/v1/analytics/export`).
-    static func csv(_ chart: String, service: SubscriptionService, request: Request) async throws -> Response {
+    /// The CSV of `chart` for `from...to` (also served to secret keys under `/v1/analytics/export`).
+    static func csv(_ chart: String, service: SubscriptionService, from: String?, to: String?) async throws -> Response {
         guard AnalyticsCSV.charts.contains(chart) else {
             throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))")
         }
-        let report = try await service.analytics(from: query(request, "from"), to: query(request, "to"))
+        let report = try await service.analytics(from: from, to: to)
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
         headers[.contentDisposition] = "attachment; filename=\"entitle-\(chart)-\(report.from)-\(report.to).csv\""
@@ -86,6 +86,7 @@ struct DashboardController {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: AnalyticsCSV.render(chart, report) ?? "")))
     }
 
+    /// A form field of a dashboard page: left empty, it means "not given".
     static func query(_ request: Request, _ name: String) -> String? {
         request.uri.queryParameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
     }

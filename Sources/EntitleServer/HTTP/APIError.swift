@@ -7,6 +7,8 @@ import Hummingbird
 /// `{"error": {"code", "message"}}`; `Retry-After` when a retry may succeed.
 struct APIError: HTTPResponseError {
     let error: ServiceError
+    /// The `Allow` header of a 405.
+    var allow: String? = nil
 
     var status: HTTPResponse.Status { HTTPStatusTable.status(for: error.code) }
 
@@ -15,6 +17,7 @@ struct APIError: HTTPResponseError {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if error.isRetryable { headers[.retryAfter] = "5" }
+        if let allow { headers[.allow] = allow }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -8,6 +8,9 @@ import NIOCore
 /// (unknown route, body too large, undecodable JSON) included. Nothing else — no stack trace, no
 /// internal detail — ever reaches the client.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The methods of every route, to tell an undeclared method (405) from an unknown path (404).
+    let routes: RouteMethods
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -16,6 +19,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ServiceError {
             throw APIError(error: error)
         } catch let error as HTTPError {
+            if error.status == .notFound, let methods = routes.methods(forPath: request.uri.path), !methods.contains(request.method) {
+                throw APIError(
+                    error: ServiceError(.methodNotAllowed, "\(request.method) is not allowed here"),
+                    allow: methods.map(\.rawValue).joined(separator: ", "))
+            }
             throw APIError(error: Self.map(error))
         } catch is NIOTooManyBytesError {
             throw APIError(error: ServiceError(.bodyTooLarge, "the request body is over the limit"))

@@ -31,7 +31,9 @@ extension SubscriptionService {
 
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
     public func addOverride(appUserID: String, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
         let at = now()
+        if let endsAt, endsAt <= at { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
         let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: endsAt, reason: reason)
         try await appendAdmin(appUserID, .override(override), at: at)
         return try await subscriber(appUserID: appUserID)
