@@ -33,6 +33,12 @@ if ! python3 -c 'import selenium' >/dev/null 2>&1; then
     python3 -m pip install --quiet selenium 2>/dev/null || python3 -m pip install --quiet --break-system-packages selenium
 fi
 
+# The alert rules need promtool (Debian's prometheus package ships it; its daemon is not used).
+if ! command -v promtool >/dev/null 2>&1; then
+    log "installing prometheus (for promtool)"
+    as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+fi
+
 # The contract check needs schemathesis (PyPI).
 if ! python3 -c 'import schemathesis' >/dev/null 2>&1; then
     log "installing python3 schemathesis"
@@ -62,6 +68,9 @@ fi
 
 log "documents: entitlements files against their schema, docs/openapi.json as OpenAPI 3.1"
 python3 scripts/check-schema.py
+
+log "alert rules: promtool check and unit tests (docs/prometheus)"
+(cd docs/prometheus && promtool check rules entitle-alerts.yml && promtool test rules entitle-alerts.test.yml)
 
 log "swift test"
 swift test --skip-build

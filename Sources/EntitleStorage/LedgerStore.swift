@@ -38,6 +38,9 @@ public protocol LedgerStore: Sendable {
     /// Events held for a purchase not linked to any subscriber yet.
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent]
 
+    /// How many events wait, across all purchases, for a subscriber to own them.
+    func heldEventCount() async throws(StorageError) -> Int
+
     /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
 

@@ -23,9 +23,10 @@ struct DashboardTests {
         }
     }
 
-    func signIn(_ client: any TestClientProtocol, key: String = ServerHarness.secretKey) async throws -> TestResponse {
+    func signIn(_ client: any TestClientProtocol, key: String = ServerHarness.secretKey, forwardedProto: String? = nil) async throws -> TestResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-www-form-urlencoded"
+        if let forwardedProto { headers[HTTPField.Name("X-Forwarded-Proto")!] = forwardedProto }
         let body = "key=" + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         return try await client.execute(uri: "/dashboard/login", method: .post, headers: headers, body: ByteBuffer(string: body))
     }
@@ -109,6 +110,9 @@ struct DashboardTests {
             #expect(accepted.status == .seeOther)
             let setCookie = try #require(accepted.headers[.setCookie])
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Path=/dashboard"))
+            #expect(!setCookie.contains("Secure"), "plain HTTP gets no Secure cookie, or the browser would drop it")
+            let overTLS = try #require(try await signIn(client, forwardedProto: "https").headers[.setCookie])
+            #expect(overTLS.hasSuffix("; Secure"), "behind a TLS proxy the session cookie is Secure")
             let cookie = try #require(Self.sessionCookie(accepted))
             #expect(!cookie.contains(ServerHarness.secretKey))
             #expect(try await page(client, "/dashboard", cookie: cookie).status == .ok)

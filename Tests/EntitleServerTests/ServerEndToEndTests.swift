@@ -343,4 +343,21 @@ struct ServerMetricsTests {
             #expect(!text.contains("secret-user-42"))
         }
     }
+
+    @Test("/metrics exposes what an operator alerts on: refused verifications, appends, held events, the analytics backlog")
+    func operatorMetrics() async throws {
+        try await ServerHarness.run { harness, client in
+            let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "881", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+            // No app has submitted this purchase: its notification is held.
+            try await harness.postNotification(client, harness.notification(.subscribed, transaction: transaction))
+            let forged = try TestPKI().sign(harness.apple.subscription("com.screentimerewards.family.monthly", original: "882", purchase: ReferenceTime.start, expires: ReferenceTime.day(31)))
+            try await harness.submit(client, "parent-9", signed: forged, expect: .badRequest)
+            let text = String(buffer: try await harness.get(client, "/metrics", key: nil).body)
+            #expect(text.contains(#"entitle_verifications_refused_total{code="verification.untrustedRoot"} 1"#))
+            #expect(text.contains(#"entitle_ledger_appends_total{source="app_store_notification",outcome="appended"} 1"#))
+            #expect(text.contains(#"entitle_ledger_append_duration_seconds_count{source="app_store_notification"} 1"#))
+            #expect(text.contains("entitle_ledger_held_events 1"))
+            #expect(text.contains("entitle_analytics_pending_events 1"))
+        }
+    }
 }

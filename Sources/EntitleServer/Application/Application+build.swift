@@ -23,7 +23,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     var migrate = false
     switch configuration.ledger {
     case .database(let database):
-        let connection = try await LedgerConnection.open(database, logger: configuration.logger)
+        let connection = try await LedgerConnection.open(database, logger: configuration.logger, observer: configuration.metrics.storageObserver)
         store = connection.store
         services += connection.services
         migrate = true
@@ -32,7 +32,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     }
     let service = SubscriptionService(
         store: store, catalog: configuration.catalog, verifiers: configuration.verifiers, restorePolicy: configuration.restorePolicy,
-        now: configuration.now, logger: configuration.logger)
+        metrics: configuration.metrics, now: configuration.now, logger: configuration.logger)
     if let interval = configuration.analyticsRefreshInterval {
         services.append(AnalyticsRefresher(service: service, interval: interval))
     }
@@ -62,7 +62,7 @@ public func buildRouter(
     router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
     router.add(middleware: ErrorMiddleware(routes: routes))
 
-    OperationsController(metrics: metrics).addRoutes(to: router)
+    OperationsController(service: service, metrics: metrics).addRoutes(to: router)
     AppStoreWebhookController(service: service, metrics: metrics).addRoutes(to: router)
     SubscribersController(service: service).addRoutes(
         to: router.group("/v1/subscribers/{appUserID}").add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true)))

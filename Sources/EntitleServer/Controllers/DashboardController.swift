@@ -27,11 +27,12 @@ struct DashboardController {
             var response = Self.redirect("/dashboard")
             response.headers[.setCookie] =
                 "\(DashboardSessions.cookieName)=\(sessions.issue(now: service.now())); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
+                + Self.secureAttribute(request)
             return response
         }
-        router.post("/dashboard/logout") { _, _ -> Response in
+        router.post("/dashboard/logout") { request, _ -> Response in
             var response = Self.redirect("/dashboard/login")
-            response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0"
+            response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0" + Self.secureAttribute(request)
             return response
         }
 
@@ -84,6 +85,13 @@ struct DashboardController {
         headers[.contentDisposition] = "attachment; filename=\"entitle-\(chart)-\(report.from)-\(report.to).csv\""
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: AnalyticsCSV.render(chart, report) ?? "")))
+    }
+
+    /// `; Secure` when the request came over HTTPS: Entitle serves plain HTTP behind a TLS proxy, which
+    /// says so with `X-Forwarded-Proto: https` (docs/operations.md).
+    static func secureAttribute(_ request: Request) -> String {
+        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
+        return proto?.lowercased() == "https" ? "; Secure" : ""
     }
 
     /// A form field of a dashboard page: left empty, it means "not given".

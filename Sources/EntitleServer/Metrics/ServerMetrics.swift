@@ -1,4 +1,5 @@
 import Foundation
+import EntitleStorage
 import Prometheus
 
 /// The server's metrics, exposed at `/metrics` in Prometheus' text format. Names follow
@@ -33,6 +34,82 @@ public final class ServerMetrics: Sendable {
                 metricName: "entitle_notifications", unitName: "total", helpText: "App Store Server Notifications received, by outcome."),
             labels: [("outcome", outcome)]
         ).increment()
+    }
+
+    /// `entitle_app_store_notifications_total{type}`: new notifications stored, by Apple's type (a small,
+    /// documented set): what refund and renewal rates are computed from.
+    func recordNotificationType(_ type: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_app_store_notifications", unitName: "total", helpText: "New App Store Server Notifications stored, by type."),
+            labels: [("type", type)]
+        ).increment()
+    }
+
+    /// `entitle_verifications_refused_total{code}`: signed data refused, by verification code.
+    func recordRefusedVerification(code: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_verifications_refused", unitName: "total", helpText: "Signed data refused by verification, by code."),
+            labels: [("code", code)]
+        ).increment()
+    }
+
+    /// `entitle_ledger_appends_total{source, outcome}` and `entitle_ledger_append_duration_seconds{source}`:
+    /// appended, duplicate, refused (a quota) or failed (storage).
+    func recordAppend(source: String, outcome: String, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(metricName: "entitle_ledger_appends", unitName: "total", helpText: "Ledger appends, by source and outcome."),
+            labels: [("source", source), ("outcome", outcome)]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_ledger_append_duration", unitName: "seconds", helpText: "Duration of ledger appends, until durable."),
+            labels: [("source", source)],
+            buckets: Self.durationBuckets
+        ).record(duration)
+    }
+
+    /// `entitle_storage_group_commit_transactions`: transactions committed together under one fsync (SQLite).
+    func recordGroupCommit(transactions: Int) {
+        registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_storage_group_commit", unitName: "transactions",
+                helpText: "Transactions committed together by one SQLite group commit."),
+            buckets: [1, 2, 4, 8, 16, 32, 64, 128]
+        ).record(Double(transactions))
+    }
+
+    /// `entitle_analytics_refresh_duration_seconds` and `entitle_analytics_last_refresh_timestamp_seconds`.
+    func recordAnalyticsRefresh(duration: Duration, at: Date) {
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_analytics_refresh_duration", unitName: "seconds", helpText: "Duration of analytics refreshes."),
+            buckets: Self.durationBuckets
+        ).record(duration)
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_analytics_last_refresh_timestamp", unitName: "seconds",
+                helpText: "When the analytics aggregates last caught up with the ledger (Unix time).")
+        ).set(at.timeIntervalSince1970)
+    }
+
+    /// The gauges read from the ledger when `/metrics` is scraped: `entitle_ledger_held_events` (events
+    /// waiting for an owner) and `entitle_analytics_pending_events` (events analytics has not read).
+    func recordLedgerState(heldEvents: Int, analyticsPending: Int) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_ledger_held", unitName: "events", helpText: "Ledger events held for a purchase no subscriber owns yet.")
+        ).set(Double(heldEvents))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_analytics_pending", unitName: "events", helpText: "Ledger events the analytics aggregates have not read yet.")
+        ).set(Double(analyticsPending))
+    }
+
+    /// The storage observer that records group commits here.
+    public var storageObserver: StorageObserver {
+        StorageObserver(groupCommitted: { [self] in self.recordGroupCommit(transactions: $0) })
     }
 
     /// The exposition text.

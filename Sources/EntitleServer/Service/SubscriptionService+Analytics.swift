@@ -21,10 +21,23 @@ extension SubscriptionService {
     /// subscribers were refreshed.
     @discardableResult
     public func refreshAnalytics() async throws(ServiceError) -> Int {
+        let start = ContinuousClock.now
         do {
-            return try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+            let refreshed = try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+            metrics.recordAnalyticsRefresh(duration: ContinuousClock.now - start, at: now())
+            return refreshed
         } catch {
             logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"])
+            throw ServiceError(error)
+        }
+    }
+
+    /// Events waiting for an owner, and events analytics has not read: what `/metrics` reports as
+    /// gauges when scraped.
+    public func ledgerBacklog() async throws(ServiceError) -> (heldEvents: Int, analyticsPending: Int) {
+        do {
+            return (try await store.heldEventCount(), try await analytics.pendingAnalytics())
+        } catch {
             throw ServiceError(error)
         }
     }

@@ -20,10 +20,11 @@ public final class SubscriptionService: Sendable {
     let restorePolicy: RestorePolicy
     let now: @Sendable () -> Date
     let logger: Logger
+    let metrics: ServerMetrics
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
-        now: @escaping @Sendable () -> Date, logger: Logger
+        metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.store = store
         self.analytics = store.analyticsStore()
@@ -33,6 +34,7 @@ public final class SubscriptionService: Sendable {
         self.restorePolicy = restorePolicy
         self.now = now
         self.logger = logger
+        self.metrics = metrics
     }
 
     // MARK: - App Store Server Notifications
@@ -55,6 +57,10 @@ public final class SubscriptionService: Sendable {
                 type: notification.notificationType, subtype: notification.subtype, transaction: transaction, renewalInfo: verified.renewalInfo),
             rawSignedPayload: signedPayload)
         let outcome = try await append(event)
+        if case .appended = outcome {
+            let type = notification.notificationType
+            metrics.recordNotificationType(type?.isKnown == true ? type!.rawValue : "UNKNOWN")
+        }
         logger.info(
             "app store notification",
             metadata: [
@@ -153,13 +159,10 @@ public final class SubscriptionService: Sendable {
             payload: .usage(UsageRecord(feature: feature, amount: amount, at: at, idempotencyKey: idempotencyKey)))
         // The quota is checked against the projection inside the append's transaction: concurrent
         // uses (from any number of server instances) can't both take the last unit.
-        let outcome: AppendOutcome
-        do {
-            outcome = try await store.append(event) { facts in
+        let outcome = try await measuredAppend(event) { () async throws(StorageError) in
+            try await self.store.append(event) { facts in
                 context.resolve(facts).access(feature, usage: amount).isAllowed
             }
-        } catch {
-            throw ServiceError(error)
         }
         if outcome == .refused {
             let decision = try await resolutionContext(appUserID).resolve().access(feature, usage: amount)
@@ -220,9 +223,25 @@ public final class SubscriptionService: Sendable {
     }
 
     private func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {
+        try await measuredAppend(event) { () async throws(StorageError) in try await self.store.append(event) }
+    }
+
+    /// Runs an append of `event`, recording its outcome and how long it took to be durable.
+    private func measuredAppend(
+        _ event: LedgerEvent, _ append: () async throws(StorageError) -> AppendOutcome
+    ) async throws(ServiceError) -> AppendOutcome {
+        let start = ContinuousClock.now
         do {
-            return try await store.append(event)
+            let outcome = try await append()
+            let name = switch outcome {
+            case .appended: "appended"
+            case .duplicate: "duplicate"
+            case .refused: "refused"
+            }
+            metrics.recordAppend(source: event.source.rawValue, outcome: name, duration: ContinuousClock.now - start)
+            return outcome
         } catch {
+            metrics.recordAppend(source: event.source.rawValue, outcome: "failed", duration: ContinuousClock.now - start)
             logger.error("ledger append failed", metadata: ["error.code": "\(error.code)", "event.source": "\(event.source.rawValue)"])
             throw ServiceError(error)
         }
@@ -235,11 +254,16 @@ public final class SubscriptionService: Sendable {
             do {
                 return try await body(verifier)
             } catch {
-                guard error.code == .environment else { throw ServiceError(error) }
+                guard error.code == .environment else {
+                    metrics.recordRefusedVerification(code: error.code.rawValue)
+                    throw ServiceError(error)
+                }
                 last = error
             }
         }
-        throw ServiceError(last ?? VerificationError(.environment, "no environment is accepted"))
+        let refused = last ?? VerificationError(.environment, "no environment is accepted")
+        metrics.recordRefusedVerification(code: refused.code.rawValue)
+        throw ServiceError(refused)
     }
 
     /// A signed transaction is identified by its content, not its ID alone: StoreKit hands the app the

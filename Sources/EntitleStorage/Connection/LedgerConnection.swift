@@ -14,10 +14,12 @@ public struct LedgerConnection: Sendable {
     public let services: [any Service]
 
     /// Opens `database`; nothing is migrated yet.
-    public static func open(_ database: LedgerDatabase, logger: Logger) async throws(StorageError) -> LedgerConnection {
+    public static func open(
+        _ database: LedgerDatabase, logger: Logger, observer: StorageObserver = .none
+    ) async throws(StorageError) -> LedgerConnection {
         switch database {
         case .sqlite(let path):
-            let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger)
+            let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger, observer: observer)
             return LedgerConnection(store: store, services: [LedgerClosing(store: store)])
         case .postgres(let configuration):
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)

@@ -153,6 +153,14 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func heldEventCount() async throws(StorageError) -> Int {
+        try await engine.read { session throws(StorageError) in
+            Int(try await session.execute(
+                "SELECT COUNT(*) AS n FROM ledger_events WHERE app_user_id IS NULL AND original_transaction_id IS NOT NULL", []
+            ).first?["n"]?.integer ?? 0)
+        }
+    }
+
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts? {
         try await engine.read { session throws(StorageError) in try await Self.projection(appUserID, session) }
     }

@@ -28,8 +28,11 @@ final class GroupCommit: Sendable {
     /// - Parameters:
     ///   - session: the writer connection's session.
     ///   - execute: runs a control statement (BEGIN, SAVEPOINT, COMMIT…) on that connection.
-    init(session: any SQLSession, execute: @escaping @Sendable (String) async throws(StorageError) -> Void) {
+    private let observer: StorageObserver
+
+    init(session: any SQLSession, observer: StorageObserver = .none, execute: @escaping @Sendable (String) async throws(StorageError) -> Void) {
         self.session = session
+        self.observer = observer
         self.execute = execute
     }
 
@@ -91,6 +94,7 @@ final class GroupCommit: Sendable {
         }
         do throws(StorageError) {
             try await execute("COMMIT")
+            observer.groupCommitted(batch.count)
         } catch {
             _ = try? await execute("ROLLBACK")
             for work in committed { work.fail(error) }

@@ -17,16 +17,16 @@ final class SQLiteEngine: SQLEngine {
 
     func readHorizon() async throws(StorageError) -> Int64 { .max }
 
-    private init(connection: SQLiteConnection, reader: SQLiteConnection) {
+    private init(connection: SQLiteConnection, reader: SQLiteConnection, observer: StorageObserver) {
         self.connection = connection
         self.reader = reader
-        self.writer = GroupCommit(session: Session(connection: connection)) { statement throws(StorageError) in
+        self.writer = GroupCommit(session: Session(connection: connection), observer: observer) { statement throws(StorageError) in
             _ = try await Self.run(statement, [], on: connection)
         }
     }
 
     /// Opens (creating when missing) the database file at `path`, creating its folder too.
-    static func open(path: String, logger: Logger) async throws(StorageError) -> SQLiteEngine {
+    static func open(path: String, logger: Logger, observer: StorageObserver = .none) async throws(StorageError) -> SQLiteEngine {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -41,7 +41,7 @@ final class SQLiteEngine: SQLEngine {
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite database \(path)", underlying: error)
         }
-        let engine = SQLiteEngine(connection: connection, reader: reader)
+        let engine = SQLiteEngine(connection: connection, reader: reader, observer: observer)
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA busy_timeout = 5000", "PRAGMA foreign_keys = ON"] {
             _ = try await engine.run(pragma, [])
         }

@@ -17,7 +17,7 @@ public enum SQLiteLedgerStore {
     }
 
     /// Opens the ledger at `path` without migrating it (the owner migrates once it is ready).
-    static func openUnmigrated(path: String, logger: Logger) async throws(StorageError) -> any LedgerStore {
-        SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger))
+    static func openUnmigrated(path: String, logger: Logger, observer: StorageObserver = .none) async throws(StorageError) -> any LedgerStore {
+        SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger, observer: observer))
     }
 }
