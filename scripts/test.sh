@@ -75,6 +75,9 @@ log "alert rules: promtool check and unit tests (docs/prometheus)"
 log "swift test"
 swift test --skip-build
 
+log "libFuzzer: a short pass of every fuzz target (docs/fuzzing.md)"
+scripts/fuzz.sh --seconds 5
+
 log "dashboard in headless Chromium: a demo population, every chart against GET /v1/analytics/overview"
 demo_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$(swift build --show-bin-path)/entitle" demo --subscribers 300 --data "$demo_folder/data" --port "$demo_port" >"$demo_folder/demo.log" 2>&1 &

@@ -1,0 +1,29 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// libFuzzer targets for Entitle's parsers and decoders, kept out of the main package: they are built
+/// with `-sanitize=fuzzer,address` (scripts/fuzz.sh), which instruments every module they link.
+let package = Package(
+    name: "EntitleFuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Entitle", path: ".."),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    ],
+    targets: [
+        .target(name: "FuzzSupport", dependencies: [.product(name: "X509", package: "swift-certificates")]),
+        // The compact JWS parser, the x5c chain and the signature: nothing Entitle's root didn't sign is accepted.
+        .executableTarget(
+            name: "FuzzVerifier",
+            dependencies: [
+                "FuzzSupport", .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
+        // Apple's payload decoders: notifications, transactions, renewal info, app transactions.
+        .executableTarget(name: "FuzzDecoders", dependencies: ["FuzzSupport", .product(name: "AppStoreModels", package: "Entitle")]),
+        // The catalog loader: a `.storekit` file and an `entitlements.json`.
+        .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzSupport", .product(name: "EntitleCore", package: "Entitle")]),
+        // The JSON request bodies the server decodes.
+        .executableTarget(name: "FuzzRequestBodies", dependencies: ["FuzzSupport", .product(name: "EntitleWire", package: "Entitle")]),
+    ]
+)
