@@ -14,6 +14,12 @@ public struct APIRequest: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    /// The request's absolute URL on the server at `baseURL` (which may end in `/`).
+    public func url(on baseURL: URL) -> String {
+        let base = baseURL.absoluteString
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
+    }
 }
 
 /// A server's answer: its status and body.

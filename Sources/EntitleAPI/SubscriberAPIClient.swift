@@ -36,10 +36,15 @@ public struct SubscriberAPIClient: Sendable {
 
     /// `/v1/subscribers/{appUserID}`, the ID percent-encoded as one path segment.
     public static func subscriberPath(_ appUserID: String) -> String {
+        "/v1/subscribers/" + (appUserID.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? appUserID)
+    }
+
+    /// What a path segment may hold unencoded.
+    private static let segmentCharacters: CharacterSet = {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?#%")
-        return "/v1/subscribers/" + (appUserID.addingPercentEncoding(withAllowedCharacters: allowed) ?? appUserID)
-    }
+        return allowed
+    }()
 
     private func send<T: Decodable>(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> T {
         var headers = ["Authorization": "Bearer \(key)"]

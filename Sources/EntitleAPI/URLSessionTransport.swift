@@ -13,7 +13,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: APIRequest, to baseURL: URL, timeout: Duration) async throws(APIClientError) -> APIResponse {
-        guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + request.path) else {
+        guard let url = URL(string: request.url(on: baseURL)) else {
             throw APIClientError(.invalidRequest, "\(request.path) is not a path on \(baseURL)")
         }
         var urlRequest = URLRequest(url: url, timeoutInterval: Double(timeout.components.seconds))
@@ -26,11 +26,5 @@ public struct URLSessionTransport: HTTPTransport {
         } catch {
             throw APIClientError(.network, "\(request.method) \(request.path) failed: \(error.localizedDescription)", underlying: error)
         }
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -39,10 +39,11 @@ struct AnalyticsCommand: AsyncParsableCommand {
         static func recompute(_ store: any LedgerStore, catalog: Catalog) async throws -> Bool {
             let contributor = AnalyticsContributor(catalog: catalog)
             let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
-            let refreshed = try await store.analyticsStore().refreshAnalytics(batchSize: 200, cells: cells)
-            let incremental = try await store.analyticsStore().analyticsCells(through: nil)
-            let subscribers = try await store.analyticsStore().recomputeAnalytics(batchSize: 200, cells: cells)
-            let recomputed = try await store.analyticsStore().analyticsCells(through: nil)
+            let analytics = store.analyticsStore()
+            let refreshed = try await analytics.refreshAnalytics(batchSize: 200, cells: cells)
+            let incremental = try await analytics.analyticsCells(through: nil)
+            let subscribers = try await analytics.recomputeAnalytics(batchSize: 200, cells: cells)
+            let recomputed = try await analytics.analyticsCells(through: nil)
             let differing = Set(incremental.keys).union(recomputed.keys).filter { incremental[$0] != recomputed[$0] }
             print("refreshed \(refreshed) subscriber\(refreshed == 1 ? "" : "s"); recomputed \(recomputed.count) aggregate cells from \(subscribers) "
                 + "subscriber\(subscribers == 1 ? "" : "s"); "

@@ -58,8 +58,7 @@ public final class SubscriptionService: Sendable {
             rawSignedPayload: signedPayload)
         let outcome = try await append(event)
         if case .appended = outcome {
-            let type = notification.notificationType
-            metrics.recordNotificationType(type?.isKnown == true ? type!.rawValue : "UNKNOWN")
+            metrics.recordNotificationType(notification.notificationType.flatMap { $0.isKnown ? $0.rawValue : nil } ?? "UNKNOWN")
         }
         logger.info(
             "app store notification",

@@ -10,8 +10,12 @@ import ServiceLifecycle
 /// listed after them has stopped. Migrating is the owner's step, once the services run.
 public struct LedgerConnection: Sendable {
     public let store: any LedgerStore
-    /// Run these in the owner's service group, first, so they stop last.
-    public let services: [any Service]
+    /// What the database needs running while the store is used (PostgreSQL's pool).
+    let databaseServices: [any Service]
+
+    /// Run these in the owner's service group, first, so they stop last: the database's services,
+    /// then the store's closing on graceful shutdown.
+    public var services: [any Service] { databaseServices + [LedgerClosing(store: store)] }
 
     /// Opens `database`; nothing is migrated yet.
     public static func open(
@@ -20,11 +24,11 @@ public struct LedgerConnection: Sendable {
         switch database {
         case .sqlite(let path):
             let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger, observer: observer)
-            return LedgerConnection(store: store, services: [LedgerClosing(store: store)])
+            return LedgerConnection(store: store, databaseServices: [])
         case .postgres(let configuration):
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let store = PostgresLedgerStore.store(client: client, logger: logger)
-            return LedgerConnection(store: store, services: [client, LedgerClosing(store: store)])
+            return LedgerConnection(store: store, databaseServices: [client])
         }
     }
 
@@ -34,7 +38,7 @@ public struct LedgerConnection: Sendable {
     ) async throws -> T {
         let connection = try await open(database, logger: logger)
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            for service in connection.services where !(service is LedgerClosing) {
+            for service in connection.databaseServices {
                 group.addTask {
                     try await service.run()
                     return nil

@@ -14,7 +14,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func send(_ request: APIRequest, to baseURL: URL, timeout: Duration) async throws(APIClientError) -> APIResponse {
-        var outgoing = HTTPClientRequest(url: baseURL.absoluteString.trimmingSuffix("/") + request.path)
+        var outgoing = HTTPClientRequest(url: request.url(on: baseURL))
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
@@ -25,11 +25,5 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw APIClientError(.network, "\(request.method) \(request.path) failed: \(error)", underlying: error)
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
