@@ -14,8 +14,8 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 base, key = sys.argv[1].rstrip("/"), sys.argv[2]
@@ -52,10 +52,24 @@ driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opti
 driver.implicitly_wait(15)
 
 
+def gone(element):
+    """True once the element has left the document. Chromium reports a node of a page that has just been
+    replaced either as stale or, mid-navigation, with an inspector error; both mean it is gone."""
+    def predicate(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+    return predicate
+
+
 def navigate(action):
     old = driver.find_element(By.TAG_NAME, "html")
     action()
-    WebDriverWait(driver, 30).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 30).until(gone(old))
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script("return document.readyState") == "complete")
 
 driver.set_page_load_timeout(60)
 try:
