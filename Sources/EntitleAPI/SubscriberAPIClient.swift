@@ -2,7 +2,7 @@ import EntitleWire
 import Foundation
 
 /// What an app does against its Entitle server: start the app-managed trial, submit a StoreKit
-/// transaction, read the subscriber. Authenticated with a key; any transport.
+/// transaction, report an Ask to Buy request or its decline, read the subscriber. Authenticated with a key; any transport.
 public struct SubscriberAPIClient: Sendable {
     public let baseURL: URL
     private let key: String
@@ -25,6 +25,17 @@ public struct SubscriberAPIClient: Sendable {
             "POST", Self.subscriberPath(appUserID) + "/transactions", body: try Self.encode(SubmitTransactionRequest(signedTransaction: signedTransaction)))
     }
 
+    /// Reports that StoreKit answered a purchase of `productID` with `.pending` (Ask to Buy).
+    public func reportPendingPurchase(_ appUserID: String, productID: String) async throws(APIClientError) -> SubscriberResponse {
+        try await send(
+            "POST", Self.subscriberPath(appUserID) + "/pending-purchases", body: try Self.encode(PendingPurchaseRequest(productID: productID)))
+    }
+
+    /// Reports that the Ask to Buy request for `productID` was declined.
+    public func declinePendingPurchase(_ appUserID: String, productID: String) async throws(APIClientError) -> SubscriberResponse {
+        try await send("POST", Self.subscriberPath(appUserID) + "/pending-purchases/" + Self.segment(productID) + "/decline", body: nil)
+    }
+
     public func subscriber(_ appUserID: String) async throws(APIClientError) -> SubscriberResponse {
         try await send("GET", Self.subscriberPath(appUserID), body: nil)
     }
@@ -36,7 +47,12 @@ public struct SubscriberAPIClient: Sendable {
 
     /// `/v1/subscribers/{appUserID}`, the ID percent-encoded as one path segment.
     public static func subscriberPath(_ appUserID: String) -> String {
-        "/v1/subscribers/" + (appUserID.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? appUserID)
+        "/v1/subscribers/" + segment(appUserID)
+    }
+
+    /// `value` percent-encoded as one path segment.
+    static func segment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? value
     }
 
     /// What a path segment may hold unencoded.

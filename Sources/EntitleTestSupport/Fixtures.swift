@@ -14,10 +14,13 @@ public enum Fixtures {
     /// The example app folders, by name.
     public static let exampleNames = ["Epilogue", "MagicalStories", "PantryPal", "ScreenTimeRewards", "ScreenTimeRewardsTiers"]
 
-    /// Loads an example app's catalog; traps when it doesn't load, which the catalog tests report precisely.
+    /// Loads an example app's catalog, or a test catalog of `Tests/Fixtures/Catalogs` when no example
+    /// has the name; traps when it doesn't load, which the catalog tests report precisely.
     public static func exampleCatalog(_ name: String) -> Catalog {
+        let example = examples.appendingPathComponent(name)
+        let directory = FileManager.default.fileExists(atPath: example.path) ? example : catalogs.appendingPathComponent(name)
         do {
-            return try CatalogLoader().load(directory: examples.appendingPathComponent(name))
+            return try CatalogLoader().load(directory: directory)
         } catch {
             preconditionFailure("example \(name) does not load: \(error)")
         }

@@ -10,6 +10,8 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public var subscriptions: [SubscriptionInfo]
     /// Non-consumables and non-renewing subscriptions.
     public var purchases: [SubscriptionInfo]
+    /// Ask to Buy requests awaiting a parent's answer; their entitlements show as `pending`.
+    public var pendingPurchases: [PendingPurchaseInfo]
     public var appTrial: AppTrialInfo
     public var quotas: [QuotaInfo]
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
@@ -26,15 +28,33 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
 
     public init(
         appUserID: String, serverTime: Date, entitlements: [EntitlementInfo], subscriptions: [SubscriptionInfo],
-        purchases: [SubscriptionInfo], appTrial: AppTrialInfo, quotas: [QuotaInfo], lapse: Lapse?
+        purchases: [SubscriptionInfo], pendingPurchases: [PendingPurchaseInfo] = [], appTrial: AppTrialInfo, quotas: [QuotaInfo],
+        lapse: Lapse?
     ) {
         self.appUserID = appUserID
         self.serverTime = serverTime
         self.entitlements = entitlements
         self.subscriptions = subscriptions
         self.purchases = purchases
+        self.pendingPurchases = pendingPurchases
         self.appTrial = appTrial
         self.quotas = quotas
         self.lapse = lapse
+    }
+}
+
+extension SubscriberResponse {
+    /// Decodes an answer; `pendingPurchases` may be absent (a server from before Ask to Buy).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        appUserID = try container.decode(String.self, forKey: .appUserID)
+        serverTime = try container.decode(Date.self, forKey: .serverTime)
+        entitlements = try container.decode([EntitlementInfo].self, forKey: .entitlements)
+        subscriptions = try container.decode([SubscriptionInfo].self, forKey: .subscriptions)
+        purchases = try container.decode([SubscriptionInfo].self, forKey: .purchases)
+        pendingPurchases = try container.decodeIfPresent([PendingPurchaseInfo].self, forKey: .pendingPurchases) ?? []
+        appTrial = try container.decode(AppTrialInfo.self, forKey: .appTrial)
+        quotas = try container.decode([QuotaInfo].self, forKey: .quotas)
+        lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)
     }
 }

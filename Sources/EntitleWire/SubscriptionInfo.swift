@@ -11,6 +11,9 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var appleStatus: Int?
     public var willRenew: Bool
     public var renewsToProductID: String?
+    /// What the move to `renewsToProductID` is: `downgrade`, or `crossgrade` (same level, another
+    /// duration); both take effect at the next renewal.
+    public var renewalChange: String?
     public var purchasedAt: Date?
     public var expiresAt: Date?
     public var gracePeriodExpiresAt: Date?
@@ -23,7 +26,7 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public init(
         originalTransactionID: String, productID: String, kind: String, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,
         renewsToProductID: String?, purchasedAt: Date?, expiresAt: Date?, gracePeriodExpiresAt: Date?, periodType: String,
-        expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?
+        expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?, renewalChange: String? = nil
     ) {
         self.originalTransactionID = originalTransactionID
         self.productID = productID
@@ -32,6 +35,7 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
         self.appleStatus = appleStatus
         self.willRenew = willRenew
         self.renewsToProductID = renewsToProductID
+        self.renewalChange = renewalChange
         self.purchasedAt = purchasedAt
         self.expiresAt = expiresAt
         self.gracePeriodExpiresAt = gracePeriodExpiresAt

@@ -73,6 +73,7 @@ struct OpenAPIConformanceTests {
         case "submitTransaction":
             let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "oa-2", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
             return ServerHarness.json(SubmitTransactionRequest(signedTransaction: harness.pki.sign(transaction)))
+        case "reportPendingPurchase": return ServerHarness.json(PendingPurchaseRequest(productID: "com.screentimerewards.family.monthly"))
         case "recordUsage": return ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "oa"))
         case "grantEntitlement": return ServerHarness.json(GrantRequest(entitlementID: "family"))
         case "addOverride": return ServerHarness.json(OverrideRequest(reason: "conformance"))
@@ -85,12 +86,12 @@ struct OpenAPIConformanceTests {
         path.replacingOccurrences(of: "{appUserID}", with: "oa-user").replacingOccurrences(of: "{feature}", with: "challenges.create")
             .replacingOccurrences(of: "{grantID}", with: "g-1").replacingOccurrences(of: "{overrideID}", with: "o-1")
             .replacingOccurrences(of: "{originalTransactionID}", with: "oa-2").replacingOccurrences(of: "{memberID}", with: "oa-member")
-            .replacingOccurrences(of: "{chart}", with: "monthly")
+            .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
     }
 
-    @Test("the document describes the 22 operations the server serves")
+    @Test("the document describes the 24 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 22)
+        #expect(Self.operations.count == 24)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

@@ -7,6 +7,7 @@ import EntitleWire
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import LocalAppStore
 import NIOCore
 import Testing
 
@@ -163,6 +164,69 @@ struct ServerEndToEndTests {
                                                                              renewal: harness.apple.renewal(original: "505", product: Self.individual, signed: Self.day(41))))
             harness.clock.set(Self.day(42))
             #expect(try await harness.subscriber(client, "parent-4").entitlements.filter(\.isActive).map(\.id) == ["individual"])
+        }
+    }
+
+    @Test("Ask to Buy: the app's pending purchase shows until the approved transaction; a decline ends it; an unknown product is refused", arguments: StorageEngine.allCases)
+    func askToBuy(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let key = harness.publicKey("kid-1")
+            harness.clock.set(Self.day(1))
+            let pending = try ServerHarness.decode(SubscriberResponse.self, try await harness.post(
+                client, "/v1/subscribers/kid-1/pending-purchases", key: key, body: ServerHarness.json(PendingPurchaseRequest(productID: Self.family))))
+            #expect(pending.pendingPurchases == [PendingPurchaseInfo(productID: Self.family, requestedAt: Self.day(1), expiresAt: Self.day(2))])
+            let family = try #require(pending.entitlements.first { $0.id == "family" })
+            #expect(family.state == .pending && family.source == .pendingPurchase && !family.isActive)
+
+            harness.clock.set(Self.day(1).addingTimeInterval(3600))
+            let approved = harness.apple.subscription(Self.family, original: "808", purchase: Self.day(1).addingTimeInterval(3600), expires: Self.day(32))
+            try await harness.submit(client, "kid-1", approved)
+            let after = try await harness.subscriber(client, "kid-1")
+            #expect(after.pendingPurchases.isEmpty)
+            #expect(after.entitlements.first { $0.id == "family" }?.state == .active)
+
+            try await harness.post(client, "/v1/subscribers/kid-2/pending-purchases", key: harness.publicKey("kid-2"),
+                                   body: ServerHarness.json(PendingPurchaseRequest(productID: Self.individual)))
+            harness.clock.set(Self.day(1).addingTimeInterval(7200))
+            let declined = try ServerHarness.decode(SubscriberResponse.self, try await harness.post(
+                client, "/v1/subscribers/kid-2/pending-purchases/\(Self.individual)/decline", key: harness.publicKey("kid-2"), body: ByteBuffer()))
+            #expect(declined.pendingPurchases.isEmpty)
+            #expect(!declined.entitlements.contains { $0.state == .pending })
+
+            let unknown = try await harness.post(client, "/v1/subscribers/kid-1/pending-purchases", key: key,
+                                                 body: ServerHarness.json(PendingPurchaseRequest(productID: "com.other.app.product")), expect: .badRequest)
+            #expect(ServerHarness.errorCode(unknown) == "purchase.unknownProduct")
+            let other = try await harness.post(client, "/v1/subscribers/kid-2/pending-purchases", key: key,
+                                               body: ServerHarness.json(PendingPurchaseRequest(productID: Self.family)), expect: .forbidden)
+            #expect(ServerHarness.errorCode(other) == "auth.forbidden")
+        }
+    }
+
+    @Test("crossgrades from the local App Store: the same duration applies at once, another duration at the renewal", arguments: StorageEngine.allCases)
+    func crossgrades(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, example: "Crossgrades") { harness, client in
+            var store = harness.localStore()
+            let original = try await harness.buy(client, &store, "screentime.1child.monthly", as: "parent-x", at: Self.day(0)).originalTransactionID
+            harness.clock.set(Self.day(10))
+            try await harness.deliver(client, store.changeProduct(original, to: "screentime.1child.monthly.classic", at: Self.day(10)))
+            let across = try await harness.subscriber(client, "parent-x")
+            #expect(across.subscriptions.first?.productID == "screentime.1child.monthly.classic")
+            #expect(across.subscriptions.first?.state == .active)
+            #expect(across.subscriptions.first?.renewalChange == nil)
+            #expect(across.entitlements.filter(\.isActive).map(\.id) == ["one_child"])
+
+            harness.clock.set(Self.day(15))
+            try await harness.deliver(client, store.changeProduct(original, to: "screentime.1child.yearly", at: Self.day(15)))
+            let waiting = try await harness.subscriber(client, "parent-x")
+            #expect(waiting.subscriptions.first?.productID == "screentime.1child.monthly.classic")
+            #expect(waiting.subscriptions.first?.renewsToProductID == "screentime.1child.yearly")
+            #expect(waiting.subscriptions.first?.renewalChange == "crossgrade")
+
+            try await harness.deliver(client, store.renew(original))
+            harness.clock.set(Self.day(45))
+            let renewed = try await harness.subscriber(client, "parent-x")
+            #expect(renewed.subscriptions.first?.productID == "screentime.1child.yearly")
+            #expect(renewed.subscriptions.first?.renewalChange == nil)
         }
     }
 

@@ -25,6 +25,19 @@ struct SubscriberAPIClientTests {
         }
     }
 
+    @Test("Ask to Buy over URLSession: a reported request is pending, its decline ends it")
+    func askToBuy() async throws {
+        try await ServerHarness.run { harness, client in
+            let api = try Self.client(client.port)
+            let product = "com.screentimerewards.family.monthly"
+            let pending = try await api.reportPendingPurchase("parent-2", productID: product)
+            #expect(pending.pendingPurchases.map(\.productID) == [product])
+            harness.clock.set(ReferenceTime.start.addingTimeInterval(60))
+            let declined = try await api.declinePendingPurchase("parent-2", productID: product)
+            #expect(declined.pendingPurchases.isEmpty)
+        }
+    }
+
     @Test("a refusal carries the server's code and status, and is not retryable")
     func refusal() async throws {
         try await ServerHarness.run { harness, client in

@@ -63,6 +63,29 @@ struct StoreSimulatorTests {
         #expect(purchase.transaction.expiresDate == Self.day(0) + 300)
     }
 
+    @Test("a crossgrade to the same duration starts a new period at once with no subtype; to another duration it waits for the renewal")
+    func crossgrades() async throws {
+        var store = try Self.store("Crossgrades", bundleID: "com.screentimerewards")
+        let verifier = try Self.verifier()
+        let purchase = try store.purchase("screentime.1child.monthly", at: Self.day(0), introductoryOffer: false)
+        let original = purchase.originalTransactionID
+
+        let across = try store.changeProduct(original, to: "screentime.1child.monthly.classic", at: Self.day(10))
+        let immediate = try await verifier.verifyNotification(across[0].signedPayload)
+        #expect(immediate.notification.notificationType == .didChangeRenewalPref && immediate.notification.subtype == nil)
+        #expect(immediate.transactionInfo?.productId == "screentime.1child.monthly.classic")
+        #expect(immediate.transactionInfo?.purchaseDate == Self.day(10))
+        #expect(immediate.transactionInfo?.transactionId != purchase.transaction.transactionId)
+
+        let later = try store.changeProduct(original, to: "screentime.1child.yearly", at: Self.day(15))
+        let atRenewal = try await verifier.verifyNotification(later[0].signedPayload)
+        #expect(atRenewal.notification.notificationType == .didChangeRenewalPref && atRenewal.notification.subtype == nil)
+        #expect(atRenewal.transactionInfo?.productId == "screentime.1child.monthly.classic")
+        #expect(atRenewal.renewalInfo?.autoRenewProductId == "screentime.1child.yearly")
+        let renewed = try await verifier.verifyNotification(try store.renew(original)[0].signedPayload)
+        #expect(renewed.transactionInfo?.productId == "screentime.1child.yearly")
+    }
+
     /// Plays every notification the store emits and checks each through the verifier.
     @Test("every notification type and subtype it emits is signed, verifies, and says what was played")
     func everyNotification() async throws {

@@ -67,6 +67,11 @@ extension EntitlementResolver {
                 add(membership.leftAt)
             }
             add(facts.appTrialStartedAt)
+            for pending in facts.pendingPurchases.values {
+                add(pending.requestedAt)
+                add(pending.expiresAt)
+                add(pending.declinedAt)
+            }
         }
         add(openAccess?.startsAt)
         add(openAccess?.endsAt)

@@ -21,9 +21,11 @@ public struct EntitlementResolver: Sendable {
         _ subscriber: SubscriberFacts, households: [SubscriberFacts] = [], openAccess: OpenAccessWindow? = nil, at now: Date
     ) -> SubscriberAccess {
         let statuses = subscriber.purchases.values.compactMap { facts -> SubscriptionStatus? in
-            let productID = facts.currentTransaction?.productId ?? facts.pendingPurchase?.productID
-            return SubscriptionLifecycle.status(
-                of: facts, at: now, nonRenewingDuration: productID.flatMap { catalog.product($0)?.period })
+            guard var status = SubscriptionLifecycle.status(
+                of: facts, at: now, nonRenewingDuration: facts.currentTransaction?.productId.flatMap { catalog.product($0)?.period })
+            else { return nil }
+            status.renewalChange = status.renewsToProductID.flatMap { catalog.change(from: status.productID, to: $0)?.kind }
+            return status
         }
         .sorted { ($0.purchasedAt ?? .distantPast, $0.originalTransactionID) > ($1.purchasedAt ?? .distantPast, $1.originalTransactionID) }
 
@@ -42,6 +44,15 @@ public struct EntitlementResolver: Sendable {
                     expiresAt: status.entitledUntil ?? status.expiresAt, willRenew: status.willRenew,
                     periodType: status.periodType, renewsToProductID: status.renewsToProductID,
                     isFamilyShared: status.isFamilyShared, limits: entitlement.access.limits))
+            }
+        }
+        // Ask to Buy: the requested product's entitlements show as pending until the answer.
+        let awaitingApproval = subscriber.purchasesAwaitingApproval(at: now)
+        for pending in awaitingApproval {
+            for entitlement in catalog.entitlements(forProduct: pending.productID) {
+                offer(EntitlementStatus(
+                    id: entitlement.id, state: .pending, source: .pendingPurchase(productID: pending.productID), productID: pending.productID,
+                    expiresAt: pending.expiresAt, limits: entitlement.access.limits))
             }
         }
         for household in households where household.appUserID != subscriber.appUserID {
@@ -66,7 +77,7 @@ public struct EntitlementResolver: Sendable {
         }
 
         // The app-managed trial, superseded by the first store purchase that granted anything.
-        let firstPurchase = statuses.filter { !catalog.entitlements(forProduct: $0.productID).isEmpty && $0.state != .pending }
+        let firstPurchase = statuses.filter { !catalog.entitlements(forProduct: $0.productID).isEmpty }
             .compactMap { $0.originalPurchasedAt ?? $0.purchasedAt }.min()
         var appTrial = AppTrialPhase.notStarted
         var isLockedOut = false
@@ -123,6 +134,7 @@ public struct EntitlementResolver: Sendable {
 
         return SubscriberAccess(
             appUserID: subscriber.appUserID, evaluatedAt: now, entitlements: entitlements, subscriptions: statuses,
+            pendingPurchases: awaitingApproval,
             appTrial: appTrial, isLockedOut: isLockedOut, isOverridden: isOverridden, access: access,
             warnedAccess: warnedAccess, quotas: quotas,
             lapse: lapse(entitlements: entitlements, statuses: statuses, appTrial: appTrial), catalog: catalog)

@@ -14,6 +14,8 @@ public enum EntitlementSource: Hashable, Sendable {
     case openAccess
     /// Shared by a household the subscriber belongs to.
     case household(id: String)
+    /// An Ask to Buy request for the product, awaiting approval (never active).
+    case pendingPurchase(productID: String)
 
     /// The stable name used in API responses.
     public var kind: String {
@@ -24,6 +26,7 @@ public enum EntitlementSource: Hashable, Sendable {
         case .grant: "grant"
         case .openAccess: "open_access"
         case .household: "household"
+        case .pendingPurchase: "pending_purchase"
         }
     }
 }

@@ -20,12 +20,11 @@ public enum EntitlementState: String, Hashable, Sendable, Codable, CaseIterable 
     case lockout
     /// Granted by an operator, or by the global open-access switch.
     case granted
-    /// An Ask to Buy purchase awaiting approval.
+    /// An Ask to Buy request awaiting a parent's approval (``PendingPurchase``).
     case pending
 
     public init(_ state: SubscriptionState) {
         switch state {
-        case .pending: self = .pending
         case .trial: self = .trial
         case .active: self = .active
         case .activeNotRenewing: self = .activeNotRenewing

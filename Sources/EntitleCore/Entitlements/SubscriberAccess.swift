@@ -11,6 +11,8 @@ public struct SubscriberAccess: Hashable, Sendable {
     public var entitlements: [EntitlementStatus]
     /// Every purchase chain's status, latest purchase first.
     public var subscriptions: [SubscriptionStatus]
+    /// Ask to Buy requests awaiting a parent's answer, by product id.
+    public var pendingPurchases: [PendingPurchase]
     public var appTrial: AppTrialPhase
     /// Whether the app's lockout applies (after its trial or a subscription's warning period).
     public var isLockedOut: Bool
@@ -34,13 +36,14 @@ public struct SubscriberAccess: Hashable, Sendable {
 
     init(
         appUserID: String, evaluatedAt: Date, entitlements: [EntitlementStatus], subscriptions: [SubscriptionStatus],
-        appTrial: AppTrialPhase, isLockedOut: Bool, isOverridden: Bool, access: AccessLevel, warnedAccess: AccessLevel,
+        pendingPurchases: [PendingPurchase] = [], appTrial: AppTrialPhase, isLockedOut: Bool, isOverridden: Bool, access: AccessLevel, warnedAccess: AccessLevel,
         quotas: [QuotaStatus], lapse: (reason: AccessReason, paywall: PaywallTrigger)?, catalog: Catalog
     ) {
         self.appUserID = appUserID
         self.evaluatedAt = evaluatedAt
         self.entitlements = entitlements
         self.subscriptions = subscriptions
+        self.pendingPurchases = pendingPurchases
         self.appTrial = appTrial
         self.isLockedOut = isLockedOut
         self.isOverridden = isOverridden
@@ -54,7 +57,7 @@ public struct SubscriberAccess: Hashable, Sendable {
 
     public static func == (lhs: SubscriberAccess, rhs: SubscriberAccess) -> Bool {
         lhs.appUserID == rhs.appUserID && lhs.evaluatedAt == rhs.evaluatedAt && lhs.entitlements == rhs.entitlements
-            && lhs.subscriptions == rhs.subscriptions && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
+            && lhs.subscriptions == rhs.subscriptions && lhs.pendingPurchases == rhs.pendingPurchases && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
             && lhs.isOverridden == rhs.isOverridden && lhs.access == rhs.access && lhs.warnedAccess == rhs.warnedAccess
             && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall
     }

@@ -35,6 +35,13 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
         households.filter { $0.value.joinedAt <= now && ($0.value.leftAt.map { now < $0 } ?? true) }.keys.sorted()
     }
     public var overrideRemovals: [String: Date] = [:]
+    /// Ask to Buy requests the app reported, by product id.
+    public var pendingPurchases: [String: PendingPurchase] = [:]
+
+    /// The Ask to Buy requests awaiting a parent's answer at `now`, by product id.
+    public func purchasesAwaitingApproval(at now: Date) -> [PendingPurchase] {
+        pendingPurchases.values.filter { $0.isAwaitingApproval(at: now, purchases: purchases.values) }.sorted { $0.productID < $1.productID }
+    }
 
     public init(
         appUserID: String, purchases: [String: SubscriptionFacts] = [:], appTrialStartedAt: Date? = nil,
@@ -65,5 +72,34 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     /// Records the first launch; later launches don't move it.
     public mutating func recordFirstLaunch(at instant: Date) {
         appTrialStartedAt = min(appTrialStartedAt ?? instant, instant)
+    }
+
+    /// Records an Ask to Buy request for `productID`.
+    public mutating func recordPurchaseRequest(productID: String, at instant: Date) {
+        pendingPurchases[productID, default: PendingPurchase(productID: productID, requestedAt: instant)].recordRequest(at: instant)
+    }
+
+    /// Records that an Ask to Buy request for `productID` was declined.
+    public mutating func recordPurchaseDecline(productID: String, at instant: Date) {
+        // A decline seen before its request is kept, so the two in either order give the same facts.
+        pendingPurchases[productID, default: PendingPurchase(productID: productID, requestedAt: .distantPast)].recordDecline(at: instant)
+    }
+}
+
+extension SubscriberFacts {
+    /// Decodes a projection; collections added since it was written start empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        appUserID = try container.decode(String.self, forKey: .appUserID)
+        purchases = try container.decode([String: SubscriptionFacts].self, forKey: .purchases)
+        appTrialStartedAt = try container.decodeIfPresent(Date.self, forKey: .appTrialStartedAt)
+        grants = try container.decode([EntitlementGrant].self, forKey: .grants)
+        overrides = try container.decode([AccessOverride].self, forKey: .overrides)
+        usage = try container.decode([UsageRecord].self, forKey: .usage)
+        timeZone = try container.decode(TimeZone.self, forKey: .timeZone)
+        grantRevocations = try container.decodeIfPresent([String: Date].self, forKey: .grantRevocations) ?? [:]
+        households = try container.decodeIfPresent([String: Membership].self, forKey: .households) ?? [:]
+        overrideRemovals = try container.decodeIfPresent([String: Date].self, forKey: .overrideRemovals) ?? [:]
+        pendingPurchases = try container.decodeIfPresent([String: PendingPurchase].self, forKey: .pendingPurchases) ?? [:]
     }
 }

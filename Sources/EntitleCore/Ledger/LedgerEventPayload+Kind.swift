@@ -10,7 +10,8 @@ extension LedgerEventPayload {
             [type?.rawValue ?? "NOTIFICATION", subtype?.rawValue].compactMap { $0 }.joined(separator: "/")
         case .transaction: "transaction"
         case .renewalInfo: "renewal_info"
-        case .pendingPurchase: "pending_purchase"
+        case .purchaseRequested(let productID, _): "purchase_requested/\(productID)"
+        case .purchaseDeclined(let productID, _): "purchase_declined/\(productID)"
         case .appTrialStarted: "app_trial_started"
         case .usage(let record): "usage/\(record.feature)"
         case .grant(let grant): "grant/\(grant.entitlementID)"

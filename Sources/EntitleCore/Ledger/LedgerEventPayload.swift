@@ -9,8 +9,10 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case notification(type: NotificationTypeV2?, subtype: Subtype?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)
     case transaction(JWSTransactionDecodedPayload)
     case renewalInfo(JWSRenewalInfoDecodedPayload)
-    /// An Ask to Buy request awaiting approval.
-    case pendingPurchase(SubscriptionFacts.PendingPurchase, originalTransactionID: String)
+    /// The app's purchase of `productID` awaits a parent's approval (Ask to Buy).
+    case purchaseRequested(productID: String, at: Date)
+    /// The Ask to Buy request for `productID` was declined.
+    case purchaseDeclined(productID: String, at: Date)
     case appTrialStarted(at: Date)
     case usage(UsageRecord)
     case grant(EntitlementGrant)

@@ -10,6 +10,8 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case appStoreServerAPI = "app_store_server_api"
     /// The app reported its first launch (the app-managed trial starts).
     case appTrialStart = "app_trial_start"
+    /// The app reported an Ask to Buy request awaiting approval, or its decline.
+    case purchaseRequest = "purchase_request"
     /// The app recorded metered usage.
     case usage
     /// An operator action: grant, revoke, override.

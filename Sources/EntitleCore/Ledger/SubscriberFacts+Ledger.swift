@@ -27,8 +27,10 @@ extension SubscriberFacts: LedgerFolding {
             record(transaction)
         case .renewalInfo(let info):
             record(info)
-        case .pendingPurchase(let pending, let original):
-            purchases[original, default: SubscriptionFacts(originalTransactionID: original)].recordPendingPurchase(pending)
+        case .purchaseRequested(let productID, let at):
+            recordPurchaseRequest(productID: productID, at: at)
+        case .purchaseDeclined(let productID, let at):
+            recordPurchaseDecline(productID: productID, at: at)
         case .appTrialStarted(let at):
             recordFirstLaunch(at: at)
         case .usage(let record):

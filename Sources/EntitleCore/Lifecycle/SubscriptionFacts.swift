@@ -21,19 +21,6 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
     public private(set) var renewalInfo: JWSRenewalInfoDecodedPayload?
     /// Refund reversals (REFUND_REVERSED) by transaction id, with the instant Apple signed each.
     public private(set) var refundReversals: [String: Date] = [:]
-    /// An Ask to Buy purchase awaiting approval, reported by the app (Apple signs nothing until approval).
-    public private(set) var pendingPurchase: PendingPurchase?
-
-    /// An Ask to Buy request: the product asked for and when.
-    public struct PendingPurchase: Hashable, Sendable, Codable {
-        public var productID: String
-        public var requestedAt: Date
-        public init(productID: String, requestedAt: Date) {
-            self.productID = productID
-            self.requestedAt = requestedAt
-        }
-    }
-
     public init(originalTransactionID: String) {
         self.originalTransactionID = originalTransactionID
     }
@@ -66,19 +53,12 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         refundReversals[transactionID] = max(refundReversals[transactionID] ?? signedDate, signedDate)
     }
 
-    /// Records an Ask to Buy request. The earliest request is kept.
-    public mutating func recordPendingPurchase(_ pending: PendingPurchase) {
-        if let existing = pendingPurchase, (existing.requestedAt, existing.productID) <= (pending.requestedAt, pending.productID) { return }
-        pendingPurchase = pending
-    }
-
     /// Folds another set of facts about the same chain into this one.
     public mutating func merge(_ other: SubscriptionFacts) {
         precondition(other.originalTransactionID == originalTransactionID, "facts of different purchase chains")
         other.transactions.values.forEach { record($0) }
         if let info = other.renewalInfo { record(info) }
         for (id, date) in other.refundReversals { recordRefundReversal(transactionID: id, signedDate: date) }
-        if let pending = other.pendingPurchase { recordPendingPurchase(pending) }
     }
 
     /// Whether the revocation of `transaction` stands: it has a revocation date and no refund reversal

@@ -15,17 +15,13 @@ import Foundation
 ///   duration from purchase.
 public enum SubscriptionLifecycle {
     /// The chain's status at `now`, or `nil` when nothing that grants access is known (no
-    /// transaction and no pending request, or only consumables).
+    /// transaction, or only consumables). Ask to Buy requests are the subscriber's, not a chain's
+    /// (``PendingPurchase``): Apple signs nothing until approval.
     ///
     /// - Parameter nonRenewingDuration: how long a non-renewing subscription lasts (the catalog
     ///   knows); without it, the transaction's own `expiresDate` is used.
     public static func status(of facts: SubscriptionFacts, at now: Date, nonRenewingDuration: ISODuration? = nil) -> SubscriptionStatus? {
-        guard let current = facts.currentTransaction else {
-            guard let pending = facts.pendingPurchase else { return nil }
-            return SubscriptionStatus(
-                originalTransactionID: facts.originalTransactionID, productID: pending.productID, kind: .autoRenewable,
-                state: .pending)
-        }
+        guard let current = facts.currentTransaction else { return nil }
         let kind = current.type.flatMap(ProductKind.init) ?? (current.expiresDate == nil ? .nonConsumable : .autoRenewable)
         guard kind != .consumable else { return nil }
 

@@ -4,7 +4,6 @@ import Foundation
 ///
 /// | state | entitled | App Store Server API `Status` |
 /// |---|---|---|
-/// | `pending` (Ask to Buy) | no | — |
 /// | `trial` (free-trial introductory offer) | yes | 1 active |
 /// | `active` | yes | 1 active |
 /// | `activeNotRenewing` (auto-renew turned off) | yes | 1 active |
@@ -14,7 +13,6 @@ import Foundation
 /// | `revoked` (refund, Family Sharing removal) | no | 5 revoked |
 /// | `upgraded` (the latest transaction was upgraded away) | no | — |
 public enum SubscriptionState: String, Hashable, Sendable, Codable, CaseIterable {
-    case pending
     case trial
     case active
     case activeNotRenewing = "active_not_renewing"
@@ -28,7 +26,7 @@ public enum SubscriptionState: String, Hashable, Sendable, Codable, CaseIterable
     public var isEntitled: Bool {
         switch self {
         case .trial, .active, .activeNotRenewing, .gracePeriod: true
-        case .pending, .billingRetry, .expired, .revoked, .upgraded: false
+        case .billingRetry, .expired, .revoked, .upgraded: false
         }
     }
 }

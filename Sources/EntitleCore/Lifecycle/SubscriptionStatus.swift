@@ -16,6 +16,9 @@ public struct SubscriptionStatus: Hashable, Sendable {
     /// The product the subscription renews to when it differs from `productID` (a pending downgrade
     /// or crossgrade).
     public var renewsToProductID: String?
+    /// What moving to `renewsToProductID` is in the catalog (a downgrade, or a crossgrade to another
+    /// duration); set by ``EntitlementResolver``, which knows the catalog.
+    public var renewalChange: ProductChange.Kind?
     public var currentTransactionID: String?
     public var purchasedAt: Date?
     public var originalPurchasedAt: Date?

@@ -2,7 +2,7 @@ import EntitleWire
 import Hummingbird
 
 /// What an app does for its user under `/v1/subscribers/{appUserID}`: read the subscriber, submit
-/// a transaction, start the app-managed trial, record usage, ask for access to a feature.
+/// a transaction, report an Ask to Buy request or its decline, start the app-managed trial, record usage, ask for access to a feature.
 struct SubscribersController {
     let service: SubscriptionService
 
@@ -14,6 +14,16 @@ struct SubscribersController {
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
             return SubscriberResponseBuilder.response(
                 try await service.submitTransaction(appUserID: context.parameters.require("appUserID"), signedTransaction: body.signedTransaction))
+        }
+        group.post("pending-purchases") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)
+            return SubscriberResponseBuilder.response(
+                try await service.reportPendingPurchase(appUserID: context.parameters.require("appUserID"), productID: body.productID))
+        }
+        group.post("pending-purchases/{productID}/decline") { _, context -> SubscriberResponse in
+            SubscriberResponseBuilder.response(
+                try await service.declinePendingPurchase(
+                    appUserID: context.parameters.require("appUserID"), productID: context.parameters.require("productID")))
         }
         group.post("trial") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(try await service.startTrial(appUserID: context.parameters.require("appUserID")))

@@ -17,6 +17,7 @@ public enum HTTPStatusTable {
         .forbidden: .forbidden,
         .invalidAppUserID: .badRequest,
         .purchaseOwnedByAnotherSubscriber: .conflict,
+        .unknownProduct: .badRequest,
         .unknownFeature: .badRequest,
         .notMetered: .badRequest,
         .quotaExhausted: .conflict,

@@ -29,6 +29,9 @@ enum SubscriberResponseBuilder {
             },
             subscriptions: chains.filter { $0.kind == ProductKind.autoRenewable.rawValue },
             purchases: chains.filter { $0.kind != ProductKind.autoRenewable.rawValue },
+            pendingPurchases: access.pendingPurchases.map {
+                PendingPurchaseInfo(productID: $0.productID, requestedAt: $0.requestedAt, expiresAt: $0.expiresAt)
+            },
             appTrial: trial,
             quotas: access.quotas.map(quota),
             lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) })
@@ -41,7 +44,7 @@ enum SubscriberResponseBuilder {
             renewsToProductID: status.renewsToProductID, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
             gracePeriodExpiresAt: status.gracePeriodExpiresAt, periodType: status.periodType.rawValue,
             expirationReason: status.expirationReason?.rawValue, revocationCause: status.revocationCause?.rawValue,
-            isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue)
+            isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue, renewalChange: status.renewalChange?.rawValue)
     }
 
     static func quota(_ status: QuotaStatus) -> QuotaInfo {

@@ -34,6 +34,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidAppUserID = Code(rawValue: "subscriber.invalidAppUserID")
         /// The restore policy keeps the purchase with the subscriber who owns it.
         public static let purchaseOwnedByAnotherSubscriber = Code(rawValue: "purchase.ownedByAnotherSubscriber")
+        /// The product is not in the app's catalog.
+        public static let unknownProduct = Code(rawValue: "purchase.unknownProduct")
         /// The feature is not in the app's catalog.
         public static let unknownFeature = Code(rawValue: "usage.unknownFeature")
         /// The feature exists but has no quota to count usage against.

@@ -136,6 +136,33 @@ public final class SubscriptionService: Sendable {
         return try await subscriber(appUserID: appUserID)
     }
 
+    /// Records that the app's purchase of `productID` awaits a parent's approval (Ask to Buy: StoreKit
+    /// answered `.pending`). The subscriber shows it until the approved transaction arrives, a decline
+    /// is reported, or 24 hours pass without an answer; asking again restarts the 24 hours.
+    public func reportPendingPurchase(appUserID: String, productID: String) async throws(ServiceError) -> SubscriberAnswer {
+        try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "requested") { .purchaseRequested(productID: productID, at: $0) }
+    }
+
+    /// Records that the Ask to Buy request for `productID` was declined.
+    public func declinePendingPurchase(appUserID: String, productID: String) async throws(ServiceError) -> SubscriberAnswer {
+        try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "declined") { .purchaseDeclined(productID: productID, at: $0) }
+    }
+
+    private func recordPurchaseRequest(
+        appUserID: String, productID: String, kind: String, payload: (Date) -> LedgerEventPayload
+    ) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        guard catalog.product(productID) != nil else {
+            throw ServiceError(.unknownProduct, "\(productID) is not a product of this app")
+        }
+        let at = now()
+        let key = "purchase-\(kind):\(appUserID):\(productID):\(Int64((at.timeIntervalSince1970 * 1000).rounded(.down)))"
+        _ = try await append(LedgerEvent(
+            id: UUID(), appUserID: appUserID, source: .purchaseRequest, idempotencyKey: key, signedDate: at, receivedAt: at,
+            payload: payload(at)))
+        return try await subscriber(appUserID: appUserID)
+    }
+
     /// Records metered usage; refused when it would exceed the quota. The same idempotency key
     /// again is accepted and counted once.
     public func recordUsage(

@@ -11,6 +11,7 @@ public struct EntitlementSourceKind: WireVocabulary {
     public static let grant = EntitlementSourceKind(rawValue: "grant")
     public static let openAccess = EntitlementSourceKind(rawValue: "open_access")
     public static let household = EntitlementSourceKind(rawValue: "household")
+    public static let pendingPurchase = EntitlementSourceKind(rawValue: "pending_purchase")
 
-    public static let known: [EntitlementSourceKind] = [.purchase, .appTrial, .expiryGrace, .grant, .openAccess, .household]
+    public static let known: [EntitlementSourceKind] = [.purchase, .appTrial, .expiryGrace, .grant, .openAccess, .household, .pendingPurchase]
 }

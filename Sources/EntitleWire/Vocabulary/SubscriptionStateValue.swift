@@ -5,7 +5,6 @@ public struct SubscriptionStateValue: WireVocabulary {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let pending = SubscriptionStateValue(rawValue: "pending")
     public static let trial = SubscriptionStateValue(rawValue: "trial")
     public static let active = SubscriptionStateValue(rawValue: "active")
     public static let activeNotRenewing = SubscriptionStateValue(rawValue: "active_not_renewing")
@@ -15,5 +14,5 @@ public struct SubscriptionStateValue: WireVocabulary {
     public static let revoked = SubscriptionStateValue(rawValue: "revoked")
     public static let upgraded = SubscriptionStateValue(rawValue: "upgraded")
 
-    public static let known: [SubscriptionStateValue] = [.pending, .trial, .active, .activeNotRenewing, .gracePeriod, .billingRetry, .expired, .revoked, .upgraded]
+    public static let known: [SubscriptionStateValue] = [.trial, .active, .activeNotRenewing, .gracePeriod, .billingRetry, .expired, .revoked, .upgraded]
 }

@@ -263,9 +263,11 @@ public struct StoreSimulator: Sendable {
         }
     }
 
-    /// The customer switches product in the group: DID_CHANGE_RENEWAL_PREF. To a higher level (a
-    /// lower group number) it is an UPGRADE, effective at once with a new transaction; otherwise a
-    /// DOWNGRADE, effective at renewal. Choosing the current product again cancels a pending downgrade.
+    /// The customer switches product in the group: DID_CHANGE_RENEWAL_PREF, with Apple's rules
+    /// (``ProductChange``). An upgrade, or a crossgrade to the same duration, takes effect at once with
+    /// a new transaction (subtype UPGRADE, none for the crossgrade); a downgrade, or a crossgrade to
+    /// another duration, at renewal (DOWNGRADE, none for the crossgrade). Choosing the current product
+    /// again cancels a pending change.
     public mutating func changeProduct(_ original: String, to productID: String, at now: Date) throws(LocalStoreError) -> [SignedNotification] {
         var chain = try chain(original)
         let current = try product(chain.productID)
@@ -275,28 +277,30 @@ public struct StoreSimulator: Sendable {
         else {
             throw LocalStoreError(.invalidTransition, "\(original) can't change to \(productID) (another group, or not active)")
         }
-        if productID == chain.productID {
+        guard let change = ProductChange(from: current, to: target) else {
             chain.autoRenewProductID = productID
             subscriptions[original] = chain
             return [try notify(.didChangeRenewalPref, nil, chain, at: now)]
         }
-        if (target.groupLevel ?? 0) < (current.groupLevel ?? 0) {
+        switch change.timing {
+        case .immediately:
             chain.productID = productID
             chain.autoRenewProductID = productID
             chain.autoRenew = true
             try startPeriod(&chain, product: target, at: now)
             subscriptions[original] = chain
-            return try notifyFamily(chain, .didChangeRenewalPref, .upgrade, at: now) { member in
+            return try notifyFamily(chain, .didChangeRenewalPref, change.notificationSubtype, at: now) { member in
                 member.productID = chain.productID
                 member.autoRenewProductID = productID
                 member.purchaseDate = chain.purchaseDate
                 member.expiresDate = chain.expiresDate
             }
-        }
-        chain.autoRenewProductID = productID
-        subscriptions[original] = chain
-        return try notifyFamily(chain, .didChangeRenewalPref, .downgrade, at: now) { member in
-            member.autoRenewProductID = productID
+        case .atNextRenewal:
+            chain.autoRenewProductID = productID
+            subscriptions[original] = chain
+            return try notifyFamily(chain, .didChangeRenewalPref, change.notificationSubtype, at: now) { member in
+                member.autoRenewProductID = productID
+            }
         }
     }
 

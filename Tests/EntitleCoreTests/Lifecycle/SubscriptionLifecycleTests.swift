@@ -34,14 +34,7 @@ struct SubscriptionLifecycleTests {
     static func renewal(autoRenew: AutoRenewStatus = .on, intent: ExpirationIntent? = nil, retry: Bool? = false, grace: Date? = nil, signed: Date = month) -> JWSRenewalInfoDecodedPayload {
         apple.renewal(original: "1000", product: monthly, autoRenew: autoRenew, signed: signed, expirationIntent: intent, billingRetry: retry, graceEnds: grace)
     }
-    static func pending() -> SubscriptionFacts {
-        var facts = SubscriptionFacts(originalTransactionID: "ask-1")
-        facts.recordPendingPurchase(.init(productID: monthly, requestedAt: t0))
-        return facts
-    }
-
     static let stateCases: [StateCase] = [
-        StateCase(name: "Ask to Buy awaiting approval", facts: pending(), at: day(1), state: .pending, appleStatus: nil),
         StateCase(name: "free-trial introductory offer", facts: apple.chain("1000", [sub(offer: .introductoryOffer, discount: .freeTrial)], renewal: renewal(signed: t0)),
                   at: day(3), state: .trial, appleStatus: .active, periodType: .trial),
         StateCase(name: "pay-as-you-go introductory offer is active, not a trial", facts: apple.chain("1000", [sub(offer: .introductoryOffer, discount: .payAsYouGo)]),

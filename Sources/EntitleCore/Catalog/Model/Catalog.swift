@@ -51,6 +51,13 @@ public struct Catalog: Hashable, Sendable {
     public static let empty = Catalog()
 
     public func product(_ id: String) -> Product? { productIndex[id].map { products[$0] } }
+
+    /// The change from subscription `currentID` to `targetID` (``ProductChange``), or `nil` when the
+    /// two are not subscriptions of one group, or are the same product.
+    public func change(from currentID: String, to targetID: String) -> ProductChange? {
+        guard let current = product(currentID), let target = product(targetID) else { return nil }
+        return ProductChange(from: current, to: target)
+    }
     public func entitlement(_ id: String) -> Entitlement? { entitlementIndex[id].map { entitlements[$0] } }
     public func quota(_ name: String) -> QuotaDefinition? { quotas.first { $0.name == name } }
 
