@@ -214,7 +214,11 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleCLITests",
-            dependencies: ["EntitleCLI", "entitle", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels"],
+            dependencies: [
+                "EntitleCLI", "entitle", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

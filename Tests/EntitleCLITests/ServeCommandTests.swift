@@ -1,5 +1,7 @@
 import EntitleTestSupport
 import Foundation
+import Hummingbird
+import NIOConcurrencyHelpers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,5 +49,99 @@ struct ServeCommandTests {
         let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         #expect(log.contains("Entitle listening on http://127.0.0.1:\(port)"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data/entitle.sqlite").path))
+    }
+
+    /// An OCSP responder on loopback HTTP for `issuer`, answering what `answer` holds at each request.
+    static func withResponder(
+        port: Int, issuer: TestPKI, answer: NIOLockedValueBox<OCSPResponder.Answer>, calls: NIOLockedValueBox<Int>,
+        _ body: () async throws -> Void
+    ) async throws {
+        let responder = OCSPResponder(issuer: issuer.intermediate, issuerKey: issuer.intermediateKey)
+        let router = Router()
+        router.post("ocsp") { request, context -> Response in
+            calls.withLockedValue { $0 += 1 }
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            let der = try responder.respond(to: Array(buffer: body), answer: answer.withLockedValue { $0 }, now: Date())
+            return Response(status: .ok, headers: [.contentType: "application/ocsp-response"], body: .init(byteBuffer: ByteBuffer(bytes: der)))
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService() }
+            defer { group.cancelAll() }
+            try await body()
+        }
+    }
+
+    @Test("entitle serve --check-revocation asks the certificate's OCSP responder: good lets signed data in, revoked is refused, busy or unreachable is 503")
+    func revocationChecks() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-ocsp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (port, ocspPort) = (20_000 + Int.random(in: 0..<10_000), 30_000 + Int.random(in: 0..<10_000))
+        var options = TestPKI.Options()
+        options.ocspURI = "http://127.0.0.1:\(ocspPort)/ocsp"
+        let pki = try TestPKI(options: options, reference: Date())
+        let root = folder.appendingPathComponent("root.der")
+        try Data(TestPKI.der(pki.root)).write(to: root)
+        let answer = NIOLockedValueBox(OCSPResponder.Answer.good)
+        let calls = NIOLockedValueBox(0)
+
+        let process = Process()
+        process.executableURL = CommandRunner.entitle.executable
+        process.arguments = [
+            "serve", "--port", "\(port)", "--root-certificate", root.path, "--bundle-id", "com.example", "--environment", "sandbox",
+            "--secret-key", "sk_serve_test_key_0001", "--check-revocation", "--revocation-freshness", "0",
+        ]
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        for _ in 0..<100 {
+            if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+
+        func submit(_ id: String) async throws -> (Int, String) {
+            let transaction = AppleFacts().subscription("com.example.monthly", original: id, purchase: Date(), expires: Date() + 30 * 86_400)
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/subscribers/parent-\(id)/transactions")!)
+            request.httpMethod = "POST"
+            request.setValue("Bearer sk_serve_test_key_0001", forHTTPHeaderField: "Authorization")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: ["signedTransaction": pki.sign(transaction)])
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let code = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"].flatMap { ($0 as? [String: Any])?["code"] as? String }
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, code ?? "")
+        }
+
+        try await Self.withResponder(port: ocspPort, issuer: pki, answer: answer, calls: calls) { () async throws in
+            #expect(try await submit("1").0 == 200)
+            #expect(calls.withLockedValue { $0 } >= 1)
+            answer.withLockedValue { $0 = .revoked(at: Date() - 3600) }
+            #expect(try await submit("2") == (400, "verification.certificateRevoked"))
+            answer.withLockedValue { $0 = .tryLater }
+            #expect(try await submit("3") == (503, "verification.revocationCheckUnavailable"))
+        }
+        #expect(try await submit("4") == (503, "verification.revocationCheckUnavailable"))
+
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(log.contains("revocation checks on"))
+        #expect(!log.contains(pki.sign(AppleFacts().subscription("x", original: "x", purchase: Date(), expires: Date())).prefix(40)))
+    }
+
+    @Test("--revocation-freshness without --check-revocation, or out of range, is a usage error", arguments: [
+        ["--revocation-freshness", "60"], ["--check-revocation", "--revocation-freshness", "-1"],
+    ])
+    func revocationUsage(_ arguments: [String]) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.entitle.run(["serve", "--port", "0"] + arguments, in: folder)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--revocation-freshness"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data").path))
     }
 }

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
             catalog. Every option can also be set by an environment variable (ENTITLE_HOST, ENTITLE_PORT,
             ENTITLE_DATABASE, ENTITLE_CATALOG, ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
             (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY,
-            ENTITLE_TRUST_LOCAL_STORE=1);
+            ENTITLE_TRUST_LOCAL_STORE=1, ENTITLE_CHECK_REVOCATION=1, ENTITLE_REVOCATION_FRESHNESS);
             options win.
             """)
 
@@ -45,6 +45,19 @@ struct ServeCommand: AsyncParsableCommand {
     var trustLocalStore = false
     @Option(name: .customLong("public-key-secret"), help: "The secret public keys are derived from (default: generated once in the data folder).")
     var publicKeySecret: String?
+    @Flag(name: .customLong("check-revocation"), help: "Ask the certificates' OCSP responders whether they were revoked before trusting signed data (off by default).")
+    var checkRevocation = false
+    @Option(name: .customLong("revocation-freshness"), help: "With --check-revocation: seconds a chain confirmed good is trusted before it is asked about again (default 3600).")
+    var revocationFreshness: Double?
+
+    func validate() throws {
+        if revocationFreshness != nil, !checkRevocation {
+            throw ValidationError("--revocation-freshness applies with --check-revocation")
+        }
+        if let seconds = revocationFreshness, !(0...86_400).contains(seconds) {
+            throw ValidationError("--revocation-freshness is 0 to 86400 seconds")
+        }
+    }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -93,10 +106,17 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("trusting the local App Store in \(folder.path): data it signs is accepted like Apple's")
         }
         let xcode = try xcodeCertificates.map(VerifyCommand.loadCertificate)
+        let revocation = try Self.revocation(
+            enabled: checkRevocation || environment["ENTITLE_CHECK_REVOCATION"] == "1",
+            freshness: revocationFreshness, environment: environment)
+        if let revocation {
+            logger.info("revocation checks on: each chain is confirmed with its OCSP responder, then trusted for \(Int(revocation.freshness)) s")
+        }
         let verifiers = accepted.map { environment in
             SignedDataVerifier(
                 configuration: VerifierConfiguration(
-                    bundleID: bundleID ?? "", environment: environment, appAppleID: appAppleID, rootCertificates: roots, xcodeCertificates: xcode),
+                    bundleID: bundleID ?? "", environment: environment, appAppleID: appAppleID, rootCertificates: roots, xcodeCertificates: xcode,
+                    revocation: revocation),
                 now: { Date() })
         }
         let secretKeys = secretKeys.isEmpty ? (environment["ENTITLE_SECRET_KEYS"]?.split(separator: ",").map(String.init) ?? []) : secretKeys
@@ -122,6 +142,18 @@ struct ServeCommand: AsyncParsableCommand {
                 http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), catalog: catalog, verifiers: verifiers, keys: keys,
                 restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }))
         try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// Online revocation checking when asked for: OCSP over HTTP, each confirmed chain trusted for
+    /// `freshness` seconds.
+    static func revocation(enabled: Bool, freshness: Double?, environment: [String: String]) throws -> RevocationChecking? {
+        guard enabled else { return nil }
+        let seconds = try freshness ?? environment["ENTITLE_REVOCATION_FRESHNESS"].map { value in
+            guard let seconds = Double(value) else { throw ValidationError("ENTITLE_REVOCATION_FRESHNESS must be a number of seconds") }
+            return seconds
+        } ?? 3600
+        guard (0...86_400).contains(seconds) else { throw ValidationError("ENTITLE_REVOCATION_FRESHNESS is 0 to 86400 seconds") }
+        return RevocationChecking(transport: URLSessionRevocationTransport(), freshness: seconds)
     }
 
     /// The public-key secret kept in the data folder (created once, readable by the owner only).
