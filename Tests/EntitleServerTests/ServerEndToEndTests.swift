@@ -1,4 +1,5 @@
 import AppStoreModels
+import AppStoreVerification
 import EntitleCore
 import EntitleServer
 import EntitleStorage
@@ -8,7 +9,9 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LocalAppStore
+import Logging
 import NIOCore
+import PostgresNIO
 import Testing
 
 /// The server over real HTTP on loopback, from Apple's signed data to the subscriber API.
@@ -422,6 +425,52 @@ struct ServerMetricsTests {
             #expect(text.contains(#"entitle_ledger_append_duration_seconds_count{source="app_store_notification"} 1"#))
             #expect(text.contains("entitle_ledger_held_events 1"))
             #expect(text.contains("entitle_analytics_pending_events 1"))
+        }
+    }
+
+    @Test("/metrics shows the database's sessions: none left in use, how long each waited for its connection, the pool's size", arguments: StorageEngine.allCases)
+    func databaseSessionMetrics(engine: StorageEngine) async throws {
+        let pki = try TestPKI()
+        let clock = TestClock()
+        let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let check: @Sendable (LedgerDatabase, Int) async throws -> Void = { database, capacity in
+            let verifier = SignedDataVerifier(
+                configuration: VerifierConfiguration(bundleID: "com.screentimerewards", environment: .sandbox, rootCertificates: [pki.root]),
+                now: clock.reading)
+            let app = try await buildApplication(
+                configuration: ServerConfiguration(
+                    http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(database),
+                    catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [verifier], keys: keys, analyticsRefreshInterval: nil,
+                    now: clock.reading, logger: Logger(label: "entitle.tests.server")))
+            // The harness only signs and calls here; the server under test has its own database.
+            let scratch = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("scratch.sqlite").path)
+            defer { Task { await scratch.close() } }
+            let harness = ServerHarness(
+                pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: scratch, keys: keys,
+                bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),
+                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
+            try await app.test(.live) { client in
+                let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "990", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+                try await harness.submit(client, "parent-990", transaction)
+                try await harness.postNotification(client, harness.notification(.subscribed, transaction: transaction))
+                _ = try await harness.subscriber(client, "parent-990")
+                let text = String(buffer: try await harness.get(client, "/metrics", key: nil).body)
+                #expect(text.contains("entitle_database_max_sessions \(capacity)"))
+                #expect(text.contains(#"entitle_database_sessions{kind="write"} 0"#))
+                #expect(text.contains(#"entitle_database_sessions{kind="read"} 0"#))
+                let waits = text.split(separator: "\n").first { $0.hasPrefix(#"entitle_database_session_wait_seconds_count{kind="write"}"#) }
+                #expect((waits?.split(separator: " ").last).flatMap { Int($0) }.map { $0 >= 2 } == true, "\(waits ?? "no write waits")")
+            }
+        }
+        switch engine {
+        case .sqlite:
+            try await check(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), 2)
+        case .postgres:
+            try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+                try await check(.postgres(configuration), configuration.options.maximumConnections)
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     switch configuration.ledger {
     case .database(let database):
         let connection = try await LedgerConnection.open(database, logger: configuration.logger, observer: configuration.metrics.storageObserver)
+        configuration.metrics.recordSessionCapacity(LedgerConnection.sessionCapacity(database))
         store = connection.store
         services += connection.services
         migrate = true

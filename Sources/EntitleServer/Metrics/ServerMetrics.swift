@@ -107,9 +107,44 @@ public final class ServerMetrics: Sendable {
         ).set(Double(analyticsPending))
     }
 
-    /// The storage observer that records group commits here.
+    /// `entitle_database_sessions{kind}` (in use now) and `entitle_database_session_wait_seconds{kind}`
+    /// (how long each waited for its connection).
+    func recordSessionStarted(kind: StorageObserver.SessionKind, waited: Duration) {
+        sessionsInUse(kind).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_database_session_wait", unitName: "seconds",
+                helpText: "How long a database session waited for its connection (pool lease, SQLite writer or reader)."),
+            labels: [("kind", kind.rawValue)],
+            buckets: Self.durationBuckets
+        ).record(waited)
+    }
+
+    func recordSessionEnded(kind: StorageObserver.SessionKind) {
+        sessionsInUse(kind).decrement()
+    }
+
+    private func sessionsInUse(_ kind: StorageObserver.SessionKind) -> Gauge {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "entitle_database", unitName: "sessions", helpText: "Database sessions using a connection now, by kind."),
+            labels: [("kind", kind.rawValue)])
+    }
+
+    /// `entitle_database_max_sessions`: how many sessions the database runs at once (the pool's size).
+    public func recordSessionCapacity(_ capacity: Int) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_database_max", unitName: "sessions", helpText: "How many database sessions can use a connection at once (pool size).")
+        ).set(Double(capacity))
+        for kind in StorageObserver.SessionKind.allCases { _ = sessionsInUse(kind) }
+    }
+
+    /// The storage observer that records group commits and database sessions here.
     public var storageObserver: StorageObserver {
-        StorageObserver(groupCommitted: { [self] in self.recordGroupCommit(transactions: $0) })
+        StorageObserver(
+            groupCommitted: { [self] in self.recordGroupCommit(transactions: $0) },
+            sessionStarted: { [self] in self.recordSessionStarted(kind: $0, waited: $1) },
+            sessionEnded: { [self] in self.recordSessionEnded(kind: $0) })
     }
 
     /// The exposition text.

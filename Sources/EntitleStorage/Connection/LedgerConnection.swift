@@ -17,6 +17,14 @@ public struct LedgerConnection: Sendable {
     /// then the store's closing on graceful shutdown.
     public var services: [any Service] { databaseServices + [LedgerClosing(store: store)] }
 
+    /// How many sessions the database runs at once: PostgreSQL's pool size; SQLite's writer and reader.
+    public static func sessionCapacity(_ database: LedgerDatabase) -> Int {
+        switch database {
+        case .sqlite: 2
+        case .postgres(let configuration): configuration.options.maximumConnections
+        }
+    }
+
     /// Opens `database`; nothing is migrated yet.
     public static func open(
         _ database: LedgerDatabase, logger: Logger, observer: StorageObserver = .none
@@ -27,7 +35,7 @@ public struct LedgerConnection: Sendable {
             return LedgerConnection(store: store, databaseServices: [])
         case .postgres(let configuration):
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            let store = PostgresLedgerStore.store(client: client, logger: logger)
+            let store = PostgresLedgerStore.store(client: client, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [client])
         }
     }

@@ -8,11 +8,13 @@ import PostgresNIO
 final class PostgresEngine: SQLEngine {
     let client: PostgresClient
     let logger: Logger
+    let observer: StorageObserver
     let sequenceColumn = "BIGSERIAL PRIMARY KEY"
 
-    init(client: PostgresClient, logger: Logger) {
+    init(client: PostgresClient, logger: Logger, observer: StorageObserver = .none) {
         self.client = client
         self.logger = logger
+        self.observer = observer
     }
 
     /// Sequences are taken before commit, so concurrent writers may commit out of sequence order.
@@ -32,8 +34,11 @@ final class PostgresEngine: SQLEngine {
 
     func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await work(Session(connection: connection, logger: logger))
+            let asked = ContinuousClock.now
+            return try await client.withTransaction(logger: logger) { [observer, logger] connection in
+                try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
+                    try await work(Session(connection: connection, logger: logger))
+                }
             }
         } catch let error as StorageError {
             throw error
@@ -50,8 +55,11 @@ final class PostgresEngine: SQLEngine {
     /// two round trips per read.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
         do {
-            return try await client.withConnection { connection in
-                try await work(Session(connection: connection, logger: logger))
+            let asked = ContinuousClock.now
+            return try await client.withConnection { [observer, logger] connection in
+                try await observer.session(.read, askedAt: asked) { () throws(StorageError) in
+                    try await work(Session(connection: connection, logger: logger))
+                }
             }
         } catch let error as StorageError {
             throw error

@@ -11,6 +11,7 @@ final class SQLiteEngine: SQLEngine {
     let reader: SQLiteConnection
     private let readerMutex = AsyncMutex()
     private let writer: GroupCommit
+    private let observer: StorageObserver
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
@@ -20,6 +21,7 @@ final class SQLiteEngine: SQLEngine {
     private init(connection: SQLiteConnection, reader: SQLiteConnection, observer: StorageObserver) {
         self.connection = connection
         self.reader = reader
+        self.observer = observer
         self.writer = GroupCommit(session: Session(connection: connection), observer: observer) { statement throws(StorageError) in
             _ = try await Self.run(statement, [], on: connection)
         }
@@ -50,13 +52,18 @@ final class SQLiteEngine: SQLEngine {
     }
 
     func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await writer.transaction(work)
+        let asked = ContinuousClock.now
+        let observer = observer
+        return try await writer.transaction { session throws(StorageError) in
+            try await observer.session(.write, askedAt: asked) { () throws(StorageError) in try await work(session) }
+        }
     }
 
     /// Reads are single statements, one at a time on the reader connection.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await readerMutex.withLock { () throws(StorageError) -> T in
-            try await work(Session(connection: self.reader))
+        let asked = ContinuousClock.now
+        return try await readerMutex.withLock { () throws(StorageError) -> T in
+            try await observer.session(.read, askedAt: asked) { () throws(StorageError) in try await work(Session(connection: self.reader)) }
         }
     }
 
