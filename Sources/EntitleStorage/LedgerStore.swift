@@ -9,8 +9,17 @@ import Foundation
 /// - An event is applied to its subscriber's projection in the same transaction that stores it;
 ///   writers to one subscriber are serialised, so concurrent appends never lose an update.
 /// - An event for a purchase not yet linked to a subscriber is held, and applied when the link appears.
+/// - A store is one app's (by bundle ID): every read and write is confined to it, so apps sharing a
+///   database never see each other's events, subscribers, purchases or analytics.
 public protocol LedgerStore: Sendable {
-    /// Creates the schema or brings it to the current version.
+    /// The app this store reads and writes: a bundle ID, or `""` for rows written before apps existed.
+    var app: String { get }
+
+    /// The same database, confined to `app`. Closing either closes the database.
+    func forApp(_ app: String) -> any LedgerStore
+
+    /// Creates the schema or brings it to the current version. A store of an app then adopts the
+    /// rows written before apps existed (schema version 4 and older): they become its app's.
     func migrate() async throws(StorageError)
 
     /// Appends `event` unless one with its idempotency key exists. The subscriber is the event's

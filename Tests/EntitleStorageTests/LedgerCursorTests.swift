@@ -60,9 +60,9 @@ struct LedgerCursorTests {
                         try await connection.query(PostgresQuery(unsafeSQL: guardStatement), logger: Self.logger)
                         try await connection.query(
                             """
-                            INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, transaction_id, original_transaction_id,
+                            INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, transaction_id, original_transaction_id,
                                 signed_date, received_at, event)
-                            VALUES (\(early.id.uuidString), \(early.idempotencyKey), 'early', 'app_transaction', 'C1-1', 'C1', 0, 0, \(json))
+                            VALUES (\(early.id.uuidString), '', \(early.idempotencyKey), 'early', 'app_transaction', 'C1-1', 'C1', 0, 0, \(json))
                             """, logger: Self.logger)
                         // Meanwhile a later event commits with a larger sequence, and analytics refreshes.
                         _ = try await store.append(Self.purchase(2, user: "late"))

@@ -89,4 +89,107 @@ struct LedgerSchemaTests {
             }
         }
     }
+
+    /// `Tests/Fixtures/Databases/v4-screentimerewards.sqlite`: written by `entitle demo` at schema version
+    /// 4 (ScreenTime Rewards, 30 people over 4 months, a grant, an override, a household, an Ask to Buy
+    /// request, the open-access switch, analytics refreshed): 81 events, 31 subscribers.
+    static let version4 = Fixtures.root.appendingPathComponent("Tests/Fixtures/Databases/v4-screentimerewards.sqlite")
+
+    @Test("a version 4 database file migrates in place: its rows become the configured app's, equal to a rebuild, analytics included")
+    func fromVersion4File() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-v4-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("entitle.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.version4.path, toPath: path)
+
+        let root = try #require(try await SQLiteLedgerStore.openUnmigrated(path: path, logger: Logger(label: "v4")) as? SQLLedgerStore)
+        do {
+            let store = root.forApp("com.screentimerewards")
+            try await store.migrate()
+            #expect(try await root.subscriberIDs().isEmpty, "nothing is left unassigned")
+            #expect(try await store.eventCount() == 81)
+            let ids = try await store.subscriberIDs()
+            #expect(ids.count == 31)
+            var live: [String: SubscriberFacts] = [:]
+            for id in ids {
+                let projection = try await store.projection(appUserID: id)
+                #expect(projection == SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: id)))
+                live[id] = projection
+            }
+            #expect(try await store.rebuildProjections() == 31)
+            for id in ids { #expect(try await store.projection(appUserID: id) == live[id]) }
+
+            // The aggregates and the cursor came along: nothing to read, and the same as a recompute.
+            let analytics = store.analyticsStore()
+            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { id, events in
+                AnalyticsContributor(catalog: Fixtures.exampleCatalog("ScreenTimeRewards")).cells(appUserID: id, events: events)
+            }
+            #expect(try await analytics.pendingAnalytics() == 0)
+            let migrated = try await analytics.analyticsCells(through: nil)
+            #expect(!migrated.isEmpty)
+            _ = try await analytics.recomputeAnalytics(batchSize: 10, cells: cells)
+            #expect(try await analytics.analyticsCells(through: nil) == migrated)
+
+            // Appends continue after the migrated sequences, and a second start changes nothing.
+            guard case .appended(let sequence, _) = try await store.append(
+                LedgerEvents.admin(9_999, appUserID: "new", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start)))
+            else {
+                Issue.record("an append after the migration must append")
+                return
+            }
+            #expect(sequence > 81)
+            try await store.migrate()
+            #expect(try await store.eventCount() == 82)
+        } catch {
+            await root.close()
+            throw error
+        }
+        await root.close()
+    }
+
+    @Test("a version 4 ledger on either engine: a server's first app adopts its rows; another app sees none", arguments: StorageEngine.allCases)
+    func adoption(engine: StorageEngine) async throws {
+        var ids = Set<UUID>()
+        let events = Array(LedgerFold.ordered(AnalyticsLedger.events).filter { $0.appUserID != nil && ids.insert($0.id).inserted }.prefix(30))
+        let check: @Sendable (SQLLedgerStore) async throws -> Void = { root in
+            try await Self.writeVersion3(root, events: events)
+            try await root.migrate(through: 4)
+            let app = root.forApp("com.example.first")
+            try await app.migrate()
+            let other = root.forApp("com.example.second")
+            try await other.migrate()
+            #expect(try await app.eventCount() == events.count)
+            #expect(try await other.eventCount() == 0)
+            #expect(try await other.subscriberIDs().isEmpty)
+            for id in try await app.subscriberIDs() {
+                #expect(try await app.projection(appUserID: id) == SubscriberFacts.fold(appUserID: id, events: events.filter { $0.appUserID == id }))
+            }
+            let next = LedgerEvents.admin(9_998, appUserID: "new", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
+            guard case .appended(let sequence, _) = try await other.append(next) else {
+                Issue.record("an append after the migration must append")
+                return
+            }
+            #expect(sequence > Int64(events.count))
+        }
+        switch engine {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-adopt-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = try #require(
+                try await SQLiteLedgerStore.openUnmigrated(path: folder.appendingPathComponent("entitle.sqlite").path, logger: Logger(label: "v4"))
+                    as? SQLLedgerStore)
+            do {
+                try await check(store)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        case .postgres:
+            try await StorageEngine.withPostgresDatabase { client in
+                try await check(try #require(PostgresLedgerStore.store(client: client, logger: Logger(label: "v4")) as? SQLLedgerStore))
+            }
+        }
+    }
 }

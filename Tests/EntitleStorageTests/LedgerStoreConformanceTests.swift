@@ -47,6 +47,43 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("two apps share a database, never a row: the same keys, user IDs and purchases stay each app's own", arguments: StorageEngine.allCases)
+    func appsApart(engine: StorageEngine) async throws {
+        try await engine.withStore { root in
+            let (one, two) = (root.forApp("com.example.one"), root.forApp("com.example.two"))
+            #expect(one.app == "com.example.one")
+            let events = Self.history(user: "u1", original: "3000", seedBase: 0)
+            for event in events { _ = try await one.append(event) }
+            // The same events (same idempotency keys, user, purchase) are new to the other app.
+            // Each app's events are its own rows (their ids are new), with the same idempotency keys.
+            let copies = events.enumerated().map { index, event in
+                var copy = event
+                copy.id = LedgerEvents.id(5_000 + index)
+                return copy
+            }
+            var held = copies[0]
+            held.id = LedgerEvents.id(4_999)
+            held.appUserID = nil
+            held.idempotencyKey = "held-elsewhere"
+            guard case .appended(_, nil) = try await two.append(held) else {
+                Issue.record("the other app holds its own copy: no subscriber of its own owns 3000")
+                return
+            }
+            #expect(try await one.owner(originalTransactionID: "3000") == "u1")
+            #expect(try await two.owner(originalTransactionID: "3000") == nil)
+            #expect(try await two.heldEventCount() == 1)
+            #expect(try await one.heldEventCount() == 0)
+            for event in copies { #expect(try await two.append(event) != .duplicate) }
+            #expect(try await one.eventCount() == events.count)
+            #expect(try await two.eventCount() == events.count + 1)
+            #expect(try await one.projection(appUserID: "u1") == SubscriberFacts.fold(appUserID: "u1", events: events))
+            #expect(try await two.projection(appUserID: "u1") == SubscriberFacts.fold(appUserID: "u1", events: copies + [held]))
+            #expect(try await root.subscriberIDs().isEmpty)
+            #expect(try await one.rebuildProjections() == 1)
+            #expect(try await root.eventCount() == 0)
+        }
+    }
+
     @Test("shuffled and duplicated deliveries end in the in-order projection, and a rebuild equals it", arguments: StorageEngine.allCases)
     func orderIndependent(engine: StorageEngine) async throws {
         try await engine.withStore { store in

@@ -10,6 +10,9 @@ final class PostgresEngine: SQLEngine {
     let logger: Logger
     let observer: StorageObserver
     let sequenceColumn = "BIGSERIAL PRIMARY KEY"
+    let sequenceReset: String? = """
+        SELECT setval(pg_get_serial_sequence('ledger_events', 'sequence'), MAX(sequence)) FROM ledger_events HAVING MAX(sequence) IS NOT NULL
+        """
 
     init(client: PostgresClient, logger: Logger, observer: StorageObserver = .none) {
         self.client = client

@@ -13,38 +13,44 @@ struct LedgerCursor {
         var appUserID: String?
     }
 
+    /// The app whose events the consumer reads.
+    let app: String
     let consumer: String
 
     /// The last sequence the consumer has read (0 when it never has).
     func position(_ session: any SQLSession) async throws(StorageError) -> Int64 {
-        try await session.execute("SELECT sequence FROM ledger_cursors WHERE consumer = ?", [.text(consumer)]).first?["sequence"]?.integer ?? 0
+        try await session.execute("SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer)])
+            .first?["sequence"]?.integer ?? 0
     }
 
     /// Moves the cursor to `sequence`, inside the caller's transaction.
     func advance(to sequence: Int64, _ session: any SQLSession) async throws(StorageError) {
         _ = try await session.execute(
             """
-            INSERT INTO ledger_cursors (consumer, sequence) VALUES (?, ?)
-            ON CONFLICT (consumer) DO UPDATE SET sequence = excluded.sequence
-            """, [.text(consumer), .integer(sequence)])
+            INSERT INTO ledger_cursors (app_id, consumer, sequence) VALUES (?, ?, ?)
+            ON CONFLICT (app_id, consumer) DO UPDATE SET sequence = excluded.sequence
+            """, [.text(app), .text(consumer), .integer(sequence)])
     }
 
-    /// Up to `limit` events after `sequence`, at or below `horizon`, in sequence order.
-    static func entries(after sequence: Int64, horizon: Int64, limit: Int, _ session: any SQLSession) async throws(StorageError) -> [Entry] {
+    /// Up to `limit` of the app's events after `sequence`, at or below `horizon`, in sequence order.
+    func entries(after sequence: Int64, horizon: Int64, limit: Int, _ session: any SQLSession) async throws(StorageError) -> [Entry] {
         try await session.execute(
-            "SELECT sequence, app_user_id FROM ledger_events WHERE sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
-            [.integer(sequence), .integer(horizon), .integer(Int64(limit))]
+            "SELECT sequence, app_user_id FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
+            [.text(app), .integer(sequence), .integer(horizon), .integer(Int64(limit))]
         ).map { Entry(sequence: $0["sequence"]?.integer ?? 0, appUserID: $0["app_user_id"]?.text) }
     }
 
-    /// The last sequence at or below `horizon` (0 on an empty ledger).
-    static func head(horizon: Int64, _ session: any SQLSession) async throws(StorageError) -> Int64 {
-        try await session.execute("SELECT MAX(sequence) AS head FROM ledger_events WHERE sequence <= ?", [.integer(horizon)])
-            .first?["head"]?.integer ?? 0
+    /// The app's last sequence at or below `horizon` (0 when it has no events).
+    func head(horizon: Int64, _ session: any SQLSession) async throws(StorageError) -> Int64 {
+        try await session.execute(
+            "SELECT MAX(sequence) AS head FROM ledger_events WHERE app_id = ? AND sequence <= ?", [.text(app), .integer(horizon)]
+        ).first?["head"]?.integer ?? 0
     }
 
-    /// How many events are past `sequence`.
-    static func backlog(after sequence: Int64, _ session: any SQLSession) async throws(StorageError) -> Int {
-        Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE sequence > ?", [.integer(sequence)]).first?["n"]?.integer ?? 0)
+    /// How many of the app's events are past `sequence`.
+    func backlog(after sequence: Int64, _ session: any SQLSession) async throws(StorageError) -> Int {
+        Int(try await session.execute(
+            "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND sequence > ?", [.text(app), .integer(sequence)]
+        ).first?["n"]?.integer ?? 0)
     }
 }

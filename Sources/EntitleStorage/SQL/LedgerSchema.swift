@@ -3,7 +3,9 @@ import Foundation
 /// The ledger's versioned migrations. A migration is never edited once released; changes are new
 /// versions.
 enum LedgerSchema {
-    static func migrations(sequenceColumn: String) -> [(version: Int, statements: [String])] {
+    /// - Parameter sequenceReset: the engine's statement that moves `ledger_events`' sequence past the
+    ///   rows a migration copied in, when the engine needs one (PostgreSQL).
+    static func migrations(sequenceColumn: String, sequenceReset: String? = nil) -> [(version: Int, statements: [String])] {
         [
             (1, [
                 """
@@ -69,6 +71,105 @@ enum LedgerSchema {
                 // pending marks (its aggregates are kept by difference, so reading again is exact).
                 "DROP TABLE analytics_pending",
             ]),
+            (5, [
+                // Several apps per server: every row belongs to one app (its bundle ID). Rows written
+                // before are the unassigned app's ('') until a server adopts them for its first app.
+                """
+                CREATE TABLE ledger_events_v5 (
+                    sequence \(sequenceColumn),
+                    id TEXT NOT NULL UNIQUE,
+                    app_id TEXT NOT NULL,
+                    idempotency_key TEXT NOT NULL,
+                    app_user_id TEXT,
+                    source TEXT NOT NULL,
+                    notification_uuid TEXT,
+                    transaction_id TEXT,
+                    original_transaction_id TEXT,
+                    signed_date BIGINT,
+                    received_at BIGINT NOT NULL,
+                    event TEXT NOT NULL,
+                    UNIQUE (app_id, idempotency_key)
+                )
+                """,
+                """
+                INSERT INTO ledger_events_v5 (sequence, id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+                    original_transaction_id, signed_date, received_at, event)
+                SELECT sequence, id, '', idempotency_key, app_user_id, source, notification_uuid, transaction_id, original_transaction_id,
+                    signed_date, received_at, event FROM ledger_events ORDER BY sequence
+                """,
+                "DROP TABLE ledger_events",
+                "ALTER TABLE ledger_events_v5 RENAME TO ledger_events",
+                "CREATE INDEX ledger_events_app ON ledger_events (app_id, sequence)",
+                "CREATE INDEX ledger_events_subscriber ON ledger_events (app_id, app_user_id, sequence)",
+                "CREATE INDEX ledger_events_purchase ON ledger_events (app_id, original_transaction_id, sequence)",
+                "CREATE INDEX ledger_events_source ON ledger_events (app_id, source, sequence)",
+            ] + (sequenceReset.map { [$0] } ?? []) + [
+                """
+                CREATE TABLE purchase_links_v5 (
+                    app_id TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    linked_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, original_transaction_id)
+                )
+                """,
+                """
+                INSERT INTO purchase_links_v5 (app_id, original_transaction_id, app_user_id, linked_at)
+                SELECT '', original_transaction_id, app_user_id, linked_at FROM purchase_links
+                """,
+                "DROP TABLE purchase_links",
+                "ALTER TABLE purchase_links_v5 RENAME TO purchase_links",
+                "CREATE INDEX purchase_links_subscriber ON purchase_links (app_id, app_user_id)",
+                """
+                CREATE TABLE subscribers_v5 (
+                    app_id TEXT NOT NULL,
+                    app_user_id TEXT NOT NULL,
+                    projection TEXT NOT NULL,
+                    event_count BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, app_user_id)
+                )
+                """,
+                """
+                INSERT INTO subscribers_v5 (app_id, app_user_id, projection, event_count, updated_at)
+                SELECT '', app_user_id, projection, event_count, updated_at FROM subscribers
+                """,
+                "DROP TABLE subscribers",
+                "ALTER TABLE subscribers_v5 RENAME TO subscribers",
+                """
+                CREATE TABLE analytics_contributions_v5 (
+                    app_id TEXT NOT NULL, app_user_id TEXT NOT NULL, cells TEXT NOT NULL, PRIMARY KEY (app_id, app_user_id)
+                )
+                """,
+                "INSERT INTO analytics_contributions_v5 (app_id, app_user_id, cells) SELECT '', app_user_id, cells FROM analytics_contributions",
+                "DROP TABLE analytics_contributions",
+                "ALTER TABLE analytics_contributions_v5 RENAME TO analytics_contributions",
+                """
+                CREATE TABLE analytics_daily_v5 (
+                    app_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    metric TEXT NOT NULL,
+                    product TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    cohort TEXT NOT NULL,
+                    value BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, day, metric, product, currency, cohort)
+                )
+                """,
+                """
+                INSERT INTO analytics_daily_v5 (app_id, day, metric, product, currency, cohort, value)
+                SELECT '', day, metric, product, currency, cohort, value FROM analytics_daily
+                """,
+                "DROP TABLE analytics_daily",
+                "ALTER TABLE analytics_daily_v5 RENAME TO analytics_daily",
+                "CREATE TABLE ledger_cursors_v5 (app_id TEXT NOT NULL, consumer TEXT NOT NULL, sequence BIGINT NOT NULL, PRIMARY KEY (app_id, consumer))",
+                "INSERT INTO ledger_cursors_v5 (app_id, consumer, sequence) SELECT '', consumer, sequence FROM ledger_cursors",
+                "DROP TABLE ledger_cursors",
+                "ALTER TABLE ledger_cursors_v5 RENAME TO ledger_cursors",
+            ]),
         ]
     }
+
+    /// The tables whose rows belong to an app, which adopting unassigned rows moves.
+    static let appTables = ["ledger_events", "purchase_links", "subscribers", "analytics_contributions", "analytics_daily", "ledger_cursors"]
 }

@@ -8,10 +8,14 @@ import Foundation
 /// the same transaction — so the daily aggregates always equal the sum of every subscriber's cells.
 final class SQLAnalyticsStore: AnalyticsStore {
     let engine: any SQLEngine
-    static let cursor = LedgerCursor(consumer: "analytics")
+    /// The app whose aggregates these are.
+    let app: String
+    let cursor: LedgerCursor
 
-    init(engine: any SQLEngine) {
+    init(engine: any SQLEngine, app: String) {
         self.engine = engine
+        self.app = app
+        self.cursor = LedgerCursor(app: app, consumer: "analytics")
     }
 
     func refreshAnalytics(
@@ -19,17 +23,18 @@ final class SQLAnalyticsStore: AnalyticsStore {
     ) async throws(StorageError) -> Int {
         let batchSize = max(1, batchSize)
         var refreshed = Set<String>()
+        let (app, cursor) = (app, cursor)
         while true {
             let horizon = try await engine.readHorizon()
             let (subscribers, events): ([String], Int) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
-                try await session.lock("entitle.analytics")
-                let position = try await Self.cursor.position(session)
-                let entries = try await LedgerCursor.entries(after: position, horizon: horizon, limit: batchSize, session)
+                try await session.lock("entitle.analytics:\(app)")
+                let position = try await cursor.position(session)
+                let entries = try await cursor.entries(after: position, horizon: horizon, limit: batchSize, session)
                 guard let last = entries.last else { return ([], 0) }
                 let ids = Set(entries.compactMap(\.appUserID)).sorted()
-                try await Self.recompute(ids, cells: cells, session)
-                try await Self.cursor.advance(to: last.sequence, session)
+                try await Self.recompute(ids, app: app, cells: cells, session)
+                try await cursor.advance(to: last.sequence, session)
                 return (ids, entries.count)
             }
             refreshed.formUnion(subscribers)
@@ -43,24 +48,25 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let batchSize = max(1, batchSize)
         // Everything up to the head is recomputed below; what comes after, the next refresh reads.
         let horizon = try await engine.readHorizon()
+        let (app, cursor) = (app, cursor)
         try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.analytics")
-            _ = try await session.execute("DELETE FROM analytics_daily", [])
-            _ = try await session.execute("DELETE FROM analytics_contributions", [])
-            let head = try await LedgerCursor.head(horizon: horizon, session)
-            try await Self.cursor.advance(to: head, session)
+            try await session.lock("entitle.analytics:\(app)")
+            _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.text(app)])
+            _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ?", [.text(app)])
+            let head = try await cursor.head(horizon: horizon, session)
+            try await cursor.advance(to: head, session)
         }
         var after = ""
         var total = 0
         while true {
             let from = after
             let ids = try await engine.transaction { session throws(StorageError) in
-                try await session.lock("entitle.analytics")
+                try await session.lock("entitle.analytics:\(app)")
                 let ids = try await session.execute(
-                    "SELECT app_user_id FROM subscribers WHERE app_user_id > ? ORDER BY app_user_id LIMIT ?",
-                    [.text(from), .integer(Int64(batchSize))]
+                    "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
+                    [.text(app), .text(from), .integer(Int64(batchSize))]
                 ).compactMap { $0["app_user_id"]?.text }
-                try await Self.recompute(ids, cells: cells, session)
+                try await Self.recompute(ids, app: app, cells: cells, session)
                 return ids
             }
             let count = ids.count
@@ -72,35 +78,36 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// Computes the cells of `ids` from all their events and adds the difference to the aggregates.
     private static func recompute(
-        _ ids: [String], cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells, _ session: any SQLSession
+        _ ids: [String], app: String, cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells, _ session: any SQLSession
     ) async throws(StorageError) {
         var delta = AnalyticsCells()
         for id in ids {
-            try await session.lock("subscriber:\(id)")
+            try await session.lock(SQLLedgerStore.subscriberLock(app, id))
             let events = try SQLLedgerStore.decodeEvents(await session.execute(
-                "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(id)]))
+                "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(id)]))
             let new = cells(id, events)
-            let stored = try await session.execute("SELECT cells FROM analytics_contributions WHERE app_user_id = ?", [.text(id)])
+            let stored = try await session.execute(
+                "SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
             let old = try stored.first?["cells"]?.text.map { text throws(StorageError) in try Self.decodeCells(text, appUserID: id) } ?? [:]
             delta.add(new.difference(from: old))
             if new.isEmpty {
-                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_user_id = ?", [.text(id)])
+                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
             } else {
                 _ = try await session.execute(
                     """
-                    INSERT INTO analytics_contributions (app_user_id, cells) VALUES (?, ?)
-                    ON CONFLICT (app_user_id) DO UPDATE SET cells = excluded.cells
-                    """, [.text(id), .text(try Self.encodeCells(new, appUserID: id))])
+                    INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
+                    ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
+                    """, [.text(app), .text(id), .text(try Self.encodeCells(new, appUserID: id))])
             }
         }
-        try await addToAggregates(delta, session)
+        try await addToAggregates(delta, app: app, session)
     }
 
     func analyticsCells(through day: Int?) async throws(StorageError) -> AnalyticsCells {
         try await engine.read { session throws(StorageError) in
             let rows = try await session.execute(
-                "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE day <= ?",
-                [.integer(Int64(day ?? Int(Int32.max)))])
+                "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ? AND day <= ?",
+                [.text(app), .integer(Int64(day ?? Int(Int32.max)))])
             var cells = AnalyticsCells(minimumCapacity: rows.count)
             for row in rows {
                 guard let day = row["day"]?.integer, let name = row["metric"]?.text, let metric = AnalyticsMetric(rawValue: name),
@@ -117,26 +124,26 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     func pendingAnalytics() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
-            try await LedgerCursor.backlog(after: try await Self.cursor.position(session), session)
+            try await cursor.backlog(after: try await cursor.position(session), session)
         }
     }
 
     /// Adds `delta` to the daily aggregates, in key order (so concurrent writers can't deadlock), and
     /// drops the rows that reach zero.
-    private static func addToAggregates(_ delta: AnalyticsCells, _ session: any SQLSession) async throws(StorageError) {
+    private static func addToAggregates(_ delta: AnalyticsCells, app: String, _ session: any SQLSession) async throws(StorageError) {
         for (key, value) in delta.sorted(by: { $0.key < $1.key }) {
             let binds: [SQLValue] = [
-                .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency), .text(key.cohort),
+                .text(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency), .text(key.cohort),
             ]
             let updated = try await session.execute(
                 """
-                INSERT INTO analytics_daily (day, metric, product, currency, cohort, value) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (day, metric, product, currency, cohort) DO UPDATE SET value = analytics_daily.value + excluded.value
+                INSERT INTO analytics_daily (app_id, day, metric, product, currency, cohort, value) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (app_id, day, metric, product, currency, cohort) DO UPDATE SET value = analytics_daily.value + excluded.value
                 RETURNING value
                 """, binds + [.integer(value)])
             if updated.first?["value"]?.integer == 0 {
                 _ = try await session.execute(
-                    "DELETE FROM analytics_daily WHERE day = ? AND metric = ? AND product = ? AND currency = ? AND cohort = ?", binds)
+                    "DELETE FROM analytics_daily WHERE app_id = ? AND day = ? AND metric = ? AND product = ? AND currency = ? AND cohort = ?", binds)
             }
         }
     }

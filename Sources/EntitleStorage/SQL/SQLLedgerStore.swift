@@ -2,12 +2,19 @@ import EntitleCore
 import Foundation
 
 /// The ledger logic, written once over ``SQLEngine``: idempotent appends, purchase links, held
-/// events, projections updated in the same transaction.
+/// events, projections updated in the same transaction. Every statement is confined to the store's
+/// app: several apps share a database, never a row.
 final class SQLLedgerStore: LedgerStore {
     let engine: any SQLEngine
+    let app: String
 
-    init(engine: any SQLEngine) {
+    init(engine: any SQLEngine, app: String = "") {
         self.engine = engine
+        self.app = app
+    }
+
+    func forApp(_ app: String) -> any LedgerStore {
+        SQLLedgerStore(engine: engine, app: app)
     }
 
     static let encoder: JSONEncoder = {
@@ -25,11 +32,27 @@ final class SQLLedgerStore: LedgerStore {
 
     func migrate() async throws(StorageError) {
         try await migrate(through: nil)
+        if !app.isEmpty { try await adoptUnassignedRows() }
+    }
+
+    /// Moves rows written before apps existed (schema version 4 and older, app '') to this store's app,
+    /// in one transaction; nothing when there are none.
+    func adoptUnassignedRows() async throws(StorageError) {
+        let app = app
+        try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.migrations")
+            let unassigned = try await session.execute("SELECT 1 AS found FROM subscribers WHERE app_id = '' LIMIT 1", [])
+            let events = try await session.execute("SELECT 1 AS found FROM ledger_events WHERE app_id = '' LIMIT 1", [])
+            guard !unassigned.isEmpty || !events.isEmpty else { return }
+            for table in LedgerSchema.appTables {
+                _ = try await session.execute("UPDATE \(table) SET app_id = ? WHERE app_id = ''", [.text(app)])
+            }
+        }
     }
 
     /// Brings the schema to `version` (the latest when `nil`); tests start from an older version.
     func migrate(through version: Int?) async throws(StorageError) {
-        let migrations = LedgerSchema.migrations(sequenceColumn: engine.sequenceColumn).filter { $0.version <= version ?? .max }
+        let migrations = LedgerSchema.migrations(sequenceColumn: engine.sequenceColumn, sequenceReset: engine.sequenceReset).filter { $0.version <= version ?? .max }
         try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.migrations")
             _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])
@@ -58,59 +81,63 @@ final class SQLLedgerStore: LedgerStore {
 
     private func append(_ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?) async throws(StorageError) -> AppendOutcome {
         let encoded = try Self.encode(event)
+        let app = app
         return try await engine.transaction { session throws(StorageError) in
             if let original = event.originalTransactionID {
-                try await session.lock("purchase:\(original)")
+                try await session.lock(Self.purchaseLock(app, original))
             }
             var appUserID = event.appUserID
             var owner: String?
             if let original = event.originalTransactionID {
-                owner = try await Self.owner(original, session)
+                owner = try await Self.owner(app, original, session)
                 if appUserID == nil { appUserID = owner }
             }
             if let appUserID {
-                try await session.lock("subscriber:\(appUserID)")
+                try await session.lock(Self.subscriberLock(app, appUserID))
             }
             if let admit {
-                let known = try await session.execute("SELECT 1 AS known FROM ledger_events WHERE idempotency_key = ?", [.text(event.idempotencyKey)])
+                let known = try await session.execute(
+                    "SELECT 1 AS known FROM ledger_events WHERE app_id = ? AND idempotency_key = ?", [.text(app), .text(event.idempotencyKey)])
                 if !known.isEmpty { return .duplicate }
-                let current = try await appUserID.asyncMap { id throws(StorageError) in try await Self.projection(id, session) } ?? nil
+                let current = try await appUserID.asyncMap { id throws(StorageError) in try await Self.projection(app, id, session) } ?? nil
                 guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
             }
             guard let sequence = try await self.insert(event, appUserID: appUserID, encoded: encoded, session) else { return .duplicate }
             guard let appUserID else { return .appended(sequence: sequence, appUserID: nil) }
 
-            var facts = try await Self.projection(appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var facts = try await Self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 1
             if let original = event.originalTransactionID, owner == nil {
                 _ = try await session.execute(
-                    "INSERT INTO purchase_links (original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?)",
-                    [.text(original), .text(appUserID), SQLValue(event.receivedAt)])
+                    "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
+                    [.text(app), .text(original), .text(appUserID), SQLValue(event.receivedAt)])
                 let held = try await Self.decodeEvents(session.execute(
-                    "SELECT event FROM ledger_events WHERE original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence", [.text(original)]))
+                    "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+                    [.text(app), .text(original)]))
                 _ = try await session.execute(
-                    "UPDATE ledger_events SET app_user_id = ? WHERE original_transaction_id = ? AND app_user_id IS NULL",
-                    [.text(appUserID), .text(original)])
+                    "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
+                    [.text(appUserID), .text(app), .text(original)])
                 for heldEvent in held { facts.apply(heldEvent) }
                 applied += held.count
             }
             facts.apply(event)
-            try await Self.store(facts, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
+            try await Self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
             return .appended(sequence: sequence, appUserID: appUserID)
         }
     }
 
     func transfer(originalTransactionID original: String, to newOwner: String, at: Date) async throws(StorageError) -> String? {
-        try await engine.transaction { session throws(StorageError) in
-            try await session.lock("purchase:\(original)")
-            guard let previous = try await Self.owner(original, session), previous != newOwner else {
-                return try await Self.owner(original, session)
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock(Self.purchaseLock(app, original))
+            guard let previous = try await Self.owner(app, original, session), previous != newOwner else {
+                return try await Self.owner(app, original, session)
             }
             for subscriber in [previous, newOwner].sorted() {
-                try await session.lock("subscriber:\(subscriber)")
+                try await session.lock(Self.subscriberLock(app, subscriber))
             }
-            var previousFacts = try await Self.projection(previous, session) ?? SubscriberFacts(appUserID: previous)
-            var newFacts = try await Self.projection(newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
+            var previousFacts = try await Self.projection(app, previous, session) ?? SubscriberFacts(appUserID: previous)
+            var newFacts = try await Self.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
             let transfer = PurchaseTransfer(originalTransactionID: original, from: previous, to: newOwner, at: at, id: UUID(), outgoingID: UUID())
             let outgoing = transfer.outgoing
             let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
@@ -118,12 +145,12 @@ final class SQLLedgerStore: LedgerStore {
                 _ = try await self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
             }
             _ = try await session.execute(
-                "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE original_transaction_id = ?",
-                [.text(newOwner), SQLValue(at), .text(original)])
+                "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND original_transaction_id = ?",
+                [.text(newOwner), SQLValue(at), .text(app), .text(original)])
             previousFacts.apply(outgoing)
             newFacts.apply(incoming)
-            try await Self.store(previousFacts, appUserID: previous, addedEvents: 1, at: at, session)
-            try await Self.store(newFacts, appUserID: newOwner, addedEvents: 1, at: at, session)
+            try await Self.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
+            try await Self.store(newFacts, app: app, appUserID: newOwner, addedEvents: 1, at: at, session)
             return previous
         }
     }
@@ -131,7 +158,7 @@ final class SQLLedgerStore: LedgerStore {
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
-                "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(appUserID)]))
+                "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(appUserID)]))
         }
     }
 
@@ -139,55 +166,60 @@ final class SQLLedgerStore: LedgerStore {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
                 """
-                SELECT event FROM ledger_events WHERE source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
+                SELECT event FROM ledger_events WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
                 ORDER BY sequence DESC LIMIT 1
-                """, [.text(source.rawValue)])).first
+                """, [.text(app), .text(source.rawValue)])).first
         }
     }
 
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
-                "SELECT event FROM ledger_events WHERE original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-                [.text(originalTransactionID)]))
+                "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+                [.text(app), .text(originalTransactionID)]))
         }
     }
 
     func heldEventCount() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
             Int(try await session.execute(
-                "SELECT COUNT(*) AS n FROM ledger_events WHERE app_user_id IS NULL AND original_transaction_id IS NOT NULL", []
+                "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL",
+                [.text(app)]
             ).first?["n"]?.integer ?? 0)
         }
     }
 
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts? {
-        try await engine.read { session throws(StorageError) in try await Self.projection(appUserID, session) }
+        try await engine.read { session throws(StorageError) in try await Self.projection(app, appUserID, session) }
     }
 
     func owner(originalTransactionID: String) async throws(StorageError) -> String? {
-        try await engine.read { session throws(StorageError) in try await Self.owner(originalTransactionID, session) }
+        try await engine.read { session throws(StorageError) in try await Self.owner(app, originalTransactionID, session) }
     }
 
     func subscriberIDs() async throws(StorageError) -> [String] {
         try await engine.read { session throws(StorageError) in
-            try await session.execute("SELECT app_user_id FROM subscribers ORDER BY app_user_id", []).compactMap { $0["app_user_id"]?.text }
+            try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.text(app)])
+                .compactMap { $0["app_user_id"]?.text }
         }
     }
 
     func rebuildProjections() async throws(StorageError) -> Int {
+        let app = app
         let ids = try await engine.transaction { session throws(StorageError) in
-            try await session.execute("SELECT DISTINCT app_user_id FROM ledger_events WHERE app_user_id IS NOT NULL ORDER BY app_user_id", [])
-                .compactMap { $0["app_user_id"]?.text }
+            try await session.execute(
+                "SELECT DISTINCT app_user_id FROM ledger_events WHERE app_id = ? AND app_user_id IS NOT NULL ORDER BY app_user_id", [.text(app)]
+            ).compactMap { $0["app_user_id"]?.text }
         }
         for id in ids {
             try await engine.transaction { session throws(StorageError) in
-                try await session.lock("subscriber:\(id)")
+                try await session.lock(Self.subscriberLock(app, id))
                 let events = try Self.decodeEvents(await session.execute(
-                    "SELECT event FROM ledger_events WHERE app_user_id = ? ORDER BY sequence", [.text(id)]))
+                    "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(id)]))
                 let facts = SubscriberFacts.fold(appUserID: id, events: events)
-                _ = try await session.execute("DELETE FROM subscribers WHERE app_user_id = ?", [.text(id)])
-                try await Self.store(facts, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
+                _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
+                try await Self.store(
+                    facts, app: app, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
             }
         }
         return ids.count
@@ -195,12 +227,12 @@ final class SQLLedgerStore: LedgerStore {
 
     func eventCount() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
-            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events", []).first?["n"]?.integer ?? 0)
+            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ?", [.text(app)]).first?["n"]?.integer ?? 0)
         }
     }
 
     func analyticsStore() -> any AnalyticsStore {
-        SQLAnalyticsStore(engine: engine)
+        SQLAnalyticsStore(engine: engine, app: app)
     }
 
     func close() async {
@@ -217,28 +249,36 @@ final class SQLLedgerStore: LedgerStore {
         if let guardStatement = engine.appendGuardStatement { _ = try await session.execute(guardStatement, []) }
         return try await session.execute(
             """
-            INSERT INTO ledger_events (id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+            INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
                 original_transaction_id, signed_date, received_at, event)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (idempotency_key) DO NOTHING
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, idempotency_key) DO NOTHING
             RETURNING sequence
             """,
             [
-                .text(event.id.uuidString), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
+                .text(event.id.uuidString), .text(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
                 SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
                 SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
             ]
         ).first?["sequence"]?.integer
     }
 
-    private static func owner(_ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute("SELECT app_user_id FROM purchase_links WHERE original_transaction_id = ?", [.text(original)])
-            .first?["app_user_id"]?.text
+    /// The advisory lock serialising writers of one subscriber of `app` (PostgreSQL; SQLite has one writer).
+    static func subscriberLock(_ app: String, _ appUserID: String) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
+
+    /// The advisory lock serialising writers of one purchase of `app`.
+    static func purchaseLock(_ app: String, _ original: String) -> String { "purchase:\(app)\u{1F}\(original)" }
+
+    private static func owner(_ app: String, _ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute(
+            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.text(app), .text(original)]
+        ).first?["app_user_id"]?.text
     }
 
-    private static func projection(_ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
-        guard let json = try await session.execute("SELECT projection FROM subscribers WHERE app_user_id = ?", [.text(appUserID)])
-            .first?["projection"]?.text
+    private static func projection(_ app: String, _ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
+        guard let json = try await session.execute(
+            "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
+        ).first?["projection"]?.text
         else { return nil }
         do {
             return try decoder().decode(SubscriberFacts.self, from: Data(json.utf8))
@@ -248,7 +288,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     private static func store(
-        _ facts: SubscriberFacts, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
+        _ facts: SubscriberFacts, app: String, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
     ) async throws(StorageError) {
         let json: String
         do {
@@ -258,11 +298,11 @@ final class SQLLedgerStore: LedgerStore {
         }
         _ = try await session.execute(
             """
-            INSERT INTO subscribers (app_user_id, projection, event_count, updated_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (app_user_id) DO UPDATE SET projection = excluded.projection,
+            INSERT INTO subscribers (app_id, app_user_id, projection, event_count, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, app_user_id) DO UPDATE SET projection = excluded.projection,
                 event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at
             """,
-            [.text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
+            [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
     }
 
     private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {

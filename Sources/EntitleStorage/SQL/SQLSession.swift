@@ -17,6 +17,9 @@ protocol SQLEngine: Sendable {
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
     /// The column type of an auto-increment primary key.
     var sequenceColumn: String { get }
+    /// Moves `ledger_events`' sequence past the rows a migration copied in with their sequences;
+    /// `nil` when the engine does so itself (SQLite's AUTOINCREMENT).
+    var sequenceReset: String? { get }
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }

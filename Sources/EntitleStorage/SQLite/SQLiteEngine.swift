@@ -13,6 +13,7 @@ final class SQLiteEngine: SQLEngine {
     private let writer: GroupCommit
     private let observer: StorageObserver
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
+    let sequenceReset: String? = nil
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
 
