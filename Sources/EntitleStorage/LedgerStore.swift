@@ -18,6 +18,9 @@ public protocol LedgerStore: Sendable {
     /// The same database, confined to `app`. Closing either closes the database.
     func forApp(_ app: String) -> any LedgerStore
 
+    /// Every app with events or subscribers in the database, sorted (`""` for rows no app adopted yet).
+    func appIDs() async throws(StorageError) -> [String]
+
     /// Creates the schema or brings it to the current version. A store of an app then adopts the
     /// rows written before apps existed (schema version 4 and older): they become its app's.
     func migrate() async throws(StorageError)

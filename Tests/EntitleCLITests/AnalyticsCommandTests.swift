@@ -13,7 +13,7 @@ struct AnalyticsCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("entitle.sqlite").path
-        let store = try await SQLiteLedgerStore.open(path: path)
+        let store = try await SQLiteLedgerStore.open(path: path).forApp("com.screentimerewards")
         for event in AnalyticsLedger.events { _ = try await store.append(event) }
         await store.close()
 

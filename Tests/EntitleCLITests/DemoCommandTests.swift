@@ -22,7 +22,9 @@ struct DemoCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("local-store/root.pem").path))
 
         // The ledger it left: every projection equals the fold of its events.
-        let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
+        let root = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
+        #expect(try await root.appIDs() == ["com.entitle.demo.screentimerewards"])
+        let store = root.forApp("com.entitle.demo.screentimerewards")
         let subscribers = try await store.subscriberIDs()
         #expect(subscribers.count >= 150)
         for id in subscribers {

@@ -74,7 +74,7 @@ struct DurabilityTests {
         #expect(acked.count >= killAfter)
         #expect(acked.count < notifications.count)
 
-        let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle-data/entitle.sqlite").path)
+        let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle-data/entitle.sqlite").path).forApp("com.screentimerewards")
         var stored = Set<String>()
         for user in 0..<10 {
             for event in try await store.events(appUserID: "user-\(user)") {

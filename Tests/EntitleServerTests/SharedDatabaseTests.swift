@@ -27,7 +27,7 @@ struct SharedDatabaseTests {
                     // Both instances start together: the migration runs once, under its lock.
                     async let openFirst = PostgresLedgerStore.open(client: first)
                     async let openSecond = PostgresLedgerStore.open(client: second)
-                    let stores = try await [openFirst, openSecond]
+                    let stores = try await [openFirst, openSecond].map { $0.forApp("com.screentimerewards") }
                     let harness = ServerHarness(
                         pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: stores[0], keys: keys,
                         bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),

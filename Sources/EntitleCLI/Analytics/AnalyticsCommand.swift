@@ -26,11 +26,19 @@ struct AnalyticsCommand: AsyncParsableCommand {
         @Option(help: "The app folder with entitlements.json and its .storekit file.", completion: .directory)
         var catalog: String?
 
+        @Option(help: "The app (bundle ID); by default the catalog's, else the database's only app.")
+        var app: String?
+
         func run() async throws {
             let logger = Logger(label: "entitle.analytics")
             let loaded = try CommandInputs.catalog(path: catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
+            let named = app ?? loaded.bundleID
             let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
-                try await Self.recompute(store, catalog: loaded)
+                let apps = try await store.appIDs()
+                guard let app = named ?? (apps.count <= 1 ? apps.first ?? "" : nil) else {
+                    throw ValidationError("the database holds several apps (\(apps.joined(separator: ", "))): name one with --app")
+                }
+                return try await Self.recompute(store.forApp(app), catalog: loaded)
             }
             if differed { throw ExitCode.failure }
         }

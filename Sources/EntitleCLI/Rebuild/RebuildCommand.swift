@@ -4,8 +4,8 @@ import EntitleStorage
 import Foundation
 import Logging
 
-/// `entitle rebuild`: recomputes every subscriber's projection from the ledger, and says whether each
-/// equals the live one it replaces.
+/// `entitle rebuild`: recomputes every subscriber's projection from the ledger (of one app, or of every
+/// app in the database), and says whether each equals the live one it replaces.
 struct RebuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild",
@@ -15,9 +15,22 @@ struct RebuildCommand: AsyncParsableCommand {
     @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable")
     var database: String = ProcessInfo.processInfo.environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
 
+    @Option(help: "The app (bundle ID) to rebuild; every app in the database by default.")
+    var app: String?
+
     func run() async throws {
         let logger = Logger(label: "entitle.rebuild")
-        let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in try await Self.rebuild(store) }
+        let app = app
+        let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
+            var differed = 0
+            let apps: [String]
+            if let app { apps = [app] } else { apps = try await store.appIDs() }
+            for id in apps {
+                if !id.isEmpty || app != nil { print("\(id.isEmpty ? "(rows no app adopted yet)" : id):") }
+                differed += try await Self.rebuild(store.forApp(id))
+            }
+            return differed
+        }
         if differed > 0 { throw ExitCode.failure }
     }
 

@@ -31,14 +31,17 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     case .store(let given):
         store = given
     }
-    let service = SubscriptionService(
-        store: store, catalog: configuration.catalog, verifiers: configuration.verifiers, restorePolicy: configuration.restorePolicy,
-        metrics: configuration.metrics, now: configuration.now, logger: configuration.logger)
+    // Each app gets its own service over its part of the ledger.
+    let apps = ServedApps(services: configuration.apps.map { app in
+        SubscriptionService(
+            store: store.forApp(app.bundleID), catalog: app.catalog, verifiers: app.verifiers, restorePolicy: configuration.restorePolicy,
+            metrics: configuration.metrics, now: configuration.now, logger: configuration.logger)
+    })
     if let interval = configuration.analyticsRefreshInterval {
-        services.append(AnalyticsRefresher(service: service, interval: interval))
+        for service in apps.services { services.append(AnalyticsRefresher(service: service, interval: interval)) }
     }
     let router = buildRouter(
-        service: service, keys: configuration.keys, metrics: configuration.metrics, maximumBodySize: configuration.http.maximumBodySize)
+        apps: apps, keys: configuration.keys, metrics: configuration.metrics, maximumBodySize: configuration.http.maximumBodySize)
     let onServerRunning = configuration.onServerRunning
     var application = Application(
         router: router,
@@ -47,15 +50,18 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: configuration.logger)
     if migrate {
-        application.beforeServerStarts { try await store.migrate() }
+        // The primary app migrates (adopting rows written before apps existed); the others need nothing more.
+        let primary = store.forApp(apps.primary.bundleID)
+        application.beforeServerStarts { try await primary.migrate() }
     }
     return application
 }
 
 /// The API's routes, one controller per resource. The App Store webhook and `/health` need no key;
-/// subscriber routes take the subscriber's public key or a secret key; the rest a secret key.
-public func buildRouter(
-    service: SubscriptionService, keys: APIKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
+/// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
+/// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
+func buildRouter(
+    apps: ServedApps, keys: APIKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
     let routes = RouteMethods()
@@ -63,14 +69,16 @@ public func buildRouter(
     router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
     router.add(middleware: ErrorMiddleware(routes: routes))
 
-    OperationsController(service: service, metrics: metrics).addRoutes(to: router)
-    AppStoreWebhookController(service: service, metrics: metrics).addRoutes(to: router)
-    SubscribersController(service: service).addRoutes(
-        to: router.group("/v1/subscribers/{appUserID}").add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true)))
+    let select = AppSelectionMiddleware(apps: apps)
+    OperationsController(apps: apps, metrics: metrics).addRoutes(to: router)
+    AppStoreWebhookController(apps: apps, metrics: metrics).addRoutes(to: router)
+    SubscribersController().addRoutes(
+        to: router.group("/v1/subscribers/{appUserID}").add(middleware: select)
+            .add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true)))
     let secret = AuthenticationMiddleware(keys: keys, allowSubscriberKey: false)
-    AdminController(service: service, keys: keys).addRoutes(to: router, secret: secret)
-    AnalyticsController(service: service).addRoutes(to: router.group("/v1/analytics").add(middleware: secret))
-    DashboardController(service: service, keys: keys).addRoutes(to: router)
+    AdminController(keys: keys).addRoutes(to: router, select: select, secret: secret)
+    AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: select).add(middleware: secret))
+    DashboardController(service: apps.primary, keys: keys).addRoutes(to: router)
     routes.record(router.routes)
     return router
 }

@@ -16,9 +16,8 @@ public struct ServerConfiguration: Sendable {
 
     public var http: HTTPConfiguration
     public var ledger: Ledger
-    public var catalog: Catalog
-    /// One verifier per accepted environment, tried in order.
-    public var verifiers: [SignedDataVerifier]
+    /// The apps served, the primary one first (it adopts rows written before apps existed).
+    public var apps: [ServedApp]
     public var keys: APIKeys
     public var restorePolicy: RestorePolicy
     /// How often the analytics aggregates are refreshed in the background; `nil` for never (reports
@@ -32,14 +31,14 @@ public struct ServerConfiguration: Sendable {
     public var onServerRunning: @Sendable (_ port: Int) async -> Void
 
     public init(
-        http: HTTPConfiguration, ledger: Ledger, catalog: Catalog, verifiers: [SignedDataVerifier], keys: APIKeys,
+        http: HTTPConfiguration, ledger: Ledger, apps: [ServedApp], keys: APIKeys,
         restorePolicy: RestorePolicy = .keepWithOriginal, analyticsRefreshInterval: Duration? = .seconds(5), metrics: ServerMetrics = ServerMetrics(),
         now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) {
+        precondition(!apps.isEmpty, "a server serves at least one app")
         self.http = http
         self.ledger = ledger
-        self.catalog = catalog
-        self.verifiers = verifiers
+        self.apps = apps
         self.keys = keys
         self.restorePolicy = restorePolicy
         self.analyticsRefreshInterval = analyticsRefreshInterval
@@ -47,5 +46,18 @@ public struct ServerConfiguration: Sendable {
         self.now = now
         self.logger = logger
         self.onServerRunning = onServerRunning
+    }
+
+    /// One app: its bundle ID is the verifiers' (else the catalog's).
+    public init(
+        http: HTTPConfiguration, ledger: Ledger, catalog: Catalog, verifiers: [SignedDataVerifier], keys: APIKeys,
+        restorePolicy: RestorePolicy = .keepWithOriginal, analyticsRefreshInterval: Duration? = .seconds(5), metrics: ServerMetrics = ServerMetrics(),
+        now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) {
+        let bundleID = verifiers.first?.configuration.bundleID ?? catalog.bundleID ?? ""
+        self.init(
+            http: http, ledger: ledger, apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers)], keys: keys,
+            restorePolicy: restorePolicy, analyticsRefreshInterval: analyticsRefreshInterval, metrics: metrics, now: now, logger: logger,
+            onServerRunning: onServerRunning)
     }
 }

@@ -52,20 +52,25 @@ public struct APIKeys: Sendable {
         "sk_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
     }
 
-    /// The public key of `appUserID`, or `nil` when no public-key secret is configured.
-    public func publicKey(for appUserID: String) -> String? {
+    /// The public key of `appUserID`, or `nil` when no public-key secret is configured. Keys of the
+    /// primary app (`app` nil) are derived from the app user ID alone, as before apps existed; keys of
+    /// the other apps from the bundle ID and the app user ID, so a key reaches one app's subscriber only.
+    public func publicKey(for appUserID: String, app: String? = nil) -> String? {
         guard let publicKeySecret else { return nil }
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(appUserID.utf8), using: publicKeySecret)
+        let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: publicKeySecret)
         return "pk_" + Data(mac).base64URL
     }
 
     /// Who presents `key`, for a request about `appUserID` (when the route names one).
-    public func identify(_ key: String, appUserID: String?) -> Identity? {
+    ///   - app: the bundle ID of a non-primary app the request is for (`nil` for the primary app).
+    public func identify(_ key: String, appUserID: String?, app: String? = nil) -> Identity? {
         if key.hasPrefix("pk_") {
             guard let appUserID, let publicKeySecret,
                 let mac = Data(base64URL: String(key.dropFirst(3)))
             else { return nil }
-            let valid = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(appUserID.utf8), using: publicKeySecret)
+            let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID
+            let valid = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(input.utf8), using: publicKeySecret)
             return valid ? .subscriber(appUserID: appUserID) : nil
         }
         let presented = Array(SHA256.hash(data: Data(key.utf8)))

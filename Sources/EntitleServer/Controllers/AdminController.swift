@@ -6,67 +6,66 @@ import Hummingbird
 /// What an operator's backend does with a secret key: grants and overrides, household members, a
 /// subscriber's events, per-subscriber public keys, the open-access switch, purchase look-ups.
 struct AdminController {
-    let service: SubscriptionService
     let keys: APIKeys
 
-    func addRoutes(to router: Router<EntitleRequestContext>, secret: AuthenticationMiddleware) {
-        let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: secret)
+    func addRoutes(to router: Router<EntitleRequestContext>, select: AppSelectionMiddleware, secret: AuthenticationMiddleware) {
+        let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: secret)
         subscriber.post("grants") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: GrantRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await service.grant(
+                try await context.service.grant(
                     appUserID: context.parameters.require("appUserID"), entitlementID: body.entitlementID, startsAt: body.startsAt,
                     endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("grants/{grantID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await service.revokeGrant(appUserID: context.parameters.require("appUserID"), grantID: context.parameters.require("grantID")))
+                try await context.service.revokeGrant(appUserID: context.parameters.require("appUserID"), grantID: context.parameters.require("grantID")))
         }
         subscriber.post("overrides") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: OverrideRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await service.addOverride(appUserID: context.parameters.require("appUserID"), endsAt: body.endsAt, reason: body.reason))
+                try await context.service.addOverride(appUserID: context.parameters.require("appUserID"), endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("overrides/{overrideID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await service.removeOverride(
+                try await context.service.removeOverride(
                     appUserID: context.parameters.require("appUserID"), overrideID: context.parameters.require("overrideID")))
         }
         subscriber.put("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await service.addMember(householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID")))
+                try await context.service.addMember(householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID")))
         }
         subscriber.delete("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await service.removeMember(
+                try await context.service.removeMember(
                     householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID")))
         }
         subscriber.get("events") { _, context -> [TimelineEvent] in
-            try await service.timeline(appUserID: context.parameters.require("appUserID")).map(TimelineEvent.init)
+            try await context.service.timeline(appUserID: context.parameters.require("appUserID")).map(TimelineEvent.init)
         }
         subscriber.post("keys") { _, context -> [String: String] in
             let appUserID = try context.parameters.require("appUserID")
             try SubscriptionService.validate(appUserID)
-            guard let key = keys.publicKey(for: appUserID) else {
+            guard let key = keys.publicKey(for: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
                 throw ServiceError(.invalidRequest, "no public-key secret is configured")
             }
             return ["appUserID": appUserID, "publicKey": key]
         }
 
-        let openAccess = router.group("/v1/open-access").add(middleware: secret)
-        openAccess.get { _, _ -> OpenAccessResponse in
-            OpenAccessResponse(try await service.openAccess())
+        let openAccess = router.group("/v1/open-access").add(middleware: select).add(middleware: secret)
+        openAccess.get { _, context -> OpenAccessResponse in
+            OpenAccessResponse(try await context.service.openAccess())
         }
         openAccess.put { request, context -> OpenAccessResponse in
             let body = try await request.decode(as: OpenAccessRequest.self, context: context)
-            return OpenAccessResponse(try await service.setOpenAccess(endsAt: body.endsAt, entitlementIDs: body.entitlementIDs ?? [], reason: body.reason))
+            return OpenAccessResponse(try await context.service.setOpenAccess(endsAt: body.endsAt, entitlementIDs: body.entitlementIDs ?? [], reason: body.reason))
         }
-        openAccess.delete { _, _ -> OpenAccessResponse in
-            OpenAccessResponse(try await service.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
+        openAccess.delete { _, context -> OpenAccessResponse in
+            OpenAccessResponse(try await context.service.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
         }
 
-        router.group("/v1/purchases").add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
-            let lookup = try await service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
+        router.group("/v1/purchases").add(middleware: select).add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
+            let lookup = try await context.service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
         }
     }

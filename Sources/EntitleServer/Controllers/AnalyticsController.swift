@@ -3,16 +3,15 @@ import Hummingbird
 
 /// `/v1/analytics`: the overview report and its CSV exports, for secret keys.
 struct AnalyticsController {
-    let service: SubscriptionService
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         // A parameter given empty is a bad date, not an absent one.
-        group.get("overview") { request, _ -> AnalyticsReport in
-            try await service.analytics(from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"))
+        group.get("overview") { request, context -> AnalyticsReport in
+            try await context.service.analytics(from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"))
         }
         group.get("export/{chart}") { request, context -> Response in
             try await DashboardController.csv(
-                context.parameters.require("chart"), service: service, from: request.uri.queryParameters.get("from"),
+                context.parameters.require("chart"), service: try context.service, from: request.uri.queryParameters.get("from"),
                 to: request.uri.queryParameters.get("to"))
         }
     }

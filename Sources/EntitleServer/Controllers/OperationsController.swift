@@ -5,16 +5,22 @@ import NIOCore
 
 /// `/health` and `/metrics` (Prometheus text format), for load balancers and operators; no key.
 struct OperationsController {
-    let service: SubscriptionService
+    let apps: ServedApps
     let metrics: ServerMetrics
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
         router.get("/health") { _, _ -> [String: String] in ["status": "ok"] }
         router.get("/metrics") { _, context -> Response in
-            // The ledger's backlogs are read when scraped; a scrape still answers when the ledger doesn't.
+            // The ledger's backlogs (of every app) are read when scraped; a scrape still answers when the
+            // ledger doesn't.
             do throws(ServiceError) {
-                let backlog = try await service.ledgerBacklog()
-                metrics.recordLedgerState(heldEvents: backlog.heldEvents, analyticsPending: backlog.analyticsPending)
+                var (held, pending) = (0, 0)
+                for service in apps.services {
+                    let backlog = try await service.ledgerBacklog()
+                    held += backlog.heldEvents
+                    pending += backlog.analyticsPending
+                }
+                metrics.recordLedgerState(heldEvents: held, analyticsPending: pending)
             } catch {
                 context.logger.warning("metrics: the ledger's backlog is unavailable", metadata: ["error.code": "\(error.code)"])
             }

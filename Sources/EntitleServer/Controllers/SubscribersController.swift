@@ -4,34 +4,33 @@ import Hummingbird
 /// What an app does for its user under `/v1/subscribers/{appUserID}`: read the subscriber, submit
 /// a transaction, report an Ask to Buy request or its decline, start the app-managed trial, record usage, ask for access to a feature.
 struct SubscribersController {
-    let service: SubscriptionService
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await service.subscriber(appUserID: context.parameters.require("appUserID")))
+            SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.parameters.require("appUserID")))
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await service.submitTransaction(appUserID: context.parameters.require("appUserID"), signedTransaction: body.signedTransaction))
+                try await context.service.submitTransaction(appUserID: context.parameters.require("appUserID"), signedTransaction: body.signedTransaction))
         }
         group.post("pending-purchases") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await service.reportPendingPurchase(appUserID: context.parameters.require("appUserID"), productID: body.productID))
+                try await context.service.reportPendingPurchase(appUserID: context.parameters.require("appUserID"), productID: body.productID))
         }
         group.post("pending-purchases/{productID}/decline") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await service.declinePendingPurchase(
+                try await context.service.declinePendingPurchase(
                     appUserID: context.parameters.require("appUserID"), productID: context.parameters.require("productID")))
         }
         group.post("trial") { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await service.startTrial(appUserID: context.parameters.require("appUserID")))
+            SubscriberResponseBuilder.response(try await context.service.startTrial(appUserID: context.parameters.require("appUserID")))
         }
         group.post("usage") { request, context -> AccessResponse in
             let body = try await request.decode(as: RecordUsageRequest.self, context: context)
             return SubscriberResponseBuilder.access(
-                try await service.recordUsage(
+                try await context.service.recordUsage(
                     appUserID: context.parameters.require("appUserID"), feature: body.feature, amount: body.amount ?? 1,
                     idempotencyKey: body.idempotencyKey))
         }
@@ -39,7 +38,7 @@ struct SubscribersController {
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
             guard let usage, usage >= 0 else { throw ServiceError(.invalidRequest, "usage is a whole number from 0") }
             return SubscriberResponseBuilder.access(
-                try await service.access(
+                try await context.service.access(
                     appUserID: context.parameters.require("appUserID"), feature: context.parameters.require("feature"), usage: usage))
         }
     }

@@ -15,7 +15,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         let appUserID = context.parameters.get("appUserID")
-        guard let identity = keys.identify(key, appUserID: appUserID) else {
+        guard let identity = keys.identify(key, appUserID: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
             if key.hasPrefix("pk_") {
                 throw ServiceError(.forbidden, "this public key does not belong to this subscriber")
             }

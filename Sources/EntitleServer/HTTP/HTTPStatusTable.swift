@@ -12,6 +12,7 @@ public enum HTTPStatusTable {
         .notFound: .notFound,
         .methodNotAllowed: .methodNotAllowed,
         .unsupportedMediaType: .unsupportedMediaType,
+        .unknownApp: .badRequest,
         .missingAPIKey: .unauthorized,
         .invalidAPIKey: .unauthorized,
         .forbidden: .forbidden,

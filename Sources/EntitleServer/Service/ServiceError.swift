@@ -24,6 +24,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let methodNotAllowed = Code(rawValue: "request.methodNotAllowed")
         /// The body is not in a media type the route reads.
         public static let unsupportedMediaType = Code(rawValue: "request.unsupportedMediaType")
+        /// The request names no app this server serves, or names none when it serves several.
+        public static let unknownApp = Code(rawValue: "request.unknownApp")
         /// No API key was sent.
         public static let missingAPIKey = Code(rawValue: "auth.missingKey")
         /// The API key is not one of this server's.

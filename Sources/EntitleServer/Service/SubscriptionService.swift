@@ -14,6 +14,8 @@ public final class SubscriptionService: Sendable {
     /// The analytics aggregates, kept in the ledger's database.
     let analytics: any AnalyticsStore
     public let catalog: Catalog
+    /// The app this service is for: its store's app.
+    public var bundleID: String { store.app }
     let resolver: EntitlementResolver
     /// One verifier per accepted environment, tried in order.
     let verifiers: [SignedDataVerifier]

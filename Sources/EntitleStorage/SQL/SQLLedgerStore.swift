@@ -197,6 +197,14 @@ final class SQLLedgerStore: LedgerStore {
         try await engine.read { session throws(StorageError) in try await Self.owner(app, originalTransactionID, session) }
     }
 
+    func appIDs() async throws(StorageError) -> [String] {
+        try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                "SELECT app_id FROM ledger_events UNION SELECT app_id FROM subscribers ORDER BY app_id", []
+            ).compactMap { $0["app_id"]?.text }
+        }
+    }
+
     func subscriberIDs() async throws(StorageError) -> [String] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.text(app)])

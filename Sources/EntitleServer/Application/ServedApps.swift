@@ -1,0 +1,61 @@
+import AppStoreModels
+import Foundation
+import HTTPTypes
+
+/// The apps one server serves, each with its own subscription service over its part of the ledger.
+/// The first is the primary app: it adopted the rows written before apps existed, and its public keys
+/// are derived as they were then.
+public final class ServedApps: Sendable {
+    /// In configuration order.
+    public let services: [SubscriptionService]
+    private let byBundleID: [String: SubscriptionService]
+
+    /// The request header that names the app when a server serves several.
+    public static let header = HTTPField.Name("Entitle-App")!
+
+    init(services: [SubscriptionService]) {
+        precondition(!services.isEmpty, "a server serves at least one app")
+        self.services = services
+        byBundleID = Dictionary(services.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public var primary: SubscriptionService { services[0] }
+
+    public func service(bundleID: String) -> SubscriptionService? { byBundleID[bundleID] }
+
+    /// The app a request is for: the one the `Entitle-App` header names, or the only one served.
+    func service(named header: String?) throws(ServiceError) -> SubscriptionService {
+        guard let header else {
+            guard services.count == 1 else {
+                throw ServiceError(
+                    .unknownApp,
+                    "this server serves \(services.count) apps (\(services.map(\.bundleID).joined(separator: ", "))): name one with the Entitle-App header")
+            }
+            return primary
+        }
+        guard let service = byBundleID[header] else {
+            throw ServiceError(.unknownApp, "\(header) is not an app this server serves")
+        }
+        return service
+    }
+
+    /// The app a signed notification is for, by the bundle ID in its payload, before verification:
+    /// that app's verifiers then check the signature and the bundle ID itself. A payload naming no
+    /// app of this server goes to the primary app, whose verifiers refuse it.
+    func service(forSignedNotification signedPayload: String) -> SubscriptionService {
+        guard services.count > 1 else { return primary }
+        let parts = signedPayload.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])),
+            let payload = try? JSONDecoder().decode(BundleOnly.self, from: json)
+        else { return primary }
+        let bundleID = payload.data?.bundleId ?? payload.summary?.bundleId ?? payload.externalPurchaseToken?.bundleId
+        return bundleID.flatMap { byBundleID[$0] } ?? primary
+    }
+
+    private struct BundleOnly: Decodable {
+        struct Part: Decodable { var bundleId: String? }
+        var data: Part?
+        var summary: Part?
+        var externalPurchaseToken: Part?
+    }
+}
