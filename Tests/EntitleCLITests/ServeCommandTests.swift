@@ -144,4 +144,65 @@ struct ServeCommandTests {
         #expect(result.standardError.contains("--revocation-freshness"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data").path))
     }
+
+    @Test("entitle serve --catalog A --catalog B serves both apps: each by its Entitle-App header, each app's data its own")
+    func twoApps() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-apps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let process = Process()
+        process.executableURL = CommandRunner.entitle.executable
+        process.arguments = [
+            "serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path,
+            "--catalog", Fixtures.examples.appendingPathComponent("PantryPal").path, "--secret-key", "sk_serve_test_key_0001",
+        ]
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        for _ in 0..<100 {
+            if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        func call(_ path: String, method: String = "GET", app: String?) async throws -> (Int, String) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            request.setValue("Bearer sk_serve_test_key_0001", forHTTPHeaderField: "Authorization")
+            if let app { request.setValue(app, forHTTPHeaderField: "Entitle-App") }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
+        #expect(try await call("/v1/subscribers/reader/trial", method: "POST", app: "com.epilogue.app").0 == 200)
+        let epilogue = try await call("/v1/subscribers/reader", app: "com.epilogue.app")
+        let pantry = try await call("/v1/subscribers/reader", app: "me.subasically.pantrypal")
+        #expect(epilogue.0 == 200 && pantry.0 == 200)
+        #expect(epilogue.1.contains(#""startedAt""#))
+        #expect(!pantry.1.contains(#""startedAt""#))
+        let unnamed = try await call("/v1/subscribers/reader", app: nil)
+        #expect(unnamed.0 == 400 && unnamed.1.contains("request.unknownApp"))
+
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(log.contains("apps com.epilogue.app [Production, Sandbox]; me.subasically.pantrypal [Production, Sandbox]"), "\(log)")
+    }
+
+    @Test("two folders of one app, or --bundle-id with several, are usage errors")
+    func appUsage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let screenTime = Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path
+        let tiers = Fixtures.examples.appendingPathComponent("ScreenTimeRewardsTiers").path
+        let same = try CommandRunner.entitle.run(["serve", "--port", "0", "--catalog", screenTime, "--catalog", tiers], in: folder)
+        #expect(same.status == 64)
+        #expect(same.standardError.contains("the same app, com.screentimerewards"))
+        let override = try CommandRunner.entitle.run(
+            ["serve", "--port", "0", "--catalog", screenTime, "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path, "--bundle-id", "x"],
+            in: folder)
+        #expect(override.status == 64)
+    }
 }

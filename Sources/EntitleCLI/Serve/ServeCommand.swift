@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             With no options, serves on 127.0.0.1:8080 from ./entitle-data/entitle.sqlite with an empty
             catalog. Every option can also be set by an environment variable (ENTITLE_HOST, ENTITLE_PORT,
-            ENTITLE_DATABASE, ENTITLE_CATALOG, ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
+            ENTITLE_DATABASE, ENTITLE_CATALOG (comma separated), ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
             (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY,
             ENTITLE_TRUST_LOCAL_STORE=1, ENTITLE_CHECK_REVOCATION=1, ENTITLE_REVOCATION_FRESHNESS);
             options win.
@@ -29,7 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host: String?
     @Option(help: "The port to listen on.") var port: Int?
     @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable") var database: String?
-    @Option(help: "The app folder with entitlements.json and its .storekit file.", completion: .directory) var catalog: String?
+    @Option(help: "An app folder with entitlements.json and its .storekit file; repeatable, one per app (the first is the primary app).", completion: .directory)
+    var catalog: [String] = []
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier (defaults to the catalog's).") var bundleID: String?
     @Option(name: .customLong("app-apple-id"), help: "The app's Apple ID, required to accept production data.") var appAppleID: Int64?
     @Option(name: .customLong("environment"), help: "An accepted environment: production, sandbox, xcode, local-testing; repeatable.")
@@ -73,29 +74,47 @@ struct ServeCommand: AsyncParsableCommand {
         } ?? 8080
         let database = database ?? environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
 
-        let catalogPath = catalog ?? environment["ENTITLE_CATALOG"]
-        let catalog = try CommandInputs.catalog(path: catalogPath)
-        if catalogPath == nil {
+        let catalogPaths = catalog.isEmpty
+            ? (environment["ENTITLE_CATALOG"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+            : catalog
+        if catalogPaths.isEmpty {
             logger.warning("no catalog: every subscriber has no entitlement; start with --catalog DIR")
-        }
-        let bundleID = bundleID ?? environment["ENTITLE_BUNDLE_ID"] ?? catalog.bundleID
-        if bundleID == nil {
-            logger.warning("no bundle id: signed data is refused until --bundle-id (or a catalog with one) is given")
         }
         let appAppleID = try appAppleID ?? environment["ENTITLE_APP_APPLE_ID"].map { value in
             guard let id = Int64(value) else { throw ValidationError("ENTITLE_APP_APPLE_ID must be a number") }
             return id
         }
-        var accepted = environments.map(\.environment)
-        if accepted.isEmpty, let list = environment["ENTITLE_ENVIRONMENTS"] {
-            accepted = try list.split(separator: ",").map { name in
+        var flagged = environments.map(\.environment)
+        if flagged.isEmpty, let list = environment["ENTITLE_ENVIRONMENTS"] {
+            flagged = try list.split(separator: ",").map { name in
                 guard let option = VerifyCommand.EnvironmentOption(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
                     throw ValidationError("ENTITLE_ENVIRONMENTS: \(name) is not production, sandbox, xcode or local-testing")
                 }
                 return option.environment
             }
         }
-        if accepted.isEmpty { accepted = [.production, .sandbox] }
+        let bundleOverride = bundleID ?? environment["ENTITLE_BUNDLE_ID"]
+        if catalogPaths.count > 1, bundleOverride != nil {
+            throw ValidationError("--bundle-id applies to one app; with several --catalog folders each entitlements.json says its bundleID")
+        }
+        // Each app: its catalog, its bundle ID, App Apple ID and environments (the folder's own, else the flags').
+        var apps: [(catalog: Catalog, bundleID: String, appAppleID: Int64?, environments: [AppStoreModels.Environment])] = []
+        for path in catalogPaths.isEmpty ? [nil] : catalogPaths.map(Optional.some) {
+            let catalog = try CommandInputs.catalog(path: path)
+            let bundleID = bundleOverride ?? catalog.bundleID
+            if bundleID == nil {
+                if catalogPaths.count > 1 { throw ValidationError("\(path ?? "the catalog") says no bundleID: add \"bundleID\" to its entitlements.json") }
+                logger.warning("no bundle id: signed data is refused until --bundle-id (or a catalog with one) is given")
+            }
+            var accepted = catalog.environments.compactMap { VerifyCommand.EnvironmentOption(rawValue: $0)?.environment }
+            if accepted.isEmpty { accepted = flagged }
+            if accepted.isEmpty { accepted = [.production, .sandbox] }
+            apps.append((catalog, bundleID ?? "", catalog.appAppleID ?? appAppleID, accepted))
+        }
+        let duplicates = Dictionary(grouping: apps.map(\.bundleID), by: { $0 }).filter { $0.value.count > 1 }.keys
+        if let duplicate = duplicates.first {
+            throw ValidationError("two --catalog folders are the same app, \(duplicate)")
+        }
         let ledger = try CommandInputs.database(database)
         let dataFolder = ledger.folder ?? URL(fileURLWithPath: "entitle-data")
         var roots = try rootCertificates.map(VerifyCommand.loadCertificate)
@@ -112,12 +131,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let revocation {
             logger.info("revocation checks on: each chain is confirmed with its OCSP responder, then trusted for \(Int(revocation.freshness)) s")
         }
-        let verifiers = accepted.map { environment in
-            SignedDataVerifier(
-                configuration: VerifierConfiguration(
-                    bundleID: bundleID ?? "", environment: environment, appAppleID: appAppleID, rootCertificates: roots, xcodeCertificates: xcode,
-                    revocation: revocation),
-                now: { Date() })
+        let served = apps.map { app in
+            ServedApp(
+                bundleID: app.bundleID, catalog: app.catalog,
+                verifiers: app.environments.map { environment in
+                    SignedDataVerifier(
+                        configuration: VerifierConfiguration(
+                            bundleID: app.bundleID, environment: environment, appAppleID: app.appAppleID, rootCertificates: roots,
+                            xcodeCertificates: xcode, revocation: revocation),
+                        now: { Date() })
+                })
         }
         let secretKeys = secretKeys.isEmpty ? (environment["ENTITLE_SECRET_KEYS"]?.split(separator: ",").map(String.init) ?? []) : secretKeys
         if secretKeys.isEmpty {
@@ -136,10 +159,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--restore-policy is keep or transfer")
         }
 
-        let listening = "Entitle listening on http://\(host):\(port) (ledger \(ledger); environments \(accepted.map(\.rawValue).joined(separator: ", ")))"
+        let described = apps.map { "\($0.bundleID.isEmpty ? "(no bundle ID)" : $0.bundleID) [\($0.environments.map(\.rawValue).joined(separator: ", "))]" }
+        let listening = "Entitle listening on http://\(host):\(port) (ledger \(ledger); \(apps.count == 1 ? "app" : "apps") \(described.joined(separator: "; ")))"
         let application = try await buildApplication(
             configuration: ServerConfiguration(
-                http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), catalog: catalog, verifiers: verifiers, keys: keys,
+                http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), apps: served, keys: keys,
                 restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }))
         try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }

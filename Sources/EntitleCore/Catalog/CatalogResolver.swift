@@ -109,6 +109,14 @@ struct CatalogResolver {
         let appTrial = document.appTrial.flatMap { resolveTrial($0, declared: declared, entitlementIDs: Set(document.entitlements.keys)) }
 
         checkLevelOrder(groups: groups, products: products, entitlements: entitlements)
+        let knownEnvironments = ["production", "sandbox", "xcode", "local-testing"]
+        for (index, name) in (document.environments ?? []).enumerated() where !knownEnvironments.contains(name) {
+            fail(.invalidValue, entitlements: JSONPath().key("environments").index(index), "\"\(name)\" is not an environment",
+                 hint: "use \(knownEnvironments.joined(separator: ", "))")
+        }
+        if let id = document.appAppleID, id <= 0 {
+            fail(.invalidValue, entitlements: JSONPath().key("appAppleID"), "the App Apple ID is a positive number")
+        }
 
         guard errors.isEmpty else {
             throw CatalogValidationError(errors: errors)
@@ -116,6 +124,8 @@ struct CatalogResolver {
         return Catalog(
             appName: configuration.settings?.applicationName,
             bundleID: document.bundleID ?? configuration.settings?.bundle,
+            appAppleID: document.appAppleID,
+            environments: document.environments ?? [],
             storefront: configuration.settings?.storefront,
             currency: currency,
             products: Array(products.values),

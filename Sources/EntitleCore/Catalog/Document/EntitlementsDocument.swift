@@ -11,6 +11,11 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var storeKit: String?
     /// The app's bundle identifier; overrides the `.storekit` file's `settings.bundle`.
     public var bundleID: String?
+    /// The app's Apple ID in App Store Connect, which production data must carry.
+    public var appAppleID: Int64?
+    /// The environments whose signed data the server accepts for the app (`production`, `sandbox`,
+    /// `xcode`, `local-testing`).
+    public var environments: [String]?
     /// The currency of the `.storekit` prices (ISO 4217); defaults from its storefront.
     public var currency: String?
     public var features: [String: FeatureDocument]
@@ -24,7 +29,7 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var nonRenewingDurations: [String: String]
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion, storeKit, bundleID, currency, features, limits, quotas, entitlements, free, appTrial
+        case formatVersion, storeKit, bundleID, appAppleID, environments, currency, features, limits, quotas, entitlements, free, appTrial
         case nonRenewingDurations
     }
 
@@ -33,6 +38,8 @@ public struct EntitlementsDocument: Decodable, Sendable {
         formatVersion = try container.decode(Int.self, forKey: .formatVersion)
         storeKit = try container.decodeIfPresent(String.self, forKey: .storeKit)
         bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
+        appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
+        environments = try container.decodeIfPresent([String].self, forKey: .environments)
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
         features = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .features) ?? [:]
         limits = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .limits) ?? [:]

@@ -5,6 +5,11 @@ import Foundation
 public struct Catalog: Hashable, Sendable {
     public var appName: String?
     public var bundleID: String?
+    /// The app's Apple ID in App Store Connect, when the entitlements file gives it.
+    public var appAppleID: Int64?
+    /// The environments the entitlements file accepts (`production`, `sandbox`, `xcode`,
+    /// `local-testing`); empty when it doesn't say.
+    public var environments: [String]
     public var storefront: String?
     public var currency: String?
     /// Products sorted by identifier.
@@ -26,13 +31,16 @@ public struct Catalog: Hashable, Sendable {
     private var entitlementIndex: [String: Int]
 
     public init(
-        appName: String? = nil, bundleID: String? = nil, storefront: String? = nil, currency: String? = nil,
+        appName: String? = nil, bundleID: String? = nil, appAppleID: Int64? = nil, environments: [String] = [], storefront: String? = nil,
+        currency: String? = nil,
         products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [], features: [String] = [],
         limits: [String] = [], quotas: [QuotaDefinition] = [], entitlements: [Entitlement] = [],
         free: AccessLevel = .nothing, appTrial: AppTrialPolicy? = nil
     ) {
         self.appName = appName
         self.bundleID = bundleID
+        self.appAppleID = appAppleID
+        self.environments = environments
         self.storefront = storefront
         self.currency = currency
         self.products = products.sorted { $0.id < $1.id }
