@@ -1,8 +1,11 @@
 import EntitleAPI
+import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 @Suite("SubscriberAPIClient")
@@ -35,6 +38,45 @@ struct SubscriberAPIClientTests {
             harness.clock.set(ReferenceTime.start.addingTimeInterval(60))
             let declined = try await api.declinePendingPurchase("parent-2", productID: product)
             #expect(declined.pendingPurchases.isEmpty)
+        }
+    }
+
+    @Test("subscriber IDs round-trip percent-encoded: spaces, @, +, /, non-ASCII letters", arguments: [
+        "a b", "reader@example.com", "x+y", "x/y", "Zoë", "読者-1", "100%",
+    ])
+    func idRoundTrip(appUserID: String) async throws {
+        try await ServerHarness.run { harness, client in
+            let api = try Self.client(client.port)
+            let started = try await api.startTrial(appUserID)
+            #expect(started.appUserID == appUserID)
+            #expect(try await api.subscriber(appUserID).appTrial.startedAt == started.appTrial.startedAt)
+            #expect(try await harness.store.subscriberIDs() == [appUserID])
+            // A public key minted for the ID works on its encoded path.
+            let own = try Self.client(client.port, key: harness.publicKey(appUserID))
+            #expect(try await own.subscriber(appUserID).appUserID == appUserID)
+        }
+    }
+
+    @Test("every spelling of one ID reaches one subscriber: any characters encoded, either hex case, either Unicode normalization")
+    func spellings() async throws {
+        try await ServerHarness.run { harness, client in
+            _ = try await harness.post(client, "/v1/subscribers/Zo%C3%AB/trial", key: ServerHarness.secretKey, body: ByteBuffer())
+            for path in ["/v1/subscribers/Zo%c3%ab", "/v1/subscribers/Zoe%CC%88", "/v1/subscribers/%5A%6F%C3%AB"] {
+                let read = try ServerHarness.decode(SubscriberResponse.self, try await harness.get(client, path, key: ServerHarness.secretKey))
+                #expect(read.appTrial.startedAt != nil, "\(path)")
+            }
+            #expect(try await harness.store.subscriberIDs() == ["Zo\u{00EB}"])
+        }
+    }
+
+    @Test("an ID that breaks a rule is a 400 that says which", arguments: [
+        ("%zz", "percent-encoding"), ("a%07b", "control character"), (String(repeating: "x", count: 201), "at most 200"),
+    ])
+    func refusedIDs(path: String, says: String) async throws {
+        try await ServerHarness.run { harness, client in
+            let response = try await harness.get(client, "/v1/subscribers/\(path)", key: ServerHarness.secretKey, expect: .badRequest)
+            #expect(ServerHarness.errorCode(response) == "subscriber.invalidAppUserID")
+            #expect(String(buffer: response.body).contains(says))
         }
     }
 

@@ -14,37 +14,37 @@ struct AdminController {
             let body = try await request.decode(as: GrantRequest.self, context: context)
             return SubscriberResponseBuilder.response(
                 try await context.service.grant(
-                    appUserID: context.parameters.require("appUserID"), entitlementID: body.entitlementID, startsAt: body.startsAt,
+                    appUserID: context.subscriberID(), entitlementID: body.entitlementID, startsAt: body.startsAt,
                     endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("grants/{grantID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.revokeGrant(appUserID: context.parameters.require("appUserID"), grantID: context.parameters.require("grantID")))
+                try await context.service.revokeGrant(appUserID: context.subscriberID(), grantID: context.parameters.require("grantID")))
         }
         subscriber.post("overrides") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: OverrideRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.addOverride(appUserID: context.parameters.require("appUserID"), endsAt: body.endsAt, reason: body.reason))
+                try await context.service.addOverride(appUserID: context.subscriberID(), endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("overrides/{overrideID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
                 try await context.service.removeOverride(
-                    appUserID: context.parameters.require("appUserID"), overrideID: context.parameters.require("overrideID")))
+                    appUserID: context.subscriberID(), overrideID: context.parameters.require("overrideID")))
         }
         subscriber.put("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.addMember(householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID")))
+                try await context.service.addMember(householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
         }
         subscriber.delete("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
                 try await context.service.removeMember(
-                    householdID: context.parameters.require("appUserID"), memberID: context.parameters.require("memberID")))
+                    householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
         }
         subscriber.get("events") { _, context -> [TimelineEvent] in
-            try await context.service.timeline(appUserID: context.parameters.require("appUserID")).map(TimelineEvent.init)
+            try await context.service.timeline(appUserID: context.subscriberID()).map(TimelineEvent.init)
         }
         subscriber.post("keys") { _, context -> [String: String] in
-            let appUserID = try context.parameters.require("appUserID")
+            let appUserID = try context.subscriberID()
             try SubscriptionService.validate(appUserID)
             guard let key = keys.publicKey(for: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
                 throw ServiceError(.invalidRequest, "no public-key secret is configured")

@@ -58,7 +58,7 @@ struct DashboardController {
         }
         pages.get("subscribers/{appUserID}") { _, context -> Response in
             try await Self.page {
-                let appUserID = try context.parameters.require("appUserID")
+                let appUserID = try context.subscriberID()
                 guard try await service.isKnown(appUserID: appUserID) else {
                     throw ServiceError(.notFound, "no subscriber \(appUserID)")
                 }

@@ -7,31 +7,31 @@ struct SubscribersController {
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.parameters.require("appUserID")))
+            SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.subscriberID()))
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.submitTransaction(appUserID: context.parameters.require("appUserID"), signedTransaction: body.signedTransaction))
+                try await context.service.submitTransaction(appUserID: context.subscriberID(), signedTransaction: body.signedTransaction))
         }
         group.post("pending-purchases") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.reportPendingPurchase(appUserID: context.parameters.require("appUserID"), productID: body.productID))
+                try await context.service.reportPendingPurchase(appUserID: context.subscriberID(), productID: body.productID))
         }
         group.post("pending-purchases/{productID}/decline") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
                 try await context.service.declinePendingPurchase(
-                    appUserID: context.parameters.require("appUserID"), productID: context.parameters.require("productID")))
+                    appUserID: context.subscriberID(), productID: context.parameters.require("productID")))
         }
         group.post("trial") { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.service.startTrial(appUserID: context.parameters.require("appUserID")))
+            SubscriberResponseBuilder.response(try await context.service.startTrial(appUserID: context.subscriberID()))
         }
         group.post("usage") { request, context -> AccessResponse in
             let body = try await request.decode(as: RecordUsageRequest.self, context: context)
             return SubscriberResponseBuilder.access(
                 try await context.service.recordUsage(
-                    appUserID: context.parameters.require("appUserID"), feature: body.feature, amount: body.amount ?? 1,
+                    appUserID: context.subscriberID(), feature: body.feature, amount: body.amount ?? 1,
                     idempotencyKey: body.idempotencyKey))
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
@@ -39,7 +39,7 @@ struct SubscribersController {
             guard let usage, usage >= 0 else { throw ServiceError(.invalidRequest, "usage is a whole number from 0") }
             return SubscriberResponseBuilder.access(
                 try await context.service.access(
-                    appUserID: context.parameters.require("appUserID"), feature: context.parameters.require("feature"), usage: usage))
+                    appUserID: context.subscriberID(), feature: context.parameters.require("feature"), usage: usage))
         }
     }
 }

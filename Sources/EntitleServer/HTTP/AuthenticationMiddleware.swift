@@ -14,7 +14,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             throw ServiceError(.missingAPIKey, "send an API key as Authorization: Bearer <key>")
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-        let appUserID = context.parameters.get("appUserID")
+        let appUserID = try context.parameters.get("appUserID").map { raw throws(ServiceError) in try EntitleRequestContext.decodeSubscriberID(raw) }
         guard let identity = keys.identify(key, appUserID: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
             if key.hasPrefix("pk_") {
                 throw ServiceError(.forbidden, "this public key does not belong to this subscriber")

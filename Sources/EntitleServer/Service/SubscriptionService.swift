@@ -306,8 +306,12 @@ public final class SubscriptionService: Sendable {
 
     /// App user ids are opaque strings chosen by the app: 1 to 200 printable characters.
     static func validate(_ appUserID: String) throws(ServiceError) {
-        guard !appUserID.isEmpty, appUserID.utf8.count <= 200, appUserID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-            throw ServiceError(.invalidAppUserID, "an app user id is 1 to 200 printable characters")
+        guard !appUserID.isEmpty else { throw ServiceError(.invalidAppUserID, "the app user ID is empty") }
+        guard appUserID.utf8.count <= 200 else {
+            throw ServiceError(.invalidAppUserID, "the app user ID is \(appUserID.utf8.count) bytes of UTF-8; at most 200")
+        }
+        guard appUserID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else {
+            throw ServiceError(.invalidAppUserID, "the app user ID holds a control character; it is printable text")
         }
     }
 }
