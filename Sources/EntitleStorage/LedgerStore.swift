@@ -18,6 +18,14 @@ public protocol LedgerStore: Sendable {
     /// The same database, confined to `app`. Closing either closes the database.
     func forApp(_ app: String) -> any LedgerStore
 
+    /// Registers `token` as `appUserID`'s appAccountToken (idempotent), and links to the subscriber every
+    /// purchase that arrived with that token before anyone owned it. A token another subscriber holds
+    /// is not moved.
+    func registerAccountToken(_ token: UUID, appUserID: String, at: Date) async throws(StorageError) -> AccountTokenRegistration
+
+    /// The subscriber `token` is registered for.
+    func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String?
+
     /// Every app with events or subscribers in the database, sorted (`""` for rows no app adopted yet).
     func appIDs() async throws(StorageError) -> [String]
 

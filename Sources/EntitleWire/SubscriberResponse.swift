@@ -3,6 +3,9 @@ import Foundation
 /// `GET /v1/subscribers/{appUserID}`: everything an app needs to gate features and to cache safely.
 public struct SubscriberResponse: Codable, Hashable, Sendable {
     public var appUserID: String
+    /// The UUID to pass to StoreKit as the purchase's `appAccountToken`: Apple signs it into the
+    /// purchase, and the server links any purchase carrying it to this subscriber.
+    public var appAccountToken: UUID?
     /// The server's clock when the answer was computed: clients measure cache age against it, not
     /// against their own clock.
     public var serverTime: Date
@@ -29,9 +32,10 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public init(
         appUserID: String, serverTime: Date, entitlements: [EntitlementInfo], subscriptions: [SubscriptionInfo],
         purchases: [SubscriptionInfo], pendingPurchases: [PendingPurchaseInfo] = [], appTrial: AppTrialInfo, quotas: [QuotaInfo],
-        lapse: Lapse?
+        lapse: Lapse?, appAccountToken: UUID? = nil
     ) {
         self.appUserID = appUserID
+        self.appAccountToken = appAccountToken
         self.serverTime = serverTime
         self.entitlements = entitlements
         self.subscriptions = subscriptions
@@ -54,6 +58,7 @@ extension SubscriberResponse {
         purchases = try container.decode([SubscriptionInfo].self, forKey: .purchases)
         pendingPurchases = try container.decodeIfPresent([PendingPurchaseInfo].self, forKey: .pendingPurchases) ?? []
         appTrial = try container.decode(AppTrialInfo.self, forKey: .appTrial)
+        appAccountToken = try container.decodeIfPresent(UUID.self, forKey: .appAccountToken)
         quotas = try container.decode([QuotaInfo].self, forKey: .quotas)
         lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)
     }

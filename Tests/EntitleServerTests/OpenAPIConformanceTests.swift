@@ -73,6 +73,7 @@ struct OpenAPIConformanceTests {
         case "submitTransaction":
             let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "oa-2", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
             return ServerHarness.json(SubmitTransactionRequest(signedTransaction: harness.pki.sign(transaction)))
+        case "registerAppAccountToken": return ServerHarness.json(AppAccountTokenRequest(appAccountToken: UUID()))
         case "reportPendingPurchase": return ServerHarness.json(PendingPurchaseRequest(productID: "com.screentimerewards.family.monthly"))
         case "recordUsage": return ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "oa"))
         case "grantEntitlement": return ServerHarness.json(GrantRequest(entitlementID: "family"))
@@ -89,9 +90,9 @@ struct OpenAPIConformanceTests {
             .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
     }
 
-    @Test("the document describes the 24 operations the server serves")
+    @Test("the document describes the 25 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 24)
+        #expect(Self.operations.count == 25)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

@@ -19,6 +19,17 @@ extension LedgerEvent {
         return (transaction.originalTransactionId ?? id, id, signedDate)
     }
 
+    /// The `appAccountToken` the app set when it purchased, as Apple signed it (transaction, else
+    /// renewal info): what links a purchase no app submitted to its subscriber.
+    public var appAccountToken: UUID? {
+        switch payload {
+        case .notification(_, _, let transaction, let renewalInfo): transaction?.appAccountToken ?? renewalInfo?.appAccountToken
+        case .transaction(let transaction): transaction.appAccountToken
+        case .renewalInfo(let info): info.appAccountToken
+        default: nil
+        }
+    }
+
     /// What this event does to `appUserID`'s purchases when it is a purchase transfer.
     public func transferEffect(for appUserID: String) -> PurchaseTransferEffect? {
         guard case .purchaseTransferred(let original, let from, let to, let facts) = payload else { return nil }

@@ -24,6 +24,11 @@ struct SubscribersController {
                 try await context.service.declinePendingPurchase(
                     appUserID: context.subscriberID(), productID: context.parameters.require("productID")))
         }
+        group.put("app-account-token") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: AppAccountTokenRequest.self, context: context)
+            return SubscriberResponseBuilder.response(
+                try await context.service.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
+        }
         group.post("trial") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(try await context.service.startTrial(appUserID: context.subscriberID()))
         }

@@ -19,6 +19,7 @@ public enum HTTPStatusTable {
         .invalidAppUserID: .badRequest,
         .purchaseOwnedByAnotherSubscriber: .conflict,
         .unknownProduct: .badRequest,
+        .accountTokenTaken: .conflict,
         .unknownFeature: .badRequest,
         .notMetered: .badRequest,
         .quotaExhausted: .conflict,

@@ -6,7 +6,9 @@ import Foundation
 /// Turns the core's answers into the API's wire types.
 enum SubscriberResponseBuilder {
     static func response(_ answer: SubscriberAnswer) -> SubscriberResponse {
-        response(answer.access, facts: answer.facts)
+        var response = response(answer.access, facts: answer.facts)
+        response.appAccountToken = answer.appAccountToken
+        return response
     }
 
     static func response(_ access: SubscriberAccess, facts: SubscriberFacts) -> SubscriberResponse {

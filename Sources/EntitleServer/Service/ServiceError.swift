@@ -38,6 +38,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let purchaseOwnedByAnotherSubscriber = Code(rawValue: "purchase.ownedByAnotherSubscriber")
         /// The product is not in the app's catalog.
         public static let unknownProduct = Code(rawValue: "purchase.unknownProduct")
+        /// The appAccountToken is registered for another subscriber.
+        public static let accountTokenTaken = Code(rawValue: "subscriber.appAccountTokenTaken")
         /// The feature is not in the app's catalog.
         public static let unknownFeature = Code(rawValue: "usage.unknownFeature")
         /// The feature exists but has no quota to count usage against.

@@ -23,6 +23,7 @@ public final class SubscriptionService: Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
     let metrics: ServerMetrics
+    let accountTokens: AccountTokens
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -37,6 +38,7 @@ public final class SubscriptionService: Sendable {
         self.now = now
         self.logger = logger
         self.metrics = metrics
+        self.accountTokens = AccountTokens(bundleID: store.app)
     }
 
     // MARK: - App Store Server Notifications
@@ -108,13 +110,49 @@ public final class SubscriptionService: Sendable {
             transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
             payload: .transaction(transaction), rawSignedPayload: signedTransaction)
         _ = try await append(event)
+        // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
+        if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
+            do {
+                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+            } catch {
+                throw ServiceError(error)
+            }
+        }
         return try await subscriber(appUserID: appUserID)
     }
 
-    /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing.
+    /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing. Their
+    /// derived appAccountToken is registered first (once per process), linking any purchase that
+    /// arrived with it before.
     public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        let token = accountTokens.token(for: appUserID)
+        if accountTokens.needsRegistering(appUserID) {
+            do {
+                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+            } catch {
+                accountTokens.forget(appUserID)
+                throw ServiceError(error)
+            }
+        }
         let context = try await resolutionContext(appUserID)
-        return SubscriberAnswer(facts: context.facts, access: context.resolve(context.facts))
+        return SubscriberAnswer(facts: context.facts, access: context.resolve(context.facts), appAccountToken: token)
+    }
+
+    /// Registers an appAccountToken the app chose for the subscriber (beside the derived one), linking
+    /// the purchases that arrived with it. A token another subscriber holds is refused.
+    public func registerAccountToken(appUserID: String, token: UUID) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        let outcome: AccountTokenRegistration
+        do {
+            outcome = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+        } catch {
+            throw ServiceError(error)
+        }
+        if case .ownedBy = outcome {
+            throw ServiceError(.accountTokenTaken, "this appAccountToken belongs to another subscriber")
+        }
+        return try await subscriber(appUserID: appUserID)
     }
 
     /// Whether the ledger has a projection for `appUserID`.

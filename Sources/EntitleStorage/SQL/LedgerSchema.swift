@@ -167,9 +167,24 @@ enum LedgerSchema {
                 "DROP TABLE ledger_cursors",
                 "ALTER TABLE ledger_cursors_v5 RENAME TO ledger_cursors",
             ]),
+            (6, [
+                // appAccountToken → subscriber, per app: derived tokens and the ones apps chose.
+                """
+                CREATE TABLE account_tokens (
+                    app_id TEXT NOT NULL, token TEXT NOT NULL, app_user_id TEXT NOT NULL, registered_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, token)
+                )
+                """,
+                "CREATE INDEX account_tokens_subscriber ON account_tokens (app_id, app_user_id)",
+                // The token Apple signed into an event, so held events can be found by it.
+                "ALTER TABLE ledger_events ADD COLUMN app_account_token TEXT",
+                "CREATE INDEX ledger_events_token ON ledger_events (app_id, app_account_token)",
+            ]),
         ]
     }
 
     /// The tables whose rows belong to an app, which adopting unassigned rows moves.
-    static let appTables = ["ledger_events", "purchase_links", "subscribers", "analytics_contributions", "analytics_daily", "ledger_cursors"]
+    static let appTables = [
+        "ledger_events", "purchase_links", "subscribers", "analytics_contributions", "analytics_daily", "ledger_cursors", "account_tokens",
+    ]
 }

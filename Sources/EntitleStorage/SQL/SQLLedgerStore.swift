@@ -33,6 +33,70 @@ final class SQLLedgerStore: LedgerStore {
     func migrate() async throws(StorageError) {
         try await migrate(through: nil)
         if !app.isEmpty { try await adoptUnassignedRows() }
+        try await backfillHeldTokens()
+    }
+
+    /// Held events written before version 6 carry their appAccountToken only in their JSON: copy it to
+    /// its column, so registering the token finds them.
+    private func backfillHeldTokens() async throws(StorageError) {
+        try await engine.transaction { session throws(StorageError) in
+            let rows = try await session.execute(
+                "SELECT id, event FROM ledger_events WHERE app_user_id IS NULL AND original_transaction_id IS NOT NULL AND app_account_token IS NULL",
+                [])
+            for row in rows {
+                guard let id = row["id"]?.text, let token = try Self.decodeEvents([row]).first?.appAccountToken else { continue }
+                _ = try await session.execute(
+                    "UPDATE ledger_events SET app_account_token = ? WHERE id = ?", [.text(token.uuidString.lowercased()), .text(id)])
+            }
+        }
+    }
+
+    func registerAccountToken(_ token: UUID, appUserID: String, at: Date) async throws(StorageError) -> AccountTokenRegistration {
+        let app = app
+        let text = token.uuidString.lowercased()
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock(Self.subscriberLock(app, appUserID))
+            if let existing = try await Self.tokenOwner(app, token, session) {
+                guard existing == appUserID else { return .ownedBy(existing) }
+            } else {
+                _ = try await session.execute(
+                    "INSERT INTO account_tokens (app_id, token, app_user_id, registered_at) VALUES (?, ?, ?, ?)",
+                    [.text(app), .text(text), .text(appUserID), SQLValue(at)])
+            }
+            // Purchases that arrived before the token was known, with no owner yet: they are this subscriber's.
+            let originals = try await session.execute(
+                """
+                SELECT DISTINCT original_transaction_id FROM ledger_events
+                WHERE app_id = ? AND app_account_token = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL
+                ORDER BY original_transaction_id
+                """, [.text(app), .text(text)]
+            ).compactMap { $0["original_transaction_id"]?.text }
+            var linked: [String] = []
+            var facts = try await Self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var applied = 0
+            for original in originals where try await Self.owner(app, original, session) == nil {
+                _ = try await session.execute(
+                    "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
+                    [.text(app), .text(original), .text(appUserID), SQLValue(at)])
+                let held = try await Self.decodeEvents(session.execute(
+                    "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+                    [.text(app), .text(original)]))
+                _ = try await session.execute(
+                    "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
+                    [.text(appUserID), .text(app), .text(original)])
+                for event in held { facts.apply(event) }
+                applied += held.count
+                linked.append(original)
+            }
+            if applied > 0 {
+                try await Self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: at, session)
+            }
+            return .registered(linkedPurchases: linked)
+        }
+    }
+
+    func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String? {
+        try await engine.read { session throws(StorageError) in try await Self.tokenOwner(app, token, session) }
     }
 
     /// Moves rows written before apps existed (schema version 4 and older, app '') to this store's app,
@@ -91,6 +155,10 @@ final class SQLLedgerStore: LedgerStore {
             if let original = event.originalTransactionID {
                 owner = try await Self.owner(app, original, session)
                 if appUserID == nil { appUserID = owner }
+            }
+            // A purchase no app submitted: the subscriber its appAccountToken was registered for.
+            if appUserID == nil, event.originalTransactionID != nil, let token = event.appAccountToken {
+                appUserID = try await Self.tokenOwner(app, token, session)
             }
             if let appUserID {
                 try await session.lock(Self.subscriberLock(app, appUserID))
@@ -258,8 +326,8 @@ final class SQLLedgerStore: LedgerStore {
         return try await session.execute(
             """
             INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
-                original_transaction_id, signed_date, received_at, event)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                original_transaction_id, signed_date, received_at, event, app_account_token)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (app_id, idempotency_key) DO NOTHING
             RETURNING sequence
             """,
@@ -267,6 +335,7 @@ final class SQLLedgerStore: LedgerStore {
                 .text(event.id.uuidString), .text(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
                 SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
                 SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
+                SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }),
             ]
         ).first?["sequence"]?.integer
     }
@@ -276,6 +345,12 @@ final class SQLLedgerStore: LedgerStore {
 
     /// The advisory lock serialising writers of one purchase of `app`.
     static func purchaseLock(_ app: String, _ original: String) -> String { "purchase:\(app)\u{1F}\(original)" }
+
+    private static func tokenOwner(_ app: String, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute(
+            "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.text(app), .text(token.uuidString.lowercased())]
+        ).first?["app_user_id"]?.text
+    }
 
     private static func owner(_ app: String, _ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
         try await session.execute(

@@ -6,9 +6,12 @@ import Foundation
 public struct SubscriberAnswer: Sendable {
     public let facts: SubscriberFacts
     public let access: SubscriberAccess
+    /// The appAccountToken the app passes to StoreKit for this subscriber.
+    public let appAccountToken: UUID?
 
-    public init(facts: SubscriberFacts, access: SubscriberAccess) {
+    public init(facts: SubscriberFacts, access: SubscriberAccess, appAccountToken: UUID? = nil) {
         self.facts = facts
         self.access = access
+        self.appAccountToken = appAccountToken
     }
 }

@@ -1,0 +1,9 @@
+import Foundation
+
+/// What registering an appAccountToken did.
+public enum AccountTokenRegistration: Hashable, Sendable {
+    /// The token is the subscriber's; these purchases, held until now, were linked to them.
+    case registered(linkedPurchases: [String])
+    /// The token already belongs to another subscriber, and stays theirs.
+    case ownedBy(String)
+}
