@@ -12,6 +12,7 @@ extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}
 extension AnalyticsReport: ResponseEncodable {}
+extension OfferingsResponse: ResponseEncodable {}
 
 /// The server application, as the CLI, `entitle demo` and the tests run it: the router over the
 /// subscription service, and every long-running part as a `Service` of the application — the
@@ -78,6 +79,8 @@ func buildRouter(
     let secret = AuthenticationMiddleware(keys: keys, allowSubscriberKey: false)
     AdminController(keys: keys).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: select).add(middleware: secret))
+    OfferingsController().addRoutes(
+        to: router.group("/v1/offerings").add(middleware: select).add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true)))
     DashboardController(service: apps.primary, keys: keys).addRoutes(to: router)
     routes.record(router.routes)
     return router

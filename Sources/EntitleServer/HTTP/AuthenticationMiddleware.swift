@@ -14,7 +14,18 @@ struct AuthenticationMiddleware: RouterMiddleware {
             throw ServiceError(.missingAPIKey, "send an API key as Authorization: Bearer <key>")
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-        let appUserID = try context.parameters.get("appUserID").map { raw throws(ServiceError) in try EntitleRequestContext.decodeSubscriberID(raw) }
+        // The subscriber a public key is checked against: the path's, else (routes about no subscriber,
+        // such as offerings) the `appUserID` query parameter's.
+        let appUserID: String?
+        if let raw = context.parameters.get("appUserID") {
+            appUserID = try EntitleRequestContext.decodeSubscriberID(raw)
+        } else if let query = request.uri.queryParameters.get("appUserID") {
+            let id = String(query).precomposedStringWithCanonicalMapping
+            try SubscriptionService.validate(id)
+            appUserID = id
+        } else {
+            appUserID = nil
+        }
         guard let identity = keys.identify(key, appUserID: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
             if key.hasPrefix("pk_") {
                 throw ServiceError(.forbidden, "this public key does not belong to this subscriber")
