@@ -36,8 +36,8 @@ public struct OCSPResponder: Sendable {
     /// The DER response to a DER request at `now`: valid from a minute before `now` for an hour.
     public func respond(to request: [UInt8], answer: Answer, now: Date) throws -> [UInt8] {
         switch answer {
-        case .tryLater: return try Self.unsuccessful(status: 3)
-        case .internalError: return try Self.unsuccessful(status: 2)
+        case .tryLater: return Self.unsuccessful(status: 3)
+        case .internalError: return Self.unsuccessful(status: 2)
         case .good, .revoked, .unknown: break
         }
         let (certID, extensions) = try Self.parse(request)
@@ -68,7 +68,7 @@ public struct OCSPResponder: Sendable {
                 }
             }
             if let extensions {
-                try responseData.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific)) { wrapped in
+                responseData.appendConstructedNode(identifier: ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific)) { wrapped in
                     wrapped.serializeRawBytes(extensions)
                 }
             }
@@ -98,9 +98,9 @@ public struct OCSPResponder: Sendable {
         return out.serializedBytes
     }
 
-    private static func unsuccessful(status: UInt8) throws -> [UInt8] {
+    private static func unsuccessful(status: UInt8) -> [UInt8] {
         var out = DER.Serializer()
-        try out.appendConstructedNode(identifier: .sequence) { response in
+        out.appendConstructedNode(identifier: .sequence) { response in
             response.appendPrimitiveNode(identifier: .enumerated) { $0.append(status) }
         }
         return out.serializedBytes
