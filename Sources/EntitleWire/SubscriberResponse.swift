@@ -16,6 +16,8 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     /// Ask to Buy requests awaiting a parent's answer; their entitlements show as `pending`.
     public var pendingPurchases: [PendingPurchaseInfo]
     public var appTrial: AppTrialInfo
+    /// The subscriber's time zone (IANA; UTC until the app sets one) and the other attributes set.
+    public var attributes: [String: String]
     public var quotas: [QuotaInfo]
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: Lapse?
@@ -32,8 +34,9 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public init(
         appUserID: String, serverTime: Date, entitlements: [EntitlementInfo], subscriptions: [SubscriptionInfo],
         purchases: [SubscriptionInfo], pendingPurchases: [PendingPurchaseInfo] = [], appTrial: AppTrialInfo, quotas: [QuotaInfo],
-        lapse: Lapse?, appAccountToken: UUID? = nil
+        lapse: Lapse?, appAccountToken: UUID? = nil, attributes: [String: String] = [:]
     ) {
+        self.attributes = attributes
         self.appUserID = appUserID
         self.appAccountToken = appAccountToken
         self.serverTime = serverTime
@@ -58,6 +61,7 @@ extension SubscriberResponse {
         purchases = try container.decode([SubscriptionInfo].self, forKey: .purchases)
         pendingPurchases = try container.decodeIfPresent([PendingPurchaseInfo].self, forKey: .pendingPurchases) ?? []
         appTrial = try container.decode(AppTrialInfo.self, forKey: .appTrial)
+        attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
         appAccountToken = try container.decodeIfPresent(UUID.self, forKey: .appAccountToken)
         quotas = try container.decode([QuotaInfo].self, forKey: .quotas)
         lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)

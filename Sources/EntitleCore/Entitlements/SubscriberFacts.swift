@@ -35,6 +35,29 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
         households.filter { $0.value.joinedAt <= now && ($0.value.leftAt.map { now < $0 } ?? true) }.keys.sorted()
     }
     public var overrideRemovals: [String: Date] = [:]
+    /// Attributes the app set (``SubscriberAttribute``): email, display name, locale; each the value
+    /// set last (a cleared one is `nil`), when.
+    public var attributeValues: [String: StampedAttribute] = [:]
+
+    /// An attribute's last value and when it was set. The later one wins; at the same instant the
+    /// larger value, so any order of the same events gives the same attributes.
+    public struct StampedAttribute: Hashable, Sendable, Codable {
+        public var value: String?
+        public var at: Date
+        public init(value: String?, at: Date) {
+            self.value = value
+            self.at = at
+        }
+    }
+
+    /// The attributes set and not cleared.
+    public var attributes: [String: String] { attributeValues.compactMapValues(\.value) }
+
+    /// Records that `key` was set to `value` (`nil`: cleared) at `at`.
+    public mutating func recordAttribute(_ key: String, _ value: String?, at: Date) {
+        if let existing = attributeValues[key], (existing.at, existing.value ?? "") >= (at, value ?? "") { return }
+        attributeValues[key] = StampedAttribute(value: value, at: at)
+    }
     /// Ask to Buy requests the app reported, by product id.
     public var pendingPurchases: [String: PendingPurchase] = [:]
 
@@ -101,5 +124,6 @@ extension SubscriberFacts {
         households = try container.decodeIfPresent([String: Membership].self, forKey: .households) ?? [:]
         overrideRemovals = try container.decodeIfPresent([String: Date].self, forKey: .overrideRemovals) ?? [:]
         pendingPurchases = try container.decodeIfPresent([String: PendingPurchase].self, forKey: .pendingPurchases) ?? [:]
+        attributeValues = try container.decodeIfPresent([String: StampedAttribute].self, forKey: .attributeValues) ?? [:]
     }
 }

@@ -23,6 +23,8 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     /// receiving side carries the chain's facts at the move, so folding its own events rebuilds them.
     case purchaseTransferred(originalTransactionID: String, from: String?, to: String, facts: SubscriptionFacts?)
     case timeZoneSet(identifier: String)
+    /// The app set (or, with `nil`, cleared) documented subscriber attributes (``SubscriberAttribute``).
+    case attributesSet([String: String?])
     /// The global open-access switch set to `window`, or turned off (`nil`).
     case openAccessSet(OpenAccessWindow?)
     /// The subscriber joined a household and shares its entitlements from `at`.

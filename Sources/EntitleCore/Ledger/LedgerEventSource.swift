@@ -12,6 +12,8 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case appTrialStart = "app_trial_start"
     /// The app reported an Ask to Buy request awaiting approval, or its decline.
     case purchaseRequest = "purchase_request"
+    /// The app set subscriber attributes (time zone, email, display name, locale).
+    case attributes
     /// The app recorded metered usage.
     case usage
     /// An operator action: grant, revoke, override.

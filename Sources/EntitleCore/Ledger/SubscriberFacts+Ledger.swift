@@ -80,6 +80,10 @@ extension SubscriberFacts: LedgerFolding {
             break
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
+        case .attributesSet(let values):
+            for (key, value) in values {
+                recordAttribute(key, value, at: event.signedDate ?? event.receivedAt)
+            }
         }
     }
 }

@@ -29,6 +29,10 @@ struct SubscribersController {
             return SubscriberResponseBuilder.response(
                 try await context.service.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
         }
+        group.patch("attributes") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: SetAttributesRequest.self, context: context)
+            return SubscriberResponseBuilder.response(try await context.service.setAttributes(appUserID: context.subscriberID(), body.values))
+        }
         group.post("trial") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(try await context.service.startTrial(appUserID: context.subscriberID()))
         }

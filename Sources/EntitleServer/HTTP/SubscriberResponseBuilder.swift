@@ -36,7 +36,8 @@ enum SubscriberResponseBuilder {
             },
             appTrial: trial,
             quotas: access.quotas.map(quota),
-            lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) })
+            lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) },
+            attributes: facts.attributes.merging([SubscriberAttribute.timeZone.rawValue: facts.timeZone.identifier]) { _, zone in zone })
     }
 
     static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {

@@ -203,6 +203,36 @@ public final class SubscriptionService: Sendable {
         return try await subscriber(appUserID: appUserID)
     }
 
+    /// Sets (or, with `nil`, clears) the subscriber's attributes, each checked against its rule; the time
+    /// zone moves calendar quota resets to the subscriber's midnight. One ledger event, on the timeline.
+    public func setAttributes(appUserID: String, _ values: [String: String?]) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        guard !values.isEmpty else { throw ServiceError(.invalidRequest, "name at least one attribute") }
+        for (key, value) in values {
+            guard let attribute = SubscriberAttribute(rawValue: key) else {
+                throw ServiceError(
+                    .invalidRequest, "\(key) is not an attribute: \(SubscriberAttribute.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if let value, let problem = attribute.problem(with: value) { throw ServiceError(.invalidRequest, "\(key): \(problem)") }
+        }
+        let at = now()
+        var attributes = values
+        let zone = attributes.removeValue(forKey: SubscriberAttribute.timeZone.rawValue)
+        let stamp = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
+        if let zone {
+            _ = try await append(LedgerEvent(
+                id: UUID(), appUserID: appUserID, source: .attributes, idempotencyKey: "time-zone:\(appUserID):\(stamp):\(zone ?? "UTC")",
+                signedDate: at, receivedAt: at, payload: .timeZoneSet(identifier: zone ?? "UTC")))
+        }
+        if !attributes.isEmpty {
+            let digest = attributes.keys.sorted().map { "\($0)=\(attributes[$0]! ?? "-")" }.joined(separator: "&")
+            _ = try await append(LedgerEvent(
+                id: UUID(), appUserID: appUserID, source: .attributes, idempotencyKey: "attributes:\(appUserID):\(stamp):\(digest)",
+                signedDate: at, receivedAt: at, payload: .attributesSet(attributes)))
+        }
+        return try await subscriber(appUserID: appUserID)
+    }
+
     /// Records metered usage; refused when it would exceed the quota. The same idempotency key
     /// again is accepted and counted once.
     public func recordUsage(
