@@ -76,6 +76,9 @@ public protocol LedgerStore: Sendable {
     /// The analytics aggregates kept in the same database, a consumer of this ledger.
     func analyticsStore() -> any AnalyticsStore
 
+    /// The API keys kept in the same database (of every app).
+    func keyStore() -> any KeyStore
+
     /// How many events the ledger holds.
     func eventCount() async throws(StorageError) -> Int
 

@@ -42,7 +42,8 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         for service in apps.services { services.append(AnalyticsRefresher(service: service, interval: interval)) }
     }
     let router = buildRouter(
-        apps: apps, keys: configuration.keys, metrics: configuration.metrics, maximumBodySize: configuration.http.maximumBodySize)
+        apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
+        maximumBodySize: configuration.http.maximumBodySize)
     let onServerRunning = configuration.onServerRunning
     var application = Application(
         router: router,
@@ -62,7 +63,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
     let routes = RouteMethods()
@@ -73,14 +74,13 @@ func buildRouter(
     let select = AppSelectionMiddleware(apps: apps)
     OperationsController(apps: apps, metrics: metrics).addRoutes(to: router)
     AppStoreWebhookController(apps: apps, metrics: metrics).addRoutes(to: router)
-    SubscribersController().addRoutes(
-        to: router.group("/v1/subscribers/{appUserID}").add(middleware: select)
-            .add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true)))
-    let secret = AuthenticationMiddleware(keys: keys, allowSubscriberKey: false)
-    AdminController(keys: keys).addRoutes(to: router, select: select, secret: secret)
+    // App keys reach subscribers and offerings; public keys their own subscriber; secret keys everything.
+    let forApps = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: true, allowAppKey: true)
+    SubscribersController().addRoutes(to: router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: forApps))
+    let secret = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: false)
+    AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: select).add(middleware: secret))
-    OfferingsController().addRoutes(
-        to: router.group("/v1/offerings").add(middleware: select).add(middleware: AuthenticationMiddleware(keys: keys, allowSubscriberKey: true)))
+    OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))
     DashboardController(service: apps.primary, keys: keys).addRoutes(to: router)
     routes.record(router.routes)
     return router

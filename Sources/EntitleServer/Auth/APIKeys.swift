@@ -11,8 +11,13 @@ import Foundation
 ///   nothing about it is stored, and rotating the secret revokes them all.
 public struct APIKeys: Sendable {
     public enum Identity: Hashable, Sendable {
+        /// A server-wide secret key (`--secret-key`): every app.
         case secret
         case subscriber(appUserID: String)
+        /// A stored app key: its app's subscribers, from inside the app.
+        case appKey(app: String)
+        /// A stored secret key: everything of its app.
+        case appSecret(app: String)
     }
 
     private let secretKeyHashes: [[UInt8]]
@@ -78,6 +83,11 @@ public struct APIKeys: Sendable {
         var matched = false
         for hash in secretKeyHashes where Self.constantTimeEqual(hash, presented) { matched = true }
         return matched ? .secret : nil
+    }
+
+    /// Whether `key` is one of the server-wide secret keys.
+    public func isServerSecret(_ key: String) -> Bool {
+        identify(key, appUserID: nil) == .secret
     }
 
     private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {

@@ -1,4 +1,5 @@
 import EntitleCore
+import EntitleStorage
 import EntitleWire
 import Foundation
 import Hummingbird
@@ -7,6 +8,7 @@ import Hummingbird
 /// subscriber's events, per-subscriber public keys, the open-access switch, purchase look-ups.
 struct AdminController {
     let keys: APIKeys
+    let stored: StoredKeys
 
     func addRoutes(to router: Router<EntitleRequestContext>, select: AppSelectionMiddleware, secret: AuthenticationMiddleware) {
         let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: secret)
@@ -50,6 +52,40 @@ struct AdminController {
                 throw ServiceError(.invalidRequest, "no public-key secret is configured")
             }
             return ["appUserID": appUserID, "publicKey": key]
+        }
+
+        let apiKeys = router.group("/v1/keys").add(middleware: select).add(middleware: secret)
+        apiKeys.post { request, context -> Response in
+            let body = try await request.decode(as: CreateKeyRequest.self, context: context)
+            guard let kind = StoredKey.Kind(rawValue: body.kind) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
+            if let name = body.name, name.isEmpty || name.count > 100 { throw ServiceError(.invalidRequest, "a key's name is 1 to 100 characters") }
+            let app = try context.service.bundleID
+            let created: (key: String, stored: StoredKey)
+            do {
+                created = try await stored.create(app: app, kind: kind, name: body.name)
+            } catch let error as StorageError {
+                throw ServiceError(error)
+            }
+            var info = KeyInfo(created.stored)
+            info.key = created.key
+            return try Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: WireJSON.encoder.encode(info))))
+        }
+        apiKeys.get { _, context -> [KeyInfo] in
+            do {
+                return try await stored.store.keys(app: try context.service.bundleID).map(KeyInfo.init)
+            } catch let error as StorageError {
+                throw ServiceError(error)
+            }
+        }
+        apiKeys.delete("{keyID}") { _, context -> KeyInfo in
+            let revoked: StoredKey?
+            do {
+                revoked = try await stored.store.revokeKey(id: context.parameters.require("keyID"), app: try context.service.bundleID, at: context.service.now())
+            } catch let error as StorageError {
+                throw ServiceError(error)
+            }
+            guard let revoked else { throw ServiceError(.notFound, "no such key for this app") }
+            return KeyInfo(revoked)
         }
 
         let openAccess = router.group("/v1/open-access").add(middleware: select).add(middleware: secret)

@@ -1,19 +1,54 @@
+import EntitleStorage
 import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Requires an API key: a secret key, or (when `allowSubscriberKey`) the public key of the
-/// subscriber the route names in `{appUserID}`.
+/// Requires an API key, and settles the app the request is for:
+/// - a server-wide secret key (`--secret-key`): any app, the one selected by `Entitle-App`;
+/// - a stored secret key: its own app, every keyed route;
+/// - a stored app key: its own app, only where `allowAppKey` (subscribers and offerings);
+/// - (when `allowSubscriberKey`) the public key of the subscriber the route names in `{appUserID}`
+///   (or, on routes about no subscriber, in the `appUserID` query parameter).
+/// A stored key names its app; an `Entitle-App` header naming another is refused.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = EntitleRequestContext
     let keys: APIKeys
+    let stored: StoredKeys
+    let apps: ServedApps
     let allowSubscriberKey: Bool
+    var allowAppKey: Bool = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw ServiceError(.missingAPIKey, "send an API key as Authorization: Bearer <key>")
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        var context = context
+        if key.hasPrefix("ak_") || (key.hasPrefix("sk_") && !keys.isServerSecret(key)) {
+            let found: StoredKey?
+            do {
+                found = try await stored.identify(key)
+            } catch {
+                throw ServiceError(error)
+            }
+            if let found {
+                guard let service = apps.service(bundleID: found.app) else {
+                    throw ServiceError(.invalidAPIKey, "the API key belongs to an app this server does not serve")
+                }
+                if let selected = context.app, selected !== service {
+                    throw ServiceError(.forbidden, "this key belongs to \(found.app), not to the app the Entitle-App header names")
+                }
+                if found.kind == .app, !allowAppKey {
+                    throw ServiceError(.forbidden, "an app key reaches subscribers and offerings only; this route needs a secret key")
+                }
+                context.app = service
+                context.isPrimaryApp = service === apps.primary
+                context.identity = found.kind == .app ? .appKey(app: found.app) : .appSecret(app: found.app)
+                return try await next(request, context)
+            }
+            throw ServiceError(.invalidAPIKey, "the API key is not valid")
+        }
+        guard context.app != nil else { throw try Self.unnamedApp(apps) }
         // The subscriber a public key is checked against: the path's, else (routes about no subscriber,
         // such as offerings) the `appUserID` query parameter's.
         let appUserID: String?
@@ -35,8 +70,16 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if case .subscriber = identity, !allowSubscriberKey {
             throw ServiceError(.forbidden, "this route needs a secret key")
         }
-        var context = context
         context.identity = identity
         return try await next(request, context)
+    }
+
+    private static func unnamedApp(_ apps: ServedApps) throws -> ServiceError {
+        do {
+            _ = try apps.service(named: nil)
+            return ServiceError(.internalError, "no app selected")
+        } catch {
+            return error
+        }
     }
 }

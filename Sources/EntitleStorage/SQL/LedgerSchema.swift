@@ -180,6 +180,16 @@ enum LedgerSchema {
                 "ALTER TABLE ledger_events ADD COLUMN app_account_token TEXT",
                 "CREATE INDEX ledger_events_token ON ledger_events (app_id, app_account_token)",
             ]),
+            (7, [
+                // API keys, hashed: app keys (safe to ship) and secret keys, each of one app.
+                """
+                CREATE TABLE api_keys (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, kind TEXT NOT NULL, name TEXT, prefix TEXT NOT NULL,
+                    key_hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL, revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX api_keys_app ON api_keys (app_id, created_at)",
+            ]),
         ]
     }
 

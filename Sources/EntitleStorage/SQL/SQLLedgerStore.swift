@@ -307,6 +307,10 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func keyStore() -> any KeyStore {
+        SQLKeyStore(engine: engine)
+    }
+
     func analyticsStore() -> any AnalyticsStore {
         SQLAnalyticsStore(engine: engine, app: app)
     }

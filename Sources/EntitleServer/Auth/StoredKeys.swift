@@ -1,0 +1,48 @@
+import Crypto
+import EntitleStorage
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The API keys kept (hashed) in the database: minted here, looked up by hash with a short cache, so a
+/// key costs one query a few seconds rather than one per request, and a revocation reaches every
+/// instance within ``cacheLifetime``.
+public final class StoredKeys: Sendable {
+    let store: any KeyStore
+    let now: @Sendable () -> Date
+    /// How long a lookup (found or not) is reused.
+    public static let cacheLifetime: TimeInterval = 5
+    private let cache = NIOLockedValueBox<[String: (key: StoredKey?, at: Date)]>([:])
+
+    public init(store: any KeyStore, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A new key of `kind` for `app`: stored hashed, returned once. App keys start `ak_`, secret keys `sk_`.
+    public func create(app: String, kind: StoredKey.Kind, name: String?) async throws(StorageError) -> (key: String, stored: StoredKey) {
+        let key = (kind == .app ? "ak_" : "sk_") + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
+        let id = "key_" + Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }).base64URL.prefix(16)
+        let stored = StoredKey(id: String(id), app: app, kind: kind, name: name, prefix: String(key.prefix(10)), createdAt: now(), revokedAt: nil)
+        try await store.insertKey(stored, hash: Self.hash(key))
+        return (key, stored)
+    }
+
+    /// The active stored key `key` is, if any.
+    func identify(_ key: String) async throws(StorageError) -> StoredKey? {
+        let hash = Self.hash(key)
+        let at = now()
+        if let cached = cache.withLockedValue({ $0[hash] }), at.timeIntervalSince(cached.at) < Self.cacheLifetime, at >= cached.at {
+            return cached.key.flatMap { $0.isActive(at: at) ? $0 : nil }
+        }
+        let found = try await store.key(hash: hash)
+        cache.withLockedValue { cache in
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[hash] = (found, at)
+        }
+        return found.flatMap { $0.isActive(at: at) ? $0 : nil }
+    }
+
+    static func hash(_ key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

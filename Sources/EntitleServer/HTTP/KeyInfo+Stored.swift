@@ -1,0 +1,9 @@
+import EntitleStorage
+import EntitleWire
+import Hummingbird
+
+extension KeyInfo: ResponseEncodable {
+    init(_ key: StoredKey) {
+        self.init(id: key.id, app: key.app, kind: key.kind.rawValue, name: key.name, prefix: key.prefix, createdAt: key.createdAt, revokedAt: key.revokedAt)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// API keys in the ledger's database, written once over ``SQLEngine``.
+final class SQLKeyStore: KeyStore {
+    let engine: any SQLEngine
+
+    init(engine: any SQLEngine) {
+        self.engine = engine
+    }
+
+    func insertKey(_ key: StoredKey, hash: String) async throws(StorageError) {
+        try await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute(
+                "INSERT INTO api_keys (id, app_id, kind, name, prefix, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(key.id), .text(key.app), .text(key.kind.rawValue), SQLValue(key.name), .text(key.prefix), .text(hash),
+                 SQLValue(key.createdAt), SQLValue(key.revokedAt)])
+        }
+    }
+
+    func key(hash: String) async throws(StorageError) -> StoredKey? {
+        try await engine.read { session throws(StorageError) in
+            try Self.decode(await session.execute("SELECT * FROM api_keys WHERE key_hash = ?", [.text(hash)])).first
+        }
+    }
+
+    func keys(app: String?) async throws(StorageError) -> [StoredKey] {
+        try await engine.read { session throws(StorageError) in
+            if let app {
+                return try Self.decode(await session.execute("SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at DESC, id", [.text(app)]))
+            }
+            return try Self.decode(await session.execute("SELECT * FROM api_keys ORDER BY app_id, created_at DESC, id", []))
+        }
+    }
+
+    func revokeKey(id: String, app: String?, at: Date) async throws(StorageError) -> StoredKey? {
+        try await engine.transaction { session throws(StorageError) in
+            guard let key = try Self.decode(await session.execute("SELECT * FROM api_keys WHERE id = ?", [.text(id)])).first,
+                app == nil || key.app == app
+            else { return nil }
+            if key.revokedAt != nil { return key }
+            _ = try await session.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ?", [SQLValue(at), .text(id)])
+            var revoked = key
+            revoked.revokedAt = at
+            return revoked
+        }
+    }
+
+    private static func decode(_ rows: [[String: SQLValue]]) throws(StorageError) -> [StoredKey] {
+        try rows.map { row throws(StorageError) in
+            guard let id = row["id"]?.text, let app = row["app_id"]?.text, let kind = row["kind"]?.text.flatMap(StoredKey.Kind.init),
+                let prefix = row["prefix"]?.text, let created = row["created_at"]?.integer
+            else { throw StorageError(.corruptRecord, "an API key row is incomplete") }
+            return StoredKey(
+                id: id, app: app, kind: kind, name: row["name"]?.text, prefix: prefix,
+                createdAt: Date(timeIntervalSince1970: Double(created) / 1000),
+                revokedAt: row["revoked_at"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+        }
+    }
+}
