@@ -11,8 +11,9 @@ struct AppSelectionMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let header = request.headers[ServedApps.header]
-        if header != nil || apps.services.count == 1 {
-            let service = try apps.service(named: header)
+        context.appHeader = header
+        // An unknown app is reported by authentication, after the key: a request without a key is 401 first.
+        if header != nil || apps.services.count == 1, let service = try? apps.service(named: header) {
             context.app = service
             context.isPrimaryApp = service === apps.primary
         }

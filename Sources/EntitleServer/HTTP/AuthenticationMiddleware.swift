@@ -24,6 +24,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         var context = context
+        if let named = context.appHeader, context.app == nil {
+            throw ServiceError(.unknownApp, "\(named) is not an app this server serves")
+        }
         if key.hasPrefix("ak_") || (key.hasPrefix("sk_") && !keys.isServerSecret(key)) {
             let found: StoredKey?
             do {

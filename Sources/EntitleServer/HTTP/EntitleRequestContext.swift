@@ -12,6 +12,8 @@ public struct EntitleRequestContext: RequestContext {
     var app: SubscriptionService?
     /// Whether that app is the server's primary app.
     var isPrimaryApp = true
+    /// The `Entitle-App` header as sent.
+    var appHeader: String?
     var bodyLimit: Int
 
     public init(source: Source) {
