@@ -26,6 +26,15 @@ public protocol LedgerStore: Sendable {
     /// The subscriber `token` is registered for.
     func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String?
 
+    /// Merges the anonymous subscriber `anonymous` into `known` (a log-in), in one transaction: a
+    /// `subscriberMerged` event on each (the known one's carrying the anonymous facts), the anonymous
+    /// purchases and appAccountTokens moved, and `anonymous` made an alias of `known`. Idempotent; two
+    /// log-ins at once serialise on the subscribers' locks.
+    func merge(anonymous: String, into known: String, at: Date) async throws(StorageError) -> MergeOutcome
+
+    /// The subscriber `appUserID` was merged into, if it was.
+    func aliasTarget(_ appUserID: String) async throws(StorageError) -> String?
+
     /// Every app with events or subscribers in the database, sorted (`""` for rows no app adopted yet).
     func appIDs() async throws(StorageError) -> [String]
 

@@ -55,7 +55,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
             case nil:
                 break
             }
-        case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .openAccessSet,
+        case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .subscriberMerged, .openAccessSet,
             .householdJoined, .householdLeft:
             break
         }

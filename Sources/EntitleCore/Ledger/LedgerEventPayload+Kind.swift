@@ -20,6 +20,7 @@ extension LedgerEventPayload {
         case .overrideRemoved: "override_removed"
         case .purchaseTransferred(_, let from, let to, _): "purchase_transferred/\(from ?? "-")→\(to)"
         case .timeZoneSet: "time_zone_set"
+        case .subscriberMerged(let from, let into, _): "subscriber_merged/\(from)→\(into)"
         case .attributesSet(let values): "attributes_set/\(values.keys.sorted().joined(separator: ","))"
         case .openAccessSet(let window): window == nil ? "open_access_off" : "open_access_on"
         case .householdJoined(let household, _): "household_joined/\(household)"

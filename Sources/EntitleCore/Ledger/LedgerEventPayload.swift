@@ -23,6 +23,10 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     /// receiving side carries the chain's facts at the move, so folding its own events rebuilds them.
     case purchaseTransferred(originalTransactionID: String, from: String?, to: String, facts: SubscriptionFacts?)
     case timeZoneSet(identifier: String)
+    /// An anonymous subscriber (`from`) logged in as `into` and was merged into it. On `into`'s ledger
+    /// the event carries `from`'s facts at the merge (``SubscriberFacts/absorb(_:)`` folds them in);
+    /// on `from`'s it carries none.
+    case subscriberMerged(from: String, into: String, facts: SubscriberFacts?)
     /// The app set (or, with `nil`, cleared) documented subscriber attributes (``SubscriberAttribute``).
     case attributesSet([String: String?])
     /// The global open-access switch set to `window`, or turned off (`nil`).

@@ -14,6 +14,8 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case purchaseRequest = "purchase_request"
     /// The app set subscriber attributes (time zone, email, display name, locale).
     case attributes
+    /// An anonymous user logged in: their subscriber merged into the known one.
+    case login
     /// The app recorded metered usage.
     case usage
     /// An operator action: grant, revoke, override.

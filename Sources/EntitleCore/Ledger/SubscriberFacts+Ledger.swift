@@ -80,6 +80,8 @@ extension SubscriberFacts: LedgerFolding {
             break
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
+        case .subscriberMerged(_, let into, let facts):
+            if into == appUserID, let facts { absorb(facts) }
         case .attributesSet(let values):
             for (key, value) in values {
                 recordAttribute(key, value, at: event.signedDate ?? event.receivedAt)

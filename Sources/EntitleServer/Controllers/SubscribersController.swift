@@ -29,6 +29,11 @@ struct SubscribersController {
             return SubscriberResponseBuilder.response(
                 try await context.service.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
         }
+        group.post("alias") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: AliasRequest.self, context: context)
+            let known = try EntitleRequestContext.normalizeSubscriberID(body.appUserID)
+            return SubscriberResponseBuilder.response(try await context.service.logIn(anonymous: context.subscriberID(), as: known))
+        }
         group.patch("attributes") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SetAttributesRequest.self, context: context)
             return SubscriberResponseBuilder.response(try await context.service.setAttributes(appUserID: context.subscriberID(), body.values))

@@ -58,9 +58,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if let raw = context.parameters.get("appUserID") {
             appUserID = try EntitleRequestContext.decodeSubscriberID(raw)
         } else if let query = request.uri.queryParameters.get("appUserID") {
-            let id = String(query).precomposedStringWithCanonicalMapping
-            try SubscriptionService.validate(id)
-            appUserID = id
+            appUserID = try EntitleRequestContext.normalizeSubscriberID(String(query))
         } else {
             appUserID = nil
         }

@@ -51,7 +51,12 @@ extension EntitleRequestContext {
         guard let decoded = String(raw).removingPercentEncoding else {
             throw ServiceError(.invalidAppUserID, "the app user ID is not valid percent-encoding (a % must be followed by two hex digits)")
         }
-        let id = decoded.precomposedStringWithCanonicalMapping
+        return try normalizeSubscriberID(decoded)
+    }
+
+    /// A subscriber ID from a body or a query parameter (not percent-encoded): NFC, then the ID rules.
+    static func normalizeSubscriberID(_ text: String) throws(ServiceError) -> String {
+        let id = text.precomposedStringWithCanonicalMapping
         try SubscriptionService.validate(id)
         return id
     }

@@ -20,6 +20,7 @@ public enum HTTPStatusTable {
         .purchaseOwnedByAnotherSubscriber: .conflict,
         .unknownProduct: .badRequest,
         .accountTokenTaken: .conflict,
+        .alreadyMerged: .conflict,
         .unknownFeature: .badRequest,
         .notMetered: .badRequest,
         .quotaExhausted: .conflict,

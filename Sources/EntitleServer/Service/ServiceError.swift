@@ -38,6 +38,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let purchaseOwnedByAnotherSubscriber = Code(rawValue: "purchase.ownedByAnotherSubscriber")
         /// The product is not in the app's catalog.
         public static let unknownProduct = Code(rawValue: "purchase.unknownProduct")
+        /// The anonymous subscriber already logged in as another subscriber.
+        public static let alreadyMerged = Code(rawValue: "subscriber.alreadyMerged")
         /// The appAccountToken is registered for another subscriber.
         public static let accountTokenTaken = Code(rawValue: "subscriber.appAccountTokenTaken")
         /// The feature is not in the app's catalog.

@@ -10,6 +10,7 @@ extension SubscriptionService {
         appUserID: String, entitlementID: String, startsAt: Date?, endsAt: Date?, reason: String?
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         guard catalog.entitlement(entitlementID) != nil else {
             throw ServiceError(.invalidRequest, "\(entitlementID) is not an entitlement of this app")
         }
@@ -32,6 +33,7 @@ extension SubscriptionService {
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
     public func addOverride(appUserID: String, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         let at = now()
         if let endsAt, endsAt <= at { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
         let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: endsAt, reason: reason)
@@ -132,6 +134,7 @@ extension SubscriptionService {
 
     private func appendAdmin(_ appUserID: String, _ payload: LedgerEventPayload, at: Date) async throws(ServiceError) {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         let id = UUID()
         do {
             _ = try await store.append(LedgerEvent(

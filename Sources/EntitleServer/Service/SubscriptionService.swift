@@ -79,6 +79,7 @@ public final class SubscriptionService: Sendable {
     /// subscriber.
     public func submitTransaction(appUserID: String, signedTransaction: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         let transaction = try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signedTransaction) }
         guard let transactionID = transaction.transactionId else {
             throw ServiceError(.invalidRequest, "the transaction has no transactionId")
@@ -126,6 +127,7 @@ public final class SubscriptionService: Sendable {
     /// arrived with it before.
     public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         let token = accountTokens.token(for: appUserID)
         if accountTokens.needsRegistering(appUserID) {
             do {
@@ -143,6 +145,7 @@ public final class SubscriptionService: Sendable {
     /// the purchases that arrived with it. A token another subscriber holds is refused.
     public func registerAccountToken(appUserID: String, token: UUID) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         let outcome: AccountTokenRegistration
         do {
             outcome = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
@@ -169,6 +172,7 @@ public final class SubscriptionService: Sendable {
     /// the first start.
     public func startTrial(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         let at = now()
         _ = try await append(LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .appTrialStart, idempotencyKey: "trial:\(appUserID)", signedDate: at, receivedAt: at,
@@ -192,6 +196,7 @@ public final class SubscriptionService: Sendable {
         appUserID: String, productID: String, kind: String, payload: (Date) -> LedgerEventPayload
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         guard catalog.product(productID) != nil else {
             throw ServiceError(.unknownProduct, "\(productID) is not a product of this app")
         }
@@ -207,6 +212,7 @@ public final class SubscriptionService: Sendable {
     /// zone moves calendar quota resets to the subscriber's midnight. One ledger event, on the timeline.
     public func setAttributes(appUserID: String, _ values: [String: String?]) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         guard !values.isEmpty else { throw ServiceError(.invalidRequest, "name at least one attribute") }
         for (key, value) in values {
             guard let attribute = SubscriberAttribute(rawValue: key) else {
@@ -239,6 +245,7 @@ public final class SubscriptionService: Sendable {
         appUserID: String, feature: String, amount: Int, idempotencyKey: String
     ) async throws(ServiceError) -> AccessAnswer {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         guard amount > 0, amount <= 1_000_000, !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
             throw ServiceError(.invalidRequest, "amount must be 1 to 1000000 and idempotencyKey 1 to 200 bytes")
         }
@@ -277,6 +284,7 @@ public final class SubscriptionService: Sendable {
 
     private func facts(_ appUserID: String) async throws(ServiceError) -> (SubscriberFacts, Date) {
         try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
         do {
             return (try await store.projection(appUserID: appUserID) ?? SubscriberFacts(appUserID: appUserID), now())
         } catch {
@@ -373,6 +381,44 @@ public final class SubscriptionService: Sendable {
     }
 
     /// App user ids are opaque strings chosen by the app: 1 to 200 printable characters.
+    /// The subscriber an ID reaches: an anonymous ID merged at log-in reaches the subscriber it was
+    /// merged into; every other ID is its own.
+    func canonical(_ appUserID: String) async throws(ServiceError) -> String {
+        guard appUserID.hasPrefix(Self.anonymousPrefix) else { return appUserID }
+        do {
+            return try await store.aliasTarget(appUserID) ?? appUserID
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// Anonymous subscriber IDs: `$anon:` and a UUID, made by the app before the user signs in.
+    public static let anonymousPrefix = "$anon:"
+
+    /// Logs the anonymous subscriber `anonymous` in as `known` (docs/identity.md): merged, then an
+    /// alias of `known`. Repeating it changes nothing; `anonymous` merged into someone else is refused.
+    public func logIn(anonymous: String, as known: String) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(anonymous)
+        try Self.validate(known)
+        guard anonymous.hasPrefix(Self.anonymousPrefix) else {
+            throw ServiceError(.invalidRequest, "only an anonymous subscriber (\(Self.anonymousPrefix)<uuid>) logs in; \(anonymous) is known")
+        }
+        guard !known.hasPrefix(Self.anonymousPrefix) else {
+            throw ServiceError(.invalidRequest, "log in as a known app user ID, not an anonymous one")
+        }
+        let outcome: MergeOutcome
+        do {
+            outcome = try await store.merge(anonymous: anonymous, into: known, at: now())
+        } catch {
+            throw ServiceError(error)
+        }
+        if case .mergedElsewhere = outcome {
+            throw ServiceError(.alreadyMerged, "\(anonymous) already logged in as another subscriber")
+        }
+        logger.info("anonymous subscriber logged in", metadata: ["login.outcome": "\(outcome)"])
+        return try await subscriber(appUserID: known)
+    }
+
     static func validate(_ appUserID: String) throws(ServiceError) {
         guard !appUserID.isEmpty else { throw ServiceError(.invalidAppUserID, "the app user ID is empty") }
         guard appUserID.utf8.count <= 200 else {
@@ -380,6 +426,9 @@ public final class SubscriptionService: Sendable {
         }
         guard appUserID.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else {
             throw ServiceError(.invalidAppUserID, "the app user ID holds a control character; it is printable text")
+        }
+        if appUserID.hasPrefix(anonymousPrefix), UUID(uuidString: String(appUserID.dropFirst(anonymousPrefix.count))) == nil {
+            throw ServiceError(.invalidAppUserID, "an anonymous app user ID is \(anonymousPrefix) and a UUID")
         }
     }
 }

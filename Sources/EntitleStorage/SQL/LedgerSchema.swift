@@ -190,11 +190,21 @@ enum LedgerSchema {
                 """,
                 "CREATE INDEX api_keys_app ON api_keys (app_id, created_at)",
             ]),
+            (8, [
+                // Anonymous subscribers merged into the one they logged in as: the alias reaches it.
+                """
+                CREATE TABLE subscriber_aliases (
+                    app_id TEXT NOT NULL, alias TEXT NOT NULL, app_user_id TEXT NOT NULL, merged_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, alias)
+                )
+                """,
+            ]),
         ]
     }
 
     /// The tables whose rows belong to an app, which adopting unassigned rows moves.
     static let appTables = [
         "ledger_events", "purchase_links", "subscribers", "analytics_contributions", "analytics_daily", "ledger_cursors", "account_tokens",
+        "subscriber_aliases",
     ]
 }

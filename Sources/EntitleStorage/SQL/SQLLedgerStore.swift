@@ -95,6 +95,50 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func merge(anonymous: String, into known: String, at: Date) async throws(StorageError) -> MergeOutcome {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            for id in [anonymous, known].sorted() { try await session.lock(Self.subscriberLock(app, id)) }
+            if let target = try await Self.aliasTarget(app, anonymous, session) {
+                return target == known ? .alreadyMerged : .mergedElsewhere(target)
+            }
+            var anonymousFacts = try await Self.projection(app, anonymous, session) ?? SubscriberFacts(appUserID: anonymous)
+            var knownFacts = try await Self.projection(app, known, session) ?? SubscriberFacts(appUserID: known)
+            let incoming = LedgerEvent(
+                id: UUID(), appUserID: known, source: .login, idempotencyKey: "merge:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
+                payload: .subscriberMerged(from: anonymous, into: known, facts: anonymousFacts))
+            let outgoing = LedgerEvent(
+                id: UUID(), appUserID: anonymous, source: .login, idempotencyKey: "merged:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
+                payload: .subscriberMerged(from: anonymous, into: known, facts: nil))
+            for event in [incoming, outgoing] {
+                _ = try await self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
+            }
+            _ = try await session.execute(
+                "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND app_user_id = ?",
+                [.text(known), SQLValue(at), .text(app), .text(anonymous)])
+            _ = try await session.execute(
+                "UPDATE account_tokens SET app_user_id = ? WHERE app_id = ? AND app_user_id = ?", [.text(known), .text(app), .text(anonymous)])
+            _ = try await session.execute(
+                "INSERT INTO subscriber_aliases (app_id, alias, app_user_id, merged_at) VALUES (?, ?, ?, ?)",
+                [.text(app), .text(anonymous), .text(known), SQLValue(at)])
+            knownFacts.apply(incoming)
+            anonymousFacts.apply(outgoing)
+            try await Self.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
+            try await Self.store(anonymousFacts, app: app, appUserID: anonymous, addedEvents: 1, at: at, session)
+            return .merged
+        }
+    }
+
+    func aliasTarget(_ appUserID: String) async throws(StorageError) -> String? {
+        try await engine.read { session throws(StorageError) in try await Self.aliasTarget(app, appUserID, session) }
+    }
+
+    private static func aliasTarget(_ app: String, _ alias: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute(
+            "SELECT app_user_id FROM subscriber_aliases WHERE app_id = ? AND alias = ?", [.text(app), .text(alias)]
+        ).first?["app_user_id"]?.text
+    }
+
     func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String? {
         try await engine.read { session throws(StorageError) in try await Self.tokenOwner(app, token, session) }
     }

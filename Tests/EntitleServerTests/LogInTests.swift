@@ -1,0 +1,94 @@
+import AppStoreModels
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Anonymous subscribers logging in (`POST /v1/subscribers/{anonymousID}/alias`).
+@Suite("Log-in")
+struct LogInTests {
+    static let anonymous = "$anon:6f1c2a8e-4b1d-4c55-9d0e-3a7f7c1e2b90"
+    static let encoded = "%24anon%3A6f1c2a8e-4b1d-4c55-9d0e-3a7f7c1e2b90"
+
+    @discardableResult
+    static func logIn(_ harness: ServerHarness, _ client: any TestClientProtocol, as known: String, expect: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        try await harness.post(
+            client, "/v1/subscribers/\(encoded)/alias", key: ServerHarness.secretKey, body: ServerHarness.json(AliasRequest(appUserID: known)), expect: expect)
+    }
+
+    @Test("seed 001: the anonymous reader's trial, usage and purchase move to the account they sign in to; the anonymous ID then reaches it", arguments: StorageEngine.allCases)
+    func merge(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
+            harness.clock.set(ReferenceTime.instant("2026-01-10T10:00:00Z"))
+            try await harness.post(client, "/v1/subscribers/\(Self.encoded)/trial", key: ServerHarness.secretKey, body: ByteBuffer())
+            for key in ["a", "b"] {
+                try await harness.post(client, "/v1/subscribers/\(Self.encoded)/usage", key: ServerHarness.secretKey,
+                                       body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: key)))
+            }
+            // The account already used one conversation this month on another device.
+            try await harness.post(client, "/v1/subscribers/ana/usage", key: ServerHarness.secretKey,
+                                   body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: "c")))
+            // A purchase made while anonymous, whose notification arrives after the log-in.
+            let anonymousToken = try #require(try ServerHarness.decode(SubscriberResponse.self, try await harness.get(
+                client, "/v1/subscribers/\(Self.encoded)", key: ServerHarness.secretKey)).appAccountToken)
+
+            let merged = try ServerHarness.decode(SubscriberResponse.self, try await Self.logIn(harness, client, as: "ana"))
+            #expect(merged.appUserID == "ana")
+            #expect(merged.appTrial.startedAt == ReferenceTime.instant("2026-01-10T10:00:00Z"))
+            #expect(merged.quotas.first { $0.feature == "conversations" }?.used == 3, "uses in one window add up: no fresh quota by signing in")
+
+            var plus = harness.apple.subscription("com.epilogue.plus.monthly", original: "950", purchase: harness.clock.now, expires: ReferenceTime.day(60))
+            plus.appAccountToken = anonymousToken
+            try await harness.postNotification(client, harness.notification(.subscribed, transaction: plus))
+            #expect(try await harness.store.owner(originalTransactionID: "950") == "ana")
+
+            // The anonymous ID is an alias now: it reaches ana.
+            let viaAlias = try ServerHarness.decode(SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/\(Self.encoded)", key: ServerHarness.secretKey))
+            #expect(viaAlias.appUserID == "ana")
+            #expect(viaAlias.entitlements.filter(\.isActive).map(\.id) == ["plus"])
+            for id in ["ana", Self.anonymous] {
+                #expect(try await harness.store.projection(appUserID: id)
+                    == SubscriberFacts.fold(appUserID: id, events: try await harness.store.events(appUserID: id)))
+            }
+            // Logging in again changes nothing; the same anonymous ID can't become someone else.
+            try await Self.logIn(harness, client, as: "ana")
+            let elsewhere = try await Self.logIn(harness, client, as: "bea", expect: .conflict)
+            #expect(ServerHarness.errorCode(elsewhere) == "subscriber.alreadyMerged")
+            #expect(try await harness.store.events(appUserID: "ana").filter { $0.source == .login }.count == 1)
+        }
+    }
+
+    @Test("two devices logging in at once merge once", arguments: StorageEngine.allCases)
+    func concurrent(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            try await harness.post(client, "/v1/subscribers/\(Self.encoded)/trial", key: ServerHarness.secretKey, body: ByteBuffer())
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await Self.logIn(harness, client, as: "parent-7").status }
+                }
+                for try await status in group { #expect(status == .ok) }
+            }
+            #expect(try await harness.store.events(appUserID: "parent-7").filter { $0.source == .login }.count == 1)
+            #expect(try await harness.store.aliasTarget(Self.anonymous) == "parent-7")
+        }
+    }
+
+    @Test("only an anonymous ID logs in, as a known one; an anonymous ID is $anon: and a UUID")
+    func rules() async throws {
+        try await ServerHarness.run { harness, client in
+            let known = try await harness.post(client, "/v1/subscribers/ana/alias", key: ServerHarness.secretKey,
+                                               body: ServerHarness.json(AliasRequest(appUserID: "bea")), expect: .badRequest)
+            #expect(ServerHarness.errorCode(known) == "request.invalid")
+            let intoAnonymous = try await Self.logIn(harness, client, as: "$anon:0b9a4f4e-1f40-4f2c-8a4e-8d2f3c9a1b7c", expect: .badRequest)
+            #expect(ServerHarness.errorCode(intoAnonymous) == "request.invalid")
+            let malformed = try await harness.get(client, "/v1/subscribers/%24anon%3Anot-a-uuid", key: ServerHarness.secretKey, expect: .badRequest)
+            #expect(ServerHarness.errorCode(malformed) == "subscriber.invalidAppUserID")
+        }
+    }
+}
