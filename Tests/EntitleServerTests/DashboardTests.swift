@@ -192,4 +192,28 @@ struct DashboardTests {
             if chart == "mrr" { #expect(lines.last == "2026-03-31,7.990") }
         }
     }
+
+    @Test("with several apps the dashboard has an app switcher; each page shows the app chosen, remembered in a cookie")
+    func appSwitcher() async throws {
+        try await ServedAppsTests.run(engine: .sqlite) { _, _, client in
+            // One subscriber in each app, under different IDs.
+            try await ServedAppsTests.request(client, .post, "/v1/subscribers/st-parent/trial", app: ServedAppsTests.screenTime, key: ServerHarness.secretKey)
+            try await ServedAppsTests.request(client, .post, "/v1/subscribers/ep-reader/trial", app: ServedAppsTests.epilogue, key: ServerHarness.secretKey)
+            let session = try #require(Self.sessionCookie(try await signIn(client)))
+            let first = String(buffer: try await page(client, "/dashboard/subscribers?q=st-parent", cookie: session).body)
+            #expect(first.contains("data-apps") && first.contains(#"data-current-app>com.screentimerewards<"#))
+            #expect(first.contains("/dashboard/subscribers/st-parent"))
+
+            let switched = try await page(client, "/dashboard/apps/\(ServedAppsTests.epilogue)", cookie: session)
+            #expect(switched.status == .seeOther)
+            let appCookie = try #require(Self.sessionCookie(switched))
+            let cookies = "\(session); \(appCookie)"
+            let second = String(buffer: try await page(client, "/dashboard/subscribers?q=ep-reader", cookie: cookies).body)
+            #expect(second.contains(#"data-current-app>com.epilogue.app<"#))
+            #expect(second.contains("/dashboard/subscribers/ep-reader"))
+            let other = String(buffer: try await page(client, "/dashboard/subscribers?q=st-parent", cookie: cookies).body)
+            #expect(!other.contains("/dashboard/subscribers/st-parent"), "another app's subscriber is not found")
+            #expect(try await page(client, "/dashboard/apps/com.other.app", cookie: session).status == .notFound)
+        }
+    }
 }

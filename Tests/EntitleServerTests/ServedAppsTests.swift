@@ -53,6 +53,7 @@ struct ServedAppsTests {
         }
     }
 
+    @discardableResult
     static func request(
         _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, app: String?, key: String, body: ByteBuffer = ByteBuffer()
     ) async throws -> TestResponse {

@@ -7,11 +7,15 @@ import NIOCore
 
 /// The dashboard under `/dashboard`: sign-in with a secret key, then server-rendered pages.
 struct DashboardController {
-    let service: SubscriptionService
+    let apps: ServedApps
     let keys: APIKeys
 
+    /// The cookie that remembers which app the dashboard shows.
+    static let appCookie = "entitle_app"
+
     func addRoutes(to router: Router<EntitleRequestContext>) {
-        let (service, keys) = (service, keys)
+        let (apps, keys) = (apps, keys)
+        let service = apps.primary
         let sessions = DashboardSessions(keys: keys)
 
         router.get("/dashboard/login") { _, _ -> Response in
@@ -37,40 +41,49 @@ struct DashboardController {
         }
 
         let pages = router.group("/dashboard").add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
-        pages.get { request, _ -> Response in
-            try await Self.page {
-                OverviewPage.render(try await service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to")))
+            .add(middleware: DashboardAppMiddleware(apps: apps))
+        // The app switcher: remembers the choice in a cookie, then shows the overview.
+        pages.get("apps/{bundleID}") { request, context -> Response in
+            let bundleID = try context.parameters.require("bundleID")
+            guard apps.service(bundleID: bundleID) != nil else { throw ServiceError(.notFound, "\(bundleID) is not an app this server serves") }
+            var response = Self.redirect("/dashboard")
+            response.headers[.setCookie] = "\(Self.appCookie)=\(bundleID); Path=/dashboard; HttpOnly; SameSite=Strict" + Self.secureAttribute(request)
+            return response
+        }
+        pages.get { request, context -> Response in
+            try await Self.page(apps, context) {
+                OverviewPage.render(try await context.service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to")))
             }
         }
-        pages.get("cohorts") { request, _ -> Response in
-            try await Self.page { CohortsPage.render(try await service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
+        pages.get("cohorts") { request, context -> Response in
+            try await Self.page(apps, context) { CohortsPage.render(try await context.service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
         }
-        pages.get("products") { request, _ -> Response in
-            try await Self.page { ProductsPage.render(try await service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
+        pages.get("products") { request, context -> Response in
+            try await Self.page(apps, context) { ProductsPage.render(try await context.service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
         }
-        pages.get("subscribers") { request, _ -> Response in
-            try await Self.page {
+        pages.get("subscribers") { request, context -> Response in
+            try await Self.page(apps, context) {
                 let text = (Self.query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
-                let search = try await service.searchSubscribers(text)
+                let search = try await context.service.searchSubscribers(text)
                 return SubscribersPage.search(query: text, matches: search.matches, owner: search.purchaseOwner)
             }
         }
         pages.get("subscribers/{appUserID}") { _, context -> Response in
-            try await Self.page {
+            try await Self.page(apps, context) {
                 let appUserID = try context.subscriberID()
-                guard try await service.isKnown(appUserID: appUserID) else {
+                guard try await context.service.isKnown(appUserID: appUserID) else {
                     throw ServiceError(.notFound, "no subscriber \(appUserID)")
                 }
                 return SubscribersPage.detail(
-                    SubscriberResponseBuilder.response(try await service.subscriber(appUserID: appUserID)),
-                    timeline: try await service.stateTimeline(appUserID: appUserID))
+                    SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: appUserID)),
+                    timeline: try await context.service.stateTimeline(appUserID: appUserID))
             }
         }
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
-            return try await Self.csv(String(file.dropLast(4)), service: service, from: Self.query(request, "from"), to: Self.query(request, "to"))
+            return try await Self.csv(String(file.dropLast(4)), service: try context.service, from: Self.query(request, "from"), to: Self.query(request, "to"))
         }
     }
 
@@ -100,6 +113,13 @@ struct DashboardController {
     }
 
     /// A page, or an HTML error page with the error's code when building it fails.
+    /// A page of the app the request is for, with the app switcher when the server serves several.
+    static func page(_ apps: ServedApps, _ context: EntitleRequestContext, _ build: () async throws -> String) async throws -> Response {
+        let switcher = apps.services.count > 1
+            ? DashboardLayout.Switcher(apps: apps.services.map(\.bundleID), current: (try? context.service.bundleID) ?? apps.primary.bundleID) : nil
+        return try await DashboardLayout.$switcher.withValue(switcher) { try await page(build) }
+    }
+
     static func page(_ build: () async throws -> String) async throws -> Response {
         do {
             return html(try await build())

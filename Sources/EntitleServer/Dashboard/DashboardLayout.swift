@@ -16,6 +16,7 @@ enum DashboardLayout {
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d1d1f;background:#f5f5f7}
         header{background:#1d1d1f;color:#fff;padding:10px 24px;display:flex;gap:20px;align-items:center}
         header a{color:#d2d2d7;text-decoration:none}header a.on{color:#fff;font-weight:600}
+        header nav.apps{display:flex;gap:8px;padding-right:12px;border-right:1px solid #6e6e73}header nav.apps a{font-size:12px}
         header form{margin-left:auto}header button{background:none;border:1px solid #6e6e73;color:#d2d2d7;border-radius:6px;padding:3px 10px;cursor:pointer}
         main{padding:20px 24px;max-width:1560px}
         h1{font-size:22px;margin:0 0 12px}h2{font-size:16px;margin:0 0 8px}
@@ -35,8 +36,22 @@ enum DashboardLayout {
         input{padding:5px 8px;border:1px solid #c7c7cc;border-radius:6px}
         """
 
+    /// The apps a server serves and the one shown, for the header's switcher.
+    struct Switcher: Sendable {
+        var apps: [String]
+        var current: String
+    }
+
+    /// Set while a page of a server serving several apps renders.
+    @TaskLocal static var switcher: Switcher?
+
     static func page(title: String, section: Section?, body: String) -> String {
         var nav = ""
+        if let switcher, section != nil {
+            nav += "<nav class=\"apps\" data-apps>" + switcher.apps.map { app in
+                "<a href=\"/dashboard/apps/\(HTML.escape(app))\"\(app == switcher.current ? " class=\"on\" data-current-app" : "")>\(HTML.escape(app))</a>"
+            }.joined(separator: " ") + "</nav>"
+        }
         if let section {
             for item in Section.allCases {
                 nav += "<a href=\"\(item.path)\"\(item == section ? " class=\"on\"" : "")>\(item.rawValue)</a>"

@@ -1,0 +1,20 @@
+import Foundation
+import Hummingbird
+
+/// The app a dashboard page shows: the one its cookie remembers (set by the switcher), else the primary.
+struct DashboardAppMiddleware: RouterMiddleware {
+    typealias Context = EntitleRequestContext
+    let apps: ServedApps
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let cookie = request.headers[values: .cookie].flatMap { $0.split(separator: ";") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(DashboardController.appCookie + "=") }
+            .map { String($0.dropFirst(DashboardController.appCookie.count + 1)) }
+        let service = cookie.flatMap { apps.service(bundleID: $0) } ?? apps.primary
+        context.app = service
+        context.isPrimaryApp = service === apps.primary
+        return try await next(request, context)
+    }
+}
