@@ -8,10 +8,15 @@ public struct SubscriberAPIClient: Sendable {
     private let key: String
     private let transport: any HTTPTransport
     private let timeout: Duration
+    /// The app (bundle ID) a server of several apps should use, sent as `Entitle-App`; app keys need none.
+    public let app: String?
 
-    public init(baseURL: URL, key: String, transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(30)) {
+    public init(
+        baseURL: URL, key: String, app: String? = nil, transport: any HTTPTransport = URLSessionTransport(), timeout: Duration = .seconds(30)
+    ) {
         self.baseURL = baseURL
         self.key = key
+        self.app = app
         self.transport = transport
         self.timeout = timeout
     }
@@ -64,6 +69,7 @@ public struct SubscriberAPIClient: Sendable {
 
     private func send<T: Decodable>(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> T {
         var headers = ["Authorization": "Bearer \(key)"]
+        if let app { headers["Entitle-App"] = app }
         if body != nil { headers["Content-Type"] = "application/json" }
         let response = try await transport.send(APIRequest(method: method, path: path, headers: headers, body: body), to: baseURL, timeout: timeout)
         guard (200..<300).contains(response.status) else {

@@ -6,6 +6,29 @@ import Testing
 
 @Suite("DemoCommand")
 struct DemoCommandTests {
+    @Test("entitle demo --app all plays the four seed apps into one server; each app's API agrees with its store, each app's data its own")
+    func allApps() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-all-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let result = try CommandRunner.entitle.run([
+            "demo", "--app", "all", "--subscribers", "40", "--months", "4", "--seed", "5", "--port", "\(port)", "--data", folder.path, "--exit",
+        ])
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        let apps = ["screentimerewards", "epilogue", "pantrypal", "magicalstories"].map { "com.entitle.demo.\($0)" }
+        for app in apps { #expect(result.standardOutput.contains("== \(app)")) }
+        #expect(result.standardOutput.components(separatedBy: "the API agrees with the store on all").count == 5)
+
+        let root = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
+        #expect(try await root.appIDs() == apps.sorted())
+        for app in apps {
+            let store = root.forApp(app)
+            #expect(try await store.subscriberIDs().count > 0, "\(app)")
+            #expect(try await store.rebuildProjections() > 0)
+        }
+        await root.close()
+    }
+
     @Test("entitle demo plays a population through the server, and the subscriber API agrees with the store on every purchase")
     func demo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString)")

@@ -31,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
             expects with what GET /v1/subscribers/{id} reports; then the server keeps serving until Ctrl-C.
             """)
 
-    @Option(help: "An example app (ScreenTimeRewards, ScreenTimeRewardsTiers, Epilogue, PantryPal, MagicalStories) or an app folder.")
+    @Option(help: "An example app (ScreenTimeRewards, ScreenTimeRewardsTiers, Epilogue, PantryPal, MagicalStories), an app folder, or all (the four seed apps in one server).")
     var app = "ScreenTimeRewards"
     @Option(help: "The data folder (default: a new temporary folder).", completion: .directory) var data: String?
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -55,46 +55,60 @@ struct DemoCommand: AsyncParsableCommand {
             logger.logLevel = .warning
             return logger
         }()
-        let appFolder = try Self.appFolder(app)
-        let catalog = try CommandInputs.catalog(appFolder)
+        let appFolders = app == "all" ? Self.allApps.compactMap(ExampleApps.folder(named:)) : [try Self.appFolder(app)]
+        let loaded = try appFolders.map { folder in (folder, try CommandInputs.catalog(folder)) }
         let dataFolder = data.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString.prefix(8).lowercased())")
         let realNow = Date()
         let authority = try LocalCertificateAuthority.openOrCreate(folder: dataFolder.appendingPathComponent("local-store"), now: realNow)
-        let bundleID = "com.entitle.demo.\(appFolder.lastPathComponent.lowercased())"
         var plan = PopulationPlan()
         plan.subscribers = subscribers
         plan.months = months
         plan.seed = seed
-        let clock = SimulationClock(start: PopulationSimulation.start(of: plan, end: realNow), realTime: { Date() })
-        let verifier = SignedDataVerifier(
-            configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [authority.root]), now: clock.now)
         let secretKey = APIKeys.generateSecretKey()
         let keys = try APIKeys(secretKeys: [secretKey], publicKeySecret: try ServeCommand.persistentSecret(in: dataFolder))
         let databasePath = dataFolder.appendingPathComponent("entitle.sqlite").path
         let baseURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
-        let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
         let options = DeliveryOptions(shuffle: shuffle, duplicateProbability: shuffle ? 0.1 : 0, seed: seed)
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
+        let several = appFolders.count > 1
+
+        // Each app: its catalog, a bundle ID of its own, its population on a clock of its own.
+        var simulations: [DemoSimulation] = []
+        var catalogs: [(bundleID: String, catalog: Catalog)] = []
+        for (folder, catalog) in loaded {
+            let bundleID = "com.entitle.demo.\(folder.lastPathComponent.lowercased())"
+            let clock = SimulationClock(start: PopulationSimulation.start(of: plan, end: realNow), realTime: { Date() })
+            let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
+            catalogs.append((bundleID, catalog))
+            simulations.append(DemoSimulation(
+                plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
+                logger: logger, exitAfterSummary: true, app: several ? bundleID : nil))
+        }
+        let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary)
+        let served = catalogs.map { app in
+            ServedApp(
+                bundleID: app.bundleID, catalog: app.catalog,
+                verifiers: [SignedDataVerifier(
+                    configuration: VerifierConfiguration(bundleID: app.bundleID, environment: .sandbox, rootCertificates: [authority.root]),
+                    now: run.now)])
+        }
         DemoOutput.line("""
-            Entitle demo: \(appFolder.lastPathComponent), \(subscribers) people over \(months) months (seed \(seed))
+            Entitle demo: \(appFolders.map(\.lastPathComponent).joined(separator: ", ")), \(subscribers) people \(several ? "each " : "")over \(months) months (seed \(seed))
               data folder   \(dataFolder.path)
               server        \(baseURL)
               secret key    \(secretKey)
             """)
         let server = try await buildApplication(
             configuration: ServerConfiguration(
-                http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), catalog: catalog,
-                verifiers: [verifier], keys: keys, now: clock.now, logger: logger))
-        let simulation = DemoSimulation(
-            plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
-            logger: logger, exitAfterSummary: exitAfterSummary)
+                http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,
+                now: run.now, logger: logger))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: server),
-                    .init(service: simulation, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
+                    .init(service: run, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
@@ -104,8 +118,11 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         try await http.shutdown()
-        if exitAfterSummary, simulation.disagreed.withLockedValue({ $0 }) { throw ExitCode(1) }
+        if exitAfterSummary, run.disagreed { throw ExitCode(1) }
     }
+
+    /// The apps `--app all` plays into one server: the four seed apps.
+    static let allApps = ["ScreenTimeRewards", "Epilogue", "PantryPal", "MagicalStories"]
 
     /// An example's folder by name (shipped with the binary), or the folder given.
     static func appFolder(_ app: String) throws -> URL {

@@ -19,13 +19,16 @@ final class DemoSimulation: Service {
     let delivery: DeliveryOptions
     let logger: Logger
     let exitAfterSummary: Bool
+    /// The app the simulation plays, named to a server of several apps.
+    let app: String?
     /// Whether the API disagreed with the store on any purchase.
     let disagreed = NIOLockedValueBox(false)
 
     init(
         plan: PopulationPlan, store: StoreSimulator, end: Date, clock: SimulationClock, baseURL: String, secretKey: String, http: HTTPClient,
-        delivery: DeliveryOptions, logger: Logger, exitAfterSummary: Bool
+        delivery: DeliveryOptions, logger: Logger, exitAfterSummary: Bool, app: String? = nil
     ) {
+        self.app = app
         self.plan = plan
         self.store = store
         self.end = end
@@ -39,7 +42,29 @@ final class DemoSimulation: Service {
     }
 
     func run() async throws {
-        let app = SubscriberAPIClient(baseURL: URL(string: baseURL)!, key: secretKey, transport: AsyncHTTPClientTransport(client: http))
+        try await play()
+        guard !exitAfterSummary else { return }
+        DemoOutput.line(Self.explore(secretKey: secretKey, baseURL: baseURL, app: app))
+        try await gracefulShutdown()
+    }
+
+    /// What to try once the simulation has played.
+    static func explore(secretKey: String, baseURL: String, app: String?) -> String {
+        let header = app.map { " -H 'Entitle-App: \($0)'" } ?? ""
+        return """
+
+            Explore (the clock now runs in real time from the simulation's end):
+              curl -H 'Authorization: Bearer \(secretKey)'\(header) \(baseURL)/v1/subscribers/user-00001
+              curl -H 'Authorization: Bearer \(secretKey)'\(header) \(baseURL)/v1/subscribers/user-00001/events
+              curl \(baseURL)/metrics
+              open \(baseURL)/dashboard and sign in with the secret key for the analytics
+            Ctrl-C stops the server.
+            """
+    }
+
+    /// Waits for the server, plays the population, prints the summary and releases the clock.
+    func play() async throws {
+        let app = SubscriberAPIClient(baseURL: URL(string: baseURL)!, key: secretKey, app: self.app, transport: AsyncHTTPClientTransport(client: http))
         var healthy = false
         for _ in 0..<200 where !healthy {
             healthy = await app.isHealthy()
@@ -59,16 +84,5 @@ final class DemoSimulation: Service {
             DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
         }
         DemoOutput.line("  took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
-        guard !exitAfterSummary else { return }
-        DemoOutput.line("""
-
-            Explore (the clock now runs in real time from the simulation's end):
-              curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001
-              curl -H 'Authorization: Bearer \(secretKey)' \(baseURL)/v1/subscribers/user-00001/events
-              curl \(baseURL)/metrics
-              open \(baseURL)/dashboard and sign in with the secret key for the analytics
-            Ctrl-C stops the server.
-            """)
-        try await gracefulShutdown()
     }
 }
