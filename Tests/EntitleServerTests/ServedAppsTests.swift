@@ -23,7 +23,7 @@ struct ServedAppsTests {
 
     /// Runs a two-app server over `engine`, with a harness per app (sharing the PKI, clock and keys).
     static func run(
-        engine: StorageEngine, _ body: @Sendable (_ screenTime: ServerHarness, _ epilogue: ServerHarness, any TestClientProtocol) async throws -> Void
+        engine: StorageEngine, epilogueAppKeys: Bool = true, _ body: @Sendable (_ screenTime: ServerHarness, _ epilogue: ServerHarness, any TestClientProtocol) async throws -> Void
     ) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
@@ -31,8 +31,10 @@ struct ServedAppsTests {
         let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
         try await engine.withStore { store in
             func served(_ bundleID: String, _ example: String) -> ServedApp {
-                ServedApp(
-                    bundleID: bundleID, catalog: Fixtures.exampleCatalog(example),
+                var catalog = Fixtures.exampleCatalog(example)
+                if bundleID == epilogue { catalog.acceptsAppKeys = epilogueAppKeys }
+                return ServedApp(
+                    bundleID: bundleID, catalog: catalog,
                     verifiers: [SignedDataVerifier(
                         configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
                         now: clock.reading)])

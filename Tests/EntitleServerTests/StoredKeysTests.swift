@@ -81,4 +81,16 @@ struct StoredKeysTests {
             #expect(try await Self.call(client, .get, "/v1/keys", key: "ak_not_a_key_of_this_server_000000").status == .unauthorized)
         }
     }
+
+    @Test("an app that takes per-subscriber keys refuses app keys; public and secret keys still work", arguments: StorageEngine.allCases)
+    func appKeysOff(engine: StorageEngine) async throws {
+        try await ServedAppsTests.run(engine: engine, epilogueAppKeys: false) { screenTime, _, client in
+            let key = try #require(try await Self.create(client, kind: "app", app: ServedAppsTests.epilogue).key)
+            let refused = try await Self.call(client, .get, "/v1/subscribers/reader", key: key)
+            #expect(refused.status == .forbidden)
+            #expect(String(buffer: refused.body).contains("per-subscriber keys"))
+            let publicKey = try #require(screenTime.keys.publicKey(for: "reader", app: ServedAppsTests.epilogue))
+            #expect(try await Self.call(client, .get, "/v1/subscribers/reader", key: publicKey, app: ServedAppsTests.epilogue).status == .ok)
+        }
+    }
 }

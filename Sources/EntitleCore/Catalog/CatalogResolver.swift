@@ -121,7 +121,7 @@ struct CatalogResolver {
         guard errors.isEmpty else {
             throw CatalogValidationError(errors: errors)
         }
-        return Catalog(
+        var catalog = Catalog(
             appName: configuration.settings?.applicationName,
             bundleID: document.bundleID ?? configuration.settings?.bundle,
             appAppleID: document.appAppleID,
@@ -136,6 +136,8 @@ struct CatalogResolver {
             entitlements: entitlements,
             free: free,
             appTrial: appTrial)
+        catalog.acceptsAppKeys = document.appKeys ?? true
+        return catalog
     }
 
     // MARK: - The .storekit file

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import Foundation
 import HTTPTypes
@@ -43,6 +44,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 }
                 if found.kind == .app, !allowAppKey {
                     throw ServiceError(.forbidden, "an app key reaches subscribers and offerings only; this route needs a secret key")
+                }
+                if found.kind == .app, !service.catalog.acceptsAppKeys {
+                    throw ServiceError(.forbidden, "\(found.app) takes per-subscriber keys from its backend, not app keys")
                 }
                 context.app = service
                 context.isPrimaryApp = service === apps.primary

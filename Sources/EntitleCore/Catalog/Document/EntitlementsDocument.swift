@@ -13,6 +13,9 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var bundleID: String?
     /// The app's Apple ID in App Store Connect, which production data must carry.
     public var appAppleID: Int64?
+    /// Whether app keys (safe to ship in the app) reach the app's subscribers; `false` for teams whose
+    /// backend mints per-subscriber public keys instead. Default `true`.
+    public var appKeys: Bool?
     /// The environments whose signed data the server accepts for the app (`production`, `sandbox`,
     /// `xcode`, `local-testing`).
     public var environments: [String]?
@@ -29,7 +32,7 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var nonRenewingDurations: [String: String]
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion, storeKit, bundleID, appAppleID, environments, currency, features, limits, quotas, entitlements, free, appTrial
+        case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
         case nonRenewingDurations
     }
 
@@ -40,6 +43,7 @@ public struct EntitlementsDocument: Decodable, Sendable {
         bundleID = try container.decodeIfPresent(String.self, forKey: .bundleID)
         appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
         environments = try container.decodeIfPresent([String].self, forKey: .environments)
+        appKeys = try container.decodeIfPresent(Bool.self, forKey: .appKeys)
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
         features = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .features) ?? [:]
         limits = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .limits) ?? [:]

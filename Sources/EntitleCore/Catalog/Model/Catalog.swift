@@ -10,6 +10,8 @@ public struct Catalog: Hashable, Sendable {
     /// The environments the entitlements file accepts (`production`, `sandbox`, `xcode`,
     /// `local-testing`); empty when it doesn't say.
     public var environments: [String]
+    /// Whether app keys reach the app's subscribers (the entitlements file's `appKeys`, default true).
+    public var acceptsAppKeys: Bool = true
     public var storefront: String?
     public var currency: String?
     /// Products sorted by identifier.
