@@ -2,6 +2,7 @@ import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
+import EntitleWire
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -214,6 +215,34 @@ struct DashboardTests {
             let other = String(buffer: try await page(client, "/dashboard/subscribers?q=st-parent", cookie: cookies).body)
             #expect(!other.contains("/dashboard/subscribers/st-parent"), "another app's subscriber is not found")
             #expect(try await page(client, "/dashboard/apps/com.other.app", cookie: session).status == .notFound)
+        }
+    }
+
+    @Test("All apps: the overview adds every app's figures up, currencies apart; subscriber search asks for an app")
+    func allAppsTogether() async throws {
+        try await ServedAppsTests.run(engine: .sqlite) { screenTime, epilogue, client in
+            let family = screenTime.apple.subscription(ServedAppsTests.family, original: "960", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+            let plus = epilogue.apple.subscription(ServedAppsTests.plus, original: "961", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+            for (harness, app, transaction, user) in [(screenTime, ServedAppsTests.screenTime, family, "p1"), (epilogue, ServedAppsTests.epilogue, plus, "r1")] {
+                try await ServedAppsTests.request(client, .post, "/v1/subscribers/\(user)/transactions", app: app, key: ServerHarness.secretKey,
+                                                  body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: harness.pki.sign(transaction))))
+            }
+            screenTime.clock.set(ReferenceTime.day(10))
+            var mrr: Int64 = 0
+            for app in [ServedAppsTests.screenTime, ServedAppsTests.epilogue] {
+                let report = try ServerHarness.decode(AnalyticsReport.self, try await ServedAppsTests.request(
+                    client, .get, "/v1/analytics/overview", app: app, key: ServerHarness.secretKey))
+                let own = report.current.mrr["USD"] ?? 0
+                #expect(own > 0, "\(app)")
+                mrr += own
+            }
+            let session = try #require(Self.sessionCookie(try await signIn(client)))
+            let all = try #require(Self.sessionCookie(try await page(client, "/dashboard/apps/all", cookie: session)))
+            let overview = String(buffer: try await page(client, "/dashboard", cookie: "\(session); \(all)").body)
+            #expect(overview.contains(#"data-current-app>All apps<"#))
+            #expect(overview.contains(#"data-metric="mrr-USD" data-value="\#(mrr)""#))
+            let search = try await page(client, "/dashboard/subscribers?q=p1", cookie: "\(session); \(all)")
+            #expect(String(buffer: search.body).contains("choose an app"))
         }
     }
 }

@@ -12,6 +12,15 @@ struct DashboardController {
 
     /// The cookie that remembers which app the dashboard shows.
     static let appCookie = "entitle_app"
+    /// The switcher's choice of every app together.
+    static let allApps = "all"
+
+    /// The analytics report a page shows: its app's, or every app's together.
+    static func report(_ apps: ServedApps, _ context: EntitleRequestContext, _ request: Request) async throws(ServiceError) -> AnalyticsReport {
+        let (from, to) = (query(request, "from"), query(request, "to"))
+        if context.allApps { return try await apps.combinedAnalytics(from: from, to: to) }
+        return try await context.service.analytics(from: from, to: to)
+    }
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
         let (apps, keys) = (apps, keys)
@@ -45,26 +54,29 @@ struct DashboardController {
         // The app switcher: remembers the choice in a cookie, then shows the overview.
         pages.get("apps/{bundleID}") { request, context -> Response in
             let bundleID = try context.parameters.require("bundleID")
-            guard apps.service(bundleID: bundleID) != nil else { throw ServiceError(.notFound, "\(bundleID) is not an app this server serves") }
+            guard bundleID == Self.allApps || apps.service(bundleID: bundleID) != nil else {
+                throw ServiceError(.notFound, "\(bundleID) is not an app this server serves")
+            }
             var response = Self.redirect("/dashboard")
             response.headers[.setCookie] = "\(Self.appCookie)=\(bundleID); Path=/dashboard; HttpOnly; SameSite=Strict" + Self.secureAttribute(request)
             return response
         }
         pages.get { request, context -> Response in
             try await Self.page(apps, context) {
-                OverviewPage.render(try await context.service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to")))
+                OverviewPage.render(try await Self.report(apps, context, request))
             }
         }
         pages.get("cohorts") { request, context -> Response in
-            try await Self.page(apps, context) { CohortsPage.render(try await context.service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
+            try await Self.page(apps, context) { CohortsPage.render(try await Self.report(apps, context, request)) }
         }
         pages.get("products") { request, context -> Response in
-            try await Self.page(apps, context) { ProductsPage.render(try await context.service.analytics(from: Self.query(request, "from"), to: Self.query(request, "to"))) }
+            try await Self.page(apps, context) { ProductsPage.render(try await Self.report(apps, context, request)) }
         }
         pages.get("subscribers") { request, context -> Response in
             try await Self.page(apps, context) {
                 let text = (Self.query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to search its subscribers") }
                 let search = try await context.service.searchSubscribers(text)
                 return SubscribersPage.search(query: text, matches: search.matches, owner: search.purchaseOwner)
             }
@@ -83,7 +95,7 @@ struct DashboardController {
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
-            return try await Self.csv(String(file.dropLast(4)), service: try context.service, from: Self.query(request, "from"), to: Self.query(request, "to"))
+            return try Self.csv(String(file.dropLast(4)), report: await Self.report(apps, context, request))
         }
     }
 
@@ -92,7 +104,14 @@ struct DashboardController {
         guard AnalyticsCSV.charts.contains(chart) else {
             throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))")
         }
-        let report = try await service.analytics(from: from, to: to)
+        return try csv(chart, report: try await service.analytics(from: from, to: to))
+    }
+
+    /// The CSV of `chart` from `report`.
+    static func csv(_ chart: String, report: AnalyticsReport) throws -> Response {
+        guard AnalyticsCSV.charts.contains(chart) else {
+            throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))")
+        }
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
         headers[.contentDisposition] = "attachment; filename=\"entitle-\(chart)-\(report.from)-\(report.to).csv\""
@@ -116,7 +135,9 @@ struct DashboardController {
     /// A page of the app the request is for, with the app switcher when the server serves several.
     static func page(_ apps: ServedApps, _ context: EntitleRequestContext, _ build: () async throws -> String) async throws -> Response {
         let switcher = apps.services.count > 1
-            ? DashboardLayout.Switcher(apps: apps.services.map(\.bundleID), current: (try? context.service.bundleID) ?? apps.primary.bundleID) : nil
+            ? DashboardLayout.Switcher(
+                apps: apps.services.map(\.bundleID), current: context.allApps ? allApps : ((try? context.service.bundleID) ?? apps.primary.bundleID))
+            : nil
         return try await DashboardLayout.$switcher.withValue(switcher) { try await page(build) }
     }
 

@@ -48,8 +48,9 @@ enum DashboardLayout {
     static func page(title: String, section: Section?, body: String) -> String {
         var nav = ""
         if let switcher, section != nil {
-            nav += "<nav class=\"apps\" data-apps>" + switcher.apps.map { app in
-                "<a href=\"/dashboard/apps/\(HTML.escape(app))\"\(app == switcher.current ? " class=\"on\" data-current-app" : "")>\(HTML.escape(app))</a>"
+            let choices = switcher.apps.map { ($0, $0) } + [(DashboardController.allApps, "All apps")]
+            nav += "<nav class=\"apps\" data-apps>" + choices.map { value, label in
+                "<a href=\"/dashboard/apps/\(HTML.escape(value))\"\(value == switcher.current ? " class=\"on\" data-current-app" : "")>\(HTML.escape(label))</a>"
             }.joined(separator: " ") + "</nav>"
         }
         if let section {

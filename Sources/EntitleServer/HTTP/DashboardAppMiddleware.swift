@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// The app a dashboard page shows: the one its cookie remembers (set by the switcher), else the primary.
+/// The app a dashboard page shows: the one its cookie remembers (set by the switcher), else the primary;
+/// or every app together (analytics only; subscribers are searched per app).
 struct DashboardAppMiddleware: RouterMiddleware {
     typealias Context = EntitleRequestContext
     let apps: ServedApps
@@ -13,6 +14,7 @@ struct DashboardAppMiddleware: RouterMiddleware {
             .first { $0.hasPrefix(DashboardController.appCookie + "=") }
             .map { String($0.dropFirst(DashboardController.appCookie.count + 1)) }
         let service = cookie.flatMap { apps.service(bundleID: $0) } ?? apps.primary
+        context.allApps = cookie == DashboardController.allApps && apps.services.count > 1
         context.app = service
         context.isPrimaryApp = service === apps.primary
         return try await next(request, context)

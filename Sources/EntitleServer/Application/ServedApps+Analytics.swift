@@ -1,0 +1,38 @@
+import EntitleAnalytics
+import EntitleCore
+import EntitleStorage
+import Foundation
+
+extension ServedApps {
+    /// One report over every app: the apps' aggregates added up (amounts stay per currency), each
+    /// entitlement named with its app (`com.epilogue.app/plus`) since apps may reuse entitlement names.
+    func combinedAnalytics(from: String?, to: String?) async throws(ServiceError) -> AnalyticsReport {
+        let (first, last) = try primary.analyticsRange(from: from, to: to)
+        var cells = AnalyticsCells()
+        var products: [Product] = []
+        var entitlements: [Entitlement] = []
+        for service in services {
+            _ = try await service.refreshAnalytics()
+            do {
+                cells.add(try await service.analytics.analyticsCells(through: last))
+            } catch {
+                throw ServiceError(error)
+            }
+            let name = { (id: String) in "\(service.bundleID)/\(id)" }
+            products += service.catalog.products.map { product in
+                var renamed = product
+                renamed.entitlementIDs = product.entitlementIDs.map(name)
+                return renamed
+            }
+            entitlements += service.catalog.entitlements.map { entitlement in
+                var renamed = entitlement
+                renamed.id = name(entitlement.id)
+                return renamed
+            }
+        }
+        // A product ID two apps share (unusual) is counted once, by the first app's mapping.
+        var seen = Set<String>()
+        let unique = products.filter { seen.insert($0.id).inserted }
+        return AnalyticsReport(cells: cells, catalog: Catalog(products: unique, entitlements: entitlements), from: first, to: last)
+    }
+}
