@@ -1,5 +1,6 @@
 import EntitleAnalytics
 import EntitleCore
+import EntitleServer
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
@@ -243,6 +244,28 @@ struct DashboardTests {
             #expect(overview.contains(#"data-metric="mrr-USD" data-value="\#(mrr)""#))
             let search = try await page(client, "/dashboard/subscribers?q=p1", cookie: "\(session); \(all)")
             #expect(String(buffer: search.body).contains("choose an app"))
+        }
+    }
+
+    @Test("the keys page: create an app key (shown once), see it listed by its first characters, revoke it")
+    func keysPage() async throws {
+        try await ServerHarness.run { harness, client in
+            let session = try #require(Self.sessionCookie(try await signIn(client)))
+            var headers = HTTPFields()
+            headers[.cookie] = session
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let created = try await client.execute(uri: "/dashboard/keys", method: .post, headers: headers, body: ByteBuffer(string: "kind=app&name=iOS+app"))
+            let page = String(buffer: created.body)
+            let key = try #require(page.range(of: #"(?<=<code data-new-key>)ak_[A-Za-z0-9_-]+"#, options: .regularExpression).map { String(page[$0]) })
+            #expect(try await harness.get(client, "/v1/subscribers/reader", key: key).status == .ok)
+
+            let listed = String(buffer: try await self.page(client, "/dashboard/keys", cookie: session).body)
+            #expect(listed.contains("iOS app") && listed.contains(String(key.prefix(10))) && !listed.contains(key))
+            let id = try #require(listed.range(of: #"key_[A-Za-z0-9_-]{16}"#, options: .regularExpression).map { String(listed[$0]) })
+            let revoked = try await client.execute(uri: "/dashboard/keys/\(id)/revoke", method: .post, headers: headers, body: ByteBuffer())
+            #expect(revoked.status == .seeOther)
+            harness.clock.set(harness.clock.now.addingTimeInterval(StoredKeys.cacheLifetime + 1))
+            #expect(try await harness.get(client, "/v1/subscribers/reader", key: key, expect: .unauthorized).status == .unauthorized)
         }
     }
 }

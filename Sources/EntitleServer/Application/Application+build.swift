@@ -81,7 +81,7 @@ func buildRouter(
     AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))
-    DashboardController(apps: apps, keys: keys).addRoutes(to: router)
+    DashboardController(apps: apps, keys: keys, stored: stored).addRoutes(to: router)
     routes.record(router.routes)
     return router
 }

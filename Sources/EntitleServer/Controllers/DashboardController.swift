@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleStorage
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,6 +10,7 @@ import NIOCore
 struct DashboardController {
     let apps: ServedApps
     let keys: APIKeys
+    let stored: StoredKeys
 
     /// The cookie that remembers which app the dashboard shows.
     static let appCookie = "entitle_app"
@@ -91,6 +93,33 @@ struct DashboardController {
                     SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: appUserID)),
                     timeline: try await context.service.stateTimeline(appUserID: appUserID))
             }
+        }
+        pages.get("keys") { _, context -> Response in
+            try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
+                let app = try context.service.bundleID
+                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: nil, now: try context.service.now())
+            }
+        }
+        pages.post("keys") { request, context -> Response in
+            let body = try await request.body.collect(upTo: 16_384)
+            let form = Self.form(String(buffer: body))
+            return try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
+                guard let kind = form["kind"].flatMap({ StoredKey.Kind(rawValue: $0) }) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
+                let name = form["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
+                let app = try context.service.bundleID
+                let created = try await stored.create(app: app, kind: kind, name: name)
+                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: created, now: try context.service.now())
+            }
+        }
+        pages.post("keys/{keyID}/revoke") { _, context -> Response in
+            let id = try context.parameters.require("keyID")
+            let service = try context.service
+            guard !context.allApps, try await stored.store.revokeKey(id: id, app: service.bundleID, at: service.now()) != nil else {
+                throw ServiceError(.notFound, "no key \(id) for this app")
+            }
+            return Self.redirect("/dashboard/keys")
         }
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
