@@ -36,7 +36,7 @@ struct KeysCommandTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         var status = 0
-        for _ in 0..<100 where status == 0 {
+        for _ in 0..<300 where status == 0 {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/subscribers/reader")!)
             request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
             if let (_, response) = try? await URLSession.shared.data(for: request) { status = (response as? HTTPURLResponse)?.statusCode ?? 0 }

@@ -29,7 +29,7 @@ struct ServeCommandTests {
         defer { if process.isRunning { process.terminate() } }
 
         var health: String?
-        for _ in 0..<100 where health == nil {
+        for _ in 0..<300 where health == nil {
             try await Task.sleep(for: .milliseconds(100))
             if let (data, _) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!) {
                 health = String(decoding: data, as: UTF8.self)
@@ -64,10 +64,18 @@ struct ServeCommandTests {
             let der = try responder.respond(to: Array(buffer: body), answer: answer.withLockedValue { $0 }, now: Date())
             return Response(status: .ok, headers: [.contentType: "application/ocsp-response"], body: .init(byteBuffer: ByteBuffer(bytes: der)))
         }
+        router.get("ready") { _, _ in "ready" }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService() }
             defer { group.cancelAll() }
+            // The responder answers before the test asks anything of it.
+            var ready = false
+            for _ in 0..<300 where !ready {
+                ready = (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/ready")!)) != nil
+                if !ready { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            try #require(ready, "the OCSP responder did not start")
             try await body()
         }
     }
@@ -98,7 +106,7 @@ struct ServeCommandTests {
         process.standardError = output
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        for _ in 0..<100 {
+        for _ in 0..<300 {
             if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -163,7 +171,7 @@ struct ServeCommandTests {
         process.standardError = output
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        for _ in 0..<100 {
+        for _ in 0..<300 {
             if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
