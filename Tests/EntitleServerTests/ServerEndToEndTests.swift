@@ -1,5 +1,6 @@
 import AppStoreModels
 import AppStoreVerification
+import Crypto
 import EntitleCore
 import EntitleServer
 import EntitleStorage
@@ -230,6 +231,29 @@ struct ServerEndToEndTests {
             let renewed = try await harness.subscriber(client, "parent-x")
             #expect(renewed.subscriptions.first?.productID == "screentime.1child.yearly")
             #expect(renewed.subscriptions.first?.renewalChange == nil)
+        }
+    }
+
+    @Test("subscriber answers are signed (Ed25519 over the body) with the key GET /v1/signing-key publishes; any change breaks the signature")
+    func signedAnswers() async throws {
+        let signer = CustomerInfoSigner(key: .init())
+        try await ServerHarness.run(signer: signer) { harness, client in
+            let published = String(buffer: try await harness.get(client, "/v1/signing-key", key: nil).body)
+            #expect(published.contains(signer.publicKey))
+            let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64URL.decode(signer.publicKey)))
+            for response in [
+                try await harness.get(client, "/v1/subscribers/parent-1", key: harness.publicKey("parent-1")),
+                try await harness.post(client, "/v1/subscribers/parent-1/trial", key: harness.publicKey("parent-1"), body: ByteBuffer()),
+            ] {
+                let header = try #require(response.headers[HTTPField.Name(CustomerInfoSigner.header)!])
+                #expect(header.hasPrefix("ed25519="))
+                let signature = try #require(Base64URL.decode(String(header.dropFirst("ed25519=".count))))
+                let body = Data(response.body.readableBytesView)
+                #expect(publicKey.isValidSignature(signature, for: body))
+                var tampered = body
+                tampered[tampered.count / 2] ^= 0x01
+                #expect(!publicKey.isValidSignature(signature, for: tampered))
+            }
         }
     }
 

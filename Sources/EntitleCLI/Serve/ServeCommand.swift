@@ -46,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     var trustLocalStore = false
     @Option(name: .customLong("public-key-secret"), help: "The secret public keys are derived from (default: generated once in the data folder).")
     var publicKeySecret: String?
+    @Option(name: .customLong("signing-key"), help: "The Ed25519 key subscriber answers are signed with, base64url (default: generated once in the data folder).")
+    var signingKey: String?
     @Flag(name: .customLong("check-revocation"), help: "Ask the certificates' OCSP responders whether they were revoked before trusting signed data (off by default).")
     var checkRevocation = false
     @Option(name: .customLong("revocation-freshness"), help: "With --check-revocation: seconds a chain confirmed good is trusted before it is asked about again (default 3600).")
@@ -154,6 +156,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
 
+        let signerText = try signingKey ?? environment["ENTITLE_SIGNING_KEY"] ?? Self.persistentSecret(
+            in: dataFolder, file: "customer-info-signing-key", generate: CustomerInfoSigner.generateKey)
+        guard let signer = CustomerInfoSigner(base64URL: signerText) else {
+            throw ValidationError("--signing-key is an Ed25519 private key: 32 bytes, base64url")
+        }
+        logger.info("subscriber answers are signed (Ed25519); apps pin the public key \(signer.publicKey), also at GET /v1/signing-key")
+
         let policyName = restorePolicy ?? environment["ENTITLE_RESTORE_POLICY"] ?? RestorePolicy.transferToNewest.rawValue
         guard let policy = RestorePolicy(rawValue: policyName) else {
             throw ValidationError("--restore-policy is keep or transfer")
@@ -164,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         let application = try await buildApplication(
             configuration: ServerConfiguration(
                 http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), apps: served, keys: keys,
-                restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }))
+                restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer))
         try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 
@@ -180,14 +189,17 @@ struct ServeCommand: AsyncParsableCommand {
         return RevocationChecking(transport: URLSessionRevocationTransport(), freshness: seconds)
     }
 
-    /// The public-key secret kept in the data folder (created once, readable by the owner only).
-    static func persistentSecret(in folder: URL) throws -> String {
-        let file = folder.appendingPathComponent("public-key-secret")
+    /// A secret kept in the data folder (created once, readable by the owner only): the public-key
+    /// secret by default.
+    static func persistentSecret(
+        in folder: URL, file name: String = "public-key-secret", generate: () -> String = APIKeys.generateSecretKey
+    ) throws -> String {
+        let file = folder.appendingPathComponent(name)
         if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !existing.isEmpty {
             return existing
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let secret = APIKeys.generateSecretKey()
+        let secret = generate()
         guard FileManager.default.createFile(atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw ValidationError("cannot write \(file.path)")
         }

@@ -2,11 +2,23 @@ import EntitleAnalytics
 import EntitleStorage
 import EntitleWire
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import ServiceLifecycle
 
-extension SubscriberResponse: ResponseEncodable {}
+extension SubscriberResponse: ResponseGenerator {
+    /// JSON, signed with the server's customer-info key when it has one (``CustomerInfoSigner``).
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try WireJSON.encoder.encode(self)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if let signer = (context as? EntitleRequestContext)?.signer {
+            headers[HTTPField.Name(CustomerInfoSigner.header)!] = try signer.signature(for: body)
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
 extension AccessResponse: ResponseEncodable {}
 extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
@@ -43,7 +55,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
-        maximumBodySize: configuration.http.maximumBodySize)
+        maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner)
     let onServerRunning = configuration.onServerRunning
     var application = Application(
         router: router,
@@ -63,7 +75,8 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, stored: StoredKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int,
+    signer: CustomerInfoSigner? = nil
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
     let routes = RouteMethods()
@@ -71,8 +84,9 @@ func buildRouter(
     router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
     router.add(middleware: ErrorMiddleware(routes: routes))
 
+    if let signer { router.add(middleware: SigningMiddleware(signer: signer)) }
     let select = AppSelectionMiddleware(apps: apps)
-    OperationsController(apps: apps, metrics: metrics).addRoutes(to: router)
+    OperationsController(apps: apps, metrics: metrics, signer: signer).addRoutes(to: router)
     AppStoreWebhookController(apps: apps, metrics: metrics).addRoutes(to: router)
     // App keys reach subscribers and offerings; public keys their own subscriber; secret keys everything.
     let forApps = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: true, allowAppKey: true)

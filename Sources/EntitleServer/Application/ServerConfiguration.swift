@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     /// The apps served, the primary one first (it adopts rows written before apps existed).
     public var apps: [ServedApp]
     public var keys: APIKeys
+    /// Signs subscriber answers for apps to cache (docs/server.md); `nil` leaves them unsigned.
+    public var customerInfoSigner: CustomerInfoSigner?
     public var restorePolicy: RestorePolicy
     /// How often the analytics aggregates are refreshed in the background; `nil` for never (reports
     /// still refresh before they are computed).
@@ -33,9 +35,11 @@ public struct ServerConfiguration: Sendable {
     public init(
         http: HTTPConfiguration, ledger: Ledger, apps: [ServedApp], keys: APIKeys,
         restorePolicy: RestorePolicy = .keepWithOriginal, analyticsRefreshInterval: Duration? = .seconds(5), metrics: ServerMetrics = ServerMetrics(),
-        now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+        now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
+        signer: CustomerInfoSigner? = nil
     ) {
         precondition(!apps.isEmpty, "a server serves at least one app")
+        self.customerInfoSigner = signer
         self.http = http
         self.ledger = ledger
         self.apps = apps
@@ -52,12 +56,13 @@ public struct ServerConfiguration: Sendable {
     public init(
         http: HTTPConfiguration, ledger: Ledger, catalog: Catalog, verifiers: [SignedDataVerifier], keys: APIKeys,
         restorePolicy: RestorePolicy = .keepWithOriginal, analyticsRefreshInterval: Duration? = .seconds(5), metrics: ServerMetrics = ServerMetrics(),
-        now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+        now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
+        signer: CustomerInfoSigner? = nil
     ) {
         let bundleID = verifiers.first?.configuration.bundleID ?? catalog.bundleID ?? ""
         self.init(
             http: http, ledger: ledger, apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers)], keys: keys,
             restorePolicy: restorePolicy, analyticsRefreshInterval: analyticsRefreshInterval, metrics: metrics, now: now, logger: logger,
-            onServerRunning: onServerRunning)
+            onServerRunning: onServerRunning, signer: signer)
     }
 }

@@ -7,9 +7,15 @@ import NIOCore
 struct OperationsController {
     let apps: ServedApps
     let metrics: ServerMetrics
+    let signer: CustomerInfoSigner?
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
         router.get("/health") { _, _ -> [String: String] in ["status": "ok"] }
+        // The public key subscriber answers are signed with, for apps to pin (no key needed).
+        router.get("/v1/signing-key") { _, _ -> [String: String] in
+            guard let signer else { throw ServiceError(.notFound, "this server does not sign subscriber answers") }
+            return ["algorithm": "ed25519", "publicKey": signer.publicKey]
+        }
         router.get("/metrics") { _, context -> Response in
             // The ledger's backlogs (of every app) are read when scraped; a scrape still answers when the
             // ledger doesn't.

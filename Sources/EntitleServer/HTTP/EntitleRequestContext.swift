@@ -14,6 +14,8 @@ public struct EntitleRequestContext: RequestContext {
     var isPrimaryApp = true
     /// The `Entitle-App` header as sent.
     var appHeader: String?
+    /// Signs subscriber answers (set on the routes that answer them).
+    var signer: CustomerInfoSigner?
     /// The dashboard shows every app together (its switcher's "All apps").
     var allApps = false
     var bodyLimit: Int
