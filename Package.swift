@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "EntitleServer", targets: ["EntitleServer"]),
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
         .library(name: "EntitleAPI", targets: ["EntitleAPI"]),
+        .library(name: "EntitleKit", targets: ["EntitleKit"]),
         .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
         .library(name: "EntitleTestSupport", targets: ["EntitleTestSupport"]),
     ],
@@ -77,6 +78,14 @@ let package = Package(
         // A client of the HTTP API over any transport (URLSession by default), for apps and the
         // local App Store's simulated apps. Foundation and EntitleWire only.
         .target(name: "EntitleAPI", dependencies: ["EntitleWire"], swiftSettings: swiftSettings),
+        // The SDK apps link: customer info from the server or a signed cache, log-in, usage that waits
+        // for the network. Foundation networking, Entitle's wire modules and swift-crypto (CryptoKit on
+        // Apple platforms) only: no server dependency.
+        .target(
+            name: "EntitleKit",
+            dependencies: ["EntitleWire", "EntitleAPI", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // The server: the subscription service (verify, append, resolve) and its HTTP API.
         .target(
             name: "EntitleServer",
@@ -194,6 +203,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EntitleKitTests",
+            dependencies: [
+                "EntitleKit", "EntitleAPI", "EntitleServer", "EntitleTestSupport", "AppStoreVerification",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

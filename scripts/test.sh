@@ -69,6 +69,9 @@ fi
 log "documents: entitlements files against their schema, docs/openapi.json as OpenAPI 3.1"
 python3 scripts/check-schema.py
 
+log "EntitleKit links no server dependency"
+swift package describe --type json | python3 scripts/check-sdk-dependencies.py
+
 log "alert rules: promtool check and unit tests (docs/prometheus)"
 (cd docs/prometheus && promtool check rules entitle-alerts.yml && promtool test rules entitle-alerts.test.yml)
 

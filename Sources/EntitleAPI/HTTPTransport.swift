@@ -22,14 +22,16 @@ public struct APIRequest: Sendable {
     }
 }
 
-/// A server's answer: its status and body.
+/// A server's answer: its status, headers (names lowercased) and body.
 public struct APIResponse: Sendable {
     public var status: Int
     public var body: Data
+    public var headers: [String: String]
 
-    public init(status: Int, body: Data) {
+    public init(status: Int, body: Data, headers: [String: String] = [:]) {
         self.status = status
         self.body = body
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

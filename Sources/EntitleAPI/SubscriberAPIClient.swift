@@ -45,6 +45,47 @@ public struct SubscriberAPIClient: Sendable {
         try await send("GET", Self.subscriberPath(appUserID), body: nil)
     }
 
+    /// The subscriber with the exact body the server sent and its `Entitle-Signature` (when it signs),
+    /// for a cache that verifies what it keeps.
+    public func signedSubscriber(_ appUserID: String) async throws(APIClientError) -> SignedAnswer {
+        try await signed("GET", Self.subscriberPath(appUserID), body: nil)
+    }
+
+    /// Logs the anonymous subscriber in as `known` (`POST …/alias`), signed like ``signedSubscriber(_:)``.
+    public func logIn(_ anonymous: String, as known: String) async throws(APIClientError) -> SignedAnswer {
+        try await signed("POST", Self.subscriberPath(anonymous) + "/alias", body: try Self.encode(AliasRequest(appUserID: known)))
+    }
+
+    /// Records metered usage.
+    public func recordUsage(_ appUserID: String, feature: String, amount: Int, idempotencyKey: String) async throws(APIClientError) -> AccessResponse {
+        try await send(
+            "POST", Self.subscriberPath(appUserID) + "/usage",
+            body: try Self.encode(RecordUsageRequest(feature: feature, amount: amount, idempotencyKey: idempotencyKey)))
+    }
+
+    /// The app's offerings.
+    public func offerings(appUserID: String? = nil) async throws(APIClientError) -> OfferingsResponse {
+        let query = appUserID.map { "?appUserID=" + Self.segment($0) } ?? ""
+        return try await send("GET", "/v1/offerings" + query, body: nil)
+    }
+
+    /// A subscriber answer as it came: decoded, with its exact bytes and signature.
+    public struct SignedAnswer: Sendable {
+        public var response: SubscriberResponse
+        public var body: Data
+        public var signature: String?
+    }
+
+    private func signed(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> SignedAnswer {
+        let answer = try await exchange(method, path, body: body)
+        do {
+            let response = try WireJSON.decoder.decode(SubscriberResponse.self, from: answer.body)
+            return SignedAnswer(response: response, body: answer.body, signature: answer.headers["entitle-signature"])
+        } catch {
+            throw APIClientError(.unexpectedResponse, "\(method) \(path) answered a body that is not a subscriber: \(error)", underlying: error)
+        }
+    }
+
     /// Whether the server answers `/health`.
     public func isHealthy() async -> Bool {
         (try? await transport.send(APIRequest(method: "GET", path: "/health"), to: baseURL, timeout: .seconds(2)).status) == 200
@@ -68,6 +109,16 @@ public struct SubscriberAPIClient: Sendable {
     }()
 
     private func send<T: Decodable>(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> T {
+        let response = try await exchange(method, path, body: body)
+        do {
+            return try WireJSON.decoder.decode(T.self, from: response.body)
+        } catch {
+            throw APIClientError(.unexpectedResponse, "\(method) \(path) answered a body that is not a \(T.self): \(error)", underlying: error)
+        }
+    }
+
+    /// One request with the key (and app); a refusal is an error carrying the server's code.
+    private func exchange(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> APIResponse {
         var headers = ["Authorization": "Bearer \(key)"]
         if let app { headers["Entitle-App"] = app }
         if body != nil { headers["Content-Type"] = "application/json" }
@@ -78,11 +129,7 @@ public struct SubscriberAPIClient: Sendable {
                 .refused, "\(method) \(path) answered \(response.status): \(error?.message ?? String(decoding: response.body.prefix(500), as: UTF8.self))",
                 status: response.status, serverCode: error?.code)
         }
-        do {
-            return try WireJSON.decoder.decode(T.self, from: response.body)
-        } catch {
-            throw APIClientError(.unexpectedResponse, "\(method) \(path) answered a body that is not a \(T.self): \(error)", underlying: error)
-        }
+        return response
     }
 
     private static func encode<T: Encodable>(_ value: T) throws(APIClientError) -> Data {

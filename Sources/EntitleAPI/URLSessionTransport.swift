@@ -22,7 +22,12 @@ public struct URLSessionTransport: HTTPTransport {
         urlRequest.httpBody = request.body
         do {
             let (data, response) = try await session.data(for: urlRequest)
-            return APIResponse(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+            let http = response as? HTTPURLResponse
+            var headers: [String: String] = [:]
+            for (name, value) in http?.allHeaderFields ?? [:] {
+                if let name = name as? String, let value = value as? String { headers[name] = value }
+            }
+            return APIResponse(status: http?.statusCode ?? 0, body: data, headers: headers)
         } catch {
             throw APIClientError(.network, "\(request.method) \(request.path) failed: \(error.localizedDescription)", underlying: error)
         }

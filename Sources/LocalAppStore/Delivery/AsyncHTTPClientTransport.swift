@@ -21,7 +21,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         do {
             let response = try await client.execute(outgoing, timeout: .seconds(timeout.components.seconds))
             let bytes = try await response.body.collect(upTo: 4 * 1024 * 1024)
-            return APIResponse(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+            return APIResponse(
+                status: Int(response.status.code), body: Data(bytes.readableBytesView),
+                headers: Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
         } catch {
             throw APIClientError(.network, "\(request.method) \(request.path) failed: \(error)", underlying: error)
         }

@@ -1,0 +1,181 @@
+import EntitleAPI
+import EntitleWire
+import Foundation
+
+/// The app's view of one user's subscriptions: who the user is (an app user ID, or an anonymous one kept
+/// on the device until they log in), what they are entitled to (from the server, or from a signed cache
+/// when offline), and their metered usage (queued while offline, sent once).
+public actor Entitle {
+    public let configuration: EntitleConfiguration
+    private let api: SubscriberAPIClient
+    private let cache: CustomerInfoCache
+    private let usage: UsageQueue
+    /// The current app user ID: the one configured, one logged in, or the device's anonymous ID.
+    public private(set) var appUserID: String
+    private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
+
+    /// - Parameter appUserID: the signed-in user's ID; `nil` for the device's anonymous ID (made once,
+    ///   kept in the cache folder).
+    public init(configuration: EntitleConfiguration, appUserID: String? = nil) throws(EntitleError) {
+        self.configuration = configuration
+        self.api = SubscriberAPIClient(
+            baseURL: configuration.serverURL, key: configuration.apiKey, app: configuration.app, transport: configuration.transport)
+        self.cache = try CustomerInfoCache(
+            folder: configuration.cacheFolder, publicKey: configuration.serverPublicKey, maximumAge: configuration.maximumCacheAge)
+        self.usage = UsageQueue(file: configuration.cacheFolder.appendingPathComponent("usage-queue.json"))
+        if let appUserID {
+            self.appUserID = appUserID
+        } else {
+            self.appUserID = try Self.anonymousID(in: configuration.cacheFolder)
+        }
+    }
+
+    /// Whether the current user is the device's anonymous one.
+    public var isAnonymous: Bool { appUserID.hasPrefix("$anon:") }
+
+    /// The customer info by `fetchPolicy`; from the server it is verified and cached, from the cache it
+    /// says so and how old it is.
+    public func customerInfo(fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> CustomerInfo {
+        let now = configuration.now()
+        let cached = cache.load(appUserID: appUserID, now: now).map {
+            CustomerInfo(subscriber: $0, source: .cache, age: now.timeIntervalSince($0.serverTime))
+        }
+        switch fetchPolicy {
+        case .cacheOnly:
+            guard let cached else { throw EntitleError(.noTrustedCustomerInfo, "no trusted customer info is cached for \(appUserID)") }
+            return cached
+        case .cachedOrFetched:
+            if let cached { return cached }
+        case .notStaleCachedOrFetched(let maximumAge):
+            if let cached, cached.age <= maximumAge { return cached }
+        case .fetchCurrent:
+            break
+        }
+        do {
+            return try await fetch()
+        } catch where error.code == .network {
+            if let cached { return cached }
+            throw EntitleError(.noTrustedCustomerInfo, "the server can't be reached and nothing trusted is cached: \(error.message)")
+        }
+    }
+
+    /// Updates of the customer info, each time it is fetched.
+    public func customerInfoUpdates() -> AsyncStream<CustomerInfo> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<CustomerInfo>.makeStream()
+        updates[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.removeUpdates(id) } }
+        return stream
+    }
+
+    private func removeUpdates(_ id: UUID) { updates[id] = nil }
+
+    /// The user signed in as `knownID`: the anonymous subscriber merges into it on the server (purchases,
+    /// trial, usage), and from now on this instance is that user's.
+    @discardableResult
+    public func logIn(_ knownID: String) async throws(EntitleError) -> CustomerInfo {
+        guard !knownID.isEmpty, !knownID.hasPrefix("$anon:") else { throw EntitleError(.invalidRequest, "log in with the app's own user ID") }
+        guard knownID != appUserID else { return try await customerInfo(fetchPolicy: .fetchCurrent) }
+        try await flushUsage()
+        let answer: SubscriberAPIClient.SignedAnswer
+        do {
+            answer = isAnonymous ? try await api.logIn(appUserID, as: knownID) : try await api.signedSubscriber(knownID)
+        } catch {
+            throw Self.error(error)
+        }
+        appUserID = knownID
+        return try accept(answer)
+    }
+
+    /// The user signed out: this instance becomes a new anonymous user's; nothing of the previous one is kept.
+    public func logOut() throws(EntitleError) {
+        cache.remove(appUserID: appUserID)
+        let fresh = "$anon:" + UUID().uuidString.lowercased()
+        do {
+            try FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
+            try Data(fresh.utf8).write(to: configuration.cacheFolder.appendingPathComponent("anonymous-id"), options: .atomic)
+        } catch {
+            throw EntitleError(.invalidRequest, "the cache folder can't be written: \(error)")
+        }
+        appUserID = fresh
+    }
+
+    /// Records `amount` uses of the metered `feature`. Offline, the use waits in a queue on disk and is
+    /// sent, once (its idempotency key), when the server is reachable again.
+    public func recordUsage(_ feature: String, amount: Int = 1, idempotencyKey: String = UUID().uuidString) async throws(EntitleError) {
+        usage.enqueue(UsageQueue.Item(appUserID: appUserID, feature: feature, amount: amount, idempotencyKey: idempotencyKey))
+        try await flushUsage()
+    }
+
+    /// Uses still waiting for the network.
+    public var pendingUsage: Int { usage.items().count }
+
+    /// Sends the queued uses; each leaves the queue once the server stored it (or refused it for good).
+    public func flushUsage() async throws(EntitleError) {
+        for item in usage.items() {
+            do {
+                _ = try await api.recordUsage(item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey)
+                usage.remove(item)
+            } catch where error.code == .network {
+                throw Self.error(error)
+            } catch {
+                // Refused (over the quota, an unknown feature): sending it again would be refused again.
+                usage.remove(item)
+            }
+        }
+    }
+
+    /// The app's offerings, for the paywall.
+    public func offerings() async throws(EntitleError) -> OfferingsResponse {
+        do {
+            return try await api.offerings(appUserID: configuration.apiKey.hasPrefix("pk_") ? appUserID : nil)
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    // MARK: - Internals
+
+    private func fetch() async throws(EntitleError) -> CustomerInfo {
+        try? await flushUsage()
+        let answer: SubscriberAPIClient.SignedAnswer
+        do {
+            answer = try await api.signedSubscriber(appUserID)
+        } catch {
+            throw Self.error(error)
+        }
+        return try accept(answer)
+    }
+
+    /// Verifies a server answer, caches it, and tells the listeners.
+    private func accept(_ answer: SubscriberAPIClient.SignedAnswer) throws(EntitleError) -> CustomerInfo {
+        guard let signature = answer.signature, cache.verifies(answer.body, signature: signature) else {
+            throw EntitleError(.unsignedAnswer, "the server's answer is not signed with the configured key")
+        }
+        try? cache.store(answer.body, signature: signature, appUserID: answer.response.appUserID)
+        let info = CustomerInfo(subscriber: answer.response, source: .server, age: 0)
+        for continuation in updates.values { continuation.yield(info) }
+        return info
+    }
+
+    private static func anonymousID(in folder: URL) throws(EntitleError) -> String {
+        let file = folder.appendingPathComponent("anonymous-id")
+        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), existing.hasPrefix("$anon:") {
+            return existing
+        }
+        let fresh = "$anon:" + UUID().uuidString.lowercased()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(fresh.utf8).write(to: file, options: .atomic)
+        } catch {
+            throw EntitleError(.invalidRequest, "the cache folder \(folder.path) can't be written: \(error)")
+        }
+        return fresh
+    }
+
+    private static func error(_ error: APIClientError) -> EntitleError {
+        error.code == .network
+            ? EntitleError(.network, error.message)
+            : EntitleError(.refused, "\(error.serverCode ?? "\(error.status ?? 0)"): \(error.message)")
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Why EntitleKit could not do what the app asked: a stable code, a message for the developer, one for
+/// the user, and whether trying again may help.
+public struct EntitleError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The server can't be reached (offline, a timeout).
+        public static let network = Code(rawValue: "network")
+        /// The server refused the request (its code is in the message).
+        public static let refused = Code(rawValue: "refused")
+        /// Nothing is cached, or what is cached may no longer be trusted, and the server can't be reached.
+        public static let noTrustedCustomerInfo = Code(rawValue: "customerInfo.unavailable")
+        /// The server's answer was not signed with the configured key.
+        public static let unsignedAnswer = Code(rawValue: "customerInfo.unsigned")
+        /// The request doesn't make sense (logging in while anonymous is required, an empty ID).
+        public static let invalidRequest = Code(rawValue: "request.invalid")
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var isRetryable: Bool { code == .network }
+
+    /// What to tell the user.
+    public var userMessage: String {
+        switch code {
+        case .network, .noTrustedCustomerInfo: "You appear to be offline. Check your connection and try again."
+        default: "Something went wrong. Please try again later."
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,187 @@
+import AppStoreModels
+import AppStoreVerification
+import Crypto
+import EntitleAPI
+import EntitleKit
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// EntitleKit against the real server on loopback, over URLSession.
+@Suite("Entitle")
+struct EntitleTests {
+    /// A transport that fails like a plane in flight.
+    struct Offline: HTTPTransport {
+        func send(_ request: APIRequest, to baseURL: URL, timeout: Duration) async throws(APIClientError) -> APIResponse {
+            throw APIClientError(.network, "offline")
+        }
+    }
+
+    struct Server: Sendable {
+        let url: URL
+        let signer: CustomerInfoSigner
+        let pki: TestPKI
+        let clock: TestClock
+        let apple: AppleFacts
+        let secretKey = "sk_test_0123456789abcdef"
+
+        func configuration(folder: URL, online: Bool = true, now: (@Sendable () -> Date)? = nil) -> EntitleConfiguration {
+            EntitleConfiguration(
+                serverURL: url, apiKey: secretKey, serverPublicKey: signer.publicKey, cacheFolder: folder,
+                transport: online ? URLSessionTransport() : Offline(), now: now ?? clock.reading)
+        }
+
+        /// The app's purchase reaches the server (as StoreKit's transaction, submitted).
+        func purchase(_ product: String, for appUserID: String, original: String, expires: Date) async throws {
+            let transaction = apple.subscription(product, original: original, purchase: clock.now, expires: expires)
+            _ = try await SubscriberAPIClient(baseURL: url, key: secretKey).submit(appUserID, signedTransaction: pki.sign(transaction))
+        }
+    }
+
+    static func run(example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", _ body: @Sendable (Server) async throws -> Void) async throws {
+        let pki = try TestPKI()
+        let clock = TestClock()
+        let signer = CustomerInfoSigner(key: .init())
+        let keys = try APIKeys(secretKeys: ["sk_test_0123456789abcdef"], publicKeySecret: "public-key-secret-for-tests")
+        try await StorageEngine.sqlite.withStore { store in
+            let verifier = SignedDataVerifier(
+                configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [pki.root]), now: clock.reading)
+            let app = try await buildApplication(
+                configuration: ServerConfiguration(
+                    http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store), catalog: Fixtures.exampleCatalog(example),
+                    verifiers: [verifier], keys: keys, analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.kit"),
+                    signer: signer))
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                try await body(Server(
+                    url: try #require(URL(string: "http://127.0.0.1:\(port)")), signer: signer, pki: pki, clock: clock, apple: AppleFacts(bundleID: bundleID)))
+            }
+        }
+    }
+
+    static func folder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("entitlekit-\(UUID().uuidString)")
+    }
+
+    @Test("seed 004 TC6: subscribed, then offline, a new instance on the same cache allows access and says it is cached; online again it asks the server")
+    func offlineAfterForceQuit() async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await server.purchase("com.screentimerewards.family.monthly", for: "parent-1", original: "k1", expires: ReferenceTime.day(31))
+            let first = try Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-1")
+            let fetched = try await first.customerInfo(fetchPolicy: .fetchCurrent)
+            #expect(fetched.source == .server && fetched.isActive("family", at: server.clock.now))
+
+            server.clock.set(ReferenceTime.day(2))
+            let relaunched = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "parent-1")
+            let offline = try await relaunched.customerInfo(fetchPolicy: .fetchCurrent)
+            #expect(offline.source == .cache)
+            #expect(offline.isActive("family", at: server.clock.now))
+            #expect(offline.age == ReferenceTime.day(2).timeIntervalSince(fetched.serverTime))
+
+            let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-1")
+            #expect(try await online.customerInfo(fetchPolicy: .fetchCurrent).source == .server)
+        }
+    }
+
+    @Test("a cached answer grants nothing past its entitlement's own expiry")
+    func expiryHonoured() async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await server.purchase("com.screentimerewards.family.monthly", for: "parent-2", original: "k2", expires: ReferenceTime.day(3))
+            let fetched = try await Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-2").customerInfo(fetchPolicy: .fetchCurrent)
+            #expect(fetched.isActive("family", at: ReferenceTime.day(1)))
+            let later = ReferenceTime.day(5)
+            let offline = try Entitle(configuration: server.configuration(folder: folder, online: false, now: { later }), appUserID: "parent-2")
+            let cached = try await offline.customerInfo(fetchPolicy: .cacheOnly)
+            #expect(!cached.isActive("family", at: later))
+        }
+    }
+
+    @Test("a hand-edited cache file, or a device clock set back before the server's time, is not trusted", arguments: ["tampered", "clock"])
+    func untrustedCache(_ case: String) async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            server.clock.set(ReferenceTime.day(5))
+            _ = try await Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-3").customerInfo(fetchPolicy: .fetchCurrent)
+            var now = server.clock.now
+            if `case` == "tampered" {
+                let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                let file = try #require(files.first { $0.lastPathComponent.hasPrefix("customer-info-") })
+                var entry = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String])
+                let stored = try #require(entry["body"].flatMap { Data(base64Encoded: $0) })
+                var body = String(decoding: stored, as: UTF8.self)
+                body = body.replacingOccurrences(of: #""entitlements":[]"#, with: #""entitlements":[{"id":"family","isActive":true,"state":"active","source":"grant","isFamilyShared":false,"limits":{}}]"#)
+                entry["body"] = Data(body.utf8).base64EncodedString()
+                try JSONSerialization.data(withJSONObject: entry).write(to: file)
+            } else {
+                now = ReferenceTime.day(4)
+            }
+            let deviceNow = now
+            let offline = try Entitle(configuration: server.configuration(folder: folder, online: false, now: { deviceNow }), appUserID: "parent-3")
+            await #expect(throws: EntitleError.self) { try await offline.customerInfo(fetchPolicy: .cacheOnly) }
+            let error = await #expect(throws: EntitleError.self) { try await offline.customerInfo(fetchPolicy: .cachedOrFetched) }
+            #expect(error?.code == .noTrustedCustomerInfo)
+        }
+    }
+
+    @Test("seed 001: 2 conversations a month; two uses made offline are sent later, exactly once")
+    func offlineUsage() async throws {
+        try await Self.run(example: "Epilogue", bundleID: "com.epilogue.app") { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "reader")
+            await #expect(throws: EntitleError.self) { try await offline.recordUsage("conversations", idempotencyKey: "c1") }
+            await #expect(throws: EntitleError.self) { try await offline.recordUsage("conversations", idempotencyKey: "c2") }
+            #expect(await offline.pendingUsage == 2)
+
+            let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "reader")
+            try await online.flushUsage()
+            try await online.flushUsage()
+            #expect(await online.pendingUsage == 0)
+            let info = try await online.customerInfo(fetchPolicy: .fetchCurrent)
+            #expect(info.subscriber.quotas.first { $0.feature == "conversations" }?.used == 2)
+        }
+    }
+
+    @Test("anonymous until the user logs in: the anonymous ID is kept across launches, and logging in merges it")
+    func anonymousThenLogIn() async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let first = try Entitle(configuration: server.configuration(folder: folder))
+            let anonymous = await first.appUserID
+            #expect(anonymous.hasPrefix("$anon:"))
+            #expect(try await Entitle(configuration: server.configuration(folder: folder)).appUserID == anonymous)
+            _ = try await SubscriberAPIClient(baseURL: server.url, key: server.secretKey).startTrial(anonymous)
+            let merged = try await first.logIn("parent-4")
+            #expect(merged.subscriber.appUserID == "parent-4" && merged.subscriber.appTrial.startedAt != nil)
+            #expect(await first.isAnonymous == false)
+            try await first.logOut()
+            let afterLogOut = await first.appUserID
+            #expect(afterLogOut != anonymous && afterLogOut.hasPrefix("$anon:"))
+        }
+    }
+
+    @Test("an answer not signed with the configured key is refused, not cached")
+    func wrongKey() async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var configuration = server.configuration(folder: folder)
+            configuration.serverPublicKey = CustomerInfoSigner(key: .init()).publicKey
+            let client = try Entitle(configuration: configuration, appUserID: "parent-5")
+            let error = await #expect(throws: EntitleError.self) { try await client.customerInfo(fetchPolicy: .fetchCurrent) }
+            #expect(error?.code == .unsignedAnswer)
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix("customer-info-") }.isEmpty)
+        }
+    }
+}
