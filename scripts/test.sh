@@ -78,6 +78,9 @@ log "alert rules: promtool check and unit tests (docs/prometheus)"
 log "swift test"
 swift test --skip-build
 
+log "DocC: EntitleKit's documentation builds with no warning"
+swift package --disable-sandbox generate-documentation --target EntitleKit --warnings-as-errors >/dev/null
+
 log "libFuzzer: a short pass of every fuzz target (docs/fuzzing.md)"
 scripts/fuzz.sh --seconds 5
 

@@ -14,8 +14,10 @@ public actor Entitle {
     public private(set) var appUserID: String
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
 
-    /// - Parameter appUserID: the signed-in user's ID; `nil` for the device's anonymous ID (made once,
-    ///   kept in the cache folder).
+    /// - Parameters:
+    ///   - configuration: the server, the app key, the server's public key and the cache folder.
+    ///   - appUserID: the signed-in user's ID; `nil` for the device's anonymous ID (made once, kept in the
+    ///     cache folder).
     public init(configuration: EntitleConfiguration, appUserID: String? = nil) throws(EntitleError) {
         self.configuration = configuration
         self.api = SubscriberAPIClient(
