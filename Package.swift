@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "EntitleKitTests",
             dependencies: [
-                "EntitleKit", "EntitleAPI", "EntitleServer", "EntitleTestSupport", "AppStoreVerification",
+                "EntitleKit", "EntitleAPI", "EntitleServer", "EntitleTestSupport", "AppStoreVerification", "EntitleCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

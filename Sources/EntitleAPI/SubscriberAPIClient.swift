@@ -47,8 +47,10 @@ public struct SubscriberAPIClient: Sendable {
 
     /// The subscriber with the exact body the server sent and its `Entitle-Signature` (when it signs),
     /// for a cache that verifies what it keeps.
-    public func signedSubscriber(_ appUserID: String) async throws(APIClientError) -> SignedAnswer {
-        try await signed("GET", Self.subscriberPath(appUserID), body: nil)
+    /// - Parameter accessPeriods: also every declared feature's access now and after the next changes,
+    ///   for gating offline.
+    public func signedSubscriber(_ appUserID: String, accessPeriods: Bool = false) async throws(APIClientError) -> SignedAnswer {
+        try await signed("GET", Self.subscriberPath(appUserID) + (accessPeriods ? "?access=periods" : ""), body: nil)
     }
 
     /// Logs the anonymous subscriber in as `known` (`POST …/alias`), signed like ``signedSubscriber(_:)``.

@@ -18,6 +18,9 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public var appTrial: AppTrialInfo
     /// The subscriber's time zone (IANA; UTC until the app sets one) and the other attributes set.
     public var attributes: [String: String]
+    /// Every declared feature's access now and after the next change (`?access=periods`), for apps
+    /// that gate offline; empty unless asked for.
+    public var accessPeriods: [AccessPeriod]
     public var quotas: [QuotaInfo]
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: Lapse?
@@ -34,9 +37,10 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public init(
         appUserID: String, serverTime: Date, entitlements: [EntitlementInfo], subscriptions: [SubscriptionInfo],
         purchases: [SubscriptionInfo], pendingPurchases: [PendingPurchaseInfo] = [], appTrial: AppTrialInfo, quotas: [QuotaInfo],
-        lapse: Lapse?, appAccountToken: UUID? = nil, attributes: [String: String] = [:]
+        lapse: Lapse?, appAccountToken: UUID? = nil, attributes: [String: String] = [:], accessPeriods: [AccessPeriod] = []
     ) {
         self.attributes = attributes
+        self.accessPeriods = accessPeriods
         self.appUserID = appUserID
         self.appAccountToken = appAccountToken
         self.serverTime = serverTime
@@ -62,6 +66,7 @@ extension SubscriberResponse {
         pendingPurchases = try container.decodeIfPresent([PendingPurchaseInfo].self, forKey: .pendingPurchases) ?? []
         appTrial = try container.decode(AppTrialInfo.self, forKey: .appTrial)
         attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+        accessPeriods = try container.decodeIfPresent([AccessPeriod].self, forKey: .accessPeriods) ?? []
         appAccountToken = try container.decodeIfPresent(UUID.self, forKey: .appAccountToken)
         quotas = try container.decode([QuotaInfo].self, forKey: .quotas)
         lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)

@@ -2,12 +2,16 @@ import AppStoreModels
 import AppStoreVerification
 import Crypto
 import EntitleAPI
+import EntitleCore
 import EntitleKit
 import EntitleServer
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HummingbirdTesting
 import Logging
 import Testing
@@ -182,6 +186,61 @@ struct EntitleTests {
             let error = await #expect(throws: EntitleError.self) { try await client.customerInfo(fetchPolicy: .fetchCurrent) }
             #expect(error?.code == .unsignedAnswer)
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix("customer-info-") }.isEmpty)
+        }
+    }
+
+    @Test("access offline: features, limits and quotas answered from the cached decisions for the period that contains now")
+    func offlineAccess() async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await server.purchase("com.screentimerewards.family.monthly", for: "parent-6", original: "k6", expires: ReferenceTime.day(3))
+            _ = try await Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-6").customerInfo(fetchPolicy: .fetchCurrent)
+
+            let day1 = ReferenceTime.day(1)
+            let offline = try Entitle(configuration: server.configuration(folder: folder, online: false, now: { day1 }), appUserID: "parent-6")
+            #expect(try await offline.access("analytics.advanced").outcome == .allowed)
+            #expect(try await offline.access("childDevices", usage: 5).outcome == .allowed)
+            let tooMany = try await offline.access("childDevices", usage: 6)
+            #expect(tooMany.outcome == .denied && tooMany.reason?.code == .limitExceeded && tooMany.reason?.maximum == 5)
+            #expect(try await offline.access("teleportation").reason?.code == .unknownFeature)
+
+            let day4 = ReferenceTime.day(4)
+            let expired = try Entitle(configuration: server.configuration(folder: folder, online: false, now: { day4 }), appUserID: "parent-6")
+            #expect(try await expired.access("analytics.advanced").outcome == .denied, "the subscription ended after the answer was cached")
+        }
+    }
+
+    @Test("online, the SDK's access answers equal the server's for every declared feature and limit")
+    func agreesWithServer() async throws {
+        try await Self.run { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await server.purchase("com.screentimerewards.individual.monthly", for: "parent-7", original: "k7", expires: ReferenceTime.day(31))
+            let client = try Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-7")
+            let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+            for feature in catalog.features + catalog.limits {
+                let sdk = try await client.access(feature, fetchPolicy: .fetchCurrent)
+                var request = URLRequest(url: server.url.appendingPathComponent("/v1/subscribers/parent-7/access/\(feature)"))
+                request.setValue("Bearer \(server.secretKey)", forHTTPHeaderField: "Authorization")
+                let (data, _) = try await URLSession.shared.data(for: request)
+                let answer = try WireJSON.decoder.decode(AccessResponse.self, from: data)
+                #expect(sdk.outcome == answer.outcome && sdk.reason == answer.reason && sdk.paywall == answer.paywall, "\(feature)")
+            }
+        }
+    }
+
+    @Test("seed 001: two conversations used offline count against the month's quota before they are sent")
+    func quotaOffline() async throws {
+        try await Self.run(example: "Epilogue", bundleID: "com.epilogue.app") { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            _ = try await Entitle(configuration: server.configuration(folder: folder), appUserID: "reader-2").customerInfo(fetchPolicy: .fetchCurrent)
+            let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "reader-2")
+            #expect(try await offline.access("conversations").outcome == .allowed)
+            for key in ["a", "b"] { try? await offline.recordUsage("conversations", idempotencyKey: key) }
+            let exhausted = try await offline.access("conversations")
+            #expect(exhausted.outcome == .denied && exhausted.reason?.code == .quotaExhausted)
         }
     }
 }

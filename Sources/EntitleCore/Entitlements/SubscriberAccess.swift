@@ -32,7 +32,8 @@ public struct SubscriberAccess: Hashable, Sendable {
 
     var lapseReason: AccessReason?
     var lapsePaywall: PaywallTrigger?
-    let catalog: Catalog
+    /// The catalog the answer was resolved against.
+    public let catalog: Catalog
 
     init(
         appUserID: String, evaluatedAt: Date, entitlements: [EntitlementStatus], subscriptions: [SubscriptionStatus],

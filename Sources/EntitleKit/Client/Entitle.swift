@@ -81,7 +81,8 @@ public actor Entitle {
         try await flushUsage()
         let answer: SubscriberAPIClient.SignedAnswer
         do {
-            answer = isAnonymous ? try await api.logIn(appUserID, as: knownID) : try await api.signedSubscriber(knownID)
+            if isAnonymous { _ = try await api.logIn(appUserID, as: knownID) }
+            answer = try await api.signedSubscriber(knownID, accessPeriods: true)
         } catch {
             throw Self.error(error)
         }
@@ -127,6 +128,48 @@ public actor Entitle {
         }
     }
 
+    /// May the user do `feature` now (`usage`: how many a limit would be at, how much a quota use
+    /// consumes)? Answered as the server answers `GET …/access/{feature}`, from the server's decisions in
+    /// the customer info (fetched, or cached when offline) for the period that contains now: an
+    /// entitlement that has expired since is already accounted for. Uses still queued count against
+    /// their quota.
+    public func access(_ feature: String, usage: Int = 1, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> AccessResponse {
+        let info = try await customerInfo(fetchPolicy: fetchPolicy)
+        let now = configuration.now()
+        guard let period = info.subscriber.accessPeriods.first(where: { $0.from <= now && ($0.until.map { now < $0 } ?? true) }) else {
+            throw EntitleError(.noTrustedCustomerInfo, "the customer info does not say what is allowed at \(now)")
+        }
+        guard var decision = period.decisions[feature] else {
+            return AccessResponse(
+                feature: feature, outcome: .denied, reason: .init(code: .unknownFeature), paywall: nil, allowance: nil, quota: nil,
+                serverTime: info.serverTime)
+        }
+        if var quota = decision.quota {
+            let queued = queuedUsage(of: feature)
+            quota.used += queued
+            quota.remaining = quota.remaining.map { max(0, $0 - queued) }
+            decision.quota = quota
+            if let remaining = quota.remaining, usage > remaining {
+                decision.outcome = .denied
+                decision.reason = .init(code: .quotaExhausted, maximum: quota.limit, resetsAt: quota.resetsAt)
+            }
+        } else if let allowance = decision.allowance, let maximum = allowance.maximum, usage > maximum {
+            decision.outcome = .denied
+            decision.reason = .init(code: .limitExceeded, maximum: maximum)
+            decision.paywall = decision.paywall ?? .upgrade
+        } else if decision.allowance != nil, decision.outcome == .denied, decision.reason?.code == .limitExceeded {
+            decision.outcome = .allowed
+            decision.reason = nil
+            decision.paywall = nil
+        }
+        return decision
+    }
+
+    /// Uses of `feature` still waiting in the queue.
+    private func queuedUsage(of feature: String) -> Int {
+        usage.items().filter { $0.feature == feature && $0.appUserID == appUserID }.reduce(0) { $0 + $1.amount }
+    }
+
     /// The app's offerings, for the paywall.
     public func offerings() async throws(EntitleError) -> OfferingsResponse {
         do {
@@ -142,7 +185,7 @@ public actor Entitle {
         try? await flushUsage()
         let answer: SubscriberAPIClient.SignedAnswer
         do {
-            answer = try await api.signedSubscriber(appUserID)
+            answer = try await api.signedSubscriber(appUserID, accessPeriods: true)
         } catch {
             throw Self.error(error)
         }

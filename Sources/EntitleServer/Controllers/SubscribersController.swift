@@ -6,8 +6,9 @@ import Hummingbird
 struct SubscribersController {
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
-        group.get { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.subscriberID()))
+        group.get { request, context -> SubscriberResponse in
+            let periods = request.uri.queryParameters.get("access") == "periods"
+            return SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.subscriberID(), accessPeriods: periods))
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)

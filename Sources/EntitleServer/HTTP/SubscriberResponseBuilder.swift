@@ -8,6 +8,13 @@ enum SubscriberResponseBuilder {
     static func response(_ answer: SubscriberAnswer) -> SubscriberResponse {
         var response = response(answer.access, facts: answer.facts)
         response.appAccountToken = answer.appAccountToken
+        response.accessPeriods = answer.accessPeriods.map { period in
+            let catalog = period.access.catalog
+            let names = catalog.features + catalog.limits + catalog.quotas.map(\.name)
+            return AccessPeriod(
+                from: period.from, until: period.until,
+                decisions: Dictionary(names.map { ($0, access(period.access.access($0), serverTime: period.from)) }, uniquingKeysWith: { first, _ in first }))
+        }
         return response
     }
 

@@ -125,7 +125,7 @@ public final class SubscriptionService: Sendable {
     /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing. Their
     /// derived appAccountToken is registered first (once per process), linking any purchase that
     /// arrived with it before.
-    public func subscriber(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func subscriber(appUserID: String, accessPeriods: Bool = false) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let token = accountTokens.token(for: appUserID)
@@ -138,7 +138,22 @@ public final class SubscriptionService: Sendable {
             }
         }
         let context = try await resolutionContext(appUserID)
-        return SubscriberAnswer(facts: context.facts, access: context.resolve(context.facts), appAccountToken: token)
+        var answer = SubscriberAnswer(facts: context.facts, access: context.resolve(context.facts), appAccountToken: token)
+        if accessPeriods { answer.accessPeriods = Self.periods(context, current: answer.access) }
+        return answer
+    }
+
+    /// The access now, and after each of the next two changes that need no new event.
+    static func periods(_ context: ResolutionContext, current: SubscriberAccess) -> [(from: Date, until: Date?, access: SubscriberAccess)] {
+        var periods: [(from: Date, until: Date?, access: SubscriberAccess)] = []
+        var (from, access) = (context.at, current)
+        for _ in 0..<3 {
+            let change = context.resolver.nextChange(of: context.facts, households: context.households, openAccess: context.openAccess, after: from)
+            periods.append((from, change?.at, access))
+            guard let change else { break }
+            (from, access) = (change.at, change.after)
+        }
+        return periods
     }
 
     /// Registers an appAccountToken the app chose for the subscriber (beside the derived one), linking

@@ -8,6 +8,8 @@ public struct SubscriberAnswer: Sendable {
     public let access: SubscriberAccess
     /// The appAccountToken the app passes to StoreKit for this subscriber.
     public let appAccountToken: UUID?
+    /// When asked for: the access now and after the next changes, each with when it starts and ends.
+    public var accessPeriods: [(from: Date, until: Date?, access: SubscriberAccess)] = []
 
     public init(facts: SubscriberFacts, access: SubscriberAccess, appAccountToken: UUID? = nil) {
         self.facts = facts
