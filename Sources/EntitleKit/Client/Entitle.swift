@@ -13,6 +13,7 @@ public actor Entitle {
     /// The current app user ID: the one configured, one logged in, or the device's anonymous ID.
     public private(set) var appUserID: String
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
+    private var listener: Task<Void, Never>?
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.
@@ -126,6 +127,100 @@ public actor Entitle {
                 usage.remove(item)
             }
         }
+    }
+
+    // MARK: - Purchases
+
+    /// Buys `productID` through the configured store with the user's appAccountToken, sends the signed
+    /// transaction to the server, and finishes it only once the server stored it.
+    public func purchase(_ productID: String, promotionalOfferID: String? = nil) async -> PurchaseOutcome {
+        guard let store = configuration.store else { return .storeUnavailable("no store is configured") }
+        let token: UUID?
+        do {
+            token = try await customerInfo(fetchPolicy: .cachedOrFetched).subscriber.appAccountToken
+        } catch {
+            token = nil
+        }
+        let result: StorePurchaseResult
+        do {
+            result = try await store.purchase(productID, options: PurchaseOptions(appAccountToken: token, promotionalOfferID: promotionalOfferID))
+        } catch {
+            switch error.kind {
+            case .storeUnavailable: return .storeUnavailable(error.message)
+            case .productUnavailable: return .productUnavailable(error.message)
+            case .notAllowed: return .notAllowed(error.message)
+            case .verificationFailed: return .verificationFailed(error.message)
+            }
+        }
+        switch result {
+        case .cancelled:
+            return .cancelled
+        case .pending:
+            _ = try? await api.reportPendingPurchase(appUserID, productID: productID)
+            return .pending
+        case .purchased(let transaction):
+            return await deliver(transaction, through: store)
+        }
+    }
+
+    /// Sends a signed transaction to the server (again, with back-off, while it can't be reached) and
+    /// finishes it in the store once stored.
+    private func deliver(_ transaction: SignedTransaction, through store: any PurchaseStore) async -> PurchaseOutcome {
+        var delay = configuration.retryDelay
+        for attempt in 0...max(0, configuration.submitRetries) {
+            do {
+                _ = try await api.submit(appUserID, signedTransaction: transaction.jws)
+                await store.finish(transaction)
+                do {
+                    return .success(try await fetch())
+                } catch {
+                    return .networkError(error.message)
+                }
+            } catch where error.code == .network {
+                guard attempt < configuration.submitRetries else { return .networkError(error.message) }
+                let jitter = Double.random(in: 0.5...1.5)
+                try? await Task.sleep(for: delay * jitter)
+                delay *= 2
+            } catch {
+                if error.serverCode == "purchase.ownedByAnotherSubscriber" { return .notAllowed(error.message) }
+                return .verificationFailed("\(error.serverCode ?? "refused"): \(error.message)")
+            }
+        }
+        return .networkError("the server could not be reached")
+    }
+
+    /// Starts delivering the store's transaction updates (renewals, refunds, revocations, approvals,
+    /// purchases elsewhere, unfinished ones) to the server; each finished once stored.
+    public func startTransactionUpdates() {
+        guard listener == nil, let store = configuration.store else { return }
+        listener = Task { [weak self] in
+            for await transaction in store.transactionUpdates() {
+                guard let self else { return }
+                _ = await self.deliver(transaction, through: store)
+            }
+        }
+    }
+
+    public func stopTransactionUpdates() {
+        listener?.cancel()
+        listener = nil
+    }
+
+    /// Restores: the store syncs, every current entitlement it signs is sent to the server, and the
+    /// customer info is fetched.
+    public func restore() async throws(EntitleError) -> CustomerInfo {
+        guard let store = configuration.store else { throw EntitleError(.invalidRequest, "no store is configured") }
+        let current: [SignedTransaction]
+        do {
+            try await store.sync()
+            current = try await store.currentEntitlements()
+        } catch {
+            throw EntitleError(.network, "the store could not restore: \(error.message)")
+        }
+        for transaction in current {
+            if case .networkError(let message) = await deliver(transaction, through: store) { throw EntitleError(.network, message) }
+        }
+        return try await fetch()
     }
 
     /// May the user do `feature` now (`usage`: how many a limit would be at, how much a quota use

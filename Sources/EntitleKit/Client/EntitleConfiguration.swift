@@ -17,14 +17,22 @@ public struct EntitleConfiguration: Sendable {
     /// The app, for a server that serves several and a key that doesn't name one.
     public var app: String?
     public var transport: any HTTPTransport
+    /// The App Store: StoreKit on Apple platforms, the local App Store elsewhere; `nil` when the app
+    /// only reads entitlements.
+    public var store: (any PurchaseStore)?
+    /// How many times a transaction is sent again when the server can't be reached, and the first
+    /// wait (doubled each time, with jitter).
+    public var submitRetries: Int = 3
+    public var retryDelay: Duration = .milliseconds(500)
     /// The device clock (an input, so tests can set it back).
     public var now: @Sendable () -> Date
 
     public init(
         serverURL: URL, apiKey: String, serverPublicKey: String, cacheFolder: URL = EntitleConfiguration.defaultCacheFolder,
         maximumCacheAge: TimeInterval = 7 * 86_400, app: String? = nil, transport: any HTTPTransport = URLSessionTransport(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        store: (any PurchaseStore)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.store = store
         self.serverURL = serverURL
         self.apiKey = apiKey
         self.serverPublicKey = serverPublicKey

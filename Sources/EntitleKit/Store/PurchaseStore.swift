@@ -1,0 +1,74 @@
+import Foundation
+
+/// The App Store as EntitleKit uses it: StoreKit 2 on Apple platforms (`StoreKitStore`), the local
+/// App Store elsewhere. Transactions travel as Apple signed them (their JWS): only the server judges them.
+public protocol PurchaseStore: Sendable {
+    /// Buys `productID`; the store's sheet, Ask to Buy and the user's choice decide the result.
+    func purchase(_ productID: String, options: PurchaseOptions) async throws(StoreFailure) -> StorePurchaseResult
+    /// Tells the store the transaction is delivered (only after the server stored it).
+    func finish(_ transaction: SignedTransaction) async
+    /// Transactions that arrive outside a purchase: renewals, refunds, revocations, approved Ask to Buy,
+    /// purchases on other devices, and the unfinished ones since the last launch.
+    func transactionUpdates() -> AsyncStream<SignedTransaction>
+    /// The user's current entitlements as the store signs them (for restore).
+    func currentEntitlements() async throws(StoreFailure) -> [SignedTransaction]
+    /// Asks the store to bring the device's transactions up to date (StoreKit's `AppStore.sync()`).
+    func sync() async throws(StoreFailure)
+}
+
+/// A transaction as the store signed it.
+public struct SignedTransaction: Sendable, Hashable {
+    /// The JWS (StoreKit's `jwsRepresentation`).
+    public var jws: String
+    public var transactionID: String
+    public var productID: String
+
+    public init(jws: String, transactionID: String, productID: String) {
+        self.jws = jws
+        self.transactionID = transactionID
+        self.productID = productID
+    }
+}
+
+/// What a purchase asks of the store besides the product.
+public struct PurchaseOptions: Sendable, Hashable {
+    /// Apple signs it into the purchase; the server links the purchase to its subscriber by it.
+    public var appAccountToken: UUID?
+    /// A promotional offer's identifier, when the purchase redeems one.
+    public var promotionalOfferID: String?
+
+    public init(appAccountToken: UUID? = nil, promotionalOfferID: String? = nil) {
+        self.appAccountToken = appAccountToken
+        self.promotionalOfferID = promotionalOfferID
+    }
+}
+
+/// What the store made of a purchase.
+public enum StorePurchaseResult: Sendable, Hashable {
+    case purchased(SignedTransaction)
+    /// Waiting for approval (Ask to Buy) or another action; the transaction arrives as an update.
+    case pending
+    case cancelled
+}
+
+/// Why the store could not do it.
+public struct StoreFailure: Error, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// The store can't be reached or isn't available on the device.
+        case storeUnavailable
+        /// The product isn't on sale (not in this storefront, removed).
+        case productUnavailable
+        /// The user may not buy (parental controls, payments disabled).
+        case notAllowed
+        /// The store's data did not verify on the device.
+        case verificationFailed
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}

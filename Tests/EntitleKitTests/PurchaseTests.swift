@@ -1,0 +1,157 @@
+import AppStoreModels
+import EntitleAPI
+import EntitleKit
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+/// A store that signs like the App Store with the test PKI the server trusts, scripted by the test.
+final class ScriptedStore: PurchaseStore {
+    enum Next: Sendable { case buy, pending, cancel, unavailable }
+    let pki: TestPKI
+    let apple: AppleFacts
+    let clock: TestClock
+    let next = NIOLockedValueBox(Next.buy)
+    let finished = NIOLockedValueBox<[String]>([])
+    let owned = NIOLockedValueBox<[SignedTransaction]>([])
+    let tokens = NIOLockedValueBox<[UUID?]>([])
+    let stream: AsyncStream<SignedTransaction>
+    let continuation: AsyncStream<SignedTransaction>.Continuation
+
+    init(pki: TestPKI, apple: AppleFacts, clock: TestClock) {
+        (self.pki, self.apple, self.clock) = (pki, apple, clock)
+        (stream, continuation) = AsyncStream<SignedTransaction>.makeStream()
+    }
+
+    func sign(_ transaction: JWSTransactionDecodedPayload) -> SignedTransaction {
+        SignedTransaction(jws: pki.sign(transaction), transactionID: transaction.transactionId ?? "", productID: transaction.productId ?? "")
+    }
+
+    func purchase(_ productID: String, options: PurchaseOptions) async throws(StoreFailure) -> StorePurchaseResult {
+        tokens.withLockedValue { $0.append(options.appAccountToken) }
+        switch next.withLockedValue({ $0 }) {
+        case .pending: return .pending
+        case .cancel: return .cancelled
+        case .unavailable: throw StoreFailure(.productUnavailable, "\(productID) is not on sale")
+        case .buy:
+            var transaction = apple.subscription(productID, original: "store-\(owned.withLockedValue { $0.count })", purchase: clock.now,
+                                                 expires: clock.now.addingTimeInterval(30 * 86_400))
+            transaction.appAccountToken = options.appAccountToken
+            let signed = sign(transaction)
+            owned.withLockedValue { $0.append(signed) }
+            return .purchased(signed)
+        }
+    }
+
+    func finish(_ transaction: SignedTransaction) async { finished.withLockedValue { $0.append(transaction.transactionID) } }
+    func transactionUpdates() -> AsyncStream<SignedTransaction> { stream }
+    func currentEntitlements() async throws(StoreFailure) -> [SignedTransaction] { owned.withLockedValue { $0 } }
+    func sync() async throws(StoreFailure) {}
+}
+
+@Suite("Entitle: purchases")
+struct PurchaseTests {
+    static let family = "com.screentimerewards.family.monthly"
+
+    static func client(_ server: EntitleTests.Server, _ store: ScriptedStore, folder: URL, online: Bool = true, user: String = "parent-1") throws -> Entitle {
+        var configuration = server.configuration(folder: folder, online: online)
+        configuration.store = store
+        configuration.retryDelay = .milliseconds(10)
+        return try Entitle(configuration: configuration, appUserID: user)
+    }
+
+    @Test("a purchase carries the user's appAccountToken, is stored by the server, and only then finished")
+    func success() async throws {
+        try await EntitleTests.run { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)
+            let client = try Self.client(server, store, folder: folder)
+            let outcome = await client.purchase(Self.family)
+            guard case .success(let info) = outcome else {
+                Issue.record("expected success, got \(outcome.code)")
+                return
+            }
+            #expect(info.isActive("family", at: server.clock.now))
+            #expect(store.tokens.withLockedValue { $0 } == [info.subscriber.appAccountToken])
+            #expect(store.finished.withLockedValue { $0 }.count == 1)
+            #expect(outcome.code == "purchase.success" && !outcome.isRetryable)
+        }
+    }
+
+    @Test("offline, the purchase is a retryable network error and the transaction stays unfinished")
+    func offline() async throws {
+        try await EntitleTests.run { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)
+            let offlineClient = try Self.client(server, store, folder: folder, online: false)
+            let outcome = await offlineClient.purchase(Self.family)
+            #expect(outcome.code == "purchase.network" && outcome.isRetryable)
+            #expect(store.finished.withLockedValue { $0 }.isEmpty)
+        }
+    }
+
+    @Test("Ask to Buy is pending on the server too; cancelled and unavailable say so", arguments: [ScriptedStore.Next.pending, .cancel, .unavailable])
+    func otherOutcomes(_ next: ScriptedStore.Next) async throws {
+        try await EntitleTests.run { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)
+            store.next.withLockedValue { $0 = next }
+            let client = try Self.client(server, store, folder: folder)
+            let outcome = await client.purchase(Self.family)
+            switch next {
+            case .pending:
+                #expect(outcome == .pending)
+                #expect(try await client.customerInfo(fetchPolicy: .fetchCurrent).subscriber.pendingPurchases.map(\.productID) == [Self.family])
+            case .cancel: #expect(outcome == .cancelled)
+            default: #expect(outcome.code == "purchase.productUnavailable" && !outcome.userMessage.isEmpty)
+            }
+        }
+    }
+
+    @Test("a refund arriving through transaction updates revokes at once")
+    func refundThroughUpdates() async throws {
+        try await EntitleTests.run { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)
+            let client = try Self.client(server, store, folder: folder)
+            guard case .success = await client.purchase(Self.family) else {
+                Issue.record("the purchase must succeed")
+                return
+            }
+            let updates = await client.customerInfoUpdates()
+            await client.startTransactionUpdates()
+            server.clock.set(ReferenceTime.start.addingTimeInterval(3600))
+            var refunded = server.apple.subscription(Self.family, original: "store-0", purchase: ReferenceTime.start, expires: ReferenceTime.day(30),
+                                                     signed: server.clock.now)
+            refunded.revocationDate = server.clock.now
+            store.continuation.yield(store.sign(refunded))
+            for await info in updates {
+                #expect(!info.isActive("family", at: server.clock.now))
+                break
+            }
+            await client.stopTransactionUpdates()
+        }
+    }
+
+    @Test("restore on a second device (a new cache folder) brings the purchase back")
+    func restore() async throws {
+        try await EntitleTests.run { server in
+            let (first, second) = (EntitleTests.folder(), EntitleTests.folder())
+            defer { for folder in [first, second] { try? FileManager.default.removeItem(at: folder) } }
+            let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)
+            let buyer = try Self.client(server, store, folder: first)
+            guard case .success = await buyer.purchase(Self.family) else {
+                Issue.record("the purchase must succeed")
+                return
+            }
+            let device = try Self.client(server, store, folder: second)
+            #expect(try await device.restore().isActive("family", at: server.clock.now))
+        }
+    }
+}
