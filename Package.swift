@@ -137,9 +137,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A headless app on EntitleKit's public API: `swift run sample-app … status|purchase|restore|access|use|login|offerings`.
+        .executableTarget(name: "sample-app", dependencies: ["EntitleKit", "EntitleAPI", "EntitleWire"], path: "Examples/SampleApp", swiftSettings: swiftSettings),
         // The example apps' catalogs, shipped with the binary so `entitle demo` works from any folder.
         .target(
-            name: "EntitleExamples", path: "Examples", sources: ["ExampleApps.swift"],
+            name: "EntitleExamples", path: "Examples", exclude: ["SampleApp"], sources: ["ExampleApps.swift"],
             resources: [
                 .copy("ScreenTimeRewards"), .copy("ScreenTimeRewardsTiers"), .copy("Epilogue"), .copy("PantryPal"), .copy("MagicalStories"),
             ],
@@ -236,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "EntitleCLITests",
             dependencies: [
-                "EntitleCLI", "entitle", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels",
+                "EntitleCLI", "entitle", "sample-app", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

@@ -21,6 +21,13 @@ public struct CommandRunner: Sendable {
         return CommandRunner(executable: Fixtures.root.appendingPathComponent(".build/debug/entitle"))
     }()
 
+    /// The `sample-app` binary of this build (EntitleKit's headless sample).
+    public static let sampleApp: CommandRunner = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sample-app")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return CommandRunner(executable: beside) }
+        return CommandRunner(executable: Fixtures.root.appendingPathComponent(".build/debug/sample-app"))
+    }()
+
     /// Runs with `arguments` from `directory` (the package root by default), feeding `input` on
     /// standard input.
     public func run(_ arguments: [String], input: Data? = nil, in directory: URL = Fixtures.root) throws -> Result {

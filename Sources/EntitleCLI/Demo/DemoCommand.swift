@@ -87,6 +87,19 @@ struct DemoCommand: AsyncParsableCommand {
                 logger: logger, exitAfterSummary: true, app: several ? bundleID : nil))
         }
         let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary)
+        // The local App Store apps buy from over HTTP (EntitleKit's LocalStore, the sample app), beside the API.
+        let appStores = Dictionary(uniqueKeysWithValues: catalogs.map { app in
+            (app.bundleID, StoreSimulator(
+                catalog: app.catalog, bundleID: app.bundleID, environment: .sandbox, signer: authority.signer,
+                firstIdentifier: 3_000_000_000_000_001))
+        })
+        let localStore = LocalStoreController(
+            accounts: LocalStoreAccounts(stores: appStores),
+            delivery: NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger), now: run.now)
+        guard let signer = CustomerInfoSigner(base64URL: try ServeCommand.persistentSecret(
+            in: dataFolder, file: "customer-info-signing-key", generate: CustomerInfoSigner.generateKey))
+        else { throw CommandFailure("the signing key in \(dataFolder.path) is not an Ed25519 key") }
+        run.sampleApp = (signer.publicKey, catalogs[0].bundleID)
         let served = catalogs.map { app in
             ServedApp(
                 bundleID: app.bundleID, catalog: app.catalog,
@@ -100,10 +113,11 @@ struct DemoCommand: AsyncParsableCommand {
               server        \(baseURL)
               secret key    \(secretKey)
             """)
-        let server = try await buildApplication(
-            configuration: ServerConfiguration(
-                http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,
-                now: run.now, logger: logger))
+        var configuration = ServerConfiguration(
+            http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,
+            now: run.now, logger: logger, signer: signer)
+        configuration.extraRoutes = { localStore.addRoutes(to: $0) }
+        let server = try await buildApplication(configuration: configuration)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [

@@ -11,6 +11,12 @@ final class DemoRun: Service {
     let exitAfterSummary: Bool
     /// The clock of the app being played; the server reads it.
     let current: NIOLockedValueBox<SimulationClock>
+    /// The server's public signing key and the first app, for the sample app's command line.
+    var sampleApp: (publicKey: String, bundleID: String)? {
+        get { sample.withLockedValue { $0 } }
+        set { sample.withLockedValue { $0 = newValue } }
+    }
+    private let sample = NIOLockedValueBox<(publicKey: String, bundleID: String)?>(nil)
 
     init(simulations: [DemoSimulation], exitAfterSummary: Bool) {
         precondition(!simulations.isEmpty, "a demo plays at least one app")
@@ -36,6 +42,13 @@ final class DemoRun: Service {
         guard !exitAfterSummary else { return }
         let first = simulations[0]
         DemoOutput.line(DemoSimulation.explore(secretKey: first.secretKey, baseURL: first.baseURL, app: simulations.count > 1 ? first.app : nil))
+        if let sampleApp, let appKey = await first.createAppKey(app: sampleApp.bundleID) {
+            DemoOutput.line("""
+                The sample app (EntitleKit, buying from this local App Store):
+                  swift run sample-app --server \(first.baseURL) --app-key \(appKey) --server-public-key \(sampleApp.publicKey) --bundle-id \(sampleApp.bundleID) status
+                  … purchase PRODUCT_ID, restore, access FEATURE, use QUOTA, login ID, offerings; --offline as on a plane
+                """)
+        }
         try await gracefulShutdown()
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import EntitleAPI
+import EntitleWire
 import Foundation
 import LocalAppStore
 import Logging
@@ -46,6 +47,20 @@ final class DemoSimulation: Service {
         guard !exitAfterSummary else { return }
         DemoOutput.line(Self.explore(secretKey: secretKey, baseURL: baseURL, app: app))
         try await gracefulShutdown()
+    }
+
+    /// A new app key for `app`, made through the admin API with the demo's secret key.
+    func createAppKey(app: String) async -> String? {
+        let transport = AsyncHTTPClientTransport(client: http)
+        guard let body = try? WireJSON.encoder.encode(CreateKeyRequest(kind: "app", name: "sample app")),
+            let response = try? await transport.send(
+                APIRequest(
+                    method: "POST", path: "/v1/keys",
+                    headers: ["Authorization": "Bearer \(secretKey)", "Content-Type": "application/json", "Entitle-App": app], body: body),
+                to: URL(string: baseURL)!, timeout: .seconds(10)),
+            response.status == 201
+        else { return nil }
+        return (try? WireJSON.decoder.decode(KeyInfo.self, from: response.body))?.key
     }
 
     /// What to try once the simulation has played.

@@ -55,7 +55,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
-        maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner)
+        maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
     let onServerRunning = configuration.onServerRunning
     var application = Application(
         router: router,
@@ -76,7 +76,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
     apps: ServedApps, keys: APIKeys, stored: StoredKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int,
-    signer: CustomerInfoSigner? = nil
+    signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
     let routes = RouteMethods()
@@ -96,6 +96,7 @@ func buildRouter(
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))
     DashboardController(apps: apps, keys: keys, stored: stored).addRoutes(to: router)
+    extraRoutes?(router)
     routes.record(router.routes)
     return router
 }

@@ -2,6 +2,7 @@ import AppStoreVerification
 import EntitleCore
 import EntitleStorage
 import Foundation
+import Hummingbird
 import Logging
 
 /// Everything ``buildApplication(configuration:)`` assembles a server from.
@@ -21,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var keys: APIKeys
     /// Signs subscriber answers for apps to cache (docs/server.md); `nil` leaves them unsigned.
     public var customerInfoSigner: CustomerInfoSigner?
+    /// Routes served beside the API (the local App Store's, in `entitle demo`).
+    public var extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)?
     public var restorePolicy: RestorePolicy
     /// How often the analytics aggregates are refreshed in the background; `nil` for never (reports
     /// still refresh before they are computed).

@@ -1,0 +1,108 @@
+// A headless app using EntitleKit's public API only, to watch the SDK work anywhere:
+//
+//   swift run sample-app --server URL --app-key KEY --server-public-key KEY --bundle-id ID
+//       [--user ID] [--cache DIR] [--store-account NAME] [--offline] COMMAND
+//
+// COMMAND: status | purchase PRODUCT_ID | restore | access FEATURE [--usage N] | use QUOTA | login ID | offerings
+// Each prints one JSON object and exits 0, or prints `error: CODE: message` and exits 1.
+import EntitleAPI
+import EntitleKit
+import EntitleWire
+import Foundation
+
+/// Every request fails as on a plane.
+struct Offline: HTTPTransport {
+    func send(_ request: APIRequest, to baseURL: URL, timeout: Duration) async throws(APIClientError) -> APIResponse {
+        throw APIClientError(.network, "offline")
+    }
+}
+
+func fail(_ code: String, _ message: String) -> Never {
+    FileHandle.standardError.write(Data("error: \(code): \(message)\n".utf8))
+    exit(1)
+}
+
+func printJSON(_ object: [String: Any]) {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { fail("output", "not JSON") }
+    print(String(decoding: data, as: UTF8.self))
+}
+
+var options: [String: String] = [:]
+var flags: Set<String> = []
+var words: [String] = []
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    if argument == "--offline" {
+        flags.insert(argument)
+    } else if argument.hasPrefix("--") {
+        guard !arguments.isEmpty else { fail("usage", "\(argument) needs a value") }
+        options[argument] = arguments.removeFirst()
+    } else {
+        words.append(argument)
+    }
+}
+guard let server = options["--server"].flatMap(URL.init(string:)), let appKey = options["--app-key"],
+    let publicKey = options["--server-public-key"], let command = words.first
+else {
+    fail("usage", "sample-app --server URL --app-key KEY --server-public-key KEY --bundle-id ID [--user ID] [--cache DIR] [--offline] COMMAND")
+}
+let offline = flags.contains("--offline")
+let transport: any HTTPTransport = offline ? Offline() : URLSessionTransport()
+let bundleID = options["--bundle-id"] ?? ""
+let store = LocalStore(storeURL: server, bundleID: bundleID, account: options["--store-account"] ?? "local-account", transport: transport)
+let configuration = EntitleConfiguration(
+    serverURL: server, apiKey: appKey, serverPublicKey: publicKey,
+    cacheFolder: URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache", isDirectory: true), transport: transport, store: store)
+
+func info(_ customer: CustomerInfo) -> [String: Any] {
+    let now = Date()
+    return [
+        "appUserID": customer.subscriber.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(customer.age),
+        "activeEntitlements": customer.activeEntitlements(at: now).map(\.id),
+        "pendingPurchases": customer.subscriber.pendingPurchases.map(\.productID),
+    ]
+}
+
+do {
+    let entitle = try Entitle(configuration: configuration, appUserID: options["--user"])
+    switch command {
+    case "status":
+        printJSON(info(try await entitle.customerInfo(fetchPolicy: .fetchCurrent)))
+    case "purchase":
+        guard words.count == 2 else { fail("usage", "purchase PRODUCT_ID") }
+        let outcome = await entitle.purchase(words[1])
+        guard case .success(let customer) = outcome else { fail(outcome.code, outcome.userMessage) }
+        printJSON(["outcome": outcome.code, "customer": info(customer)])
+    case "restore":
+        printJSON(info(try await entitle.restore()))
+    case "access":
+        guard words.count == 2 else { fail("usage", "access FEATURE [--usage N]") }
+        let answer = try await entitle.access(words[1], usage: Int(options["--usage"] ?? "1") ?? 1)
+        var object: [String: Any] = ["feature": answer.feature, "outcome": answer.outcome.rawValue]
+        if let reason = answer.reason { object["reason"] = reason.code.rawValue }
+        if let paywall = answer.paywall { object["paywall"] = paywall.rawValue }
+        printJSON(object)
+    case "use":
+        guard words.count == 2 else { fail("usage", "use QUOTA") }
+        do {
+            try await entitle.recordUsage(words[1])
+            printJSON(["feature": words[1], "sent": true])
+        } catch where error.code == .network {
+            printJSON(["feature": words[1], "sent": false, "queued": await entitle.pendingUsage])
+        }
+    case "login":
+        guard words.count == 2 else { fail("usage", "login ID") }
+        printJSON(info(try await entitle.logIn(words[1])))
+    case "offerings":
+        let offerings = try await entitle.offerings()
+        let products = offerings.offerings.first { $0.id == offerings.currentOfferingID }.map { offering in
+            offering.subscriptionGroups.flatMap(\.products) + offering.otherProducts
+        } ?? []
+        printJSON(["currentOfferingID": offerings.currentOfferingID, "products": products.map { ["productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? ""] }])
+    default:
+        fail("usage", "unknown command \(command)")
+    }
+} catch {
+    fail(error.code.rawValue, error.message)
+}

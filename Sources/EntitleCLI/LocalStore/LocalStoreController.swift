@@ -1,0 +1,48 @@
+import AppStoreModels
+import AsyncHTTPClient
+import EntitleServer
+import EntitleWire
+import Foundation
+import Hummingbird
+import LocalAppStore
+import Logging
+
+/// The local App Store's HTTP face, beside the server in `entitle demo`: apps (EntitleKit's `LocalStore`,
+/// the sample app) buy from it over HTTP and get transactions signed like StoreKit's, while the store
+/// sends its notifications to the server's webhook. No key: it is a developer's local store.
+struct LocalStoreController {
+    let accounts: LocalStoreAccounts
+    let delivery: NotificationDelivery
+    let now: @Sendable () -> Date
+
+    func addRoutes(to router: Router<EntitleRequestContext>) {
+        let group = router.group("/local-store/v1/{bundleID}")
+        group.post("purchases") { request, context -> LocalTransaction in
+            let body = try await request.decode(as: LocalPurchaseRequest.self, context: context)
+            let purchase: StorePurchase
+            do {
+                purchase = try accounts.purchase(
+                    bundleID: context.parameters.require("bundleID"), productID: body.productID, account: body.account,
+                    appAccountToken: body.appAccountToken, at: now())
+            } catch {
+                throw ServiceError(.invalidRequest, "\(error)")
+            }
+            _ = try? await delivery.deliver(purchase.notifications)
+            return LocalTransaction(
+                signedTransaction: purchase.signedTransaction, transactionID: purchase.transaction.transactionId ?? "",
+                productID: purchase.transaction.productId ?? "")
+        }
+        group.get("transactions") { request, context -> [LocalTransaction] in
+            guard let account = request.uri.queryParameters.get("account") else { throw ServiceError(.invalidRequest, "name the store account") }
+            do {
+                return try accounts.transactions(bundleID: context.parameters.require("bundleID"), account: String(account), at: now()).map {
+                    LocalTransaction(signedTransaction: $0.signed, transactionID: "", productID: $0.product)
+                }
+            } catch {
+                throw ServiceError(.invalidRequest, "\(error)")
+            }
+        }
+    }
+}
+
+extension LocalTransaction: ResponseEncodable {}

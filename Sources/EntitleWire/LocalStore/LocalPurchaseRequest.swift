@@ -1,0 +1,15 @@
+import Foundation
+
+/// `POST /local-store/v1/{bundleID}/purchases`: buy from the local App Store as the store account
+/// `account` (an Apple ID, in effect), with the app's appAccountToken.
+public struct LocalPurchaseRequest: Codable, Hashable, Sendable {
+    public var productID: String
+    public var account: String
+    public var appAccountToken: UUID?
+
+    public init(productID: String, account: String, appAccountToken: UUID?) {
+        self.productID = productID
+        self.account = account
+        self.appAccountToken = appAccountToken
+    }
+}

@@ -1,0 +1,56 @@
+import AppStoreModels
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The local App Store as apps buy from it: one simulator per app, and each store account's purchases
+/// (the Apple ID in effect), so a second device of the same account restores them.
+public final class LocalStoreAccounts: Sendable {
+    private let stores: NIOLockedValueBox<[String: StoreSimulator]>
+    private let purchases = NIOLockedValueBox<[String: [String]]>([:])
+
+    /// - Parameter stores: a simulator per bundle ID.
+    public init(stores: [String: StoreSimulator]) {
+        self.stores = NIOLockedValueBox(stores)
+    }
+
+    /// Buys `productID` for `account` in the app `bundleID`.
+    public func purchase(
+        bundleID: String, productID: String, account: String, appAccountToken: UUID?, at now: Date
+    ) throws(LocalStoreError) -> StorePurchase {
+        let result: Result<StorePurchase, LocalStoreError> = stores.withLockedValue { stores in
+            guard var store = stores[bundleID] else {
+                return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
+            }
+            do throws(LocalStoreError) {
+                let purchase = try store.purchase(productID, appAccountToken: appAccountToken, at: now)
+                stores[bundleID] = store
+                return .success(purchase)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let purchase = try result.get()
+        purchases.withLockedValue { $0["\(bundleID)\u{1F}\(account)", default: []].append(purchase.originalTransactionID) }
+        return purchase
+    }
+
+    /// The current transaction of each purchase `account` made in `bundleID`, signed now.
+    public func transactions(bundleID: String, account: String, at now: Date) throws(LocalStoreError) -> [(signed: String, product: String)] {
+        let originals = purchases.withLockedValue { $0["\(bundleID)\u{1F}\(account)"] ?? [] }
+        let result: Result<[(signed: String, product: String)], LocalStoreError> = stores.withLockedValue { stores in
+            guard let store = stores[bundleID] else {
+                return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
+            }
+            var signed: [(signed: String, product: String)] = []
+            for original in originals {
+                do throws(LocalStoreError) {
+                    signed.append((try store.currentTransaction(original, at: now), store.subscription(original)?.productID ?? ""))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return .success(signed)
+        }
+        return try result.get()
+    }
+}

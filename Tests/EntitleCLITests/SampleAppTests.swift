@@ -1,0 +1,52 @@
+import EntitleTestSupport
+import Foundation
+import Testing
+
+/// EntitleKit end to end on Linux: the sample app against `entitle demo`, buying from its local App Store.
+@Suite("sample-app")
+struct SampleAppTests {
+    @Test("the line entitle demo prints works: status, purchase, offline status and access from the signed cache, restore on a second device, offline use queued")
+    func againstDemo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-sample-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let demo = Process()
+        demo.executableURL = CommandRunner.entitle.executable
+        demo.arguments = ["demo", "--subscribers", "20", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]
+        let log = folder.appendingPathComponent("demo.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        demo.standardOutput = try FileHandle(forWritingTo: log)
+        demo.standardError = FileHandle.nullDevice
+        try demo.run()
+        defer { if demo.isRunning { demo.terminate() } }
+
+        var line: String?
+        for _ in 0..<600 where line == nil {
+            line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").first { $0.contains("swift run sample-app") }.map(String.init)
+            if line == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let words = try #require(line).split(separator: " ").map(String.init)
+        let start = try #require(words.firstIndex(of: "sample-app"))
+        let base = Array(words[(start + 1)...].dropLast())  // without its `status`
+        #expect(words.last == "status")
+
+        func run(_ arguments: [String]) throws -> [String: Any] {
+            let result = try CommandRunner.sampleApp.run(base + arguments, in: folder)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        }
+        #expect(try run(["--user", "kid-1", "status"])["source"] as? String == "server")
+        let bought = try run(["--user", "kid-1", "purchase", "com.screentimerewards.family.monthly"])
+        #expect(bought["outcome"] as? String == "purchase.success")
+        let offline = try run(["--user", "kid-1", "--offline", "status"])
+        #expect(offline["source"] as? String == "cache")
+        #expect(offline["activeEntitlements"] as? [String] == ["family"])
+        #expect(try run(["--user", "kid-1", "--offline", "access", "challenges.create"])["outcome"] as? String == "allowed")
+        let restored = try run(["--user", "kid-1", "--cache", folder.appendingPathComponent("second-device").path, "restore"])
+        #expect(restored["activeEntitlements"] as? [String] == ["family"])
+        #expect(try run(["--user", "kid-1", "--offline", "use", "conversations"])["queued"] as? Int == 1)
+        let refused = try CommandRunner.sampleApp.run(base + ["--user", "kid-9", "--offline", "status"], in: folder)
+        #expect(refused.status == 1 && refused.standardError.hasPrefix("error: customerInfo.unavailable: "))
+    }
+}
