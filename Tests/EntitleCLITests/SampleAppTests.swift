@@ -49,4 +49,41 @@ struct SampleAppTests {
         let refused = try CommandRunner.sampleApp.run(base + ["--user", "kid-9", "--offline", "status"], in: folder)
         #expect(refused.status == 1 && refused.standardError.hasPrefix("error: customerInfo.unavailable: "))
     }
+
+    @Test("seed 003: a lifetime purchase in Magical Stories restores on a second device; offerings work offline once seen")
+    func lifetimeRestore() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-sample-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let demo = Process()
+        demo.executableURL = CommandRunner.entitle.executable
+        demo.arguments = ["demo", "--app", "MagicalStories", "--subscribers", "10", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]
+        let log = folder.appendingPathComponent("demo.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        demo.standardOutput = try FileHandle(forWritingTo: log)
+        demo.standardError = FileHandle.nullDevice
+        try demo.run()
+        defer { if demo.isRunning { demo.terminate() } }
+        var line: String?
+        for _ in 0..<600 where line == nil {
+            line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").first { $0.contains("swift run sample-app") }.map(String.init)
+            if line == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let words = try #require(line).split(separator: " ").map(String.init)
+        let base = Array(words[(try #require(words.firstIndex(of: "sample-app")) + 1)...].dropLast())
+        func run(_ arguments: [String]) throws -> [String: Any] {
+            let result = try CommandRunner.sampleApp.run(base + arguments, in: folder)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        }
+        let phone = folder.appendingPathComponent("phone").path
+        let offerings = try run(["--user", "reader", "--cache", phone, "offerings"])
+        #expect((offerings["products"] as? [[String: Any]])?.contains { $0["productID"] as? String == "com.magicalstories.lifetime" } == true)
+        #expect(try run(["--user", "reader", "--cache", phone, "purchase", "com.magicalstories.lifetime"])["outcome"] as? String == "purchase.success")
+        let tablet = folder.appendingPathComponent("tablet").path
+        #expect(try run(["--user", "reader", "--cache", tablet, "restore"])["activeEntitlements"] as? [String] == ["premium"])
+        #expect(try run(["--user", "reader", "--cache", phone, "--offline", "offerings"])["currentOfferingID"] as? String == "default")
+    }
 }
+

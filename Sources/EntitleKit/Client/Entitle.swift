@@ -14,6 +14,7 @@ public actor Entitle {
     public private(set) var appUserID: String
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     private var listener: Task<Void, Never>?
+    private var offeringsCache: OfferingsResponse?
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.
@@ -265,10 +266,22 @@ public actor Entitle {
         usage.items().filter { $0.feature == feature && $0.appUserID == appUserID }.reduce(0) { $0 + $1.amount }
     }
 
-    /// The app's offerings, for the paywall.
+    /// The app's offerings, for the paywall: fetched once per instance, and from the last copy on disk
+    /// when the server can't be reached.
     public func offerings() async throws(EntitleError) -> OfferingsResponse {
+        if let offeringsCache { return offeringsCache }
+        let file = configuration.cacheFolder.appendingPathComponent("offerings.json")
         do {
-            return try await api.offerings(appUserID: configuration.apiKey.hasPrefix("pk_") ? appUserID : nil)
+            let fetched = try await api.offerings(appUserID: configuration.apiKey.hasPrefix("pk_") ? appUserID : nil)
+            offeringsCache = fetched
+            if let data = try? WireJSON.encoder.encode(fetched) {
+                try? FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
+                try? data.write(to: file, options: .atomic)
+            }
+            return fetched
+        } catch where error.code == .network {
+            if let data = try? Data(contentsOf: file), let cached = try? WireJSON.decoder.decode(OfferingsResponse.self, from: data) { return cached }
+            throw Self.error(error)
         } catch {
             throw Self.error(error)
         }
