@@ -154,4 +154,20 @@ struct PurchaseTests {
             #expect(try await device.restore().isActive("family", at: server.clock.now))
         }
     }
+
+    @Test("every outcome has a stable code, the seed apps' message, and whether a retry helps", arguments: [
+        (PurchaseOutcome.cancelled, "purchase.cancelled", "", false),
+        (.pending, "purchase.pending", "Purchase is pending approval. You'll get access as soon as it's approved.", false),
+        (.verificationFailed("x"), "purchase.verificationFailed", "Purchase verification failed. Please contact support.", false),
+        (.networkError("x"), "purchase.network", "Network error. Check connection and try again.", true),
+        (.storeUnavailable("x"), "purchase.storeUnavailable", "The App Store isn't available right now. Please try again later.", true),
+        (.productUnavailable("x"), "purchase.productUnavailable", "Not available in your region.", false),
+        (.notAllowed("x"), "purchase.notAllowed", "Purchases aren't allowed on this device or account.", false),
+    ])
+    func outcomeTable(outcome: PurchaseOutcome, code: String, message: String, retryable: Bool) {
+        #expect(outcome.code == code)
+        #expect(outcome.userMessage == message)
+        #expect(outcome.isRetryable == retryable)
+    }
 }
+

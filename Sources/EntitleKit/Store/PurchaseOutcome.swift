@@ -30,17 +30,18 @@ public enum PurchaseOutcome: Sendable, Hashable {
         }
     }
 
-    /// What to tell the user (seeds 001 and 003 ask for these).
+    /// What to tell the user, in the words the seed apps use (Epilogue's purchase states, Magical
+    /// Stories' store errors); empty when the user needs no message (they cancelled themselves).
     public var userMessage: String {
         switch self {
-        case .success: "Thank you! Your purchase is active."
-        case .cancelled: "The purchase was cancelled. You have not been charged."
-        case .pending: "Your purchase is waiting for approval. You'll get access as soon as it's approved."
-        case .verificationFailed: "We couldn't verify this purchase. You have not been charged twice; please contact support."
-        case .networkError: "We couldn't reach our server. Your purchase is safe and will be activated when you're back online."
+        case .success: "Purchase complete. Enjoy!"
+        case .cancelled: ""
+        case .pending: "Purchase is pending approval. You'll get access as soon as it's approved."
+        case .verificationFailed: "Purchase verification failed. Please contact support."
+        case .networkError: "Network error. Check connection and try again."
         case .storeUnavailable: "The App Store isn't available right now. Please try again later."
-        case .productUnavailable: "This item isn't available in your country or region."
-        case .notAllowed: "Purchases aren't allowed on this device. Check Screen Time restrictions."
+        case .productUnavailable: "Not available in your region."
+        case .notAllowed: "Purchases aren't allowed on this device or account."
         }
     }
 
