@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
         .library(name: "EntitleAPI", targets: ["EntitleAPI"]),
         .library(name: "EntitleKit", targets: ["EntitleKit"]),
+        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
         .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
         .library(name: "EntitleTestSupport", targets: ["EntitleTestSupport"]),
     ],
@@ -79,6 +80,17 @@ let package = Package(
         // A client of the HTTP API over any transport (URLSession by default), for apps and the
         // local App Store's simulated apps. Foundation and EntitleWire only.
         .target(name: "EntitleAPI", dependencies: ["EntitleWire"], swiftSettings: swiftSettings),
+        // A client of Apple's App Store Server API: ES256 tokens, retries, sandbox fallback, every signed
+        // answer verified.
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: [
+                "AppStoreModels", "AppStoreVerification", "EntitleAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The SDK apps link: customer info from the server or a signed cache, log-in, usage that waits
         // for the network. Foundation networking, Entitle's wire modules and swift-crypto (CryptoKit on
         // Apple platforms) only: no server dependency.
@@ -206,6 +218,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AppStoreServerAPITests",
+            dependencies: [
+                "AppStoreServerAPI", "AppStoreVerification", "AppStoreModels", "EntitleAPI", "EntitleTestSupport", "LocalAppStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

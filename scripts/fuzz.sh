@@ -53,6 +53,7 @@ for path in sys.argv[2:]:
 PY
 seed FuzzCatalog
 for app in Examples/*/; do
+    [ -f "$app/entitlements.json" ] || continue  # the sample app's folder is code, not a catalog
     name=$(basename "$app")
     cat "$app/Configuration.storekit" <(printf '\0') "$app/entitlements.json" > "$work/FuzzCatalog/$name"
 done

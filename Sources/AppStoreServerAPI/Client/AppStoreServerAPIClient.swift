@@ -1,0 +1,213 @@
+import AppStoreModels
+import AppStoreVerification
+import EntitleAPI
+import Foundation
+
+/// A client of Apple's App Store Server API for one app: signs each request with the app's in-app
+/// purchase key, retries what may succeed later (429 after its Retry-After, 5xx and connection failures
+/// with doubling waits), falls back from production to sandbox where the app accepts sandbox data (an
+/// app not released yet is unknown to production), and verifies every signed datum Apple returns before
+/// handing it over.
+public struct AppStoreServerAPIClient: Sendable {
+    /// Where the API is, per environment.
+    public struct Endpoints: Sendable {
+        public var production: URL
+        public var sandbox: URL?
+        public init(production: URL, sandbox: URL?) {
+            self.production = production
+            self.sandbox = sandbox
+        }
+        /// Apple's: production, and sandbox.
+        public static let apple = Endpoints(
+            production: URL(string: "https://api.storekit.itunes.apple.com")!, sandbox: URL(string: "https://api.storekit-sandbox.itunes.apple.com")!)
+    }
+
+    let token: APIToken
+    let endpoints: Endpoints
+    let transport: any HTTPTransport
+    /// Verifiers of the environments the app accepts, tried in order.
+    let verifiers: [SignedDataVerifier]
+    let retries: Int
+    let retryDelay: Duration
+    let now: @Sendable () -> Date
+
+    public init(
+        token: APIToken, endpoints: Endpoints = .apple, transport: any HTTPTransport = URLSessionTransport(), verifiers: [SignedDataVerifier],
+        retries: Int = 3, retryDelay: Duration = .seconds(1), now: @escaping @Sendable () -> Date
+    ) {
+        self.token = token
+        self.endpoints = endpoints
+        self.transport = transport
+        self.verifiers = verifiers
+        self.retries = retries
+        self.retryDelay = retryDelay
+        self.now = now
+    }
+
+    // MARK: - Endpoints
+
+    /// Get Transaction Info: the transaction, verified.
+    public func transaction(_ transactionID: String) async throws(AppStoreServerAPIError) -> JWSTransactionDecodedPayload {
+        let response: TransactionInfoResponse = try await call("GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
+        guard let signed = response.signedTransactionInfo else { throw AppStoreServerAPIError(.unexpectedResponse, "no signedTransactionInfo") }
+        return try await verifyTransaction(signed)
+    }
+
+    /// One page of Get Transaction History (v2), verified, from `revision` (the first page when `nil`).
+    public func transactionHistory(
+        _ transactionID: String, revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> (transactions: [JWSTransactionDecodedPayload], revision: String?, hasMore: Bool) {
+        var path = "/inApps/v2/history/\(Self.segment(transactionID))?sort=ASCENDING"
+        if let revision { path += "&revision=\(Self.segment(revision))" }
+        let response: HistoryResponse = try await call("GET", path)
+        var transactions: [JWSTransactionDecodedPayload] = []
+        for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
+        return (transactions, response.revision, response.hasMore ?? false)
+    }
+
+    /// Every page of the transaction history, verified.
+    public func allTransactionHistory(_ transactionID: String) async throws(AppStoreServerAPIError) -> [JWSTransactionDecodedPayload] {
+        var all: [JWSTransactionDecodedPayload] = []
+        var revision: String?
+        repeat {
+            let page = try await transactionHistory(transactionID, revision: revision)
+            all += page.transactions
+            guard page.hasMore, let next = page.revision else { break }
+            revision = next
+        } while true
+        return all
+    }
+
+    /// Get All Subscription Statuses: each subscription's status with its latest transaction and renewal
+    /// info, verified.
+    public func subscriptionStatuses(
+        _ transactionID: String
+    ) async throws(AppStoreServerAPIError) -> [(status: Int?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)] {
+        let response: StatusResponse = try await call("GET", "/inApps/v1/subscriptions/\(Self.segment(transactionID))")
+        var statuses: [(status: Int?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)] = []
+        for item in (response.data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
+            let transaction = try await item.signedTransactionInfo.asyncMap { signed throws(AppStoreServerAPIError) in try await verifyTransaction(signed) }
+            let renewal = try await item.signedRenewalInfo.asyncMap { signed throws(AppStoreServerAPIError) in try await verifyRenewal(signed) }
+            statuses.append((item.status, transaction, renewal))
+        }
+        return statuses
+    }
+
+    /// One page of Get Notification History, each notification verified.
+    public func notificationHistory(
+        _ request: NotificationHistoryRequest, paginationToken: String? = nil
+    ) async throws(AppStoreServerAPIError) -> (notifications: [(signedPayload: String, verified: VerifiedNotification)], next: String?) {
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(request)
+        } catch {
+            throw AppStoreServerAPIError(.unexpectedResponse, "the request does not encode: \(error)")
+        }
+        let path = "/inApps/v1/notifications/history" + (paginationToken.map { "?paginationToken=\(Self.segment($0))" } ?? "")
+        let response: NotificationHistoryResponse = try await call("POST", path, body: body)
+        var notifications: [(signedPayload: String, verified: VerifiedNotification)] = []
+        for item in response.notificationHistory ?? [] {
+            guard let signed = item.signedPayload else { continue }
+            notifications.append((signed, try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signed) }))
+        }
+        return (notifications, (response.hasMore ?? false) ? response.paginationToken : nil)
+    }
+
+    // MARK: - Transport
+
+    /// One call: production first, sandbox when production doesn't know the app (401/404 for an app not
+    /// yet released) and the app accepts sandbox data.
+    private func call<T: Decodable>(_ method: String, _ path: String, body: Data? = nil) async throws(AppStoreServerAPIError) -> T {
+        do {
+            return try await call(method, path, body: body, on: endpoints.production)
+        } catch where (error.status == 401 || error.status == 404) && endpoints.sandbox != nil && acceptsSandbox {
+            return try await call(method, path, body: body, on: endpoints.sandbox!)
+        }
+    }
+
+    private var acceptsSandbox: Bool { verifiers.contains { $0.configuration.environment == .sandbox } }
+
+    private func call<T: Decodable>(_ method: String, _ path: String, body: Data?, on base: URL) async throws(AppStoreServerAPIError) -> T {
+        var delay = retryDelay
+        var attempt = 0
+        while true {
+            let bearer: String
+            do {
+                bearer = try token.token(at: now())
+            } catch {
+                throw AppStoreServerAPIError(.unauthorized, "the token can't be signed: \(error)")
+            }
+            var headers = ["Authorization": "Bearer \(bearer)", "Accept": "application/json"]
+            if body != nil { headers["Content-Type"] = "application/json" }
+            let response: APIResponse
+            do {
+                response = try await transport.send(APIRequest(method: method, path: path, headers: headers, body: body), to: base, timeout: .seconds(30))
+            } catch {
+                guard attempt < retries else { throw AppStoreServerAPIError(.unavailable, "\(method) \(path): \(error.message)") }
+                try? await Task.sleep(for: delay * Double.random(in: 0.5...1.5))
+                (attempt, delay) = (attempt + 1, delay * 2)
+                continue
+            }
+            switch response.status {
+            case 200..<300:
+                do {
+                    return try JSONDecoder().decode(T.self, from: response.body)
+                } catch {
+                    throw AppStoreServerAPIError(.unexpectedResponse, status: response.status, "\(method) \(path) answered a body that is not a \(T.self)")
+                }
+            case 429:
+                guard attempt < retries else {
+                    throw AppStoreServerAPIError(.rateLimited, code: AppStoreServerAPIError.rateLimitExceeded, status: 429, "\(method) \(path): rate limited")
+                }
+                let wait = response.headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int64($0 * 1000)) } ?? delay
+                try? await Task.sleep(for: wait)
+                (attempt, delay) = (attempt + 1, delay * 2)
+            case 500..<600:
+                guard attempt < retries else { throw AppStoreServerAPIError(.unavailable, status: response.status, "\(method) \(path) answered \(response.status)") }
+                try? await Task.sleep(for: delay * Double.random(in: 0.5...1.5))
+                (attempt, delay) = (attempt + 1, delay * 2)
+            case 401:
+                throw AppStoreServerAPIError(.unauthorized, status: 401, "Apple refused the token for \(method) \(path)")
+            default:
+                let payload = try? JSONDecoder().decode(ErrorPayload.self, from: response.body)
+                throw AppStoreServerAPIError(
+                    .apple, code: payload?.errorCode, status: response.status,
+                    payload?.errorMessage ?? "\(method) \(path) answered \(response.status)")
+            }
+        }
+    }
+
+    // MARK: - Verification
+
+    private func verifyTransaction(_ signed: String) async throws(AppStoreServerAPIError) -> JWSTransactionDecodedPayload {
+        try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signed) }
+    }
+
+    private func verifyRenewal(_ signed: String) async throws(AppStoreServerAPIError) -> JWSRenewalInfoDecodedPayload {
+        try await verify { verifier throws(VerificationError) in try await verifier.verifyRenewalInfo(signed) }
+    }
+
+    /// The first verifier's verdict that accepts the data; the first refusal otherwise.
+    private func verify<T>(_ check: (SignedDataVerifier) async throws(VerificationError) -> T) async throws(AppStoreServerAPIError) -> T {
+        var first: VerificationError?
+        for verifier in verifiers {
+            do {
+                return try await check(verifier)
+            } catch {
+                first = first ?? error
+            }
+        }
+        throw AppStoreServerAPIError(.verification, first.map { "\($0.code): \($0.message)" } ?? "no verifier is configured")
+    }
+
+    static func segment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws(AppStoreServerAPIError) -> T) async throws(AppStoreServerAPIError) -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

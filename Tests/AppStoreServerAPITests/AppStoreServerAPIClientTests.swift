@@ -1,0 +1,177 @@
+import AppStoreModels
+import AppStoreServerAPI
+import AppStoreVerification
+import Crypto
+import EntitleAPI
+import EntitleTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LocalAppStore
+import Testing
+
+/// The client against the local stand-in over loopback HTTP: production answers 404 for the app (not
+/// released yet) under `/prod`, the stand-in answers under `/sandbox`.
+@Suite("AppStoreServerAPIClient")
+struct AppStoreServerAPIClientTests {
+    struct Setup: Sendable {
+        let pki: TestPKI
+        let apple = AppleFacts()
+        let api: LocalServerAPI
+        let key: P256.Signing.PrivateKey
+        let base: URL
+
+        func client(now: @escaping @Sendable () -> Date = { Date() }, key override: P256.Signing.PrivateKey? = nil, retries: Int = 2) -> AppStoreServerAPIClient {
+            let token = APIToken(key: override ?? key, keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example")
+            let verifier = SignedDataVerifier(
+                configuration: VerifierConfiguration(bundleID: "com.example", environment: .sandbox, rootCertificates: [pki.root]), now: { Date() })
+            return AppStoreServerAPIClient(
+                token: token,
+                endpoints: .init(production: base.appendingPathComponent("prod"), sandbox: base.appendingPathComponent("sandbox")),
+                verifiers: [verifier], retries: retries, retryDelay: .milliseconds(5), now: now)
+        }
+
+        func record(_ transaction: JWSTransactionDecodedPayload, signer: TestPKI? = nil) {
+            api.record(transaction: (signer ?? pki).sign(transaction), transaction)
+        }
+    }
+
+    static func run(_ body: @Sendable (Setup) async throws -> Void) async throws {
+        let key = P256.Signing.PrivateKey()
+        let api = LocalServerAPI(
+            credentials: .init(keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example", publicKey: key.publicKey), now: { Date() })
+        let router = Router()
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/prod/**", method: method) { _, _ in
+                Response(status: .notFound, headers: [.contentType: "application/json"],
+                         body: .init(byteBuffer: ByteBuffer(string: #"{"errorCode":4040003,"errorMessage":"App not found."}"#)))
+            }
+            router.on("/sandbox/**", method: method) { request, _ in
+                let body = try await request.body.collect(upTo: 1 << 20)
+                var query: [String: String] = [:]
+                for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
+                let answer = api.handle(
+                    method: request.method.rawValue, path: String(request.uri.path.dropFirst("/sandbox".count)), query: query,
+                    authorization: request.headers[.authorization], body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
+                var headers = HTTPFields()
+                for (name, value) in answer.headers { headers[HTTPField.Name(name)!] = value }
+                return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body(Setup(pki: try TestPKI(), api: api, key: key, base: try #require(URL(string: "http://127.0.0.1:\(port)"))))
+        }
+    }
+
+    static func subscription(_ setup: Setup, original: String, id: String, day: Double) -> JWSTransactionDecodedPayload {
+        // Whole seconds: signed dates travel in milliseconds.
+        setup.apple.subscription(
+            "com.example.monthly", original: original, id: id, purchase: ReferenceTime.day(day),
+            expires: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86_400).rounded(.down)))
+    }
+
+    @Test("Get Transaction Info, through the sandbox fallback; an unknown ID is Apple's 4040010")
+    func transactionInfo() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let transaction = Self.subscription(setup, original: "100", id: "100", day: 0)
+            setup.record(transaction)
+            #expect(try await setup.client().transaction("100") == transaction)
+            let error = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client().transaction("999") }
+            #expect(error?.kind == .apple && error?.code == AppStoreServerAPIError.transactionIdNotFound && error?.isRetryable == false)
+        }
+    }
+
+    @Test("Get Transaction History pages by revision to every transaction of the chain, in order")
+    func historyPaging() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let chain = (0..<5).map { Self.subscription(setup, original: "200", id: "20\($0)", day: Double($0) * 30) }
+            for transaction in chain { setup.record(transaction) }
+            let first = try await setup.client().transactionHistory("203")
+            #expect(first.transactions.count == 2 && first.hasMore)
+            #expect(try await setup.client().allTransactionHistory("203").map(\.transactionId) == chain.map(\.transactionId))
+        }
+    }
+
+    @Test("Get All Subscription Statuses: the status with the latest transaction and renewal info, verified")
+    func statuses() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let transaction = Self.subscription(setup, original: "300", id: "300", day: 0)
+            setup.record(transaction)
+            let renewal = setup.apple.renewal(original: "300", product: "com.example.monthly", signed: ReferenceTime.day(1))
+            setup.api.record(renewalInfo: setup.pki.sign(renewal), originalTransactionID: "300")
+            let statuses = try await setup.client().subscriptionStatuses("300")
+            #expect(statuses.count == 1)
+            #expect(statuses.first?.status == 1)
+            #expect(statuses.first?.transaction == transaction)
+            #expect(statuses.first?.renewalInfo == renewal)
+        }
+    }
+
+    @Test("Get Notification History pages through the window's notifications, each verified")
+    func notificationHistory() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let now = Date()
+            let offsets: [TimeInterval] = [-3600, -1800, -60, -86_400 * 3]
+            for (index, offset) in offsets.enumerated() {
+                let payload = ResponseBodyV2DecodedPayload(
+                    notificationType: .didRenew, notificationUUID: "n\(index)",
+                    data: NotificationData(environment: .sandbox, bundleId: "com.example",
+                                           signedTransactionInfo: setup.pki.sign(Self.subscription(setup, original: "40\(index)", id: "40\(index)", day: 0))),
+                    version: "2.0", signedDate: now.addingTimeInterval(offset))
+                setup.api.record(notification: setup.pki.sign(payload), at: now.addingTimeInterval(offset))
+            }
+            let request = NotificationHistoryRequest(startDate: now.addingTimeInterval(-86_400), endDate: now)
+            let first = try await setup.client().notificationHistory(request)
+            #expect(first.notifications.count == 2 && first.next != nil)
+            let second = try await setup.client().notificationHistory(request, paginationToken: first.next)
+            #expect(second.notifications.count == 1 && second.next == nil)
+            let uuids = (first.notifications + second.notifications).compactMap(\.verified.notification.notificationUUID)
+            #expect(uuids == ["n0", "n1", "n2"])
+        }
+    }
+
+    @Test("429 waits its Retry-After and 5xx backs off, then succeeds; when the retries run out it is a retryable error")
+    func retries() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            setup.record(Self.subscription(setup, original: "500", id: "500", day: 0))
+            setup.api.failNext(status: 429, retryAfter: 0, errorCode: AppStoreServerAPIError.rateLimitExceeded)
+            setup.api.failNext(status: 503)
+            #expect(try await setup.client().transaction("500").transactionId == "500")
+            for _ in 0..<3 { setup.api.failNext(status: 429, retryAfter: 0, errorCode: AppStoreServerAPIError.rateLimitExceeded) }
+            let error = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client(retries: 2).transaction("500") }
+            #expect(error?.kind == .rateLimited && error?.isRetryable == true)
+        }
+    }
+
+    @Test("a token that expired, or one signed with another key, is refused with 401 as Apple refuses it")
+    func tokens() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            setup.record(Self.subscription(setup, original: "600", id: "600", day: 0))
+            let stale = await #expect(throws: AppStoreServerAPIError.self) {
+                try await setup.client(now: { Date().addingTimeInterval(-2 * 3600) }).transaction("600")
+            }
+            #expect(stale?.kind == .unauthorized)
+            let forged = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client(key: P256.Signing.PrivateKey()).transaction("600") }
+            #expect(forged?.kind == .unauthorized)
+            // One token is reused until near its expiry.
+            let token = APIToken(key: setup.key, keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example")
+            let at = Date()
+            let first = try token.token(at: at)
+            let reused = try token.token(at: at.addingTimeInterval(600))
+            let renewed = try token.token(at: at.addingTimeInterval(APIToken.lifetime - 30))
+            #expect(first == reused && first != renewed)
+        }
+    }
+
+    @Test("a response whose signed data Apple didn't sign is refused")
+    func forgedResponse() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            setup.record(Self.subscription(setup, original: "700", id: "700", day: 0), signer: try TestPKI())
+            let error = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client().transaction("700") }
+            #expect(error?.kind == .verification)
+        }
+    }
+}
