@@ -4,6 +4,7 @@
 //       [--user ID] [--cache DIR] [--store-account NAME] [--offline] COMMAND
 //
 // COMMAND: status | purchase PRODUCT_ID | restore | access FEATURE [--usage N] | use QUOTA | login ID | offerings
+//          | products PRODUCT_ID… (as the store shows them)
 // Each prints one JSON object and exits 0, or prints `error: CODE: message` and exits 1.
 import EntitleAPI
 import EntitleKit
@@ -64,7 +65,7 @@ func info(_ customer: CustomerInfo) -> [String: Any] {
     ]
 }
 
-do {
+do throws(EntitleError) {
     let entitle = try Entitle(configuration: configuration, appUserID: options["--user"])
     switch command {
     case "status":
@@ -94,6 +95,15 @@ do {
     case "login":
         guard words.count == 2 else { fail("usage", "login ID") }
         printJSON(info(try await entitle.logIn(words[1])))
+    case "products":
+        guard words.count >= 2 else { fail("usage", "products PRODUCT_ID…") }
+        let products: [StoreProduct]
+        do {
+            products = try await store.products(Array(words.dropFirst()))
+        } catch {
+            throw EntitleError(.network, error.message)
+        }
+        printJSON(["products": products.map { ["productID": $0.id, "displayName": $0.displayName, "displayPrice": $0.displayPrice] }])
     case "offerings":
         let offerings = try await entitle.offerings()
         let products = offerings.offerings.first { $0.id == offerings.currentOfferingID }.map { offering in

@@ -37,6 +37,8 @@ struct SampleAppTests {
             return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         }
         #expect(try run(["--user", "kid-1", "status"])["source"] as? String == "server")
+        let shown = try run(["--user", "kid-1", "products", "com.screentimerewards.family.monthly"])["products"] as? [[String: String]]
+        #expect(shown?.first?["displayPrice"] == "USD 12.99")
         let bought = try run(["--user", "kid-1", "purchase", "com.screentimerewards.family.monthly"])
         #expect(bought["outcome"] as? String == "purchase.success")
         let offline = try run(["--user", "kid-1", "--offline", "status"])

@@ -45,6 +45,9 @@ final class ScriptedStore: PurchaseStore {
         }
     }
 
+    func products(_ ids: [String]) async throws(StoreFailure) -> [StoreProduct] {
+        ids.map { StoreProduct(id: $0, displayName: $0, displayPrice: "$1.00") }
+    }
     func finish(_ transaction: SignedTransaction) async { finished.withLockedValue { $0.append(transaction.transactionID) } }
     func transactionUpdates() -> AsyncStream<SignedTransaction> { stream }
     func currentEntitlements() async throws(StoreFailure) -> [SignedTransaction] { owned.withLockedValue { $0 } }

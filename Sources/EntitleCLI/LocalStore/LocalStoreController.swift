@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import AsyncHTTPClient
 import EntitleServer
 import EntitleWire
@@ -32,6 +33,16 @@ struct LocalStoreController {
                 signedTransaction: purchase.signedTransaction, transactionID: purchase.transaction.transactionId ?? "",
                 productID: purchase.transaction.productId ?? "")
         }
+        group.get("products") { _, context -> [LocalProduct] in
+            guard let catalog = accounts.catalog(bundleID: try context.parameters.require("bundleID")) else {
+                throw ServiceError(.notFound, "no such app in the local store")
+            }
+            return catalog.products.map { product in
+                LocalProduct(
+                    productID: product.id, displayName: product.localizations.first?.displayName ?? product.referenceName ?? product.id,
+                    displayPrice: product.price.map { "\($0.currency ?? catalog.currency ?? "") \($0.formattedAmount)".trimmingCharacters(in: .whitespaces) } ?? "")
+            }
+        }
         group.get("transactions") { request, context -> [LocalTransaction] in
             guard let account = request.uri.queryParameters.get("account") else { throw ServiceError(.invalidRequest, "name the store account") }
             do {
@@ -46,3 +57,4 @@ struct LocalStoreController {
 }
 
 extension LocalTransaction: ResponseEncodable {}
+extension LocalProduct: ResponseEncodable {}

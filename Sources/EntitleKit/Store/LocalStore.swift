@@ -39,6 +39,14 @@ public struct LocalStore: PurchaseStore {
         return .purchased(SignedTransaction(jws: transaction.signedTransaction, transactionID: transaction.transactionID, productID: transaction.productID))
     }
 
+    public func products(_ ids: [String]) async throws(StoreFailure) -> [StoreProduct] {
+        let response = try await send(APIRequest(method: "GET", path: base + "/products"))
+        guard response.status == 200, let products = try? WireJSON.decoder.decode([LocalProduct].self, from: response.body) else {
+            throw StoreFailure(.storeUnavailable, "the local store answered \(response.status)")
+        }
+        return products.filter { ids.contains($0.productID) }.map { StoreProduct(id: $0.productID, displayName: $0.displayName, displayPrice: $0.displayPrice) }
+    }
+
     /// The local store keeps nothing unfinished.
     public func finish(_ transaction: SignedTransaction) async {}
 

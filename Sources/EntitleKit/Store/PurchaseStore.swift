@@ -3,6 +3,8 @@ import Foundation
 /// The App Store as EntitleKit uses it: StoreKit 2 on Apple platforms (`StoreKitStore`), the local
 /// App Store elsewhere. Transactions travel as Apple signed them (their JWS): only the server judges them.
 public protocol PurchaseStore: Sendable {
+    /// The products on sale among `ids`, as the store shows them (name and price in the user's storefront).
+    func products(_ ids: [String]) async throws(StoreFailure) -> [StoreProduct]
     /// Buys `productID`; the store's sheet, Ask to Buy and the user's choice decide the result.
     func purchase(_ productID: String, options: PurchaseOptions) async throws(StoreFailure) -> StorePurchaseResult
     /// Tells the store the transaction is delivered (only after the server stored it).
@@ -14,6 +16,20 @@ public protocol PurchaseStore: Sendable {
     func currentEntitlements() async throws(StoreFailure) -> [SignedTransaction]
     /// Asks the store to bring the device's transactions up to date (StoreKit's `AppStore.sync()`).
     func sync() async throws(StoreFailure)
+}
+
+/// A product as the store shows it to this user.
+public struct StoreProduct: Sendable, Hashable {
+    public var id: String
+    public var displayName: String
+    /// The price formatted for the user's storefront.
+    public var displayPrice: String
+
+    public init(id: String, displayName: String, displayPrice: String) {
+        self.id = id
+        self.displayName = displayName
+        self.displayPrice = displayPrice
+    }
 }
 
 /// A transaction as the store signed it.

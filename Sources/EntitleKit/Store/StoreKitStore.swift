@@ -8,6 +8,14 @@ import StoreKit
 public struct StoreKitStore: PurchaseStore {
     public init() {}
 
+    public func products(_ ids: [String]) async throws(StoreFailure) -> [StoreProduct] {
+        do {
+            return try await Product.products(for: ids).map { StoreProduct(id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice) }
+        } catch {
+            throw StoreFailure(.storeUnavailable, "the App Store could not be asked for products: \(error)")
+        }
+    }
+
     public func purchase(_ productID: String, options: PurchaseOptions) async throws(StoreFailure) -> StorePurchaseResult {
         let product: Product
         do {

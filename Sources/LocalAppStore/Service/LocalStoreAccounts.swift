@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -11,6 +12,11 @@ public final class LocalStoreAccounts: Sendable {
     /// - Parameter stores: a simulator per bundle ID.
     public init(stores: [String: StoreSimulator]) {
         self.stores = NIOLockedValueBox(stores)
+    }
+
+    /// The catalog the app `bundleID` sells, if this local store sells it.
+    public func catalog(bundleID: String) -> Catalog? {
+        stores.withLockedValue { $0[bundleID]?.catalog }
     }
 
     /// Buys `productID` for `account` in the app `bundleID`.
