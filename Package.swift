@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "EntitleKitTests",
             dependencies: [
-                "EntitleKit", "EntitleAPI", "EntitleServer", "EntitleTestSupport", "AppStoreVerification", "EntitleCore",
+                "EntitleKit", "EntitleAPI", "EntitleServer", "EntitleTestSupport", "AppStoreVerification", "EntitleCore", "entitle",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

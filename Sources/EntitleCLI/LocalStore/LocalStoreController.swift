@@ -33,6 +33,27 @@ struct LocalStoreController {
                 signedTransaction: purchase.signedTransaction, transactionID: purchase.transaction.transactionId ?? "",
                 productID: purchase.transaction.productId ?? "")
         }
+        group.post("refunds") { request, context -> LocalTransaction in
+            let body = try await request.decode(as: LocalRefundRequest.self, context: context)
+            let bundleID = try context.parameters.require("bundleID")
+            let notifications: [SignedNotification]
+            do {
+                notifications = try accounts.refund(
+                    bundleID: bundleID, account: body.account, originalTransactionID: body.originalTransactionID, at: now())
+            } catch {
+                throw ServiceError(.invalidRequest, "\(error)")
+            }
+            _ = try? await delivery.deliver(notifications)
+            let latest = accounts.updates(bundleID: bundleID, account: body.account, after: 0).last
+            return LocalTransaction(signedTransaction: latest?.signed ?? "", transactionID: "", productID: latest?.product ?? "")
+        }
+        group.get("updates") { request, context -> [LocalTransaction] in
+            guard let account = request.uri.queryParameters.get("account") else { throw ServiceError(.invalidRequest, "name the store account") }
+            let after = request.uri.queryParameters.get("after").flatMap { Int($0) } ?? 0
+            return accounts.updates(bundleID: try context.parameters.require("bundleID"), account: String(account), after: after).map {
+                LocalTransaction(signedTransaction: $0.signed, transactionID: "", productID: $0.product)
+            }
+        }
         group.get("products") { _, context -> [LocalProduct] in
             guard let catalog = accounts.catalog(bundleID: try context.parameters.require("bundleID")) else {
                 throw ServiceError(.notFound, "no such app in the local store")

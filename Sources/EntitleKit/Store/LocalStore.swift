@@ -11,12 +11,17 @@ public struct LocalStore: PurchaseStore {
     /// The store account (an Apple ID, in effect): a second device of the same account restores its purchases.
     public let account: String
     let transport: any HTTPTransport
+    /// How often transaction updates are asked for.
+    let pollInterval: Duration
 
-    public init(storeURL: URL, bundleID: String, account: String, transport: any HTTPTransport = URLSessionTransport()) {
+    public init(
+        storeURL: URL, bundleID: String, account: String, transport: any HTTPTransport = URLSessionTransport(), pollInterval: Duration = .seconds(5)
+    ) {
         self.storeURL = storeURL
         self.bundleID = bundleID
         self.account = account
         self.transport = transport
+        self.pollInterval = pollInterval
     }
 
     private var base: String { "/local-store/v1/" + (bundleID.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: ".-_"))) ?? bundleID) }
@@ -50,9 +55,31 @@ public struct LocalStore: PurchaseStore {
     /// The local store keeps nothing unfinished.
     public func finish(_ transaction: SignedTransaction) async {}
 
-    /// The local store pushes no updates to the device; its notifications reach the server directly.
+    /// The account's transactions that changed outside a purchase (refunds), asked for every
+    /// `pollInterval`; those already there when the stream starts are delivered too, as StoreKit hands
+    /// over what changed while the app was closed (the server takes each version once).
     public func transactionUpdates() -> AsyncStream<SignedTransaction> {
-        AsyncStream { $0.finish() }
+        let account = account.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? account
+        let (path, interval) = (base + "/updates?account=" + account, pollInterval)
+        let (storeURL, transport) = (storeURL, transport)
+        return AsyncStream { continuation in
+            let task = Task {
+                var seen = 0
+                while !Task.isCancelled {
+                    if let response = try? await transport.send(APIRequest(method: "GET", path: path + "&after=\(seen)"), to: storeURL, timeout: .seconds(30)),
+                        response.status == 200, let updates = try? WireJSON.decoder.decode([LocalTransaction].self, from: response.body)
+                    {
+                        for update in updates {
+                            continuation.yield(SignedTransaction(jws: update.signedTransaction, transactionID: update.transactionID, productID: update.productID))
+                        }
+                        seen += updates.count
+                    }
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     public func currentEntitlements() async throws(StoreFailure) -> [SignedTransaction] {

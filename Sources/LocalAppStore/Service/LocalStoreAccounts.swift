@@ -8,6 +8,9 @@ import NIOConcurrencyHelpers
 public final class LocalStoreAccounts: Sendable {
     private let stores: NIOLockedValueBox<[String: StoreSimulator]>
     private let purchases = NIOLockedValueBox<[String: [String]]>([:])
+    /// Transactions that changed outside a purchase (refunds), per app and account, in order: what a
+    /// device's transaction updates deliver.
+    private let updates = NIOLockedValueBox<[String: [(signed: String, product: String)]]>([:])
 
     /// - Parameter stores: a simulator per bundle ID.
     public init(stores: [String: StoreSimulator]) {
@@ -38,6 +41,35 @@ public final class LocalStoreAccounts: Sendable {
         let purchase = try result.get()
         purchases.withLockedValue { $0["\(bundleID)\u{1F}\(account)", default: []].append(purchase.originalTransactionID) }
         return purchase
+    }
+
+    /// Apple refunds the purchase `originalTransactionID` of `account`: the store's notifications (to
+    /// deliver to the server) and, queued for the account's devices, the transaction re-signed with its
+    /// revocation.
+    public func refund(bundleID: String, account: String, originalTransactionID: String, at now: Date) throws(LocalStoreError) -> [SignedNotification] {
+        guard purchases.withLockedValue({ $0["\(bundleID)\u{1F}\(account)"]?.contains(originalTransactionID) ?? false }) else {
+            throw LocalStoreError(.invalidTransition, "\(account) has no purchase \(originalTransactionID) in \(bundleID)")
+        }
+        let result: Result<([SignedNotification], String, String), LocalStoreError> = stores.withLockedValue { stores in
+            guard var store = stores[bundleID] else {
+                return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
+            }
+            do throws(LocalStoreError) {
+                let notifications = try store.refund(originalTransactionID, at: now)
+                stores[bundleID] = store
+                return .success((notifications, try store.currentTransaction(originalTransactionID, at: now), store.subscription(originalTransactionID)?.productID ?? ""))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (notifications, signed, product) = try result.get()
+        updates.withLockedValue { $0["\(bundleID)\u{1F}\(account)", default: []].append((signed, product)) }
+        return notifications
+    }
+
+    /// The account's transaction updates after the first `after` (an index the device keeps).
+    public func updates(bundleID: String, account: String, after: Int) -> [(signed: String, product: String)] {
+        updates.withLockedValue { Array(($0["\(bundleID)\u{1F}\(account)"] ?? []).dropFirst(max(0, after))) }
     }
 
     /// The current transaction of each purchase `account` made in `bundleID`, signed now.
