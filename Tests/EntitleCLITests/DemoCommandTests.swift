@@ -10,7 +10,7 @@ struct DemoCommandTests {
     func allApps() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-all-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let result = try CommandRunner.entitle.run([
             "demo", "--app", "all", "--subscribers", "40", "--months", "4", "--seed", "5", "--port", "\(port)", "--data", folder.path, "--exit",
         ])
@@ -33,7 +33,7 @@ struct DemoCommandTests {
     func demo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let result = try CommandRunner.entitle.run([
             "demo", "--subscribers", "150", "--months", "6", "--seed", "3", "--shuffle", "--port", "\(port)", "--data", folder.path, "--exit",
         ])
@@ -62,7 +62,7 @@ struct DemoCommandTests {
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-elsewhere-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let result = try CommandRunner.entitle.run(
             ["demo", "--app", app, "--subscribers", "20", "--months", "3", "--port", "\(port)", "--data", elsewhere.appendingPathComponent("data").path, "--exit"],
             in: elsewhere)

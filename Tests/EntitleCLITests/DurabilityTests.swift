@@ -24,7 +24,7 @@ struct DurabilityTests {
         let rootFile = folder.appendingPathComponent("root.der")
         try Data(TestPKI.der(pki.root)).write(to: rootFile)
         let apple = AppleFacts(bundleID: "com.screentimerewards")
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let server = try Self.startServer(folder: folder, rootFile: rootFile, port: port)
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
         try await Self.waitForHealth(port: port)

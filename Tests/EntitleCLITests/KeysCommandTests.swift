@@ -26,7 +26,7 @@ struct KeysCommandTests {
         let id = try #require(listed.standardOutput.split(separator: " ").first.map(String.init))
 
         // The server honours it for its app, with no header.
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let process = Process()
         process.executableURL = CommandRunner.entitle.executable
         process.arguments = ["serve", "--port", "\(port)", "--database", database, "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path]

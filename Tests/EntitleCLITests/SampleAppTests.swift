@@ -10,7 +10,7 @@ struct SampleAppTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-sample-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let demo = Process()
         demo.executableURL = CommandRunner.entitle.executable
         demo.arguments = ["demo", "--subscribers", "20", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]
@@ -57,7 +57,7 @@ struct SampleAppTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-sample-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let demo = Process()
         demo.executableURL = CommandRunner.entitle.executable
         demo.arguments = ["demo", "--app", "MagicalStories", "--subscribers", "10", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]

@@ -16,7 +16,7 @@ struct ServeCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let process = Process()
         process.executableURL = CommandRunner.entitle.executable
         process.arguments = ["serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path,
@@ -85,7 +85,8 @@ struct ServeCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-ocsp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (port, ocspPort) = (20_000 + Int.random(in: 0..<10_000), 30_000 + Int.random(in: 0..<10_000))
+        var (port, ocspPort) = (TestPorts.random(), TestPorts.random())
+        while ocspPort == port { ocspPort = TestPorts.random() }
         var options = TestPKI.Options()
         options.ocspURI = "http://127.0.0.1:\(ocspPort)/ocsp"
         let pki = try TestPKI(options: options, reference: Date())
@@ -158,7 +159,7 @@ struct ServeCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-apps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let process = Process()
         process.executableURL = CommandRunner.entitle.executable
         process.arguments = [

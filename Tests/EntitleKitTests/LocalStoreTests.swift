@@ -16,7 +16,7 @@ struct LocalStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-localstore-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = TestPorts.random()
         let demo = Process()
         demo.executableURL = CommandRunner.entitle.executable
         demo.arguments = ["demo", "--subscribers", "10", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]
