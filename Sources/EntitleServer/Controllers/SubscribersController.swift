@@ -7,7 +7,9 @@ struct SubscribersController {
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { request, context -> SubscriberResponse in
-            let periods = request.uri.queryParameters.get("access") == "periods"
+            let access = request.uri.queryParameters.get("access")
+            guard access == nil || access == "periods" else { throw ServiceError(.invalidRequest, "access is periods, or absent") }
+            let periods = access == "periods"
             return SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.subscriberID(), accessPeriods: periods))
         }
         group.post("transactions") { request, context -> SubscriberResponse in
