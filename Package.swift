@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "EntitleServer",
             dependencies: [
-                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "EntitleWire", "EntitleAnalytics",
+                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "EntitleWire", "EntitleAnalytics", "AppStoreServerAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -138,8 +138,10 @@ let package = Package(
                 "EntitleStorage",
                 "LocalAppStore",
                 "EntitleAPI",
+                "AppStoreServerAPI",
                 "EntitleExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -230,6 +232,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["Keys"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

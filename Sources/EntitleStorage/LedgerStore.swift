@@ -88,6 +88,13 @@ public protocol LedgerStore: Sendable {
     /// The API keys kept in the same database (of every app).
     func keyStore() -> any KeyStore
 
+    /// Takes the lease of the app's job `job` for `holder` until `until`, when no other holder's lease
+    /// is current at `now` (the same holder renews its own); `nil` when another holder has it.
+    func acquireJob(_ job: String, holder: String, now: Date, until: Date) async throws(StorageError) -> JobLease?
+
+    /// Records a completed run of the leased job: its new mark, and the lease released.
+    func completeJob(_ lease: JobLease, mark: Date?) async throws(StorageError)
+
     /// How many events the ledger holds.
     func eventCount() async throws(StorageError) -> Int
 

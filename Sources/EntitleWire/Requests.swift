@@ -8,8 +8,12 @@ public struct AppStoreNotificationRequest: Codable, Hashable, Sendable {
 
 /// `POST /v1/subscribers/{appUserID}/transactions`: a StoreKit 2 `jwsRepresentation`.
 public struct SubmitTransactionRequest: Codable, Hashable, Sendable {
-    public var signedTransaction: String
+    /// The JWS StoreKit handed the app (`VerificationResult.jwsRepresentation`).
+    public var signedTransaction: String?
+    /// Or a transaction ID alone: the server fetches the transaction from the App Store Server API.
+    public var transactionId: String?
     public init(signedTransaction: String) { self.signedTransaction = signedTransaction }
+    public init(transactionId: String) { self.transactionId = transactionId }
 }
 
 /// `POST /v1/subscribers/{appUserID}/usage`: one metered use, with the client's idempotency key.

@@ -20,6 +20,12 @@ struct HTTPStatusTableTests {
         (.quotaExhausted, 409, false),
         (.bodyTooLarge, 413, false),
         (.unsupportedMediaType, 415, false),
+        (.appStoreNotConfigured, 409, false),
+        (.appStoreNotFound, 404, false),
+        (.appStoreUnavailable, 503, true),
+        (.appStoreRefused, 502, false),
+        (.unknownOffer, 400, false),
+        (.offerNotEligible, 403, false),
         (.internalError, 500, false),
     ]
 

@@ -244,4 +244,28 @@ struct LedgerStoreConformanceTests {
             #expect(again == .duplicate)
         }
     }
+
+    @Test("a job's lease is one holder's until it lapses or completes; the mark of a completed run is kept, per app", arguments: StorageEngine.allCases)
+    func jobLeases(engine: StorageEngine) async throws {
+        try await engine.withStore { root in
+            let (store, other) = (root.forApp("com.example.one"), root.forApp("com.example.two"))
+            let first = try #require(try await store.acquireJob("reconciliation", holder: "a", now: Self.day(1), until: Self.day(1.1)))
+            #expect(first.mark == nil)
+            // Another instance can't take it while it is current; the holder renews its own; another app's job is apart.
+            #expect(try await store.acquireJob("reconciliation", holder: "b", now: Self.day(1.05), until: Self.day(1.2)) == nil)
+            #expect(try await store.acquireJob("reconciliation", holder: "a", now: Self.day(1.05), until: Self.day(1.2)) != nil)
+            #expect(try await other.acquireJob("reconciliation", holder: "b", now: Self.day(1.05), until: Self.day(1.2)) != nil)
+            try await store.completeJob(first, mark: Self.day(0.9))
+            let second = try #require(try await store.acquireJob("reconciliation", holder: "b", now: Self.day(2), until: Self.day(2.1)))
+            #expect(second.mark == Self.day(0.9))
+            // A holder that crashed: its lease lapses and another takes over, with the last completed mark.
+            #expect(try await store.acquireJob("reconciliation", holder: "c", now: Self.day(2.05), until: Self.day(2.2)) == nil)
+            let third = try #require(try await store.acquireJob("reconciliation", holder: "c", now: Self.day(2.15), until: Self.day(2.3)))
+            #expect(third.mark == Self.day(0.9))
+            // A completion by a holder that lost the lease changes nothing.
+            try await store.completeJob(second, mark: Self.day(5))
+            try await store.completeJob(third, mark: nil)
+            #expect(try await store.acquireJob("reconciliation", holder: "d", now: Self.day(3), until: Self.day(3.1))?.mark == Self.day(0.9))
+        }
+    }
 }

@@ -48,9 +48,16 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Get Transaction Info: the transaction, verified.
     public func transaction(_ transactionID: String) async throws(AppStoreServerAPIError) -> JWSTransactionDecodedPayload {
+        try await signedTransaction(transactionID).transaction
+    }
+
+    /// Get Transaction Info: the transaction as Apple signed it, and verified.
+    public func signedTransaction(
+        _ transactionID: String
+    ) async throws(AppStoreServerAPIError) -> (signed: String, transaction: JWSTransactionDecodedPayload) {
         let response: TransactionInfoResponse = try await call("GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
         guard let signed = response.signedTransactionInfo else { throw AppStoreServerAPIError(.unexpectedResponse, "no signedTransactionInfo") }
-        return try await verifyTransaction(signed)
+        return (signed, try await verifyTransaction(signed))
     }
 
     /// One page of Get Transaction History (v2), verified, from `revision` (the first page when `nil`).

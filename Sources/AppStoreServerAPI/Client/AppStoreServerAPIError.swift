@@ -33,9 +33,10 @@ public struct AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringCon
     }
 
     /// Apple's codes that say trying the same request again may succeed.
-    public static let retryableCodes: Set<Int> = [4040002, 4040004, 5000001, 4290000]
+    public static let retryableCodes: Set<Int> = [4040002, 4040004, 4040006, 5000001, 4290000]
     public static let transactionIdNotFound = 4040010
     public static let invalidTransactionId = 4000006
+    public static let originalTransactionIdNotFound = 4040005
     public static let rateLimitExceeded = 4290000
 
     public var isRetryable: Bool {

@@ -1,7 +1,9 @@
 import AppStoreModels
+import AppStoreServerAPI
 import AppStoreVerification
 import ArgumentParser
 import AsyncHTTPClient
+import Crypto
 import EntitleCore
 import EntitleExamples
 import EntitleServer
@@ -40,6 +42,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How many months are simulated, ending now.") var months = 12
     @Option(help: "The random seed: the same seed plays the same population.") var seed: UInt64 = 1
     @Flag(help: "Deliver notifications out of order and some twice, as Apple may.") var shuffle = false
+    @Option(name: .customLong("drop-notifications"), help: "The share of notifications never delivered, 0 to 0.9 (they stay in the local App Store's Notification History).")
+    var dropNotifications = 0.0
+    @Flag(inversion: .prefixedNo, help: "Reconcile with the local App Store Server API every simulated week, and at the end.")
+    var reconcile = true
     @Flag(name: .customLong("exit"), help: "Stop after the summary instead of serving (exit 1 if the API disagrees with the store).")
     var exitAfterSummary = false
 
@@ -47,6 +53,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard (1...200_000).contains(subscribers) else { throw ValidationError("--subscribers is 1 to 200000") }
         guard (1...60).contains(months) else { throw ValidationError("--months is 1 to 60") }
         guard (0...65535).contains(port) else { throw ValidationError("--port is 0 to 65535") }
+        guard (0...0.9).contains(dropNotifications) else { throw ValidationError("--drop-notifications is 0 to 0.9") }
     }
 
     func run() async throws {
@@ -69,7 +76,11 @@ struct DemoCommand: AsyncParsableCommand {
         let keys = try APIKeys(secretKeys: [secretKey], publicKeySecret: try ServeCommand.persistentSecret(in: dataFolder))
         let databasePath = dataFolder.appendingPathComponent("entitle.sqlite").path
         let baseURL = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
-        let options = DeliveryOptions(shuffle: shuffle, duplicateProbability: shuffle ? 0.1 : 0, seed: seed)
+        let options = DeliveryOptions(shuffle: shuffle, duplicateProbability: shuffle ? 0.1 : 0, dropProbability: dropNotifications, seed: seed)
+        // The team's in-app purchase key: it signs the server's App Store Server API tokens and promotional
+        // offers; the local App Store Server API of each app accepts tokens it signs.
+        let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "LOCALKEY01", issuerID: UUID().uuidString.lowercased())
+        let serverAPIURL = URL(string: baseURL + LocalServerAPIController.prefix)!
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
         let several = appFolders.count > 1
@@ -77,14 +88,20 @@ struct DemoCommand: AsyncParsableCommand {
         // Each app: its catalog, a bundle ID of its own, its population on a clock of its own.
         var simulations: [DemoSimulation] = []
         var catalogs: [(bundleID: String, catalog: Catalog)] = []
+        var serverAPIs: [String: LocalServerAPI] = [:]
+        let reconcileEvery: TimeInterval? = reconcile ? 7 * 86_400 : nil
         for (folder, catalog) in loaded {
             let bundleID = "com.entitle.demo.\(folder.lastPathComponent.lowercased())"
             let clock = SimulationClock(start: PopulationSimulation.start(of: plan, end: realNow), realTime: { Date() })
             let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
+            let serverAPI = LocalServerAPI(
+                credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
+                pageSize: 20, now: { clock.now() })
+            serverAPIs[bundleID] = serverAPI
             catalogs.append((bundleID, catalog))
             simulations.append(DemoSimulation(
                 plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
-                logger: logger, exitAfterSummary: true, app: several ? bundleID : nil))
+                logger: logger, exitAfterSummary: true, app: several ? bundleID : nil, history: serverAPI, reconcileEvery: reconcileEvery))
         }
         let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary)
         // The local App Store apps buy from over HTTP (EntitleKit's LocalStore, the sample app), beside the API.
@@ -101,11 +118,15 @@ struct DemoCommand: AsyncParsableCommand {
         else { throw CommandFailure("the signing key in \(dataFolder.path) is not an Ed25519 key") }
         run.sampleApp = (signer.publicKey, catalogs[0].bundleID)
         let served = catalogs.map { app in
-            ServedApp(
-                bundleID: app.bundleID, catalog: app.catalog,
-                verifiers: [SignedDataVerifier(
-                    configuration: VerifierConfiguration(bundleID: app.bundleID, environment: .sandbox, rootCertificates: [authority.root]),
-                    now: run.now)])
+            let verifiers = [SignedDataVerifier(
+                configuration: VerifierConfiguration(bundleID: app.bundleID, environment: .sandbox, rootCertificates: [authority.root]),
+                now: run.now)]
+            return ServedApp(
+                bundleID: app.bundleID, catalog: app.catalog, verifiers: verifiers,
+                serverAPI: AppStoreServerAPIClient(
+                    token: teamKey.token(bundleID: app.bundleID), endpoints: .init(production: serverAPIURL, sandbox: serverAPIURL),
+                    transport: AsyncHTTPClientTransport(client: http), verifiers: verifiers, now: run.now),
+                offerKey: teamKey)
         }
         DemoOutput.line("""
             Entitle demo: \(appFolders.map(\.lastPathComponent).joined(separator: ", ")), \(subscribers) people \(several ? "each " : "")over \(months) months (seed \(seed))
@@ -116,7 +137,13 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,
             now: run.now, logger: logger, signer: signer)
-        configuration.extraRoutes = { localStore.addRoutes(to: $0) }
+        // The demo reconciles in simulated time (every simulated week); none in the background.
+        configuration.reconciliationInterval = nil
+        let localServerAPI = LocalServerAPIController(apis: serverAPIs)
+        configuration.extraRoutes = { router in
+            localStore.addRoutes(to: router)
+            localServerAPI.addRoutes(to: router)
+        }
         let server = try await buildApplication(configuration: configuration)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

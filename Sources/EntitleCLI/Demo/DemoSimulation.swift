@@ -24,12 +24,19 @@ final class DemoSimulation: Service {
     let app: String?
     /// Whether the API disagreed with the store on any purchase.
     let disagreed = NIOLockedValueBox(false)
+    /// The store's App Store Server API (its Notification History holds every notification sent).
+    let history: LocalServerAPI?
+    /// How often, in simulated time, the server reconciles with it; `nil` for never.
+    let reconcileEvery: TimeInterval?
 
     init(
         plan: PopulationPlan, store: StoreSimulator, end: Date, clock: SimulationClock, baseURL: String, secretKey: String, http: HTTPClient,
-        delivery: DeliveryOptions, logger: Logger, exitAfterSummary: Bool, app: String? = nil
+        delivery: DeliveryOptions, logger: Logger, exitAfterSummary: Bool, app: String? = nil, history: LocalServerAPI? = nil,
+        reconcileEvery: TimeInterval? = nil
     ) {
         self.app = app
+        self.history = history
+        self.reconcileEvery = reconcileEvery
         self.plan = plan
         self.store = store
         self.end = end
@@ -63,6 +70,25 @@ final class DemoSimulation: Service {
         return (try? WireJSON.decoder.decode(KeyInfo.self, from: response.body))?.key
     }
 
+    /// One reconciliation pass through the admin API, as `entitle reconcile` runs it.
+    func reconcile() async throws(LocalStoreError) -> ReconciliationResponse {
+        let transport = AsyncHTTPClientTransport(client: http)
+        var headers = ["Authorization": "Bearer \(secretKey)", "Content-Type": "application/json"]
+        if let app { headers["Entitle-App"] = app }
+        let response: APIResponse
+        do {
+            response = try await transport.send(
+                APIRequest(method: "POST", path: "/v1/reconciliation", headers: headers, body: Data("{}".utf8)), to: URL(string: baseURL)!,
+                timeout: .seconds(300))
+        } catch {
+            throw LocalStoreError(.deliveryFailed, "reconciliation: \(error.message)")
+        }
+        guard response.status == 200, let report = try? WireJSON.decoder.decode(ReconciliationResponse.self, from: response.body) else {
+            throw LocalStoreError(.deliveryFailed, "reconciliation answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return report
+    }
+
     /// What to try once the simulation has played.
     static func explore(secretKey: String, baseURL: String, app: String?) -> String {
         let header = app.map { " -H 'Entitle-App: \($0)'" } ?? ""
@@ -86,8 +112,22 @@ final class DemoSimulation: Service {
             if !healthy { try await Task.sleep(for: .milliseconds(50)) }
         }
         guard healthy else { throw LocalStoreError(.deliveryFailed, "the server did not answer \(baseURL)/health") }
-        let notifications = NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, options: delivery, logger: logger)
+        let notifications = NotificationDelivery(
+            url: baseURL + "/v1/app-store/notifications", client: http, options: delivery, history: history, logger: logger)
         var simulation = PopulationSimulation(plan: plan, store: store, delivery: notifications, app: app, clock: clock, end: end)
+        let totals = NIOLockedValueBox((passes: 0, read: 0, added: 0, fromStatuses: 0, last: 0.0))
+        if let reconcileEvery {
+            simulation.every(reconcileEvery) { _ throws(LocalStoreError) in
+                let report = try await self.reconcile()
+                totals.withLockedValue { totals in
+                    totals.passes += 1
+                    totals.read += report.notificationsRead
+                    totals.added += report.notificationsAdded
+                    totals.fromStatuses += report.statusEventsAdded
+                    totals.last = report.seconds
+                }
+            }
+        }
         let started = ContinuousClock.now
         let summary = try await simulation.run { progress in
             DemoOutput.line("  simulated \(progress.now.formatted(.iso8601.year().month().day())): \(progress.events) events, \(progress.notifications) notifications")
@@ -95,6 +135,14 @@ final class DemoSimulation: Service {
         clock.release()
         disagreed.withLockedValue { $0 = !summary.mismatches.isEmpty }
         DemoOutput.line(summary.text)
+        if reconcileEvery != nil {
+            let totals = totals.withLockedValue { $0 }
+            DemoOutput.line("""
+                  reconciliation (App Store Server API, every \(Int((reconcileEvery ?? 0) / 86_400)) simulated days): \(totals.passes) passes read \(totals.read) notifications \
+                and added \(totals.added + totals.fromStatuses) events (\(totals.added) lost notifications, \(totals.fromStatuses) from subscription statuses); \
+                the last pass took \(String(format: "%.2f", totals.last)) s
+                """)
+        }
         for mismatch in summary.mismatches.prefix(10) {
             DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
         }

@@ -1,4 +1,5 @@
 import AppStoreModels
+import AppStoreServerAPI
 import AppStoreVerification
 import ArgumentParser
 import EntitleCore
@@ -22,7 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
             catalog. Every option can also be set by an environment variable (ENTITLE_HOST, ENTITLE_PORT,
             ENTITLE_DATABASE, ENTITLE_CATALOG (comma separated), ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
             (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY,
-            ENTITLE_TRUST_LOCAL_STORE=1, ENTITLE_CHECK_REVOCATION=1, ENTITLE_REVOCATION_FRESHNESS);
+            ENTITLE_TRUST_LOCAL_STORE=1, ENTITLE_CHECK_REVOCATION=1, ENTITLE_REVOCATION_FRESHNESS, ENTITLE_APP_STORE_KEY,
+            ENTITLE_APP_STORE_KEY_ID, ENTITLE_APP_STORE_ISSUER_ID, ENTITLE_APP_STORE_API_URL, ENTITLE_RECONCILE_INTERVAL);
             options win.
             """)
 
@@ -52,6 +54,15 @@ struct ServeCommand: AsyncParsableCommand {
     var checkRevocation = false
     @Option(name: .customLong("revocation-freshness"), help: "With --check-revocation: seconds a chain confirmed good is trusted before it is asked about again (default 3600).")
     var revocationFreshness: Double?
+    @Option(name: .customLong("app-store-key"), help: "The in-app purchase key's .p8 file (App Store Connect); turns on the App Store Server API and promotional offers.", completion: .file())
+    var appStoreKey: String?
+    @Option(name: .customLong("app-store-key-id"), help: "The in-app purchase key's ID.") var appStoreKeyID: String?
+    @Option(name: .customLong("app-store-issuer-id"), help: "The team's issuer ID (App Store Connect, Users and Access, Integrations).")
+    var appStoreIssuerID: String?
+    @Option(name: .customLong("app-store-api-url"), help: "Where the App Store Server API is, replacing Apple's production and sandbox hosts (a local stand-in to rehearse against).")
+    var appStoreAPIURL: String?
+    @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliation passes with the App Store Server API (default 3600; 0: only on request).")
+    var reconcileInterval: Double?
 
     func validate() throws {
         if revocationFreshness != nil, !checkRevocation {
@@ -59,6 +70,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let seconds = revocationFreshness, !(0...86_400).contains(seconds) {
             throw ValidationError("--revocation-freshness is 0 to 86400 seconds")
+        }
+        if let seconds = reconcileInterval, !(seconds == 0 || (60...604_800).contains(seconds)) {
+            throw ValidationError("--reconcile-interval is 0 (only on request) or 60 to 604800 seconds")
         }
     }
 
@@ -133,17 +147,27 @@ struct ServeCommand: AsyncParsableCommand {
         if let revocation {
             logger.info("revocation checks on: each chain is confirmed with its OCSP responder, then trusted for \(Int(revocation.freshness)) s")
         }
+        let appStore = try AppStoreAccessOptions(
+            keyFile: appStoreKey, keyID: appStoreKeyID, issuerID: appStoreIssuerID, apiURL: appStoreAPIURL, environment: environment)
+        if let appStore { logger.info("App Store Server API on: \(appStore.key) at \(appStore.endpoints.production)") }
         let served = apps.map { app in
-            ServedApp(
-                bundleID: app.bundleID, catalog: app.catalog,
-                verifiers: app.environments.map { environment in
-                    SignedDataVerifier(
-                        configuration: VerifierConfiguration(
-                            bundleID: app.bundleID, environment: environment, appAppleID: app.appAppleID, rootCertificates: roots,
-                            xcodeCertificates: xcode, revocation: revocation),
-                        now: { Date() })
-                })
+            let verifiers = app.environments.map { environment in
+                SignedDataVerifier(
+                    configuration: VerifierConfiguration(
+                        bundleID: app.bundleID, environment: environment, appAppleID: app.appAppleID, rootCertificates: roots,
+                        xcodeCertificates: xcode, revocation: revocation),
+                    now: { Date() })
+            }
+            return ServedApp(
+                bundleID: app.bundleID, catalog: app.catalog, verifiers: verifiers,
+                serverAPI: appStore.map { $0.client(bundleID: app.bundleID, verifiers: verifiers, now: { Date() }) }, offerKey: appStore?.key)
         }
+        let interval = try reconcileInterval ?? environment["ENTITLE_RECONCILE_INTERVAL"].map { value in
+            guard let seconds = Double(value), seconds == 0 || (60...604_800).contains(seconds) else {
+                throw ValidationError("ENTITLE_RECONCILE_INTERVAL is 0 or 60 to 604800 seconds")
+            }
+            return seconds
+        } ?? 3600
         let secretKeys = secretKeys.isEmpty ? (environment["ENTITLE_SECRET_KEYS"]?.split(separator: ",").map(String.init) ?? []) : secretKeys
         if secretKeys.isEmpty {
             logger.warning("no secret key: only public keys work; add --secret-key sk_… to reach every subscriber")
@@ -170,10 +194,11 @@ struct ServeCommand: AsyncParsableCommand {
 
         let described = apps.map { "\($0.bundleID.isEmpty ? "(no bundle ID)" : $0.bundleID) [\($0.environments.map(\.rawValue).joined(separator: ", "))]" }
         let listening = "Entitle listening on http://\(host):\(port) (ledger \(ledger); \(apps.count == 1 ? "app" : "apps") \(described.joined(separator: "; ")))"
-        let application = try await buildApplication(
-            configuration: ServerConfiguration(
-                http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), apps: served, keys: keys,
-                restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer))
+        var configuration = ServerConfiguration(
+            http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), apps: served, keys: keys,
+            restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer)
+        configuration.reconciliationInterval = interval == 0 ? nil : .milliseconds(Int64(interval * 1000))
+        let application = try await buildApplication(configuration: configuration)
         try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 

@@ -48,10 +48,13 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     let apps = ServedApps(services: configuration.apps.map { app in
         SubscriptionService(
             store: store.forApp(app.bundleID), catalog: app.catalog, verifiers: app.verifiers, restorePolicy: configuration.restorePolicy,
-            metrics: configuration.metrics, now: configuration.now, logger: configuration.logger)
+            metrics: configuration.metrics, now: configuration.now, logger: configuration.logger, serverAPI: app.serverAPI, offerKey: app.offerKey)
     })
     if let interval = configuration.analyticsRefreshInterval {
         for service in apps.services { services.append(AnalyticsRefresher(service: service, interval: interval)) }
+    }
+    if let interval = configuration.reconciliationInterval {
+        services.append(Reconciler(services: apps.services, interval: interval))
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,

@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     /// How often the analytics aggregates are refreshed in the background; `nil` for never (reports
     /// still refresh before they are computed).
     public var analyticsRefreshInterval: Duration?
+    /// How often apps with the App Store Server API configured are reconciled (a pass also runs soon
+    /// after start); `nil` for never in the background (`POST /v1/reconciliation` and
+    /// `entitle reconcile` still run passes).
+    public var reconciliationInterval: Duration? = .seconds(3600)
     public var metrics: ServerMetrics
     /// The clock every answer is computed at.
     public var now: @Sendable () -> Date

@@ -9,6 +9,8 @@ import Hummingbird
 struct AdminController {
     let keys: APIKeys
     let stored: StoredKeys
+    /// This instance's name in reconciliation leases.
+    let reconcilerHolder = UUID().uuidString
 
     func addRoutes(to router: Router<EntitleRequestContext>, select: AppSelectionMiddleware, secret: AuthenticationMiddleware) {
         let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: secret)
@@ -41,6 +43,9 @@ struct AdminController {
             SubscriberResponseBuilder.response(
                 try await context.service.removeMember(
                     householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
+        }
+        subscriber.post("refresh") { _, context -> SubscriberResponse in
+            SubscriberResponseBuilder.response(try await context.service.refreshFromAppStore(appUserID: context.subscriberID()))
         }
         subscriber.get("events") { _, context -> [TimelineEvent] in
             try await context.service.timeline(appUserID: context.subscriberID()).map(TimelineEvent.init)
@@ -100,10 +105,24 @@ struct AdminController {
             OpenAccessResponse(try await context.service.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
         }
 
+        router.group("/v1/reconciliation").add(middleware: select).add(middleware: secret).post { request, context -> ReconciliationResponse in
+            let body = try await request.decodeIfPresent(as: ReconciliationRequest.self, context: context) ?? ReconciliationRequest()
+            return ReconciliationResponse(try await context.service.reconcile(since: body.since, holder: reconcilerHolder))
+        }
+
         router.group("/v1/purchases").add(middleware: select).add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
             let lookup = try await context.service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
         }
+    }
+}
+
+extension ReconciliationResponse: ResponseEncodable {
+    init(_ report: ReconciliationReport) {
+        self.init(
+            app: report.app, from: report.from, to: report.to, notificationsRead: report.notificationsRead, notificationsAdded: report.notificationsAdded,
+            notificationsRefused: report.notificationsRefused, purchasesChecked: report.purchasesChecked, statusEventsAdded: report.statusEventsAdded,
+            skipped: report.skipped, seconds: report.seconds)
     }
 }
 

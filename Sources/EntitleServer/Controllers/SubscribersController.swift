@@ -14,8 +14,16 @@ struct SubscribersController {
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
-            return SubscriberResponseBuilder.response(
-                try await context.service.submitTransaction(appUserID: context.subscriberID(), signedTransaction: body.signedTransaction))
+            switch (body.signedTransaction, body.transactionId) {
+            case (let signed?, nil):
+                return SubscriberResponseBuilder.response(
+                    try await context.service.submitTransaction(appUserID: context.subscriberID(), signedTransaction: signed))
+            case (nil, let transactionID?):
+                return SubscriberResponseBuilder.response(
+                    try await context.service.submitTransaction(appUserID: context.subscriberID(), transactionID: transactionID))
+            default:
+                throw ServiceError(.invalidRequest, "send signedTransaction or transactionId, one of them")
+            }
         }
         group.post("pending-purchases") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)

@@ -24,6 +24,12 @@ public enum HTTPStatusTable {
         .unknownFeature: .badRequest,
         .notMetered: .badRequest,
         .quotaExhausted: .conflict,
+        .appStoreNotConfigured: .conflict,
+        .appStoreNotFound: .notFound,
+        .appStoreUnavailable: .serviceUnavailable,
+        .appStoreRefused: .badGateway,
+        .unknownOffer: .badRequest,
+        .offerNotEligible: .forbidden,
         .internalError: .internalServerError,
     ]
 

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AppStoreVerification
 import EntitleStorage
 import Foundation
@@ -48,6 +49,18 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notMetered = Code(rawValue: "usage.notMetered")
         /// Recording the usage would exceed the quota.
         public static let quotaExhausted = Code(rawValue: "usage.quotaExhausted")
+        /// The app has no App Store Server API key configured (`--app-store-key`), which the operation needs.
+        public static let appStoreNotConfigured = Code(rawValue: "appStore.notConfigured")
+        /// The App Store doesn't know the transaction (or order) asked about.
+        public static let appStoreNotFound = Code(rawValue: "appStore.notFound")
+        /// The App Store can't be reached, rate-limits, or fails for now; a retry may succeed.
+        public static let appStoreUnavailable = Code(rawValue: "appStore.unavailable")
+        /// The App Store refused the request (its error code is in the message) or answered what didn't verify.
+        public static let appStoreRefused = Code(rawValue: "appStore.refused")
+        /// The promotional offer is not one of the product's in the app's catalog.
+        public static let unknownOffer = Code(rawValue: "offer.unknown")
+        /// The subscriber is not eligible for the promotional offer under the catalog's rule.
+        public static let offerNotEligible = Code(rawValue: "offer.notEligible")
         /// Something failed that is no fault of the caller's; details are logged, never returned.
         public static let internalError = Code(rawValue: "server.internal")
 
@@ -56,7 +69,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public var isRetryable: Bool {
             if rawValue.hasPrefix("verification.") { return VerificationError.Code(rawValue: rawValue).isRetryable }
             if rawValue.hasPrefix("storage.") { return StorageError.Code(rawValue: rawValue).isRetryable }
-            return false
+            return self == .appStoreUnavailable
         }
     }
 
@@ -74,6 +87,19 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A verification failure, with its own code and message.
     public init(_ error: VerificationError) {
         self.init(Code(rawValue: error.code.rawValue), error.message, underlying: error)
+    }
+
+    /// An App Store Server API failure: not found, for now (retryable), or refused.
+    public init(_ error: AppStoreServerAPIError) {
+        let code: Code =
+            switch error.kind {
+            case .apple where error.code == AppStoreServerAPIError.transactionIdNotFound || error.code == AppStoreServerAPIError.originalTransactionIdNotFound
+                || error.status == 404:
+                .appStoreNotFound
+            case _ where error.isRetryable: .appStoreUnavailable
+            default: .appStoreRefused
+            }
+        self.init(code, "the App Store: \(error.description)", underlying: error)
     }
 
     /// A storage failure, with its own code; its message is never the caller's business.

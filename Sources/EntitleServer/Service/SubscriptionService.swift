@@ -1,4 +1,5 @@
 import AppStoreModels
+import AppStoreServerAPI
 import AppStoreVerification
 import Crypto
 import EntitleCore
@@ -24,11 +25,18 @@ public final class SubscriptionService: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let accountTokens: AccountTokens
+    /// Apple's App Store Server API for this app, when configured.
+    let serverAPI: AppStoreServerAPIClient?
+    /// The key promotional offers are signed with, when configured.
+    let offerKey: InAppPurchaseKey?
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
-        metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger
+        metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger,
+        serverAPI: AppStoreServerAPIClient? = nil, offerKey: InAppPurchaseKey? = nil
     ) {
+        self.serverAPI = serverAPI
+        self.offerKey = offerKey
         self.store = store
         self.analytics = store.analyticsStore()
         self.catalog = catalog
@@ -45,7 +53,9 @@ public final class SubscriptionService: Sendable {
 
     /// Verifies a notification and stores it durably. Returns whether it was new. A duplicate (same
     /// notificationUUID) is accepted and changes nothing.
-    public func ingestNotification(signedPayload: String) async throws(ServiceError) -> AppendOutcome {
+    public func ingestNotification(
+        signedPayload: String, source: LedgerEventSource = .appStoreNotification
+    ) async throws(ServiceError) -> AppendOutcome {
         let verified = try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signedPayload) }
         let notification = verified.notification
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
@@ -53,7 +63,7 @@ public final class SubscriptionService: Sendable {
         }
         let transaction = verified.transactionInfo
         let event = LedgerEvent(
-            id: UUID(), appUserID: nil, source: .appStoreNotification, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,
+            id: UUID(), appUserID: nil, source: source, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,
             transactionID: transaction?.transactionId,
             originalTransactionID: transaction?.originalTransactionId ?? verified.renewalInfo?.originalTransactionId,
             signedDate: notification.signedDate, receivedAt: now(),
@@ -77,7 +87,9 @@ public final class SubscriptionService: Sendable {
 
     /// Verifies a transaction the app submitted for `appUserID`, links its purchase, and returns the
     /// subscriber.
-    public func submitTransaction(appUserID: String, signedTransaction: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func submitTransaction(
+        appUserID: String, signedTransaction: String, source: LedgerEventSource = .appTransaction
+    ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let transaction = try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signedTransaction) }
@@ -106,7 +118,7 @@ public final class SubscriptionService: Sendable {
             }
         }
         let event = LedgerEvent(
-            id: UUID(), appUserID: appUserID, source: .appTransaction,
+            id: UUID(), appUserID: appUserID, source: source,
             idempotencyKey: Self.idempotencyKey(transactionID: transactionID, signedDate: transaction.signedDate, jws: signedTransaction),
             transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
             payload: .transaction(transaction), rawSignedPayload: signedTransaction)
@@ -341,7 +353,7 @@ public final class SubscriptionService: Sendable {
         return households
     }
 
-    private func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {
+    func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {
         try await measuredAppend(event) { () async throws(StorageError) in try await self.store.append(event) }
     }
 

@@ -199,12 +199,22 @@ enum LedgerSchema {
                 )
                 """,
             ]),
+            (9, [
+                // Background jobs of an app (reconciliation): how far the last completed run reached, and
+                // who runs it now, so that several server instances run one at a time.
+                """
+                CREATE TABLE job_runs (
+                    app_id TEXT NOT NULL, job TEXT NOT NULL, mark BIGINT, holder TEXT, lease_until BIGINT,
+                    PRIMARY KEY (app_id, job)
+                )
+                """,
+            ]),
         ]
     }
 
     /// The tables whose rows belong to an app, which adopting unassigned rows moves.
     static let appTables = [
         "ledger_events", "purchase_links", "subscribers", "analytics_contributions", "analytics_daily", "ledger_cursors", "account_tokens",
-        "subscriber_aliases",
+        "subscriber_aliases", "job_runs",
     ]
 }

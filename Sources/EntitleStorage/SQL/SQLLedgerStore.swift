@@ -317,6 +317,37 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func acquireJob(_ job: String, holder: String, now: Date, until: Date) async throws(StorageError) -> JobLease? {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.job.\(app).\(job)")
+            let row = try await session.execute(
+                "SELECT mark, holder, lease_until FROM job_runs WHERE app_id = ? AND job = ?", [.text(app), .text(job)]
+            ).first
+            if let row, let current = row["holder"]?.text, current != holder, let leaseUntil = row["lease_until"]?.integer,
+                leaseUntil > SQLValue(now).integer ?? 0
+            {
+                return nil
+            }
+            _ = try await session.execute(
+                """
+                INSERT INTO job_runs (app_id, job, mark, holder, lease_until) VALUES (?, ?, NULL, ?, ?)
+                ON CONFLICT (app_id, job) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+                """, [.text(app), .text(job), .text(holder), SQLValue(until)])
+            let mark = row?["mark"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            return JobLease(job: job, holder: holder, until: until, mark: mark)
+        }
+    }
+
+    func completeJob(_ lease: JobLease, mark: Date?) async throws(StorageError) {
+        let app = app
+        try await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute(
+                "UPDATE job_runs SET mark = COALESCE(?, mark), holder = NULL, lease_until = NULL WHERE app_id = ? AND job = ? AND holder = ?",
+                [SQLValue(mark), .text(app), .text(lease.job), .text(lease.holder)])
+        }
+    }
+
     func subscriberIDs() async throws(StorageError) -> [String] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.text(app)])

@@ -9,13 +9,17 @@ public struct DeliveryOptions: Sendable {
     public var shuffle: Bool
     /// The chance that a notification is delivered a second time, to show idempotency.
     public var duplicateProbability: Double
-    /// Seeds the shuffling and duplication.
+    /// The chance that a notification is never delivered (a server down for days, a wrong URL): it
+    /// stays in the store's Notification History, where reconciliation finds it.
+    public var dropProbability: Double
+    /// Seeds the shuffling, duplication and dropping.
     public var seed: UInt64
 
     public init(
         retryDelays: [Duration] = [.milliseconds(100), .milliseconds(500), .seconds(2), .seconds(5), .seconds(10)], shuffle: Bool = false,
-        duplicateProbability: Double = 0, seed: UInt64 = 1
+        duplicateProbability: Double = 0, dropProbability: Double = 0, seed: UInt64 = 1
     ) {
+        self.dropProbability = dropProbability
         self.retryDelays = retryDelays
         self.shuffle = shuffle
         self.duplicateProbability = duplicateProbability

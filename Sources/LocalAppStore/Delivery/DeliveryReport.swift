@@ -6,6 +6,8 @@ public struct DeliveryReport: Hashable, Sendable {
     public var duplicates = 0
     /// Attempts answered with non-2xx or a failed connection, then retried.
     public var retries = 0
+    /// Notifications never sent (``DeliveryOptions/dropProbability``): in the store's history only.
+    public var dropped = 0
 
     public init() {}
 
@@ -14,6 +16,7 @@ public struct DeliveryReport: Hashable, Sendable {
         sum.delivered += rhs.delivered
         sum.duplicates += rhs.duplicates
         sum.retries += rhs.retries
+        sum.dropped += rhs.dropped
         return sum
     }
 }

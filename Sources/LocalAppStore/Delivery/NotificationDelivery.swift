@@ -14,8 +14,11 @@ public final class NotificationDelivery: Sendable {
     private let options: DeliveryOptions
     private let generator: NIOLockedValueBox<SeededGenerator>
     private let logger: Logger
+    /// The store's App Store Server API, whose Notification History records every notification sent.
+    private let history: LocalServerAPI?
 
-    public init(url: String, client: HTTPClient, options: DeliveryOptions = DeliveryOptions(), logger: Logger) {
+    public init(url: String, client: HTTPClient, options: DeliveryOptions = DeliveryOptions(), history: LocalServerAPI? = nil, logger: Logger) {
+        self.history = history
         self.url = url
         self.client = client
         self.options = options
@@ -26,15 +29,21 @@ public final class NotificationDelivery: Sendable {
     /// Delivers `notifications` (in a random order and with duplicates when so configured), each
     /// until acknowledged.
     public func deliver(_ notifications: [SignedNotification]) async throws(LocalStoreError) -> DeliveryReport {
+        for notification in notifications { history?.record(notification: notification.signedPayload, at: notification.signedDate) }
+        var report = DeliveryReport()
         let plan: [(SignedNotification, duplicate: Bool)] = generator.withLockedValue { generator in
-            var plan = notifications.map { ($0, duplicate: false) }
-            for notification in notifications where options.duplicateProbability > 0 && Double.random(in: 0..<1, using: &generator) < options.duplicateProbability {
+            var kept = notifications
+            if options.dropProbability > 0 {
+                kept = notifications.filter { _ in Double.random(in: 0..<1, using: &generator) >= options.dropProbability }
+                report.dropped = notifications.count - kept.count
+            }
+            var plan = kept.map { ($0, duplicate: false) }
+            for notification in kept where options.duplicateProbability > 0 && Double.random(in: 0..<1, using: &generator) < options.duplicateProbability {
                 plan.append((notification, duplicate: true))
             }
             if options.shuffle { plan.shuffle(using: &generator) }
             return plan
         }
-        var report = DeliveryReport()
         var acknowledged: Set<String> = []
         for (notification, _) in plan {
             report.retries += try await deliver(notification)

@@ -58,6 +58,9 @@ public struct PopulationSimulation {
     private var people: [Person] = []
     private var owners: [String: Int] = [:]
     private var summary: PopulationSummary
+    /// Work the server does on a schedule (reconciliation), run every `interval` of simulated time and
+    /// once more at the end, before the comparison.
+    private var periodic: (interval: TimeInterval, action: (Date) async throws(LocalStoreError) -> Void)?
 
     /// - Parameters:
     ///   - end: the simulation's last instant; it starts `plan.months` before.
@@ -71,6 +74,11 @@ public struct PopulationSimulation {
         self.start = ISODuration(months: -plan.months).added(to: end)
         self.generator = SeededGenerator(seed: plan.seed)
         self.summary = PopulationSummary(start: start, end: end)
+    }
+
+    /// Runs `action` every `interval` of simulated time, and once at the end before comparing.
+    public mutating func every(_ interval: TimeInterval, _ action: @escaping (Date) async throws(LocalStoreError) -> Void) {
+        periodic = (interval, action)
     }
 
     /// The first instant of the simulation.
@@ -90,7 +98,13 @@ public struct PopulationSimulation {
             schedule(start + Double.random(in: 0..<span * 0.95, using: &generator), index, .arrive)
         }
         var events = 0
+        var nextPeriodic = periodic.map { start + $0.interval }
         while let next = popNext(), next.date <= end {
+            while let due = nextPeriodic, due <= next.date, let periodic {
+                clock.advance(to: due)
+                try await periodic.action(due)
+                nextPeriodic = due + periodic.interval
+            }
             clock.advance(to: next.date)
             do {
                 try await perform(next)
@@ -101,6 +115,7 @@ public struct PopulationSimulation {
             if events % 500 == 0 { progress(Progress(now: next.date, events: events, notifications: summary.notifications.delivered)) }
         }
         clock.advance(to: end)
+        try await periodic?.action(end)
         progress(Progress(now: end, events: events, notifications: summary.notifications.delivered))
         try await compare()
         return summary

@@ -43,7 +43,7 @@ public struct PopulationSummary: Sendable {
         return """
             Simulated \(subscribers) subscribers (\(familyMembers) of them family members) from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)):
               app-managed trials started \(appTrialsStarted), purchases \(purchases), renewals \(renewals), refunds \(refunds)
-              notifications delivered \(notifications.delivered) (duplicates \(notifications.duplicates), retries \(notifications.retries))
+              notifications delivered \(notifications.delivered) (duplicates \(notifications.duplicates), retries \(notifications.retries)\(notifications.dropped > 0 ? ", never delivered \(notifications.dropped)" : ""))
               purchase chains by state (the store's expectation):
             \(table(expected))
               purchase chains by state (GET /v1/subscribers/{id}):

@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Reconciles every app whose App Store Server API is configured: soon after start (once the ledger
+/// is migrated), then every `interval` until graceful shutdown. A failed pass is logged and tried
+/// again after `retryAfter` (or the interval, if shorter). Each pass takes the app's lease, so of
+/// several instances sharing a database one runs it.
+public struct Reconciler: Service {
+    let services: [SubscriptionService]
+    let interval: Duration
+    let startDelay: Duration
+    let retryAfter: Duration
+    /// This instance's name in the leases.
+    let holder: String
+
+    public init(
+        services: [SubscriptionService], interval: Duration, startDelay: Duration = .seconds(2), retryAfter: Duration = .seconds(60),
+        holder: String = UUID().uuidString
+    ) {
+        self.services = services.filter { $0.serverAPI != nil }
+        self.interval = interval
+        self.startDelay = startDelay
+        self.retryAfter = retryAfter
+        self.holder = holder
+    }
+
+    public func run() async throws {
+        guard !services.isEmpty else { return }
+        await cancelWhenGracefulShutdown {
+            var wait = startDelay
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: wait)
+                } catch {
+                    return
+                }
+                wait = interval
+                for service in services {
+                    do throws(ServiceError) {
+                        _ = try await service.reconcile(holder: holder)
+                    } catch {
+                        service.logger.warning(
+                            "reconciliation will be retried", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+                        wait = min(wait, retryAfter)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import AppStoreModels
+import AppStoreServerAPI
+import AppStoreVerification
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+
+extension SubscriptionService {
+    /// The job name reconciliation leases.
+    static let reconciliationJob = "reconciliation"
+    /// How far back Apple keeps Notification History.
+    static let notificationHistoryLimit: TimeInterval = 180 * 86_400
+    /// How much of the last pass's window the next one reads again, for notifications Apple recorded late.
+    static let reconciliationOverlap: TimeInterval = 3_600
+
+    /// One reconciliation pass: reads Apple's Notification History from `since` (default: where the
+    /// last pass ended, less an hour; the first pass reads Apple's 180 days) to now and ingests every
+    /// notification the ledger lacks through the same idempotent path as the webhook (source
+    /// `app_store_server_api`); then asks Get All Subscription Statuses about each subscription past
+    /// its expiry with no news since, and records what Apple answers when it says something new.
+    /// Instances sharing a database take a lease first: while one runs a pass, the others skip.
+    public func reconcile(since: Date? = nil, holder: String, wallClock: @Sendable () -> ContinuousClock.Instant = { .now })
+        async throws(ServiceError) -> ReconciliationReport
+    {
+        guard let serverAPI else {
+            throw ServiceError(.appStoreNotConfigured, "\(bundleID) has no App Store Server API key (--app-store-key)")
+        }
+        let started = wallClock()
+        let end = now()
+        let lease: JobLease?
+        do {
+            lease = try await store.acquireJob(Self.reconciliationJob, holder: holder, now: end, until: end + 15 * 60)
+        } catch {
+            throw ServiceError(error)
+        }
+        let earliest = end - Self.notificationHistoryLimit
+        guard let lease else {
+            var report = ReconciliationReport(app: bundleID, from: since ?? earliest, to: end)
+            report.skipped = true
+            return report
+        }
+        let from = max(earliest, since ?? lease.mark.map { $0 - Self.reconciliationOverlap } ?? earliest)
+        var report = ReconciliationReport(app: bundleID, from: from, to: end)
+        // A pass that fails leaves its lease to lapse, and the mark where the last completed pass left it.
+        try await readNotificationHistory(serverAPI, into: &report)
+        try await checkUnsettledPurchases(serverAPI, at: end, into: &report)
+        do {
+            try await store.completeJob(lease, mark: end)
+        } catch {
+            throw ServiceError(error)
+        }
+        let elapsed = wallClock() - started
+        report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        logger.info(
+            "reconciliation pass",
+            metadata: [
+                "app": "\(bundleID)", "notifications.read": "\(report.notificationsRead)", "notifications.added": "\(report.notificationsAdded)",
+                "purchases.checked": "\(report.purchasesChecked)", "status.added": "\(report.statusEventsAdded)",
+            ])
+        return report
+    }
+
+    private func readNotificationHistory(_ serverAPI: AppStoreServerAPIClient, into report: inout ReconciliationReport) async throws(ServiceError) {
+        let request = NotificationHistoryRequest(startDate: report.from, endDate: report.to)
+        var token: String?
+        repeat {
+            let page: (notifications: [(signedPayload: String, verified: VerifiedNotification)], next: String?)
+            do {
+                page = try await serverAPI.notificationHistory(request, paginationToken: token)
+            } catch {
+                throw ServiceError(error)
+            }
+            for notification in page.notifications {
+                report.notificationsRead += 1
+                do {
+                    if case .appended = try await ingestNotification(signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
+                        report.notificationsAdded += 1
+                    }
+                } catch where error.code.rawValue.hasPrefix("verification.") && !error.isRetryable {
+                    report.notificationsRefused += 1
+                }
+            }
+            token = page.next
+        } while token != nil
+    }
+
+    /// Subscriptions whose current period ended before `now` with nothing signed since: Apple is asked.
+    private func checkUnsettledPurchases(_ serverAPI: AppStoreServerAPIClient, at now: Date, into report: inout ReconciliationReport) async throws(ServiceError) {
+        let subscribers: [String]
+        do {
+            subscribers = try await store.subscriberIDs()
+        } catch {
+            throw ServiceError(error)
+        }
+        for appUserID in subscribers {
+            let facts: SubscriberFacts?
+            do {
+                facts = try await store.projection(appUserID: appUserID)
+            } catch {
+                throw ServiceError(error)
+            }
+            for purchase in (facts?.purchases.values).map(Array.init) ?? [] where Self.isUnsettled(purchase, at: now) {
+                report.purchasesChecked += 1
+                report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
+            }
+        }
+    }
+
+    /// An auto-renewable subscription past its expiry, with neither its transaction nor its renewal
+    /// info signed since, nor an expiration or revocation on record.
+    static func isUnsettled(_ purchase: SubscriptionFacts, at now: Date) -> Bool {
+        guard let current = purchase.currentTransaction, current.type == .autoRenewable, current.revocationDate == nil,
+            let expires = current.expiresDate, expires < now, purchase.renewalInfo?.expirationIntent == nil
+        else { return false }
+        let lastNews = max(current.signedDate ?? .distantPast, purchase.renewalInfo?.signedDate ?? .distantPast)
+        return lastNews < expires
+    }
+
+    /// Asks Get All Subscription Statuses about `purchase` and records its latest transaction and
+    /// renewal info where they differ from what the ledger holds; returns how many events that added.
+    func refreshFromStatuses(_ purchase: SubscriptionFacts, appUserID: String?, _ serverAPI: AppStoreServerAPIClient) async throws(ServiceError) -> Int {
+        let statuses: [(status: Int?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)]
+        do {
+            statuses = try await serverAPI.subscriptionStatuses(purchase.originalTransactionID)
+        } catch {
+            throw ServiceError(error)
+        }
+        var added = 0
+        for status in statuses where (status.transaction?.originalTransactionId ?? status.renewalInfo?.originalTransactionId) == purchase.originalTransactionID {
+            if let transaction = status.transaction, let id = transaction.transactionId, Self.tellsSomethingNew(transaction, purchase) {
+                let event = LedgerEvent(
+                    id: UUID(), appUserID: appUserID, source: .appStoreServerAPI,
+                    idempotencyKey: Self.idempotencyKey(transactionID: id, signedDate: transaction.signedDate, jws: id),
+                    transactionID: id, originalTransactionID: purchase.originalTransactionID, signedDate: transaction.signedDate, receivedAt: now(),
+                    payload: .transaction(transaction))
+                if case .appended = try await append(event) { added += 1 }
+            }
+            if let renewal = status.renewalInfo, Self.tellsSomethingNew(renewal, purchase) {
+                let signed = Int64(((renewal.signedDate ?? now()).timeIntervalSince1970 * 1000).rounded())
+                let event = LedgerEvent(
+                    id: UUID(), appUserID: appUserID, source: .appStoreServerAPI,
+                    idempotencyKey: "renewal:\(purchase.originalTransactionID):\(signed)", originalTransactionID: purchase.originalTransactionID,
+                    signedDate: renewal.signedDate, receivedAt: now(), payload: .renewalInfo(renewal))
+                if case .appended = try await append(event) { added += 1 }
+            }
+        }
+        return added
+    }
+
+    /// Whether Apple's latest transaction differs from the ledger's in what decides state.
+    static func tellsSomethingNew(_ transaction: JWSTransactionDecodedPayload, _ purchase: SubscriptionFacts) -> Bool {
+        guard let known = transaction.transactionId.flatMap({ purchase.transactions[$0] }) else { return true }
+        return known.expiresDate != transaction.expiresDate || known.revocationDate != transaction.revocationDate
+            || known.isUpgraded != transaction.isUpgraded || known.productId != transaction.productId
+    }
+
+    /// Whether Apple's renewal info differs from the ledger's in what decides state.
+    static func tellsSomethingNew(_ renewal: JWSRenewalInfoDecodedPayload, _ purchase: SubscriptionFacts) -> Bool {
+        guard let known = purchase.renewalInfo else { return true }
+        return known.autoRenewStatus != renewal.autoRenewStatus || known.expirationIntent != renewal.expirationIntent
+            || known.isInBillingRetryPeriod != renewal.isInBillingRetryPeriod || known.gracePeriodExpiresDate != renewal.gracePeriodExpiresDate
+            || known.autoRenewProductId != renewal.autoRenewProductId || known.renewalDate != renewal.renewalDate
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a reconciliation pass found and changed (`POST /v1/reconciliation`, `entitle reconcile`).
+public struct ReconciliationResponse: Codable, Hashable, Sendable {
+    public var app: String
+    /// The window of Apple's Notification History read.
+    public var from: Date
+    public var to: Date
+    public var notificationsRead: Int
+    /// Notifications the ledger lacked (lost or never delivered), now ingested.
+    public var notificationsAdded: Int
+    /// Notifications that did not verify, kept out of the ledger.
+    public var notificationsRefused: Int
+    /// Subscriptions past their expiry with no news since, asked about.
+    public var purchasesChecked: Int
+    /// Events added from those answers.
+    public var statusEventsAdded: Int
+    /// Another server instance was running a pass, so this one did nothing.
+    public var skipped: Bool
+    public var seconds: Double
+
+    public init(
+        app: String, from: Date, to: Date, notificationsRead: Int, notificationsAdded: Int, notificationsRefused: Int, purchasesChecked: Int,
+        statusEventsAdded: Int, skipped: Bool, seconds: Double
+    ) {
+        self.app = app
+        self.from = from
+        self.to = to
+        self.notificationsRead = notificationsRead
+        self.notificationsAdded = notificationsAdded
+        self.notificationsRefused = notificationsRefused
+        self.purchasesChecked = purchasesChecked
+        self.statusEventsAdded = statusEventsAdded
+        self.skipped = skipped
+        self.seconds = seconds
+    }
+}
