@@ -82,6 +82,7 @@ struct OpenAPIConformanceTests {
         case "grantEntitlement": return ServerHarness.json(GrantRequest(entitlementID: "family"))
         case "addOverride": return ServerHarness.json(OverrideRequest(reason: "conformance"))
         case "setOpenAccess": return ByteBuffer(string: #"{"endsAt":"2026-02-01T00:00:00Z","reason":"conformance"}"#)
+        case "signPromotionalOffer": return ServerHarness.json(PromotionalOfferRequest(productID: "com.screentimerewards.family.monthly", offerID: "none"))
         default: return ByteBuffer()
         }
     }
@@ -93,9 +94,9 @@ struct OpenAPIConformanceTests {
             .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{keyID}", with: "key_unknown").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
     }
 
-    @Test("the document describes the 32 operations the server serves")
+    @Test("the document describes the 35 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 32)
+        #expect(Self.operations.count == 35)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

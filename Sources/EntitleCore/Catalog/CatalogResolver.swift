@@ -114,6 +114,21 @@ struct CatalogResolver {
             fail(.invalidValue, entitlements: JSONPath().key("environments").index(index), "\"\(name)\" is not an environment",
                  hint: "use \(knownEnvironments.joined(separator: ", "))")
         }
+        var offerRules: [String: PromotionalOfferEligibility] = [:]
+        let offerIDs = Set(products.values.flatMap { $0.promotionalOffers.compactMap(\.id) })
+        for (offerID, rule) in document.promotionalOffers.sorted(by: { $0.key < $1.key }) {
+            let path = JSONPath().key("promotionalOffers").key(offerID)
+            if !offerIDs.contains(offerID) {
+                fail(.unknownProduct, entitlements: path, "no product of the .storekit file has the promotional offer \(offerID)",
+                     hint: "use an offerID of a product's adHocOffers")
+            }
+            guard let eligibility = PromotionalOfferEligibility(rawValue: rule.eligibility) else {
+                fail(.invalidValue, entitlements: path.key("eligibility"), "\"\(rule.eligibility)\" is not an eligibility rule",
+                     hint: "use lapsed, subscribers or anyone")
+                continue
+            }
+            offerRules[offerID] = eligibility
+        }
         if let id = document.appAppleID, id <= 0 {
             fail(.invalidValue, entitlements: JSONPath().key("appAppleID"), "the App Apple ID is a positive number")
         }
@@ -137,6 +152,7 @@ struct CatalogResolver {
             free: free,
             appTrial: appTrial)
         catalog.acceptsAppKeys = document.appKeys ?? true
+        catalog.promotionalOfferEligibility = offerRules
         return catalog
     }
 

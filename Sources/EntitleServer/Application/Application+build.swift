@@ -25,6 +25,7 @@ extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}
 extension AnalyticsReport: ResponseEncodable {}
 extension OfferingsResponse: ResponseEncodable {}
+extension PromotionalOfferResponse: ResponseEncodable {}
 
 /// The server application, as the CLI, `entitle demo` and the tests run it: the router over the
 /// subscription service, and every long-running part as a `Service` of the application — the

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import EntitleWire
 import Hummingbird
 
@@ -24,6 +25,14 @@ struct SubscribersController {
             default:
                 throw ServiceError(.invalidRequest, "send signedTransaction or transactionId, one of them")
             }
+        }
+        group.post("promotional-offers") { request, context -> PromotionalOfferResponse in
+            let body = try await request.decode(as: PromotionalOfferRequest.self, context: context)
+            let offer = try await context.service.promotionalOffer(appUserID: context.subscriberID(), productID: body.productID, offerID: body.offerID)
+            return PromotionalOfferResponse(
+                productID: body.productID, offerID: body.offerID, keyID: offer.signature.keyID, nonce: offer.signature.nonce,
+                timestamp: offer.signature.timestamp, signature: offer.signature.signature, appAccountToken: offer.appAccountToken,
+                compactJWS: offer.compactJWS)
         }
         group.post("pending-purchases") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)

@@ -26,7 +26,8 @@ public struct Reconciler: Service {
     }
 
     public func run() async throws {
-        guard !services.isEmpty else { return }
+        // A service that returns ends the application: with nothing to reconcile, wait for shutdown.
+        guard !services.isEmpty else { return try await gracefulShutdown() }
         await cancelWhenGracefulShutdown {
             var wait = startDelay
             while !Task.isCancelled {

@@ -30,10 +30,12 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var appTrial: AppTrialDocument?
     /// How long each non-renewing subscription product lasts; StoreKit leaves that to the app.
     public var nonRenewingDurations: [String: String]
+    /// Who each promotional offer (by its ID in the `.storekit` file) is signed for.
+    public var promotionalOffers: [String: PromotionalOfferDocument]
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
-        case nonRenewingDurations
+        case nonRenewingDurations, promotionalOffers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,5 +54,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         free = try container.decodeIfPresent(AccessLevelDocument.self, forKey: .free)
         appTrial = try container.decodeIfPresent(AppTrialDocument.self, forKey: .appTrial)
         nonRenewingDurations = try container.decodeIfPresent([String: String].self, forKey: .nonRenewingDurations) ?? [:]
+        promotionalOffers = try container.decodeIfPresent([String: PromotionalOfferDocument].self, forKey: .promotionalOffers) ?? [:]
     }
 }

@@ -12,6 +12,9 @@ public struct Catalog: Hashable, Sendable {
     public var environments: [String]
     /// Whether app keys reach the app's subscribers (the entitlements file's `appKeys`, default true).
     public var acceptsAppKeys: Bool = true
+    /// Who each promotional offer is signed for, by offer ID; an offer not listed is for
+    /// ``PromotionalOfferEligibility/subscribers``.
+    public var promotionalOfferEligibility: [String: PromotionalOfferEligibility] = [:]
     public var storefront: String?
     public var currency: String?
     /// Products sorted by identifier.

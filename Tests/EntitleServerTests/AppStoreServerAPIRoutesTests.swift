@@ -1,0 +1,230 @@
+import AppStoreModels
+import AppStoreServerAPI
+import AppStoreVerification
+import Crypto
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LocalAppStore
+import Logging
+import NIOCore
+import Testing
+
+/// The server's routes that reach Apple's App Store Server API — reconciliation, validation by
+/// transaction ID, a subscriber's refresh — and promotional offers signed with the team's key, against
+/// the local App Store Server API on loopback (which checks each token as Apple does).
+@Suite("App Store Server API routes")
+struct AppStoreServerAPIRoutesTests {
+    static let bundleID = "com.epilogue.app"
+    static let monthly = "com.epilogue.plus.monthly"
+
+    struct Setup: Sendable {
+        let harness: ServerHarness
+        let api: LocalServerAPI
+        let teamKey: InAppPurchaseKey
+        let secret = ServerHarness.secretKey
+
+        func headers() -> String { secret }
+    }
+
+    static func run(engine: StorageEngine = .sqlite, _ body: @Sendable (Setup, any TestClientProtocol, inout StoreSimulator) async throws -> Void) async throws {
+        let clock = TestClock()
+        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "KEY0000001", issuerID: "issuer-team")
+        let api = LocalServerAPI(
+            credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
+            now: clock.reading)
+        let router = Router()
+        for method in [HTTPRequest.Method.get, .post, .put] {
+            router.on("/**", method: method) { request, _ in
+                let body = try await request.body.collect(upTo: 1 << 20)
+                var query: [String: String] = [:]
+                for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
+                let answer = api.handle(
+                    method: request.method.rawValue, path: request.uri.path, query: query, authorization: request.headers[.authorization],
+                    body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
+                var headers = HTTPFields()
+                for (name, value) in answer.headers { headers[HTTPField.Name(name)!] = value }
+                return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
+        }
+        let apple = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await apple.test(.live) { appleClient in
+            let port = try #require(appleClient.port)
+            let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
+            let catalog = Fixtures.exampleCatalog("Epilogue")
+            try await engine.withStore { store in
+                let verifiers = [SignedDataVerifier(
+                    configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [authority.root]), now: clock.reading)]
+                let client = AppStoreServerAPIClient(
+                    token: teamKey.token(bundleID: bundleID), endpoints: .init(production: base, sandbox: nil), verifiers: verifiers,
+                    retryDelay: .milliseconds(10), now: clock.reading)
+                var configuration = ServerConfiguration(
+                    http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store),
+                    apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers, serverAPI: client, offerKey: teamKey)], keys: keys,
+                    analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server-api"))
+                configuration.reconciliationInterval = nil
+                let app = try await buildApplication(configuration: configuration)
+                let harness = ServerHarness(
+                    pki: try TestPKI(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(bundleID), keys: keys, bundleID: bundleID,
+                    authority: authority, catalog: catalog)
+                try await app.test(.live) { client in
+                    var simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
+                    try await body(Setup(harness: harness, api: api, teamKey: teamKey), client, &simulator)
+                }
+            }
+        }
+    }
+
+    /// What the store sent, recorded in its history only: the webhook never hears of it.
+    static func lose(_ notifications: [SignedNotification], _ setup: Setup) {
+        for notification in notifications { setup.api.record(notification: notification.signedPayload, at: notification.signedDate) }
+    }
+
+    static func reconcile(_ setup: Setup, _ client: any TestClientProtocol) async throws -> ReconciliationResponse {
+        let response = try await setup.harness.post(client, "/v1/reconciliation", key: setup.secret, body: ServerHarness.json(ReconciliationRequest()))
+        return try ServerHarness.decode(ReconciliationResponse.self, response)
+    }
+
+    @Test("a pass ingests the notifications the webhook never got, once; a second pass adds nothing; each is on the timeline as app_store_server_api",
+          arguments: StorageEngine.allCases)
+    func reconciliation(engine: StorageEngine) async throws {
+        try await Self.run(engine: engine) { setup, client, store in
+            let harness = setup.harness
+            let start = harness.clock.now
+            let purchase = try store.purchase(Self.monthly, appAccountToken: AccountTokens(bundleID: Self.bundleID).token(for: "reader"), at: start)
+            try await harness.post(
+                client, "/v1/subscribers/reader/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+            Self.lose(purchase.notifications, setup)
+            let renewedAt = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+            harness.clock.set(renewedAt)
+            Self.lose(try store.renew(purchase.originalTransactionID), setup)
+            harness.clock.set(renewedAt.addingTimeInterval(3_600))
+            let first = try await Self.reconcile(setup, client)
+            #expect(first.notificationsRead == 2)
+            #expect(first.notificationsAdded == 2)
+            #expect(first.skipped == false)
+            let answer = try ServerHarness.decode(
+                SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/reader", key: setup.secret))
+            let subscription = try #require(answer.subscriptions.first)
+            #expect(subscription.expiresAt == store.subscription(purchase.originalTransactionID)?.expiresDate)
+            let timeline = try ServerHarness.decode(
+                [TimelineEvent].self, try await harness.get(client, "/v1/subscribers/reader/events", key: setup.secret))
+            #expect(timeline.filter { $0.source == "app_store_server_api" }.count == 2)
+            let second = try await Self.reconcile(setup, client)
+            #expect(second.notificationsAdded == 0)
+            #expect(second.from < first.to)
+        }
+    }
+
+    @Test("a subscription past its expiry with no news is asked about, and Apple's answer settles it")
+    func unsettled() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
+            try await harness.post(
+                client, "/v1/subscribers/reader/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+            // Auto-renew off and the expiry are signed and sent, but before the window this pass reads.
+            let expires = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+            Self.lose(try store.setAutoRenew(purchase.originalTransactionID, false, at: expires.addingTimeInterval(-86_400)), setup)
+            harness.clock.set(expires)
+            Self.lose(try store.expire(purchase.originalTransactionID, reason: .voluntary), setup)
+            harness.clock.set(expires.addingTimeInterval(86_400))
+            let response = try await harness.post(
+                client, "/v1/reconciliation", key: setup.secret, body: ServerHarness.json(ReconciliationRequest(since: expires.addingTimeInterval(3_600))))
+            let report = try ServerHarness.decode(ReconciliationResponse.self, response)
+            #expect(report.notificationsAdded == 0)
+            #expect(report.purchasesChecked == 1)
+            #expect(report.statusEventsAdded >= 1)
+            let answer = try ServerHarness.decode(
+                SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/reader", key: setup.secret))
+            #expect(answer.subscriptions.first?.state.rawValue == "expired")
+            #expect(answer.subscriptions.first?.willRenew == false)
+            // Settled: the next pass asks no more.
+            #expect(try await Self.reconcile(setup, client).purchasesChecked == 0)
+        }
+    }
+
+    @Test("validate by transaction ID: the server fetches the transaction from Apple; an unknown one is 404 appStore.notFound; both fields are 400")
+    func validateByTransactionID() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
+            setup.api.record(transaction: purchase.signedTransaction, purchase.transaction)
+            let response = try await harness.post(
+                client, "/v1/subscribers/reader/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(transactionId: purchase.originalTransactionID)))
+            let answer = try ServerHarness.decode(SubscriberResponse.self, response)
+            #expect(answer.subscriptions.map(\.originalTransactionID) == [purchase.originalTransactionID])
+            let missing = try await harness.post(
+                client, "/v1/subscribers/reader/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(transactionId: "9999999999")), expect: .notFound)
+            #expect(ServerHarness.errorCode(missing) == "appStore.notFound")
+            let both = #"{"signedTransaction":"a.b.c","transactionId":"1"}"#
+            try await harness.post(client, "/v1/subscribers/reader/transactions", key: setup.secret, body: ByteBuffer(string: both), expect: .badRequest)
+        }
+    }
+
+    @Test("a lapsed subscriber gets the win-back offer signed as Apple verifies it; an active one is 403 offer.notEligible; an unknown offer 400")
+    func promotionalOffers() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let request = PromotionalOfferRequest(productID: Self.monthly, offerID: "winback.plus.half")
+            let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
+            try await harness.post(
+                client, "/v1/subscribers/reader/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+            let active = try await harness.post(
+                client, "/v1/subscribers/reader/promotional-offers", key: setup.secret, body: ServerHarness.json(request), expect: .forbidden)
+            #expect(ServerHarness.errorCode(active) == "offer.notEligible")
+            let never = try await harness.post(
+                client, "/v1/subscribers/newcomer/promotional-offers", key: setup.secret, body: ServerHarness.json(request), expect: .forbidden)
+            #expect(ServerHarness.errorCode(never) == "offer.notEligible")
+            try await harness.post(
+                client, "/v1/subscribers/reader/promotional-offers", key: setup.secret,
+                body: ServerHarness.json(PromotionalOfferRequest(productID: Self.monthly, offerID: "free.forever")), expect: .badRequest)
+
+            harness.clock.set(try #require(store.subscription(purchase.originalTransactionID)?.expiresDate).addingTimeInterval(86_400))
+            let response = try await harness.post(
+                client, "/v1/subscribers/reader/promotional-offers", key: setup.secret, body: ServerHarness.json(request))
+            let offer = try ServerHarness.decode(PromotionalOfferResponse.self, response)
+            #expect(offer.keyID == setup.teamKey.keyID)
+            #expect(offer.timestamp == Int64((harness.clock.now.timeIntervalSince1970 * 1000).rounded(.down)))
+            #expect(offer.appAccountToken == AccountTokens(bundleID: Self.bundleID).token(for: "reader"))
+            let payload = PromotionalOfferSignature.payload(
+                bundleID: Self.bundleID, keyID: offer.keyID, productID: Self.monthly, offerID: "winback.plus.half", appAccountToken: offer.appAccountToken,
+                nonce: offer.nonce, timestamp: offer.timestamp)
+            let signature = try P256.Signing.ECDSASignature(derRepresentation: try #require(Data(base64Encoded: offer.signature)))
+            #expect(setup.teamKey.privateKey.publicKey.isValidSignature(signature, for: Data(payload.utf8)))
+            let parts = offer.compactJWS.split(separator: ".").map(String.init)
+            let jwsSignature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(parts[2])))
+            #expect(setup.teamKey.privateKey.publicKey.isValidSignature(jwsSignature, for: Data("\(parts[0]).\(parts[1])".utf8)))
+            let claimsJSON = try #require(Base64URL.decode(parts[1]))
+            let claims = try #require(try JSONSerialization.jsonObject(with: claimsJSON) as? [String: Any])
+            #expect(claims["transactionId"] as? String == purchase.originalTransactionID)
+            #expect(claims["bid"] as? String == Self.bundleID)
+        }
+    }
+
+    @Test("without an in-app purchase key, the routes that need Apple answer 409 appStore.notConfigured")
+    func notConfigured() async throws {
+        try await ServerHarness.run { harness, client in
+            let response = try await harness.post(
+                client, "/v1/reconciliation", key: ServerHarness.secretKey, body: ByteBuffer(), expect: .conflict)
+            #expect(ServerHarness.errorCode(response) == "appStore.notConfigured")
+            let offer = try await harness.post(
+                client, "/v1/subscribers/someone/transactions", key: ServerHarness.secretKey,
+                body: ServerHarness.json(SubmitTransactionRequest(transactionId: "2000000000000001")), expect: .conflict)
+            #expect(ServerHarness.errorCode(offer) == "appStore.notConfigured")
+        }
+    }
+}
