@@ -15,17 +15,29 @@ import Testing
 /// released yet) under `/prod`, the stand-in answers under `/sandbox`.
 @Suite("AppStoreServerAPIClient")
 struct AppStoreServerAPIClientTests {
+    /// What the stand-in sent to the app's server.
+    final class Sent: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func append(_ item: String) { lock.withLock { items.append(item) } }
+        var all: [String] { lock.withLock { items } }
+    }
+
     struct Setup: Sendable {
         let pki: TestPKI
         let apple = AppleFacts()
         let api: LocalServerAPI
         let key: P256.Signing.PrivateKey
         let base: URL
+        /// The store's own authority (test notifications, extended transactions).
+        let authority: LocalCertificateAuthority
+        let sent: Sent
 
         func client(now: @escaping @Sendable () -> Date = { Date() }, key override: P256.Signing.PrivateKey? = nil, retries: Int = 2) -> AppStoreServerAPIClient {
             let token = APIToken(key: override ?? key, keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example")
             let verifier = SignedDataVerifier(
-                configuration: VerifierConfiguration(bundleID: "com.example", environment: .sandbox, rootCertificates: [pki.root]), now: { Date() })
+                configuration: VerifierConfiguration(
+                    bundleID: "com.example", environment: .sandbox, rootCertificates: [pki.root, authority.root]), now: { Date() })
             return AppStoreServerAPIClient(
                 token: token,
                 endpoints: .init(production: base.appendingPathComponent("prod"), sandbox: base.appendingPathComponent("sandbox")),
@@ -39,10 +51,16 @@ struct AppStoreServerAPIClientTests {
 
     static func run(_ body: @Sendable (Setup) async throws -> Void) async throws {
         let key = P256.Signing.PrivateKey()
+        let authority = try LocalCertificateAuthority.create(now: Date().addingTimeInterval(-86_400))
+        let sent = Sent()
         let api = LocalServerAPI(
-            credentials: .init(keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example", publicKey: key.publicKey), now: { Date() })
+            credentials: .init(keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example", publicKey: key.publicKey),
+            store: .init(signer: authority.signer, deliver: { signed in
+                sent.append(signed)
+                return true
+            }), now: { Date() })
         let router = Router()
-        for method in [HTTPRequest.Method.get, .post] {
+        for method in [HTTPRequest.Method.get, .post, .put] {
             router.on("/prod/**", method: method) { _, _ in
                 Response(status: .notFound, headers: [.contentType: "application/json"],
                          body: .init(byteBuffer: ByteBuffer(string: #"{"errorCode":4040003,"errorMessage":"App not found."}"#)))
@@ -51,7 +69,7 @@ struct AppStoreServerAPIClientTests {
                 let body = try await request.body.collect(upTo: 1 << 20)
                 var query: [String: String] = [:]
                 for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
-                let answer = api.handle(
+                let answer = await api.handle(
                     method: request.method.rawValue, path: String(request.uri.path.dropFirst("/sandbox".count)), query: query,
                     authorization: request.headers[.authorization], body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
                 var headers = HTTPFields()
@@ -62,7 +80,8 @@ struct AppStoreServerAPIClientTests {
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            try await body(Setup(pki: try TestPKI(), api: api, key: key, base: try #require(URL(string: "http://127.0.0.1:\(port)"))))
+            try await body(Setup(
+                pki: try TestPKI(), api: api, key: key, base: try #require(URL(string: "http://127.0.0.1:\(port)")), authority: authority, sent: sent))
         }
     }
 
@@ -172,6 +191,111 @@ struct AppStoreServerAPIClientTests {
             setup.record(Self.subscription(setup, original: "700", id: "700", day: 0), signer: try TestPKI())
             let error = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client().transaction("700") }
             #expect(error?.kind == .verification)
+        }
+    }
+
+    @Test("Get Refund History pages through the chain's refunded transactions, each verified")
+    func refundHistory() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            for index in 0..<4 {
+                var transaction = Self.subscription(setup, original: "810", id: "81\(index)", day: Double(index) * 30)
+                if index > 0 { transaction.revocationDate = ReferenceTime.day(Double(index) * 30 + 1) }
+                setup.record(transaction)
+            }
+            let first = try await setup.client().refundHistory("810")
+            #expect(first.transactions.count == 2 && first.hasMore)
+            let second = try await setup.client().refundHistory("810", revision: first.revision)
+            #expect(second.transactions.count == 1 && !second.hasMore)
+            #expect((first.transactions + second.transactions).map(\.transactionId) == ["811", "812", "813"])
+        }
+    }
+
+    @Test("Look Up Order ID: the order's transactions, verified; an order ID Apple doesn't know is nil")
+    func orderLookup() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let transaction = Self.subscription(setup, original: "820", id: "820", day: 0)
+            setup.record(transaction)
+            let order = LocalServerAPI.orderID(transactionID: "820")
+            #expect(try await setup.client().lookUpOrder(order)?.map(\.transactionId) == ["820"])
+            #expect(try await setup.client().lookUpOrder("MNOTANORDER") == nil)
+        }
+    }
+
+    @Test("Request a Test Notification: Apple sends a TEST notification; its status has the notification, verified, and the attempt")
+    func testNotification() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let token = try await setup.client().requestTestNotification()
+            #expect(setup.sent.all.count == 1)
+            let status = try await setup.client().testNotificationStatus(token)
+            #expect(status.notification?.notification.notificationType == .test)
+            #expect(status.attempts.map(\.sendAttemptResult) == ["SUCCESS"])
+            let unknown = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client().testNotificationStatus("no-such-token") }
+            #expect(unknown?.code == 4040008)
+        }
+    }
+
+    @Test("Extend a Subscription Renewal Date: the new expiry, re-signed and notified; out of Apple's bounds refused before sending; an expired one ineligible")
+    func extendRenewalDate() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            let transaction = Self.subscription(setup, original: "830", id: "830", day: 0)
+            setup.record(transaction)
+            let answer = try await setup.client().extendRenewalDate(
+                "830", ExtendRenewalDateRequest(extendByDays: 7, extendReasonCode: 3, requestIdentifier: "outage-2026-11"))
+            let expected = try #require(transaction.expiresDate).addingTimeInterval(7 * 86_400)
+            #expect(answer.success == true)
+            #expect(answer.effectiveDate == Int64(expected.timeIntervalSince1970 * 1000))
+            #expect(try await setup.client().transaction("830").expiresDate == expected)
+            #expect(setup.sent.all.count == 1)
+            let tooLong = await #expect(throws: AppStoreServerAPIError.self) {
+                try await setup.client().extendRenewalDate("830", ExtendRenewalDateRequest(extendByDays: 91, extendReasonCode: 1, requestIdentifier: "x"))
+            }
+            #expect(tooLong?.kind == .invalidRequest && setup.sent.all.count == 1)
+            var expired = Self.subscription(setup, original: "831", id: "831", day: 0)
+            expired.expiresDate = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 86_400).rounded(.down))
+            setup.record(expired)
+            let ineligible = await #expect(throws: AppStoreServerAPIError.self) {
+                try await setup.client().extendRenewalDate("831", ExtendRenewalDateRequest(extendByDays: 1, extendReasonCode: 1, requestIdentifier: "y"))
+            }
+            #expect(ineligible?.code == 4030004)
+        }
+    }
+
+    @Test("Extend for all active subscribers of a product, and its status: complete, with how many were extended")
+    func massExtension() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            for original in ["840", "841"] { setup.record(Self.subscription(setup, original: original, id: original, day: 0)) }
+            let id = try await setup.client().massExtendRenewalDate(
+                MassExtendRenewalDateRequest(extendByDays: 3, extendReasonCode: 1, requestIdentifier: "goodwill-1", productId: "com.example.monthly"))
+            let status = try await setup.client().massExtensionStatus(productID: "com.example.monthly", requestIdentifier: id)
+            #expect(status.complete == true && status.succeededCount == 2 && status.failedCount == 0)
+        }
+    }
+
+    @Test("Send Consumption Information is accepted (202) as sent; without the customer's consent Apple refuses it")
+    func consumption() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            setup.record(Self.subscription(setup, original: "850", id: "850", day: 0))
+            try await setup.client().sendConsumptionInformation(
+                "850", ConsumptionRequest(consumptionPercentage: 25_000, deliveryStatus: .delivered, sampleContentProvided: true, refundPreference: .decline))
+            let report = setup.api.consumptionReport(transactionID: "850")
+            #expect(report?.consumptionPercentage == 25_000 && report?.deliveryStatus == "DELIVERED" && report?.refundPreference == "DECLINE")
+            let refused = await #expect(throws: AppStoreServerAPIError.self) {
+                try await setup.client().sendConsumptionInformation(
+                    "850", ConsumptionRequest(customerConsented: false, deliveryStatus: .delivered, sampleContentProvided: false))
+            }
+            #expect(refused?.kind == .apple && refused?.status == 400)
+        }
+    }
+
+    @Test("Set App Account Token on a purchase; an unknown purchase is Apple's 4040005")
+    func setAppAccountToken() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            setup.record(Self.subscription(setup, original: "860", id: "860", day: 0))
+            let token = UUID()
+            try await setup.client().setAppAccountToken("860", token)
+            #expect(setup.api.appAccountToken(originalTransactionID: "860") == token)
+            let unknown = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client().setAppAccountToken("869", UUID()) }
+            #expect(unknown?.code == AppStoreServerAPIError.originalTransactionIdNotFound)
         }
     }
 }

@@ -46,7 +46,7 @@ struct AppStoreServerAPIRoutesTests {
                 let body = try await request.body.collect(upTo: 1 << 20)
                 var query: [String: String] = [:]
                 for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
-                let answer = api.handle(
+                let answer = await api.handle(
                     method: request.method.rawValue, path: request.uri.path, query: query, authorization: request.headers[.authorization],
                     body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
                 var headers = HTTPFields()

@@ -120,6 +120,93 @@ public struct AppStoreServerAPIClient: Sendable {
         return (notifications, (response.hasMore ?? false) ? response.paginationToken : nil)
     }
 
+    /// One page of Get Refund History (v2): the customer's refunded transactions, verified.
+    public func refundHistory(
+        _ transactionID: String, revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> (transactions: [JWSTransactionDecodedPayload], revision: String?, hasMore: Bool) {
+        var path = "/inApps/v2/refund/lookup/\(Self.segment(transactionID))"
+        if let revision { path += "?revision=\(Self.segment(revision))" }
+        let response: RefundHistoryResponse = try await call("GET", path)
+        var transactions: [JWSTransactionDecodedPayload] = []
+        for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
+        return (transactions, response.revision, response.hasMore ?? false)
+    }
+
+    /// Look Up Order ID (from the customer's receipt email): the order's transactions, verified; `nil`
+    /// when Apple says the order ID is not valid.
+    public func lookUpOrder(_ orderID: String) async throws(AppStoreServerAPIError) -> [JWSTransactionDecodedPayload]? {
+        let response: OrderLookupResponse = try await call("GET", "/inApps/v1/lookup/\(Self.segment(orderID))")
+        guard response.status == 0 else { return nil }
+        var transactions: [JWSTransactionDecodedPayload] = []
+        for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
+        return transactions
+    }
+
+    /// Request a Test Notification: Apple sends a TEST notification to the app's URL; the token asks for its status.
+    public func requestTestNotification() async throws(AppStoreServerAPIError) -> String {
+        let response: TestNotificationResponse = try await call("POST", "/inApps/v1/notifications/test")
+        guard let token = response.testNotificationToken else { throw AppStoreServerAPIError(.unexpectedResponse, "no testNotificationToken") }
+        return token
+    }
+
+    /// Get Test Notification Status: the test notification, verified, and each attempt to send it.
+    public func testNotificationStatus(
+        _ token: String
+    ) async throws(AppStoreServerAPIError) -> (notification: VerifiedNotification?, attempts: [TestNotificationStatusResponse.SendAttempt]) {
+        let response: TestNotificationStatusResponse = try await call("GET", "/inApps/v1/notifications/test/\(Self.segment(token))")
+        let notification = try await response.signedPayload.asyncMap { signed throws(AppStoreServerAPIError) in
+            try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signed) }
+        }
+        return (notification, response.sendAttempts ?? [])
+    }
+
+    /// Extend a Subscription Renewal Date (refused locally, before Apple, outside Apple's bounds).
+    public func extendRenewalDate(
+        _ originalTransactionID: String, _ request: ExtendRenewalDateRequest
+    ) async throws(AppStoreServerAPIError) -> ExtendRenewalDateResponse {
+        guard request.isValid else {
+            throw AppStoreServerAPIError(.invalidRequest, "an extension is 1 to 90 days with a reason code 0 to 3 and a request identifier")
+        }
+        return try await call("PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: try Self.encode(request))
+    }
+
+    /// Extend Subscription Renewal Dates for All Active Subscribers of a product; returns the request identifier.
+    public func massExtendRenewalDate(_ request: MassExtendRenewalDateRequest) async throws(AppStoreServerAPIError) -> String {
+        guard ExtendRenewalDateRequest(extendByDays: request.extendByDays, extendReasonCode: request.extendReasonCode, requestIdentifier: request.requestIdentifier).isValid
+        else {
+            throw AppStoreServerAPIError(.invalidRequest, "an extension is 1 to 90 days with a reason code 0 to 3 and a request identifier")
+        }
+        let response: MassExtendRenewalDateResponse = try await call("POST", "/inApps/v1/subscriptions/extend/mass", body: try Self.encode(request))
+        return response.requestIdentifier ?? request.requestIdentifier
+    }
+
+    /// Get Status of Subscription Renewal Date Extensions.
+    public func massExtensionStatus(
+        productID: String, requestIdentifier: String
+    ) async throws(AppStoreServerAPIError) -> MassExtendRenewalDateStatusResponse {
+        try await call("GET", "/inApps/v1/subscriptions/extend/mass/\(Self.segment(productID))/\(Self.segment(requestIdentifier))")
+    }
+
+    /// Send Consumption Information (after a CONSUMPTION_REQUEST) for `transactionID`.
+    public func sendConsumptionInformation(_ transactionID: String, _ request: ConsumptionRequest) async throws(AppStoreServerAPIError) {
+        let _: EmptyResponse = try await call("PUT", "/inApps/v2/transactions/consumption/\(Self.segment(transactionID))", body: try Self.encode(request))
+    }
+
+    /// Set App Account Token on a purchase (one made outside the app, or to change it).
+    public func setAppAccountToken(_ originalTransactionID: String, _ token: UUID) async throws(AppStoreServerAPIError) {
+        let _: EmptyResponse = try await call(
+            "PUT", "/inApps/v1/transactions/\(Self.segment(originalTransactionID))/appAccountToken",
+            body: try Self.encode(UpdateAppAccountTokenRequest(appAccountToken: token)))
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws(AppStoreServerAPIError) -> Data {
+        do {
+            return try JSONEncoder().encode(value)
+        } catch {
+            throw AppStoreServerAPIError(.invalidRequest, "the request does not encode: \(error)")
+        }
+    }
+
     // MARK: - Transport
 
     /// One call: production first, sandbox when production doesn't know the app (401/404 for an app not
@@ -157,6 +244,7 @@ public struct AppStoreServerAPIClient: Sendable {
             }
             switch response.status {
             case 200..<300:
+                if let empty = EmptyResponse() as? T { return empty }
                 do {
                     return try JSONDecoder().decode(T.self, from: response.body)
                 } catch {

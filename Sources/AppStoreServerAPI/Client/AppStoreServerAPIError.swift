@@ -17,6 +17,8 @@ public struct AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringCon
         case unexpectedResponse
         /// Signed data in the answer did not verify.
         case verification
+        /// The request is outside what Apple accepts; refused before it was sent.
+        case invalidRequest
     }
 
     public var kind: Kind

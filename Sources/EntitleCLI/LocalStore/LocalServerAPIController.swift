@@ -23,7 +23,7 @@ struct LocalServerAPIController {
                 let body = try await request.body.collect(upTo: 1 << 20)
                 var query: [String: String] = [:]
                 for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
-                let answer = api.handle(
+                let answer = await api.handle(
                     method: request.method.rawValue, path: String(request.uri.path.dropFirst(Self.prefix.count)), query: query,
                     authorization: authorization, body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
                 var headers = HTTPFields()

@@ -96,6 +96,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
             case .apple where error.code == AppStoreServerAPIError.transactionIdNotFound || error.code == AppStoreServerAPIError.originalTransactionIdNotFound
                 || error.status == 404:
                 .appStoreNotFound
+            case .invalidRequest: .invalidRequest
             case _ where error.isRetryable: .appStoreUnavailable
             default: .appStoreRefused
             }

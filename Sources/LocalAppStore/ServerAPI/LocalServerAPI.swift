@@ -34,6 +34,36 @@ public final class LocalServerAPI: Sendable {
         var renewals: [String: String] = [:]
         var notifications: [(signed: String, at: Date)] = []
         var failures: [Answer] = []
+        var testNotifications: [String: (signed: String, attempts: [(at: Date, result: String)])] = [:]
+        var massExtensions: [String: (productID: String, succeeded: Int, failed: Int, at: Date)] = [:]
+        /// Send Consumption Information requests received, by transaction ID.
+        var consumption: [String: ConsumptionReport] = [:]
+        /// Set App Account Token requests received, by original transaction ID.
+        var accountTokens: [String: UUID] = [:]
+    }
+
+    /// A Send Consumption Information request as the stand-in received it.
+    public struct ConsumptionReport: Hashable, Sendable {
+        public var customerConsented: Bool
+        public var consumptionPercentage: Int?
+        public var deliveryStatus: String
+        public var sampleContentProvided: Bool
+        public var refundPreference: String?
+    }
+
+    /// What the stand-in does that Apple's store does itself: sign (test notifications, extended
+    /// transactions) and send notifications to the app's server.
+    public struct Store: Sendable {
+        public var signer: AppStoreSigner
+        public var environment: Environment
+        /// Sends a notification to the app's server; whether it was acknowledged.
+        public var deliver: @Sendable (String) async -> Bool
+
+        public init(signer: AppStoreSigner, environment: Environment = .sandbox, deliver: @escaping @Sendable (String) async -> Bool) {
+            self.signer = signer
+            self.environment = environment
+            self.deliver = deliver
+        }
     }
 
     let credentials: Credentials
@@ -42,10 +72,24 @@ public final class LocalServerAPI: Sendable {
     let pageSize: Int
     private let state = NIOLockedValueBox(State())
 
-    public init(credentials: Credentials, pageSize: Int = 2, now: @escaping @Sendable () -> Date) {
+    let store: Store?
+
+    public init(credentials: Credentials, pageSize: Int = 2, store: Store? = nil, now: @escaping @Sendable () -> Date) {
         self.credentials = credentials
         self.pageSize = pageSize
+        self.store = store
         self.now = now
+    }
+
+    /// The consumption information received for `transactionID`.
+    public func consumptionReport(transactionID: String) -> ConsumptionReport? { state.withLockedValue { $0.consumption[transactionID] } }
+
+    /// The appAccountToken set on `originalTransactionID` through the API.
+    public func appAccountToken(originalTransactionID: String) -> UUID? { state.withLockedValue { $0.accountTokens[originalTransactionID] } }
+
+    /// The order ID of a transaction's purchase, as the customer's receipt email shows it.
+    public static func orderID(transactionID: String) -> String {
+        "M" + String(UInt64(transactionID) ?? UInt64(truncatingIfNeeded: transactionID.hashValue), radix: 36).uppercased()
     }
 
     // MARK: - What the store signed
@@ -102,7 +146,7 @@ public final class LocalServerAPI: Sendable {
 
     // MARK: - Requests
 
-    public func handle(method: String, path: String, query: [String: String], authorization: String?, body: Data?) -> Answer {
+    public func handle(method: String, path: String, query: [String: String], authorization: String?, body: Data?) async -> Answer {
         guard let authorization, authorization.hasPrefix("Bearer "), accepts(String(authorization.dropFirst(7))) else {
             return Answer(status: 401, headers: [:], body: Data())
         }
@@ -145,9 +189,148 @@ public final class LocalServerAPI: Sendable {
             var answer: [String: Any] = ["notificationHistory": page.map { ["signedPayload": $0.signed] }, "hasMore": next < matching.count]
             if next < matching.count { answer["paginationToken"] = String(next) }
             return Self.json(answer)
+        case ("GET", ["inApps", "v2", "refund"]) where parts.count == 5 && parts[3] == "lookup":
+            let refunded = chain(of: parts[4]).filter { $0.decoded.revocationDate != nil }
+            let start = Int(query["revision"] ?? "0") ?? 0
+            let page = Array(refunded.dropFirst(start).prefix(pageSize))
+            let next = start + page.count
+            return Self.json(["signedTransactions": page.map(\.signed), "revision": String(next), "hasMore": next < refunded.count])
+        case ("GET", ["inApps", "v1", "lookup"]) where parts.count == 4:
+            let order = state.withLockedValue { state in
+                state.transactions.filter { Self.orderID(transactionID: $0.decoded.originalTransactionId ?? $0.decoded.transactionId ?? "") == parts[3] }
+            }
+            // The latest version of each transaction of the order.
+            var latest: [String: String] = [:]
+            for item in order { latest[item.decoded.transactionId ?? ""] = item.signed }
+            return Self.json(["status": order.isEmpty ? 1 : 0, "signedTransactions": latest.keys.sorted().compactMap { latest[$0] }])
+        case ("POST", ["inApps", "v1", "notifications"]) where parts.count == 4 && parts[3] == "test":
+            guard let store else { return Self.error(500, 5000000, "This stand-in has no store to send notifications.") }
+            let payload = ResponseBodyV2DecodedPayload(
+                notificationType: .test, notificationUUID: UUID().uuidString.lowercased(),
+                data: NotificationData(environment: store.environment, bundleId: credentials.bundleID), version: "2.0", signedDate: now())
+            guard let signed = try? store.signer.sign(payload) else { return Self.error(500, 5000000, "The test notification can't be signed.") }
+            let token = UUID().uuidString.lowercased() + "_" + String(Int64(now().timeIntervalSince1970 * 1000))
+            let delivered = await store.deliver(signed)
+            record(notification: signed, at: now())
+            state.withLockedValue { $0.testNotifications[token] = (signed, [(now(), delivered ? "SUCCESS" : "NO_RESPONSE")]) }
+            return Self.json(["testNotificationToken": token])
+        case ("GET", ["inApps", "v1", "notifications"]) where parts.count == 5 && parts[3] == "test":
+            guard let test = state.withLockedValue({ $0.testNotifications[parts[4]] }) else {
+                return Self.error(404, 4040008, "Test notification not found.")
+            }
+            return Self.json([
+                "signedPayload": test.signed,
+                "sendAttempts": test.attempts.map { ["attemptDate": Int64($0.at.timeIntervalSince1970 * 1000), "sendAttemptResult": $0.result] },
+            ])
+        case ("PUT", ["inApps", "v1", "subscriptions"]) where parts.count == 5 && parts[3] == "extend":
+            guard let request = body.flatMap({ try? JSONDecoder().decode(ExtendRequest.self, from: $0) }),
+                (1...90).contains(request.extendByDays), (0...3).contains(request.extendReasonCode), !request.requestIdentifier.isEmpty
+            else { return Self.error(400, 4000009, "Invalid extend by days, reason code or request identifier.") }
+            guard let latest = chain(of: parts[4]).last else { return Self.error(404, 4040005, "Original transaction id not found.") }
+            switch await extend(latest, days: request.extendByDays, reason: request.extendReasonCode) {
+            case .extended(let expires):
+                return Self.json([
+                    "originalTransactionId": parts[4], "webOrderLineItemId": latest.decoded.webOrderLineItemId ?? "", "success": true,
+                    "effectiveDate": Int64(expires.timeIntervalSince1970 * 1000),
+                ])
+            case .notEligible:
+                return Self.error(403, 4030004, "Subscription extension ineligible.")
+            case .failed:
+                return Self.error(500, 5000000, "An unknown error occurred.")
+            }
+        case ("POST", ["inApps", "v1", "subscriptions"]) where parts.count == 5 && parts[3] == "extend" && parts[4] == "mass":
+            guard let request = body.flatMap({ try? JSONDecoder().decode(ExtendRequest.self, from: $0) }), let productID = request.productId,
+                (1...90).contains(request.extendByDays), (0...3).contains(request.extendReasonCode), !request.requestIdentifier.isEmpty
+            else { return Self.error(400, 4000009, "Invalid extend by days, reason code, request identifier or product.") }
+            let active = state.withLockedValue { state in
+                Dictionary(grouping: state.transactions, by: { $0.decoded.originalTransactionId ?? $0.decoded.transactionId ?? "" }).values
+                    .compactMap(\.last).filter { $0.decoded.productId == productID }
+            }
+            var (succeeded, failed) = (0, 0)
+            for latest in active {
+                switch await extend(latest, days: request.extendByDays, reason: request.extendReasonCode) {
+                case .extended: succeeded += 1
+                case .failed: failed += 1
+                case .notEligible: break
+                }
+            }
+            state.withLockedValue { $0.massExtensions[request.requestIdentifier] = (productID, succeeded, failed, now()) }
+            return Self.json(["requestIdentifier": request.requestIdentifier])
+        case ("GET", ["inApps", "v1", "subscriptions"]) where parts.count == 7 && parts[3] == "extend" && parts[4] == "mass":
+            guard let mass = state.withLockedValue({ $0.massExtensions[parts[6]] }), mass.productID == parts[5] else {
+                return Self.error(404, 4040009, "Status request not found.")
+            }
+            return Self.json([
+                "requestIdentifier": parts[6], "complete": true, "completeDate": Int64(mass.at.timeIntervalSince1970 * 1000),
+                "succeededCount": mass.succeeded, "failedCount": mass.failed,
+            ])
+        case ("PUT", ["inApps", "v2", "transactions"]) where parts.count == 5 && parts[3] == "consumption":
+            guard let object = body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+                let consented = object["customerConsented"] as? Bool, let delivery = object["deliveryStatus"] as? String,
+                let sample = object["sampleContentProvided"] as? Bool
+            else { return Self.error(400, 4000000, "Invalid request.") }
+            guard consented else { return Self.error(400, 4000183, "Invalid customer consented.") }
+            let percentage = (object["consumptionPercentage"] as? NSNumber)?.intValue
+            guard ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"].contains(delivery)
+            else { return Self.error(400, 4000050, "Invalid delivery status.") }
+            if let percentage, !(0...100_000).contains(percentage) || (delivery != "DELIVERED" && percentage != 0) {
+                return Self.error(400, 4000184, "Invalid consumption percentage.")
+            }
+            guard state.withLockedValue({ state in state.transactions.contains { $0.decoded.transactionId == parts[4] } }) else {
+                return Self.error(404, 4040010, "Transaction id not found.")
+            }
+            state.withLockedValue {
+                $0.consumption[parts[4]] = ConsumptionReport(
+                    customerConsented: consented, consumptionPercentage: percentage, deliveryStatus: delivery, sampleContentProvided: sample,
+                    refundPreference: object["refundPreference"] as? String)
+            }
+            return Answer(status: 202, headers: [:], body: Data())
+        case ("PUT", ["inApps", "v1", "transactions"]) where parts.count == 5 && parts[4] == "appAccountToken":
+            guard let object = body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+                let token = (object["appAccountToken"] as? String).flatMap(UUID.init(uuidString:))
+            else { return Self.error(400, 4000181, "Invalid app account token.") }
+            guard chain(of: parts[3]).first?.decoded.originalTransactionId == parts[3] || chain(of: parts[3]).first?.decoded.transactionId == parts[3]
+            else { return Self.error(404, 4040005, "Original transaction id not found.") }
+            state.withLockedValue { $0.accountTokens[parts[3]] = token }
+            return Answer(status: 200, headers: [:], body: Data())
         default:
             return Self.error(404, 4040000, "No such endpoint: \(method) \(path)")
         }
+    }
+
+    private struct ExtendRequest: Decodable {
+        var extendByDays: Int
+        var extendReasonCode: Int
+        var requestIdentifier: String
+        var productId: String?
+    }
+
+    private enum Extension {
+        case extended(Date)
+        case notEligible
+        case failed
+    }
+
+    /// Extends the subscription whose latest transaction is `latest`, as Apple does: an active,
+    /// unrevoked subscription's expiry moves `days` later; the transaction is re-signed and a
+    /// RENEWAL_EXTENDED notification sent.
+    private func extend(_ latest: (signed: String, decoded: JWSTransactionDecodedPayload), days: Int, reason: Int) async -> Extension {
+        guard let store else { return .failed }
+        guard latest.decoded.type == .autoRenewable, latest.decoded.revocationDate == nil, let expires = latest.decoded.expiresDate, expires > now()
+        else { return .notEligible }
+        var transaction = latest.decoded
+        let newExpiry = expires.addingTimeInterval(Double(days) * 86_400)
+        transaction.expiresDate = newExpiry
+        transaction.signedDate = now()
+        guard let signedTransaction = try? store.signer.sign(transaction) else { return .failed }
+        let payload = ResponseBodyV2DecodedPayload(
+            notificationType: .renewalExtended, notificationUUID: UUID().uuidString.lowercased(),
+            data: NotificationData(environment: store.environment, bundleId: credentials.bundleID, signedTransactionInfo: signedTransaction, status: .active),
+            version: "2.0", signedDate: now())
+        guard let signed = try? store.signer.sign(payload) else { return .failed }
+        record(notification: signed, at: now())
+        _ = await store.deliver(signed)
+        return .extended(newExpiry)
     }
 
     /// The transactions of the purchase chain `transactionID` belongs to, in order.
