@@ -39,7 +39,7 @@ struct AppStoreServerAPIRoutesTests {
         let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "KEY0000001", issuerID: "issuer-team")
         let api = LocalServerAPI(
             credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
-            now: clock.reading)
+            store: .init(signer: authority.signer, deliver: { _ in false }), now: clock.reading)
         let router = Router()
         for method in [HTTPRequest.Method.get, .post, .put] {
             router.on("/**", method: method) { request, _ in
@@ -225,6 +225,81 @@ struct AppStoreServerAPIRoutesTests {
                 client, "/v1/subscribers/someone/transactions", key: ServerHarness.secretKey,
                 body: ServerHarness.json(SubmitTransactionRequest(transactionId: "2000000000000001")), expect: .conflict)
             #expect(ServerHarness.errorCode(offer) == "appStore.notConfigured")
+        }
+    }
+
+    /// A subscriber `reader` with a monthly subscription, submitted by the app; Apple's API knows it.
+    static func subscribe(_ setup: Setup, _ client: any TestClientProtocol, _ store: inout StoreSimulator) async throws -> StorePurchase {
+        let purchase = try store.purchase(Self.monthly, at: setup.harness.clock.now)
+        setup.api.record(transaction: purchase.signedTransaction, purchase.transaction)
+        try await setup.harness.post(
+            client, "/v1/subscribers/reader/transactions", key: setup.secret,
+            body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+        return purchase
+    }
+
+    @Test("an order ID from a receipt email finds the purchase and its subscriber; one Apple doesn't know is found: false")
+    func orderLookup() async throws {
+        try await Self.run { setup, client, store in
+            let purchase = try await Self.subscribe(setup, client, &store)
+            let order = LocalServerAPI.orderID(transactionID: purchase.originalTransactionID)
+            let found = try ServerHarness.decode(OrderResponse.self, try await setup.harness.get(client, "/v1/orders/\(order)", key: setup.secret))
+            #expect(found.found && found.purchases.map(\.appUserID) == ["reader"])
+            #expect(found.purchases.first?.originalTransactionID == purchase.originalTransactionID)
+            let unknown = try ServerHarness.decode(OrderResponse.self, try await setup.harness.get(client, "/v1/orders/MNOSUCHORDER", key: setup.secret))
+            #expect(!unknown.found && unknown.purchases.isEmpty)
+            try await setup.harness.get(client, "/v1/orders/not-an-order!", key: setup.secret, expect: .badRequest)
+        }
+    }
+
+    @Test("extending a renewal date with Apple moves the subscriber's expiry at once, on the timeline; outside Apple's bounds is 400")
+    func renewalExtension() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let purchase = try await Self.subscribe(setup, client, &store)
+            let expires = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+            harness.clock.set(harness.clock.now.addingTimeInterval(86_400))
+            let response = try await harness.post(
+                client, "/v1/subscribers/reader/renewal-extensions", key: setup.secret,
+                body: ServerHarness.json(RenewalExtensionRequest(days: 7, reasonCode: 3)))
+            let answer = try ServerHarness.decode(SubscriberResponse.self, response)
+            #expect(answer.subscriptions.first?.expiresAt == expires.addingTimeInterval(7 * 86_400))
+            let timeline = try ServerHarness.decode(
+                [TimelineEvent].self, try await harness.get(client, "/v1/subscribers/reader/events", key: setup.secret))
+            #expect(timeline.contains { $0.source == "app_store_server_api" })
+            try await harness.post(
+                client, "/v1/subscribers/reader/renewal-extensions", key: setup.secret,
+                body: ServerHarness.json(RenewalExtensionRequest(days: 91, reasonCode: 1)), expect: .badRequest)
+            try await harness.post(
+                client, "/v1/subscribers/nobody/renewal-extensions", key: setup.secret,
+                body: ServerHarness.json(RenewalExtensionRequest(days: 1, reasonCode: 1)), expect: .notFound)
+        }
+    }
+
+    @Test("the dashboard's support tools: a subscriber's refresh and extension buttons, and the order look-up")
+    func dashboardSupportTools() async throws {
+        try await Self.run { setup, client, store in
+            let purchase = try await Self.subscribe(setup, client, &store)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let login = try await client.execute(
+                uri: "/dashboard/login", method: .post, headers: headers, body: ByteBuffer(string: "key=\(ServerHarness.secretKey)"))
+            let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            headers[.cookie] = cookie
+            let detail = try await client.execute(uri: "/dashboard/subscribers/reader", method: .get, headers: headers)
+            #expect(String(buffer: detail.body).contains("data-support"))
+            let expires = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+            let extend = try await client.execute(
+                uri: "/dashboard/subscribers/reader/extend", method: .post, headers: headers, body: ByteBuffer(string: "days=3&reason=1"))
+            #expect(extend.status == .seeOther || extend.status == .found)
+            let after = try ServerHarness.decode(
+                SubscriberResponse.self, try await setup.harness.get(client, "/v1/subscribers/reader", key: setup.secret))
+            #expect(after.subscriptions.first?.expiresAt == expires.addingTimeInterval(3 * 86_400))
+            let refresh = try await client.execute(uri: "/dashboard/subscribers/reader/refresh", method: .post, headers: headers)
+            #expect(refresh.status == .seeOther || refresh.status == .found)
+            let order = LocalServerAPI.orderID(transactionID: purchase.originalTransactionID)
+            let orders = try await client.execute(uri: "/dashboard/orders?order=\(order)", method: .get, headers: headers)
+            #expect(String(buffer: orders.body).contains("/dashboard/subscribers/reader"))
         }
     }
 }

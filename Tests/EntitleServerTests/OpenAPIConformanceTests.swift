@@ -82,6 +82,7 @@ struct OpenAPIConformanceTests {
         case "grantEntitlement": return ServerHarness.json(GrantRequest(entitlementID: "family"))
         case "addOverride": return ServerHarness.json(OverrideRequest(reason: "conformance"))
         case "setOpenAccess": return ByteBuffer(string: #"{"endsAt":"2026-02-01T00:00:00Z","reason":"conformance"}"#)
+        case "extendRenewal": return ServerHarness.json(RenewalExtensionRequest(days: 7, reasonCode: 1))
         case "signPromotionalOffer": return ServerHarness.json(PromotionalOfferRequest(productID: "com.screentimerewards.family.monthly", offerID: "none"))
         default: return ByteBuffer()
         }
@@ -92,11 +93,12 @@ struct OpenAPIConformanceTests {
             .replacingOccurrences(of: "{grantID}", with: "g-1").replacingOccurrences(of: "{overrideID}", with: "o-1")
             .replacingOccurrences(of: "{originalTransactionID}", with: "oa-2").replacingOccurrences(of: "{memberID}", with: "oa-member")
             .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{keyID}", with: "key_unknown").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
+            .replacingOccurrences(of: "{orderID}", with: "MORDER0001")
     }
 
-    @Test("the document describes the 35 operations the server serves")
+    @Test("the document describes the 37 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 35)
+        #expect(Self.operations.count == 37)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

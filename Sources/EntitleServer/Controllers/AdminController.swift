@@ -1,3 +1,4 @@
+import AppStoreModels
 import EntitleCore
 import EntitleStorage
 import EntitleWire
@@ -46,6 +47,12 @@ struct AdminController {
         }
         subscriber.post("refresh") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(try await context.service.refreshFromAppStore(appUserID: context.subscriberID()))
+        }
+        subscriber.post("renewal-extensions") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: RenewalExtensionRequest.self, context: context)
+            return SubscriberResponseBuilder.response(
+                try await context.service.extendRenewal(
+                    appUserID: context.subscriberID(), originalTransactionID: body.originalTransactionID, days: body.days, reasonCode: body.reasonCode))
         }
         subscriber.get("events") { _, context -> [TimelineEvent] in
             try await context.service.timeline(appUserID: context.subscriberID()).map(TimelineEvent.init)
@@ -110,10 +117,28 @@ struct AdminController {
             return ReconciliationResponse(try await context.service.reconcile(since: body.since, holder: reconcilerHolder))
         }
 
+        router.group("/v1/orders").add(middleware: select).add(middleware: secret).get("{orderID}") { _, context -> OrderResponse in
+            OrderResponse(try await context.service.lookUpOrder(context.parameters.require("orderID")))
+        }
+
         router.group("/v1/purchases").add(middleware: select).add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
             let lookup = try await context.service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
         }
+    }
+}
+
+extension OrderResponse: ResponseEncodable {
+    init(_ lookup: OrderLookup) {
+        self.init(
+            orderID: lookup.orderID, found: lookup.found,
+            purchases: lookup.purchases.map { purchase in
+                let transaction = purchase.transaction
+                return Purchase(
+                    originalTransactionID: transaction.originalTransactionId ?? transaction.transactionId ?? "", transactionID: transaction.transactionId ?? "",
+                    productID: transaction.productId ?? "", purchasedAt: transaction.purchaseDate, revokedAt: transaction.revocationDate,
+                    appUserID: purchase.owner)
+            })
     }
 }
 

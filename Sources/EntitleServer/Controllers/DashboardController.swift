@@ -1,5 +1,6 @@
 import EntitleAnalytics
 import EntitleStorage
+import EntitleWire
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -91,7 +92,34 @@ struct DashboardController {
                 }
                 return SubscribersPage.detail(
                     SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: appUserID)),
-                    timeline: try await context.service.stateTimeline(appUserID: appUserID))
+                    timeline: try await context.service.stateTimeline(appUserID: appUserID), supportTools: try context.service.hasServerAPI)
+            }
+        }
+        pages.post("subscribers/{appUserID}/refresh") { _, context -> Response in
+            let appUserID = try context.subscriberID()
+            return try await Self.action(apps, context) {
+                _ = try await context.service.refreshFromAppStore(appUserID: appUserID)
+                return SubscribersPage.link(appUserID)
+            }
+        }
+        pages.post("subscribers/{appUserID}/extend") { request, context -> Response in
+            let appUserID = try context.subscriberID()
+            let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
+            return try await Self.action(apps, context) {
+                guard let days = form["days"].flatMap({ Int($0) }), let reason = form["reason"].flatMap({ Int($0) }) else {
+                    throw ServiceError(.invalidRequest, "days (1 to 90) and a reason are required")
+                }
+                _ = try await context.service.extendRenewal(appUserID: appUserID, originalTransactionID: nil, days: days, reasonCode: reason)
+                return SubscribersPage.link(appUserID)
+            }
+        }
+        pages.get("orders") { request, context -> Response in
+            try await Self.page(apps, context) {
+                guard let order = Self.query(request, "order")?.trimmingCharacters(in: .whitespaces), !order.isEmpty else {
+                    return OrdersPage.render(order: "", lookup: nil)
+                }
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to look up its orders") }
+                return OrdersPage.render(order: order, lookup: OrderResponse(try await context.service.lookUpOrder(order)))
             }
         }
         pages.get("keys") { _, context -> Response in
@@ -168,6 +196,17 @@ struct DashboardController {
                 apps: apps.services.map(\.bundleID), current: context.allApps ? allApps : ((try? context.service.bundleID) ?? apps.primary.bundleID))
             : nil
         return try await DashboardLayout.$switcher.withValue(switcher) { try await page(build) }
+    }
+
+    /// A form's action: done, then back to the page it returns; a refusal shows as an error page.
+    static func action(_ apps: ServedApps, _ context: EntitleRequestContext, _ work: () async throws -> String) async throws -> Response {
+        var target: String?
+        let errorPage = try await page(apps, context) {
+            guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) first") }
+            target = try await work()
+            return ""
+        }
+        return target.map(redirect) ?? errorPage
     }
 
     static func page(_ build: () async throws -> String) async throws -> Response {

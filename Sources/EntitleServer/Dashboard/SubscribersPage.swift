@@ -10,7 +10,7 @@ enum SubscribersPage {
             <form class="inline" method="get" action="/dashboard/subscribers">
             <input type="search" name="q" value="\(HTML.escape(query))" placeholder="appUserID or originalTransactionId" size="40" autofocus>
             <button type="submit">Search</button></form>
-            """
+            """ + OrdersPage.form("")
         if let owner {
             body += "<p>Purchase <code>\(HTML.escape(query))</code> belongs to <a href=\"\(link(owner))\">\(HTML.escape(owner))</a>.</p>"
         }
@@ -26,8 +26,22 @@ enum SubscribersPage {
         return DashboardLayout.page(title: "Subscribers", section: .subscribers, body: body)
     }
 
-    static func detail(_ subscriber: SubscriberResponse, timeline: [StateChange]) -> String {
+    static func detail(_ subscriber: SubscriberResponse, timeline: [StateChange], supportTools: Bool = false) -> String {
         var body = "<h1>\(HTML.escape(subscriber.appUserID))</h1><p class=\"muted\">At \(time(subscriber.serverTime)).</p>"
+        if supportTools {
+            let base = link(subscriber.appUserID)
+            body += """
+                <section class="panel" data-support><h2>Support</h2>
+                <form class="inline" method="post" action="\(base)/refresh"><button type="submit">Refresh from the App Store</button></form>
+                <form class="inline" method="post" action="\(base)/extend">
+                <input type="number" name="days" min="1" max="90" value="7" aria-label="days"> days,
+                <select name="reason"><option value="1">customer satisfaction</option><option value="3">service issue or outage</option>\
+                <option value="2">other</option><option value="0">undeclared</option></select>
+                <button type="submit">Extend active subscriptions</button></form>
+                <p class="muted">Both ask Apple (App Store Server API); what Apple answers lands on the timeline as app_store_server_api.</p>
+                </section>
+                """
+        }
         let entitlements = subscriber.entitlements.map {
             [HTML.escape($0.id), $0.isActive ? "yes" : "no", HTML.escape($0.state.rawValue), HTML.escape($0.source.rawValue), HTML.escape($0.productID ?? ""),
              $0.expiresAt.map(time) ?? "", $0.willRenew ? "yes" : "no"]

@@ -3,8 +3,12 @@ import AppStoreServerAPI
 import EntitleCore
 import EntitleStorage
 import Foundation
+import Logging
 
 extension SubscriptionService {
+    /// Whether this app reaches the App Store Server API (its in-app purchase key is configured).
+    public var hasServerAPI: Bool { serverAPI != nil }
+
     /// The App Store Server API of this app, or ``ServiceError/Code/appStoreNotConfigured``.
     func requireServerAPI() throws(ServiceError) -> AppStoreServerAPIClient {
         guard let serverAPI else {
@@ -59,6 +63,84 @@ extension SubscriptionService {
                 guard Self.tellsSomethingNew(fetched.transaction, purchase) || fetched.transaction.revocationDate != current.revocationDate else { continue }
                 _ = try await submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
             }
+        }
+        return try await subscriber(appUserID: appUserID)
+    }
+}
+
+extension SubscriptionService {
+    /// Looks up an order ID from a customer's receipt email (Look Up Order ID): the order's
+    /// transactions, each with the subscriber its purchase belongs to here, if any.
+    public func lookUpOrder(_ orderID: String) async throws(ServiceError) -> OrderLookup {
+        guard (1...64).contains(orderID.count), orderID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
+            throw ServiceError(.invalidRequest, "an order ID is 1 to 64 letters and digits")
+        }
+        let serverAPI = try requireServerAPI()
+        let transactions: [JWSTransactionDecodedPayload]?
+        do {
+            transactions = try await serverAPI.lookUpOrder(orderID)
+        } catch {
+            throw ServiceError(error)
+        }
+        var purchases: [OrderLookup.Purchase] = []
+        for transaction in transactions ?? [] {
+            let original = transaction.originalTransactionId ?? transaction.transactionId ?? ""
+            let owner: String?
+            do {
+                owner = try await store.owner(originalTransactionID: original)
+            } catch {
+                throw ServiceError(error)
+            }
+            purchases.append(OrderLookup.Purchase(transaction: transaction, owner: owner))
+        }
+        return OrderLookup(orderID: orderID, found: transactions != nil, purchases: purchases)
+    }
+
+    /// Extends the renewal date of the subscriber's subscription `originalTransactionID` (or of every
+    /// active one) with Apple, by `days` (1 to 90) for Apple's `reasonCode` (0 undeclared, 1 customer
+    /// satisfaction, 2 other, 3 service issue), then records Apple's new transaction, so the answer
+    /// and the timeline show the new expiry at once.
+    public func extendRenewal(
+        appUserID: String, originalTransactionID: String?, days: Int, reasonCode: Int
+    ) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        guard (1...90).contains(days), (0...3).contains(reasonCode) else {
+            throw ServiceError(.invalidRequest, "an extension is 1 to 90 days with Apple's reason code 0 to 3")
+        }
+        let appUserID = try await canonical(appUserID)
+        let serverAPI = try requireServerAPI()
+        let facts: SubscriberFacts?
+        do {
+            facts = try await store.projection(appUserID: appUserID)
+        } catch {
+            throw ServiceError(error)
+        }
+        let at = now()
+        let chosen = (facts?.purchases.values).map(Array.init)?.filter { purchase in
+            guard let current = purchase.currentTransaction, current.type == .autoRenewable else { return false }
+            if let originalTransactionID { return purchase.originalTransactionID == originalTransactionID }
+            return current.revocationDate == nil && (current.expiresDate ?? .distantPast) > at
+        } ?? []
+        guard !chosen.isEmpty else {
+            throw ServiceError(.notFound, originalTransactionID.map { "\(appUserID) has no subscription \($0)" } ?? "\(appUserID) has no active subscription")
+        }
+        for purchase in chosen.sorted(by: { $0.originalTransactionID < $1.originalTransactionID }) {
+            do {
+                let answer = try await serverAPI.extendRenewalDate(
+                    purchase.originalTransactionID,
+                    ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: reasonCode, requestIdentifier: UUID().uuidString.lowercased()))
+                guard answer.success == true else {
+                    throw ServiceError(.appStoreRefused, "Apple did not extend \(purchase.originalTransactionID)")
+                }
+            } catch let error as AppStoreServerAPIError {
+                throw ServiceError(error)
+            } catch let error as ServiceError {
+                throw error
+            } catch {
+                throw ServiceError(.internalError, "the extension failed", underlying: error)
+            }
+            _ = try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
+            logger.info("renewal extended", metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "days": "\(days)"])
         }
         return try await subscriber(appUserID: appUserID)
     }

@@ -321,7 +321,8 @@ public final class LocalServerAPI: Sendable {
         var transaction = latest.decoded
         let newExpiry = expires.addingTimeInterval(Double(days) * 86_400)
         transaction.expiresDate = newExpiry
-        transaction.signedDate = now()
+        // A new version of the transaction: signed after the one it replaces, even on a clock that stands still.
+        transaction.signedDate = max(now(), (latest.decoded.signedDate ?? .distantPast).addingTimeInterval(0.001))
         guard let signedTransaction = try? store.signer.sign(transaction) else { return .failed }
         let payload = ResponseBodyV2DecodedPayload(
             notificationType: .renewalExtended, notificationUUID: UUID().uuidString.lowercased(),
