@@ -88,6 +88,17 @@ public protocol LedgerStore: Sendable {
     /// The API keys kept in the same database (of every app).
     func keyStore() -> any KeyStore
 
+    /// The app's events past `consumer`'s durable cursor, at most `limit`, in sequence order, never past
+    /// an event that may still commit with a smaller sequence. A consumer seen for the first time
+    /// starts with the events received at or after `since` (what is older is not its business).
+    func consumerEvents(
+        _ consumer: String, limit: Int, since: Date
+    ) async throws(StorageError) -> (position: Int64, events: [(sequence: Int64, event: LedgerEvent)])
+
+    /// Moves `consumer`'s cursor from `position` to `sequence`; `false` (nothing changed) when another
+    /// instance moved it first.
+    func advanceConsumer(_ consumer: String, from position: Int64, to sequence: Int64) async throws(StorageError) -> Bool
+
     /// Takes the lease of the app's job `job` for `holder` until `until`, when no other holder's lease
     /// is current at `now` (the same holder renews its own); `nil` when another holder has it.
     func acquireJob(_ job: String, holder: String, now: Date, until: Date) async throws(StorageError) -> JobLease?

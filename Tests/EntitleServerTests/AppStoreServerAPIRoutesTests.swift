@@ -33,7 +33,10 @@ struct AppStoreServerAPIRoutesTests {
         func headers() -> String { secret }
     }
 
-    static func run(engine: StorageEngine = .sqlite, _ body: @Sendable (Setup, any TestClientProtocol, inout StoreSimulator) async throws -> Void) async throws {
+    static func run(
+        engine: StorageEngine = .sqlite, consumptionInterval: Duration? = nil,
+        _ body: @Sendable (Setup, any TestClientProtocol, inout StoreSimulator) async throws -> Void
+    ) async throws {
         let clock = TestClock()
         let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
         let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "KEY0000001", issuerID: "issuer-team")
@@ -71,6 +74,7 @@ struct AppStoreServerAPIRoutesTests {
                     apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers, serverAPI: client, offerKey: teamKey)], keys: keys,
                     analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server-api"))
                 configuration.reconciliationInterval = nil
+                configuration.consumptionInterval = consumptionInterval
                 let app = try await buildApplication(configuration: configuration)
                 let harness = ServerHarness(
                     pki: try TestPKI(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(bundleID), keys: keys, bundleID: bundleID,
@@ -300,6 +304,55 @@ struct AppStoreServerAPIRoutesTests {
             let order = LocalServerAPI.orderID(transactionID: purchase.originalTransactionID)
             let orders = try await client.execute(uri: "/dashboard/orders?order=\(order)", method: .get, headers: headers)
             #expect(String(buffer: orders.body).contains("/dashboard/subscribers/reader"))
+        }
+    }
+
+    /// Waits (up to 10 s) until Apple's stand-in has consumption information for `transactionID`.
+    static func consumptionReport(_ setup: Setup, _ transactionID: String) async throws -> LocalServerAPI.ConsumptionReport? {
+        for _ in 0..<200 {
+            if let report = setup.api.consumptionReport(transactionID: transactionID) { return report }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    @Test("a CONSUMPTION_REQUEST is answered with what the ledger knows: delivered, the share of the period used, the free trial first")
+    func consumptionRequest() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let purchase = try await Self.subscribe(setup, client, &store)
+            let expires = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+            let purchased = try #require(purchase.transaction.purchaseDate)
+            // A quarter of the way into the period, the customer asks for a refund.
+            let asked = purchased.addingTimeInterval(expires.timeIntervalSince(purchased) / 4)
+            harness.clock.set(asked)
+            let request = try store.consumptionRequest(purchase.originalTransactionID, at: asked)
+            try await harness.postNotification(client, request.signedPayload)
+            let report = try #require(try await Self.consumptionReport(setup, purchase.originalTransactionID))
+            #expect(report.customerConsented && report.deliveryStatus == "DELIVERED")
+            #expect(report.consumptionPercentage == 25_000)
+            #expect(report.sampleContentProvided == (Fixtures.exampleCatalog("Epilogue").product(Self.monthly)?.introductoryOffer?.paymentMode == .freeTrial))
+        }
+    }
+
+    @Test("a CONSUMPTION_REQUEST Apple couldn't take at once is answered from the cursor later; one past its 12 hours is not sent")
+    func consumptionRetry() async throws {
+        try await Self.run(consumptionInterval: .milliseconds(100)) { setup, client, store in
+            let harness = setup.harness
+            let late = try await Self.subscribe(setup, client, &store)
+            let old = try store.consumptionRequest(late.originalTransactionID, at: harness.clock.now)
+            harness.clock.set(harness.clock.now.addingTimeInterval(13 * 3_600))
+            try await harness.postNotification(client, old.signedPayload)
+            let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
+            setup.api.record(transaction: purchase.signedTransaction, purchase.transaction)
+            try await harness.post(
+                client, "/v1/subscribers/second/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+            // Apple is down for the first attempts (each retried by the client), then up again.
+            for _ in 0..<4 { setup.api.failNext(status: 503) }
+            try await harness.postNotification(client, try store.consumptionRequest(purchase.originalTransactionID, at: harness.clock.now).signedPayload)
+            #expect(try await Self.consumptionReport(setup, purchase.originalTransactionID) != nil)
+            #expect(setup.api.consumptionReport(transactionID: late.originalTransactionID) == nil)
         }
     }
 }

@@ -268,4 +268,32 @@ struct LedgerStoreConformanceTests {
             #expect(try await store.acquireJob("reconciliation", holder: "d", now: Self.day(3), until: Self.day(3.1))?.mark == Self.day(0.9))
         }
     }
+
+    @Test("a consumer starts with the events received since it was asked for, reads past its cursor in order, and moves it once however many instances try",
+          arguments: StorageEngine.allCases)
+    func consumers(engine: StorageEngine) async throws {
+        try await engine.withStore { root in
+            let (store, other) = (root.forApp("com.example.one"), root.forApp("com.example.two"))
+            let events = Self.history(user: "u1", original: "6000", seedBase: 0)
+            _ = try await store.append(events[0])
+            let first = try await store.consumerEvents("responder", limit: 10, since: events[0].receivedAt.addingTimeInterval(1))
+            #expect(first.events.isEmpty)
+            for event in events[1...4] { _ = try await store.append(event) }
+            _ = try await other.append(events[5])
+            let batch = try await store.consumerEvents("responder", limit: 3, since: .distantPast)
+            #expect(batch.position == first.position)
+            #expect(batch.events.map(\.event.id) == events[1...3].map(\.id))
+            #expect(batch.events.map(\.sequence) == batch.events.map(\.sequence).sorted())
+            let last = try #require(batch.events.last?.sequence)
+            #expect(try await store.advanceConsumer("responder", from: batch.position, to: last))
+            // A second instance that read the same batch can't move the cursor again.
+            #expect(try await !store.advanceConsumer("responder", from: batch.position, to: last))
+            let rest = try await store.consumerEvents("responder", limit: 10, since: .distantPast)
+            #expect(rest.position == last && rest.events.map(\.event.id) == [events[4].id])
+            // Another app's consumer of the same name is its own.
+            #expect(try await other.consumerEvents("responder", limit: 10, since: .distantFuture).events.isEmpty)
+            // A new consumer asked for the recent past gets it.
+            #expect(try await store.consumerEvents("late", limit: 10, since: .distantPast).events.count == 5)
+        }
+    }
 }

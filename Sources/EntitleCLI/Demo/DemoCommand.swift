@@ -79,9 +79,11 @@ struct DemoCommand: AsyncParsableCommand {
         let options = DeliveryOptions(shuffle: shuffle, duplicateProbability: shuffle ? 0.1 : 0, dropProbability: dropNotifications, seed: seed)
         // The team's in-app purchase key: it signs the server's App Store Server API tokens and promotional
         // offers; the local App Store Server API of each app accepts tokens it signs.
-        let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "LOCALKEY01", issuerID: UUID().uuidString.lowercased())
+        let localStoreFolder = dataFolder.appendingPathComponent("local-store")
+        let teamKey = try DemoTeamKey.openOrCreate(folder: localStoreFolder)
         let serverAPIURL = URL(string: baseURL + LocalServerAPIController.prefix)!
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let webhook = NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger)
         let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
         let several = appFolders.count > 1
 
@@ -96,7 +98,8 @@ struct DemoCommand: AsyncParsableCommand {
             let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
             let serverAPI = LocalServerAPI(
                 credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
-                pageSize: 20, now: { clock.now() })
+                pageSize: 20, store: .init(signer: authority.signer, deliver: { signed in (try? await webhook.deliver(signedPayload: signed)) != nil }),
+                now: { clock.now() })
             serverAPIs[bundleID] = serverAPI
             catalogs.append((bundleID, catalog))
             simulations.append(DemoSimulation(
@@ -133,6 +136,8 @@ struct DemoCommand: AsyncParsableCommand {
               data folder   \(dataFolder.path)
               server        \(baseURL)
               secret key    \(secretKey)
+              App Store Server API (local) \(serverAPIURL.absoluteString)
+                key \(DemoTeamKey.file(in: localStoreFolder).path), key ID \(teamKey.keyID), issuer ID \(teamKey.issuerID)
             """)
         var configuration = ServerConfiguration(
             http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,

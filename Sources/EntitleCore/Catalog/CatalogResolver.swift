@@ -129,6 +129,10 @@ struct CatalogResolver {
             }
             offerRules[offerID] = eligibility
         }
+        if let preference = document.consumptionInformation?.refundPreference, !ConsumptionPolicy.refundPreferences.contains(preference) {
+            fail(.invalidValue, entitlements: JSONPath().key("consumptionInformation").key("refundPreference"),
+                 "\"\(preference)\" is not a refund preference", hint: "use \(ConsumptionPolicy.refundPreferences.joined(separator: ", ")), or leave it out")
+        }
         if let id = document.appAppleID, id <= 0 {
             fail(.invalidValue, entitlements: JSONPath().key("appAppleID"), "the App Apple ID is a positive number")
         }
@@ -153,6 +157,7 @@ struct CatalogResolver {
             appTrial: appTrial)
         catalog.acceptsAppKeys = document.appKeys ?? true
         catalog.promotionalOfferEligibility = offerRules
+        catalog.consumptionPolicy = document.consumptionInformation.map { ConsumptionPolicy(refundPreference: $0.refundPreference) }
         return catalog
     }
 

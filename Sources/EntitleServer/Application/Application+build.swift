@@ -57,6 +57,9 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     if let interval = configuration.reconciliationInterval {
         services.append(Reconciler(services: apps.services, interval: interval))
     }
+    if let interval = configuration.consumptionInterval {
+        services.append(ConsumptionResponder(services: apps.services, interval: interval))
+    }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)

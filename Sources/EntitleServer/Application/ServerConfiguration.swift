@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     /// after start); `nil` for never in the background (`POST /v1/reconciliation` and
     /// `entitle reconcile` still run passes).
     public var reconciliationInterval: Duration? = .seconds(3600)
+    /// How often apps that answer CONSUMPTION_REQUEST notifications answer what arrived unanswered
+    /// (they are also answered as they arrive); `nil` for never in the background.
+    public var consumptionInterval: Duration? = .seconds(30)
     public var metrics: ServerMetrics
     /// The clock every answer is computed at.
     public var now: @Sendable () -> Date

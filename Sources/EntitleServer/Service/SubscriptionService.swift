@@ -29,6 +29,8 @@ public final class SubscriptionService: Sendable {
     let serverAPI: AppStoreServerAPIClient?
     /// The key promotional offers are signed with, when configured.
     let offerKey: InAppPurchaseKey?
+    /// This server instance's name in job leases.
+    let instanceID = UUID().uuidString
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -73,6 +75,10 @@ public final class SubscriptionService: Sendable {
         let outcome = try await append(event)
         if case .appended = outcome {
             metrics.recordNotificationType(notification.notificationType.flatMap { $0.isKnown ? $0.rawValue : nil } ?? "UNKNOWN")
+            // Answered at once; the consumption responder answers from the cursor what this misses.
+            if notification.notificationType == .consumptionRequest, answersConsumptionRequests {
+                Task { [self] in _ = try? await answerConsumptionRequests(holder: instanceID) }
+            }
         }
         logger.info(
             "app store notification",

@@ -317,6 +317,48 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func consumerEvents(
+        _ consumer: String, limit: Int, since: Date
+    ) async throws(StorageError) -> (position: Int64, events: [(sequence: Int64, event: LedgerEvent)]) {
+        let cursor = LedgerCursor(app: app, consumer: consumer)
+        let horizon = try await engine.readHorizon()
+        let app = app
+        let limit = max(1, limit)
+        return try await engine.transaction { session throws(StorageError) in
+            let known = try await session.execute(
+                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer)]
+            ).first?["sequence"]?.integer
+            let position: Int64
+            if let known {
+                position = known
+            } else {
+                position = try await session.execute(
+                    "SELECT MAX(sequence) AS start FROM ledger_events WHERE app_id = ? AND received_at < ? AND sequence <= ?",
+                    [.text(app), SQLValue(since), .integer(horizon)]
+                ).first?["start"]?.integer ?? 0
+                try await cursor.advance(to: position, session)
+            }
+            let rows = try await session.execute(
+                "SELECT sequence, event FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
+                [.text(app), .integer(position), .integer(horizon), .integer(Int64(limit))])
+            let events = try Self.decodeEvents(rows)
+            return (position, zip(rows, events).map { ($0["sequence"]?.integer ?? 0, $1) })
+        }
+    }
+
+    func advanceConsumer(_ consumer: String, from position: Int64, to sequence: Int64) async throws(StorageError) -> Bool {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.consumer.\(app).\(consumer)")
+            let current = try await session.execute(
+                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer)]
+            ).first?["sequence"]?.integer ?? 0
+            guard current == position else { return false }
+            try await LedgerCursor(app: app, consumer: consumer).advance(to: sequence, session)
+            return true
+        }
+    }
+
     func acquireJob(_ job: String, holder: String, now: Date, until: Date) async throws(StorageError) -> JobLease? {
         let app = app
         return try await engine.transaction { session throws(StorageError) in

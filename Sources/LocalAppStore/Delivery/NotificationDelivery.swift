@@ -58,9 +58,14 @@ public final class NotificationDelivery: Sendable {
 
     /// Delivers one notification until a 2xx; returns how many attempts were retried.
     public func deliver(_ notification: SignedNotification) async throws(LocalStoreError) -> Int {
+        try await deliver(signedPayload: notification.signedPayload, id: notification.notificationUUID)
+    }
+
+    /// Delivers one signed notification payload until a 2xx; returns how many attempts were retried.
+    public func deliver(signedPayload: String, id: String = "") async throws(LocalStoreError) -> Int {
         var body = ByteBuffer()
         body.writeString(#"{"signedPayload":""#)
-        body.writeString(notification.signedPayload)
+        body.writeString(signedPayload)
         body.writeString(#""}"#)
         var retries = 0
         while true {
@@ -79,9 +84,9 @@ public final class NotificationDelivery: Sendable {
             }
             guard retries < options.retryDelays.count else {
                 throw LocalStoreError(
-                    .deliveryFailed, "notification \(notification.notificationUUID) was not acknowledged after \(retries + 1) attempts (last: \(failure))")
+                    .deliveryFailed, "notification \(id) was not acknowledged after \(retries + 1) attempts (last: \(failure))")
             }
-            logger.debug("notification delivery failed; retrying", metadata: ["notification.uuid": "\(notification.notificationUUID)", "failure": "\(failure)"])
+            logger.debug("notification delivery failed; retrying", metadata: ["notification.uuid": "\(id)", "failure": "\(failure)"])
             try? await Task.sleep(for: options.retryDelays[retries])
             retries += 1
         }

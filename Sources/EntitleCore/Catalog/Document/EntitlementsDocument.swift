@@ -32,10 +32,12 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var nonRenewingDurations: [String: String]
     /// Who each promotional offer (by its ID in the `.storekit` file) is signed for.
     public var promotionalOffers: [String: PromotionalOfferDocument]
+    /// The app answers CONSUMPTION_REQUEST notifications (it has its customers' consent).
+    public var consumptionInformation: ConsumptionInformationDocument?
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
-        case nonRenewingDurations, promotionalOffers
+        case nonRenewingDurations, promotionalOffers, consumptionInformation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,5 +57,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         appTrial = try container.decodeIfPresent(AppTrialDocument.self, forKey: .appTrial)
         nonRenewingDurations = try container.decodeIfPresent([String: String].self, forKey: .nonRenewingDurations) ?? [:]
         promotionalOffers = try container.decodeIfPresent([String: PromotionalOfferDocument].self, forKey: .promotionalOffers) ?? [:]
+        consumptionInformation = try container.decodeIfPresent(ConsumptionInformationDocument.self, forKey: .consumptionInformation)
     }
 }

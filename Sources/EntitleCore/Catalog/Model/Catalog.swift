@@ -15,6 +15,8 @@ public struct Catalog: Hashable, Sendable {
     /// Who each promotional offer is signed for, by offer ID; an offer not listed is for
     /// ``PromotionalOfferEligibility/subscribers``.
     public var promotionalOfferEligibility: [String: PromotionalOfferEligibility] = [:]
+    /// Set when the app answers CONSUMPTION_REQUEST notifications with Send Consumption Information.
+    public var consumptionPolicy: ConsumptionPolicy?
     public var storefront: String?
     public var currency: String?
     /// Products sorted by identifier.

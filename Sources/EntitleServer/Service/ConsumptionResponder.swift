@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Answers the CONSUMPTION_REQUEST notifications of every app that opted in (`consumptionInformation`)
+/// and has the App Store Server API: every `interval` until graceful shutdown, from each app's durable
+/// cursor, so a request the server received but could not answer at once (Apple unreachable, a crash)
+/// is answered while its 12-hour window lasts. Requests are also answered as they arrive.
+public struct ConsumptionResponder: Service {
+    let services: [SubscriptionService]
+    let interval: Duration
+
+    public init(services: [SubscriptionService], interval: Duration) {
+        self.services = services.filter(\.answersConsumptionRequests)
+        self.interval = interval
+    }
+
+    public func run() async throws {
+        // A service that returns ends the application: with nothing to answer, wait for shutdown.
+        guard !services.isEmpty else { return try await gracefulShutdown() }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                for service in services {
+                    do throws(ServiceError) {
+                        _ = try await service.answerConsumptionRequests(holder: service.instanceID)
+                    } catch {
+                        service.logger.warning(
+                            "consumption requests will be answered later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+                    }
+                }
+            }
+        }
+    }
+}
