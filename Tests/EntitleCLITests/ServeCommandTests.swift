@@ -154,6 +154,26 @@ struct ServeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data").path))
     }
 
+    @Test("App Store Server API keys: all three settings together, a readable P-256 key, a prefix naming a served app; a URL needs a key", arguments: [
+        (["--app-store-key", "KEY"], "go together"),
+        (["--app-store-key", "com.unknown.app=KEY", "--app-store-key-id", "com.unknown.app=K1", "--app-store-issuer-id", "com.unknown.app=I1"], "not an app this server serves"),
+        (["--app-store-key", "Package.swift", "--app-store-key-id", "K1", "--app-store-issuer-id", "I1"], "not a P-256 private key"),
+        (["--app-store-key", "KEY", "--app-store-key", "KEY", "--app-store-key-id", "K1", "--app-store-issuer-id", "I1"], "given twice"),
+        (["--app-store-api-url", "http://127.0.0.1:1"], "applies with --app-store-key"),
+    ])
+    func appStoreKeyUsage(_ arguments: [String], _ message: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = Fixtures.root.appendingPathComponent("Tests/AppStoreServerAPITests/Keys/testSigningKey.p8").path
+        let resolved = arguments.map { $0.replacingOccurrences(of: "KEY", with: key).replacingOccurrences(of: "Package.swift", with: Fixtures.root.appendingPathComponent("Package.swift").path) }
+        let result = try CommandRunner.entitle.run(
+            ["serve", "--port", "0", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path] + resolved, in: folder)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+        #expect(!result.standardError.contains("PRIVATE KEY"))
+    }
+
     @Test("entitle serve --catalog A --catalog B serves both apps: each by its Entitle-App header, each app's data its own")
     func twoApps() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-apps-\(UUID().uuidString)")

@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
             ENTITLE_DATABASE, ENTITLE_CATALOG (comma separated), ENTITLE_BUNDLE_ID, ENTITLE_APP_APPLE_ID, ENTITLE_ENVIRONMENTS
             (comma separated), ENTITLE_SECRET_KEYS (comma separated), ENTITLE_PUBLIC_KEY_SECRET, ENTITLE_RESTORE_POLICY,
             ENTITLE_TRUST_LOCAL_STORE=1, ENTITLE_CHECK_REVOCATION=1, ENTITLE_REVOCATION_FRESHNESS, ENTITLE_APP_STORE_KEY,
-            ENTITLE_APP_STORE_KEY_ID, ENTITLE_APP_STORE_ISSUER_ID, ENTITLE_APP_STORE_API_URL, ENTITLE_RECONCILE_INTERVAL);
+            ENTITLE_APP_STORE_KEY_ID, ENTITLE_APP_STORE_ISSUER_ID (comma separated, each [BUNDLE_ID=]value), ENTITLE_APP_STORE_API_URL,
+            ENTITLE_RECONCILE_INTERVAL);
             options win.
             """)
 
@@ -54,11 +55,11 @@ struct ServeCommand: AsyncParsableCommand {
     var checkRevocation = false
     @Option(name: .customLong("revocation-freshness"), help: "With --check-revocation: seconds a chain confirmed good is trusted before it is asked about again (default 3600).")
     var revocationFreshness: Double?
-    @Option(name: .customLong("app-store-key"), help: "The in-app purchase key's .p8 file (App Store Connect); turns on the App Store Server API and promotional offers.", completion: .file())
-    var appStoreKey: String?
-    @Option(name: .customLong("app-store-key-id"), help: "The in-app purchase key's ID.") var appStoreKeyID: String?
-    @Option(name: .customLong("app-store-issuer-id"), help: "The team's issuer ID (App Store Connect, Users and Access, Integrations).")
-    var appStoreIssuerID: String?
+    @Option(name: .customLong("app-store-key"), help: "An in-app purchase key's .p8 file (App Store Connect), [BUNDLE_ID=]FILE; repeatable. Turns on the App Store Server API and promotional offers.", completion: .file())
+    var appStoreKeys: [String] = []
+    @Option(name: .customLong("app-store-key-id"), help: "The key's ID, [BUNDLE_ID=]ID; repeatable.") var appStoreKeyIDs: [String] = []
+    @Option(name: .customLong("app-store-issuer-id"), help: "The team's issuer ID (App Store Connect, Users and Access, Integrations), [BUNDLE_ID=]ID; repeatable.")
+    var appStoreIssuerIDs: [String] = []
     @Option(name: .customLong("app-store-api-url"), help: "Where the App Store Server API is, replacing Apple's production and sandbox hosts (a local stand-in to rehearse against).")
     var appStoreAPIURL: String?
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliation passes with the App Store Server API (default 3600; 0: only on request).")
@@ -148,8 +149,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("revocation checks on: each chain is confirmed with its OCSP responder, then trusted for \(Int(revocation.freshness)) s")
         }
         let appStore = try AppStoreAccessOptions(
-            keyFile: appStoreKey, keyID: appStoreKeyID, issuerID: appStoreIssuerID, apiURL: appStoreAPIURL, environment: environment)
-        if let appStore { logger.info("App Store Server API on: \(appStore.key) at \(appStore.endpoints.production)") }
+            keyFiles: appStoreKeys, keyIDs: appStoreKeyIDs, issuerIDs: appStoreIssuerIDs, apiURL: appStoreAPIURL, environment: environment)
+        if let appStore { logger.info("App Store Server API on (\(appStore.description)) at \(appStore.endpoints.production)") }
+        if let appStore, let stray = appStore.keys.keys.first(where: { scope in !scope.isEmpty && !apps.contains { $0.bundleID == scope } }) {
+            throw ValidationError("--app-store-key names \(stray), which is not an app this server serves")
+        }
         let served = apps.map { app in
             let verifiers = app.environments.map { environment in
                 SignedDataVerifier(
@@ -160,7 +164,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             return ServedApp(
                 bundleID: app.bundleID, catalog: app.catalog, verifiers: verifiers,
-                serverAPI: appStore.map { $0.client(bundleID: app.bundleID, verifiers: verifiers, now: { Date() }) }, offerKey: appStore?.key)
+                serverAPI: appStore?.client(bundleID: app.bundleID, verifiers: verifiers, now: { Date() }), offerKey: appStore?.key(for: app.bundleID))
         }
         let interval = try reconcileInterval ?? environment["ENTITLE_RECONCILE_INTERVAL"].map { value in
             guard let seconds = Double(value), seconds == 0 || (60...604_800).contains(seconds) else {
