@@ -129,7 +129,7 @@ struct AppStoreServerAPIClientTests {
         }
     }
 
-    @Test("Get Notification History pages through the window's notifications, each verified")
+    @Test("Get Notification History pages through the window's notifications, each verified; one that does not verify is left out and counted")
     func notificationHistory() async throws {
         try await Self.run { (setup: Setup) async throws in
             let now = Date()
@@ -142,11 +142,16 @@ struct AppStoreServerAPIClientTests {
                     version: "2.0", signedDate: now.addingTimeInterval(offset))
                 setup.api.record(notification: setup.pki.sign(payload), at: now.addingTimeInterval(offset))
             }
+            // One in the window signed by someone else: left out and counted, the rest still returned.
+            let forged = ResponseBodyV2DecodedPayload(
+                notificationType: .didRenew, notificationUUID: "forged", data: NotificationData(environment: .sandbox, bundleId: "com.example"),
+                version: "2.0", signedDate: now.addingTimeInterval(-120))
+            setup.api.record(notification: try TestPKI().sign(forged), at: now.addingTimeInterval(-120))
             let request = NotificationHistoryRequest(startDate: now.addingTimeInterval(-86_400), endDate: now)
             let first = try await setup.client().notificationHistory(request)
-            #expect(first.notifications.count == 2 && first.next != nil)
+            #expect(first.notifications.count == 2 && first.refused == 0 && first.next != nil)
             let second = try await setup.client().notificationHistory(request, paginationToken: first.next)
-            #expect(second.notifications.count == 1 && second.next == nil)
+            #expect(second.notifications.count == 1 && second.refused == 1 && second.next == nil)
             let uuids = (first.notifications + second.notifications).compactMap(\.verified.notification.notificationUUID)
             #expect(uuids == ["n0", "n1", "n2"])
         }

@@ -100,10 +100,11 @@ public struct AppStoreServerAPIClient: Sendable {
         return statuses
     }
 
-    /// One page of Get Notification History, each notification verified.
+    /// One page of Get Notification History, each notification verified; one that doesn't verify is
+    /// left out and counted in `refused` (a bad item doesn't hide the rest of the history).
     public func notificationHistory(
         _ request: NotificationHistoryRequest, paginationToken: String? = nil
-    ) async throws(AppStoreServerAPIError) -> (notifications: [(signedPayload: String, verified: VerifiedNotification)], next: String?) {
+    ) async throws(AppStoreServerAPIError) -> (notifications: [(signedPayload: String, verified: VerifiedNotification)], refused: Int, next: String?) {
         let body: Data
         do {
             body = try JSONEncoder().encode(request)
@@ -113,11 +114,16 @@ public struct AppStoreServerAPIClient: Sendable {
         let path = "/inApps/v1/notifications/history" + (paginationToken.map { "?paginationToken=\(Self.segment($0))" } ?? "")
         let response: NotificationHistoryResponse = try await call("POST", path, body: body)
         var notifications: [(signedPayload: String, verified: VerifiedNotification)] = []
+        var refused = 0
         for item in response.notificationHistory ?? [] {
             guard let signed = item.signedPayload else { continue }
-            notifications.append((signed, try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signed) }))
+            do {
+                notifications.append((signed, try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signed) }))
+            } catch {
+                refused += 1
+            }
         }
-        return (notifications, (response.hasMore ?? false) ? response.paginationToken : nil)
+        return (notifications, refused, (response.hasMore ?? false) ? response.paginationToken : nil)
     }
 
     /// One page of Get Refund History (v2): the customer's refunded transactions, verified.

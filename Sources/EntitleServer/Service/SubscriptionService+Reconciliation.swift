@@ -65,20 +65,18 @@ extension SubscriptionService {
         let request = NotificationHistoryRequest(startDate: report.from, endDate: report.to)
         var token: String?
         repeat {
-            let page: (notifications: [(signedPayload: String, verified: VerifiedNotification)], next: String?)
+            let page: (notifications: [(signedPayload: String, verified: VerifiedNotification)], refused: Int, next: String?)
             do {
                 page = try await serverAPI.notificationHistory(request, paginationToken: token)
             } catch {
                 throw ServiceError(error)
             }
+            report.notificationsRead += page.notifications.count + page.refused
+            report.notificationsRefused += page.refused
             for notification in page.notifications {
-                report.notificationsRead += 1
-                do {
-                    if case .appended = try await ingestNotification(signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
-                        report.notificationsAdded += 1
-                    }
-                } catch where error.code.rawValue.hasPrefix("verification.") && !error.isRetryable {
-                    report.notificationsRefused += 1
+                // Verified by the client with this app's verifiers.
+                if case .appended = try await ingest(notification.verified, signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
+                    report.notificationsAdded += 1
                 }
             }
             token = page.next

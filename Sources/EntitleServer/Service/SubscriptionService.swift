@@ -59,6 +59,12 @@ public final class SubscriptionService: Sendable {
         signedPayload: String, source: LedgerEventSource = .appStoreNotification
     ) async throws(ServiceError) -> AppendOutcome {
         let verified = try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signedPayload) }
+        return try await ingest(verified, signedPayload: signedPayload, source: source)
+    }
+
+    /// Stores a notification one of this app's verifiers accepted (as the App Store Server API client's
+    /// answers are) durably; a duplicate changes nothing.
+    func ingest(_ verified: VerifiedNotification, signedPayload: String, source: LedgerEventSource) async throws(ServiceError) -> AppendOutcome {
         let notification = verified.notification
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
             throw ServiceError(.invalidRequest, "the notification has no notificationUUID")
