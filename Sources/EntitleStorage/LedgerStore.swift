@@ -70,6 +70,9 @@ public protocol LedgerStore: Sendable {
     /// How many events wait, across all purchases, for a subscriber to own them.
     func heldEventCount() async throws(StorageError) -> Int
 
+    /// The purchases (original transaction IDs) with events held for want of an owner, sorted.
+    func heldPurchases() async throws(StorageError) -> [String]
+
     /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
 

@@ -15,14 +15,20 @@ public struct ReconciliationResponse: Codable, Hashable, Sendable {
     public var purchasesChecked: Int
     /// Events added from those answers.
     public var statusEventsAdded: Int
+    /// Purchases held for want of an owner, looked up in Apple's transaction history.
+    public var heldPurchasesChecked: Int
+    /// Of those, the ones linked to a subscriber by an appAccountToken in that history.
+    public var heldPurchasesLinked: Int
     /// Another server instance was running a pass, so this one did nothing.
     public var skipped: Bool
     public var seconds: Double
 
     public init(
         app: String, from: Date, to: Date, notificationsRead: Int, notificationsAdded: Int, notificationsRefused: Int, purchasesChecked: Int,
-        statusEventsAdded: Int, skipped: Bool, seconds: Double
+        statusEventsAdded: Int, heldPurchasesChecked: Int = 0, heldPurchasesLinked: Int = 0, skipped: Bool, seconds: Double
     ) {
+        self.heldPurchasesChecked = heldPurchasesChecked
+        self.heldPurchasesLinked = heldPurchasesLinked
         self.app = app
         self.from = from
         self.to = to

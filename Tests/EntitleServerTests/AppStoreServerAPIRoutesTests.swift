@@ -355,4 +355,36 @@ struct AppStoreServerAPIRoutesTests {
             #expect(setup.api.consumptionReport(transactionID: late.originalTransactionID) == nil)
         }
     }
+
+    @Test("a purchase held for want of an owner is linked when Apple's history carries an appAccountToken a subscriber registered")
+    func heldPurchase() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            // Bought outside the app (an offer code): no token; its notification arrives and is held.
+            let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
+            for notification in purchase.notifications { try await harness.postNotification(client, notification.signedPayload) }
+            #expect(try await harness.store.heldEventCount() == 1)
+            // The customer's account here registers a token; the developer set it on the purchase with Apple.
+            let token = UUID()
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.authorization] = "Bearer \(setup.secret)"
+            let put = try await client.execute(
+                uri: "/v1/subscribers/reader/app-account-token", method: .put, headers: headers,
+                body: ServerHarness.json(AppAccountTokenRequest(appAccountToken: token)))
+            #expect(put.status == .ok)
+            var tokened = purchase.transaction
+            tokened.appAccountToken = token
+            tokened.signedDate = harness.clock.now.addingTimeInterval(60)
+            setup.api.record(transaction: try harness.authority.signer.sign(tokened), tokened)
+            harness.clock.set(harness.clock.now.addingTimeInterval(120))
+            let report = try await Self.reconcile(setup, client)
+            #expect(report.heldPurchasesChecked == 1 && report.heldPurchasesLinked == 1)
+            #expect(try await harness.store.heldEventCount() == 0)
+            let answer = try ServerHarness.decode(SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/reader", key: setup.secret))
+            #expect(answer.subscriptions.map(\.originalTransactionID) == [purchase.originalTransactionID])
+            // Nothing held any more: the next pass looks nothing up.
+            #expect(try await Self.reconcile(setup, client).heldPurchasesChecked == 0)
+        }
+    }
 }

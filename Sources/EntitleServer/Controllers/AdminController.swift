@@ -147,7 +147,8 @@ extension ReconciliationResponse: ResponseEncodable {
         self.init(
             app: report.app, from: report.from, to: report.to, notificationsRead: report.notificationsRead, notificationsAdded: report.notificationsAdded,
             notificationsRefused: report.notificationsRefused, purchasesChecked: report.purchasesChecked, statusEventsAdded: report.statusEventsAdded,
-            skipped: report.skipped, seconds: report.seconds)
+            heldPurchasesChecked: report.heldPurchasesChecked, heldPurchasesLinked: report.heldPurchasesLinked, skipped: report.skipped,
+            seconds: report.seconds)
     }
 }
 

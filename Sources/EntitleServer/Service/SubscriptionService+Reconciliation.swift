@@ -45,6 +45,7 @@ extension SubscriptionService {
         // A pass that fails leaves its lease to lapse, and the mark where the last completed pass left it.
         try await readNotificationHistory(serverAPI, into: &report)
         try await checkUnsettledPurchases(serverAPI, at: end, into: &report)
+        try await checkHeldPurchases(serverAPI, into: &report)
         do {
             try await store.completeJob(lease, mark: end)
         } catch {
@@ -101,6 +102,49 @@ extension SubscriptionService {
             for purchase in (facts?.purchases.values).map(Array.init) ?? [] where Self.isUnsettled(purchase, at: now) {
                 report.purchasesChecked += 1
                 report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
+            }
+        }
+    }
+
+    /// Purchases whose events are held with no owner: Apple's transaction history is read for an
+    /// appAccountToken a subscriber here registered (one set later with Set App Account Token, or carried
+    /// by a renewal); the first found links the purchase, through its latest transaction recorded for
+    /// that subscriber.
+    private func checkHeldPurchases(_ serverAPI: AppStoreServerAPIClient, into report: inout ReconciliationReport) async throws(ServiceError) {
+        let held: [String]
+        do {
+            held = try await store.heldPurchases()
+        } catch {
+            throw ServiceError(error)
+        }
+        for original in held {
+            report.heldPurchasesChecked += 1
+            let history: [JWSTransactionDecodedPayload]
+            do {
+                history = try await serverAPI.allTransactionHistory(original)
+            } catch where error.kind == .apple && error.status == 404 {
+                continue
+            } catch {
+                throw ServiceError(error)
+            }
+            var owner: String?
+            for token in Set(history.compactMap(\.appAccountToken)) where owner == nil {
+                do {
+                    owner = try await store.accountTokenOwner(token)
+                } catch {
+                    throw ServiceError(error)
+                }
+            }
+            guard let owner, let latest = history.max(by: { ($0.signedDate ?? .distantPast) < ($1.signedDate ?? .distantPast) }),
+                let id = latest.transactionId
+            else { continue }
+            let event = LedgerEvent(
+                id: UUID(), appUserID: owner, source: .appStoreServerAPI,
+                idempotencyKey: Self.idempotencyKey(transactionID: id, signedDate: latest.signedDate, jws: id), transactionID: id,
+                originalTransactionID: original, signedDate: latest.signedDate, receivedAt: now(), payload: .transaction(latest))
+            if case .appended = try await append(event) {
+                report.heldPurchasesLinked += 1
+                logger.info("a held purchase linked by its appAccountToken", metadata: ["purchase.original_transaction_id": "\(original)"])
             }
         }
     }

@@ -292,6 +292,17 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func heldPurchases() async throws(StorageError) -> [String] {
+        try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                """
+                SELECT DISTINCT original_transaction_id FROM ledger_events
+                WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL ORDER BY original_transaction_id
+                """, [.text(app)]
+            ).compactMap { $0["original_transaction_id"]?.text }
+        }
+    }
+
     func heldEventCount() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
             Int(try await session.execute(

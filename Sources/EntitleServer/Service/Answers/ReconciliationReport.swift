@@ -16,6 +16,10 @@ public struct ReconciliationReport: Hashable, Sendable {
     public var purchasesChecked = 0
     /// Signed transactions and renewal info from those answers that told the ledger something new.
     public var statusEventsAdded = 0
+    /// Purchases whose events were held for want of an owner, looked up in Apple's transaction history.
+    public var heldPurchasesChecked = 0
+    /// Of those, the ones linked to a subscriber by an appAccountToken Apple's history carries.
+    public var heldPurchasesLinked = 0
     /// Whether another instance held the pass's lease, so this one did nothing.
     public var skipped = false
     /// How long the pass took, in seconds (wall clock, for the operator).
@@ -28,5 +32,5 @@ public struct ReconciliationReport: Hashable, Sendable {
     }
 
     /// Every event the pass added to the ledger.
-    public var eventsAdded: Int { notificationsAdded + statusEventsAdded }
+    public var eventsAdded: Int { notificationsAdded + statusEventsAdded + heldPurchasesLinked }
 }
