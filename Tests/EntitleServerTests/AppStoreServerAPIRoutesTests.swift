@@ -126,6 +126,9 @@ struct AppStoreServerAPIRoutesTests {
             let second = try await Self.reconcile(setup, client)
             #expect(second.notificationsAdded == 0)
             #expect(second.from < first.to)
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get, headers: [:]).body)
+            #expect(metrics.contains(#"entitle_reconciliation_passes_total{app="com.epilogue.app",outcome="completed"} 2"#))
+            #expect(metrics.contains(#"entitle_reconciliation_events_added_total{app="com.epilogue.app"} 2"#))
         }
     }
 

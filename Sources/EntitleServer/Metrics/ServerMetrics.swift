@@ -46,6 +46,31 @@ public final class ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// `entitle_reconciliation_passes_total{app,outcome}` (completed, skipped, failed), the events each
+    /// completed pass added (`entitle_reconciliation_events_added_total{app}`: notifications the webhook
+    /// never received, and Apple's answers about unsettled purchases) and when one last completed
+    /// (`entitle_reconciliation_last_success_timestamp_seconds{app}`).
+    func recordReconciliation(app: String, outcome: String, eventsAdded: Int = 0, at: Date? = nil) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_reconciliation_passes", unitName: "total", helpText: "Reconciliation passes with the App Store Server API, by outcome."),
+            labels: [("app", app), ("outcome", outcome)]
+        ).increment()
+        guard let at else { return }
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_reconciliation_events_added", unitName: "total",
+                helpText: "Events reconciliation added: notifications the webhook never received, answers about unsettled purchases."),
+            labels: [("app", app)]
+        ).increment(by: Int64(eventsAdded))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_reconciliation_last_success_timestamp", unitName: "seconds",
+                helpText: "When a reconciliation pass last completed (Unix time)."),
+            labels: [("app", app)]
+        ).set(at.timeIntervalSince1970)
+    }
+
     /// `entitle_verifications_refused_total{code}`: signed data refused, by verification code.
     func recordRefusedVerification(code: String) {
         registry.makeCounter(

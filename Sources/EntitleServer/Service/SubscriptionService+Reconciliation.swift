@@ -38,19 +38,26 @@ extension SubscriptionService {
         guard let lease else {
             var report = ReconciliationReport(app: bundleID, from: since ?? earliest, to: end)
             report.skipped = true
+            metrics.recordReconciliation(app: bundleID, outcome: "skipped")
             return report
         }
         let from = max(earliest, since ?? lease.mark.map { $0 - Self.reconciliationOverlap } ?? earliest)
         var report = ReconciliationReport(app: bundleID, from: from, to: end)
         // A pass that fails leaves its lease to lapse, and the mark where the last completed pass left it.
-        try await readNotificationHistory(serverAPI, into: &report)
-        try await checkUnsettledPurchases(serverAPI, at: end, into: &report)
-        try await checkHeldPurchases(serverAPI, into: &report)
-        do {
-            try await store.completeJob(lease, mark: end)
+        do throws(ServiceError) {
+            try await readNotificationHistory(serverAPI, into: &report)
+            try await checkUnsettledPurchases(serverAPI, at: end, into: &report)
+            try await checkHeldPurchases(serverAPI, into: &report)
+            do {
+                try await store.completeJob(lease, mark: end)
+            } catch {
+                throw ServiceError(error)
+            }
         } catch {
-            throw ServiceError(error)
+            metrics.recordReconciliation(app: bundleID, outcome: "failed")
+            throw error
         }
+        metrics.recordReconciliation(app: bundleID, outcome: "completed", eventsAdded: report.eventsAdded, at: end)
         let elapsed = wallClock() - started
         report.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         logger.info(
