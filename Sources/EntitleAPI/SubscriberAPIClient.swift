@@ -2,7 +2,7 @@ import EntitleWire
 import Foundation
 
 /// What an app does against its Entitle server: start the app-managed trial, submit a StoreKit
-/// transaction, report an Ask to Buy request or its decline, read the subscriber. Authenticated with a key; any transport.
+/// transaction, report an Ask to Buy request or its decline, sign a promotional offer, read the subscriber. Authenticated with a key; any transport.
 public struct SubscriberAPIClient: Sendable {
     public let baseURL: URL
     private let key: String
@@ -28,6 +28,15 @@ public struct SubscriberAPIClient: Sendable {
     public func submit(_ appUserID: String, signedTransaction: String) async throws(APIClientError) -> SubscriberResponse {
         try await send(
             "POST", Self.subscriberPath(appUserID) + "/transactions", body: try Self.encode(SubmitTransactionRequest(signedTransaction: signedTransaction)))
+    }
+
+    /// A promotional offer of `productID` signed for the subscriber (`POST …/promotional-offers`): refused
+    /// with `offer.notEligible` when the catalog's rule leaves them out, `offer.unknown` for an offer the
+    /// product doesn't have.
+    public func promotionalOffer(_ appUserID: String, productID: String, offerID: String) async throws(APIClientError) -> PromotionalOfferResponse {
+        try await send(
+            "POST", Self.subscriberPath(appUserID) + "/promotional-offers",
+            body: try Self.encode(PromotionalOfferRequest(productID: productID, offerID: offerID)))
     }
 
     /// Reports that StoreKit answered a purchase of `productID` with `.pending` (Ask to Buy).

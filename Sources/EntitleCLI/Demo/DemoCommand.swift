@@ -115,7 +115,8 @@ struct DemoCommand: AsyncParsableCommand {
         })
         let localStore = LocalStoreController(
             accounts: LocalStoreAccounts(stores: appStores),
-            delivery: NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger), now: run.now)
+            delivery: NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger), now: run.now,
+            offerKeys: [teamKey.keyID: teamKey.privateKey.publicKey])
         guard let signer = CustomerInfoSigner(base64URL: try ServeCommand.persistentSecret(
             in: dataFolder, file: "customer-info-signing-key", generate: CustomerInfoSigner.generateKey))
         else { throw CommandFailure("the signing key in \(dataFolder.path) is not an Ed25519 key") }

@@ -1,4 +1,6 @@
 import AppStoreModels
+import AppStoreServerAPI
+import Crypto
 import EntitleCore
 import AsyncHTTPClient
 import EntitleServer
@@ -15,16 +17,22 @@ struct LocalStoreController {
     let accounts: LocalStoreAccounts
     let delivery: NotificationDelivery
     let now: @Sendable () -> Date
+    /// The in-app purchase keys promotional offers may be signed with, by key ID.
+    var offerKeys: [String: P256.Signing.PublicKey] = [:]
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
         let group = router.group("/local-store/v1/{bundleID}")
         group.post("purchases") { request, context -> LocalTransaction in
             let body = try await request.decode(as: LocalPurchaseRequest.self, context: context)
+            let bundleID = try context.parameters.require("bundleID")
+            if let offer = body.promotionalOffer {
+                try checkSignature(offer, bundleID: bundleID, productID: body.productID, appAccountToken: body.appAccountToken)
+            }
             let purchase: StorePurchase
             do {
                 purchase = try accounts.purchase(
-                    bundleID: context.parameters.require("bundleID"), productID: body.productID, account: body.account,
-                    appAccountToken: body.appAccountToken, at: now())
+                    bundleID: bundleID, productID: body.productID, account: body.account,
+                    appAccountToken: body.appAccountToken, promotionalOffer: body.promotionalOffer?.offerID, at: now())
             } catch {
                 throw ServiceError(.invalidRequest, "\(error)")
             }
@@ -74,6 +82,20 @@ struct LocalStoreController {
                 throw ServiceError(.invalidRequest, "\(error)")
             }
         }
+    }
+
+    /// Apple's check of a promotional offer's signature: a key it knows, ECDSA P-256 over the U+2063-joined
+    /// fields with the purchase's own bundle, product and appAccountToken, signed within the last 24 hours.
+    func checkSignature(_ offer: LocalPromotionalOffer, bundleID: String, productID: String, appAccountToken: UUID?) throws {
+        guard let key = offerKeys[offer.keyID] else { throw ServiceError(.invalidRequest, "invalid offer signature: unknown key \(offer.keyID)") }
+        let signedAt = Date(timeIntervalSince1970: Double(offer.timestamp) / 1000)
+        guard abs(now().timeIntervalSince(signedAt)) <= 86_400 else { throw ServiceError(.invalidRequest, "invalid offer signature: expired") }
+        let payload = PromotionalOfferSignature.payload(
+            bundleID: bundleID, keyID: offer.keyID, productID: productID, offerID: offer.offerID, appAccountToken: appAccountToken,
+            nonce: offer.nonce, timestamp: offer.timestamp)
+        guard let der = Data(base64Encoded: offer.signature), let signature = try? P256.Signing.ECDSASignature(derRepresentation: der),
+            key.isValidSignature(signature, for: Data(payload.utf8))
+        else { throw ServiceError(.invalidRequest, "invalid offer signature") }
     }
 }
 

@@ -134,17 +134,35 @@ public actor Entitle {
 
     /// Buys `productID` through the configured store with the user's appAccountToken, sends the signed
     /// transaction to the server, and finishes it only once the server stored it.
+    /// - Parameter promotionalOfferID: a promotional offer of the product to redeem: the server signs it
+    ///   for this user first (``PurchaseOutcome/notAllowed(_:)`` when the catalog's rule leaves them out,
+    ///   ``PurchaseOutcome/productUnavailable(_:)`` for an offer the product doesn't have).
     public func purchase(_ productID: String, promotionalOfferID: String? = nil) async -> PurchaseOutcome {
         guard let store = configuration.store else { return .storeUnavailable("no store is configured") }
-        let token: UUID?
-        do {
-            token = try await customerInfo(fetchPolicy: .cachedOrFetched).subscriber.appAccountToken
-        } catch {
-            token = nil
+        var options = PurchaseOptions()
+        if let promotionalOfferID {
+            do {
+                let offer = try await api.promotionalOffer(appUserID, productID: productID, offerID: promotionalOfferID)
+                options = PurchaseOptions(appAccountToken: offer.appAccountToken, promotionalOffer: offer)
+            } catch {
+                switch error.serverCode {
+                case "offer.notEligible": return .notAllowed(error.message)
+                case "offer.unknown", "purchase.unknownProduct": return .productUnavailable(error.message)
+                default:
+                    if error.code == .network { return .networkError(error.message) }
+                    return .storeUnavailable("\(error.serverCode ?? "refused"): \(error.message)")
+                }
+            }
+        } else {
+            do {
+                options.appAccountToken = try await customerInfo(fetchPolicy: .cachedOrFetched).subscriber.appAccountToken
+            } catch {
+                options.appAccountToken = nil
+            }
         }
         let result: StorePurchaseResult
         do {
-            result = try await store.purchase(productID, options: PurchaseOptions(appAccountToken: token, promotionalOfferID: promotionalOfferID))
+            result = try await store.purchase(productID, options: options)
         } catch {
             switch error.kind {
             case .storeUnavailable: return .storeUnavailable(error.message)

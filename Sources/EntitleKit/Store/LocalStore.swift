@@ -29,7 +29,11 @@ public struct LocalStore: PurchaseStore {
     public func purchase(_ productID: String, options: PurchaseOptions) async throws(StoreFailure) -> StorePurchaseResult {
         let body: Data
         do {
-            body = try WireJSON.encoder.encode(LocalPurchaseRequest(productID: productID, account: account, appAccountToken: options.appAccountToken))
+            let offer = options.promotionalOffer.map {
+                LocalPromotionalOffer(offerID: $0.offerID, keyID: $0.keyID, nonce: $0.nonce, timestamp: $0.timestamp, signature: $0.signature)
+            }
+            body = try WireJSON.encoder.encode(
+                LocalPurchaseRequest(productID: productID, account: account, appAccountToken: options.appAccountToken, promotionalOffer: offer))
         } catch {
             throw StoreFailure(.storeUnavailable, "the purchase does not encode: \(error)")
         }

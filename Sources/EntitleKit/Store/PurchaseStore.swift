@@ -1,3 +1,4 @@
+import EntitleWire
 import Foundation
 
 /// The App Store as EntitleKit uses it: StoreKit 2 on Apple platforms (`StoreKitStore`), the local
@@ -50,12 +51,13 @@ public struct SignedTransaction: Sendable, Hashable {
 public struct PurchaseOptions: Sendable, Hashable {
     /// Apple signs it into the purchase; the server links the purchase to its subscriber by it.
     public var appAccountToken: UUID?
-    /// A promotional offer's identifier, when the purchase redeems one.
-    public var promotionalOfferID: String?
+    /// The promotional offer the purchase redeems, as the server signed it for this user
+    /// (``appAccountToken`` is then the token the signature covers).
+    public var promotionalOffer: PromotionalOfferResponse?
 
-    public init(appAccountToken: UUID? = nil, promotionalOfferID: String? = nil) {
+    public init(appAccountToken: UUID? = nil, promotionalOffer: PromotionalOfferResponse? = nil) {
         self.appAccountToken = appAccountToken
-        self.promotionalOfferID = promotionalOfferID
+        self.promotionalOffer = promotionalOffer
     }
 }
 

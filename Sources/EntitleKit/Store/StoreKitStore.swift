@@ -1,9 +1,11 @@
 #if canImport(StoreKit)
+import EntitleWire
+import Foundation
 import StoreKit
 
 /// The App Store through StoreKit 2, for apps on Apple platforms. Thin on purpose: it passes Apple's
 /// signed transactions (`jwsRepresentation`) to EntitleKit and never judges them; the server verifies.
-/// Promotional offers need a signature from the server and are not offered here yet.
+/// A promotional offer goes to StoreKit with the signature the server made for it.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public struct StoreKitStore: PurchaseStore {
     public init() {}
@@ -30,6 +32,13 @@ public struct StoreKitStore: PurchaseStore {
         }
         var purchaseOptions: Set<Product.PurchaseOption> = []
         if let token = options.appAccountToken { purchaseOptions.insert(.appAccountToken(token)) }
+        if let offer = options.promotionalOffer {
+            guard let signature = Data(base64Encoded: offer.signature) else {
+                throw StoreFailure(.verificationFailed, "the promotional offer's signature is not base64")
+            }
+            purchaseOptions.insert(
+                .promotionalOffer(offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce, signature: signature, timestamp: Int(offer.timestamp)))
+        }
         let result: Product.PurchaseResult
         do {
             result = try await product.purchase(options: purchaseOptions)

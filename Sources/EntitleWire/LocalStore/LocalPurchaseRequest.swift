@@ -6,10 +6,13 @@ public struct LocalPurchaseRequest: Codable, Hashable, Sendable {
     public var productID: String
     public var account: String
     public var appAccountToken: UUID?
+    /// A signed promotional offer the purchase redeems.
+    public var promotionalOffer: LocalPromotionalOffer?
 
-    public init(productID: String, account: String, appAccountToken: UUID?) {
+    public init(productID: String, account: String, appAccountToken: UUID?, promotionalOffer: LocalPromotionalOffer? = nil) {
         self.productID = productID
         self.account = account
         self.appAccountToken = appAccountToken
+        self.promotionalOffer = promotionalOffer
     }
 }

@@ -24,14 +24,14 @@ public final class LocalStoreAccounts: Sendable {
 
     /// Buys `productID` for `account` in the app `bundleID`.
     public func purchase(
-        bundleID: String, productID: String, account: String, appAccountToken: UUID?, at now: Date
+        bundleID: String, productID: String, account: String, appAccountToken: UUID?, promotionalOffer: String? = nil, at now: Date
     ) throws(LocalStoreError) -> StorePurchase {
         let result: Result<StorePurchase, LocalStoreError> = stores.withLockedValue { stores in
             guard var store = stores[bundleID] else {
                 return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
             }
             do throws(LocalStoreError) {
-                let purchase = try store.purchase(productID, appAccountToken: appAccountToken, at: now)
+                let purchase = try store.purchase(productID, appAccountToken: appAccountToken, at: now, promotionalOffer: promotionalOffer)
                 stores[bundleID] = store
                 return .success(purchase)
             } catch {

@@ -45,9 +45,15 @@ public struct StoreSimulator: Sendable {
     /// otherwise. The introductory offer applies when the product has one, `introductoryOffer` is
     /// true, and the account (`appAccountToken`) has not subscribed in the group before.
     public mutating func purchase(
-        _ productID: String, appAccountToken: UUID? = nil, at now: Date, introductoryOffer: Bool = true
+        _ productID: String, appAccountToken: UUID? = nil, at now: Date, introductoryOffer: Bool = true, promotionalOffer: String? = nil
     ) throws(LocalStoreError) -> StorePurchase {
         let product = try product(productID)
+        let promotion = try promotionalOffer.map { offerID throws(LocalStoreError) in
+            guard let offer = product.promotionalOffers.first(where: { $0.id == offerID }) else {
+                throw LocalStoreError(.unknownProduct, "\(productID) has no promotional offer \(offerID)")
+            }
+            return offer
+        }
         let original = identifier()
         var chain = SimulatedSubscription(
             originalTransactionID: original, kind: product.kind, appAccountToken: appAccountToken, ownership: .purchased, familyOwner: nil,
@@ -56,7 +62,14 @@ public struct StoreSimulator: Sendable {
         let eligibilityKey = "\(appAccountToken?.uuidString ?? original)/\(product.subscriptionGroupID ?? "")"
         if product.kind == .autoRenewable {
             chain.webOrderLineItemID = identifier()
-            if introductoryOffer, let offer = product.introductoryOffer, !groupsUsed.contains(eligibilityKey) {
+            if let promotion {
+                // The signed offer the app passed (its signature checked by whoever sells): its price for
+                // its first period, as StoreKit bills it.
+                applyIntroductoryOffer(promotion, to: &chain, product: product, from: now)
+                chain.offerType = .promotionalOffer
+                chain.offerIdentifier = promotion.id
+                chain.introductoryPeriodsLeft = 0
+            } else if introductoryOffer, let offer = product.introductoryOffer, !groupsUsed.contains(eligibilityKey) {
                 applyIntroductoryOffer(offer, to: &chain, product: product, from: now)
             } else {
                 chain.expiresDate = try end(of: product, from: now)
