@@ -88,6 +88,9 @@ public protocol LedgerStore: Sendable {
     /// The analytics aggregates kept in the same database, a consumer of this ledger.
     func analyticsStore() -> any AnalyticsStore
 
+    /// The app's webhooks kept in the same database: endpoints, deliveries, the schedule.
+    func webhookStore() -> any WebhookStore
+
     /// The API keys kept in the same database (of every app).
     func keyStore() -> any KeyStore
 

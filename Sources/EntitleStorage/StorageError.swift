@@ -15,6 +15,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let corruptRecord = Code(rawValue: "storage.corruptRecord")
         /// The database's schema is newer than this version of Entitle knows.
         public static let schemaTooNew = Code(rawValue: "storage.schemaTooNew")
+        /// Another writer did the same work first (a concurrent step of another instance); nothing was stored.
+        public static let conflict = Code(rawValue: "storage.conflict")
         /// A database URL that isn't `sqlite:PATH` or `postgres://…`.
         public static let invalidURL = Code(rawValue: "storage.invalidURL")
 

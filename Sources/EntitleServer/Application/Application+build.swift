@@ -60,6 +60,9 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     if let interval = configuration.consumptionInterval {
         services.append(ConsumptionResponder(services: apps.services, interval: interval))
     }
+    if let interval = configuration.webhookInterval {
+        services.append(WebhookWorker(services: apps.services, policy: configuration.webhookPolicy, interval: interval))
+    }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
@@ -70,10 +73,16 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: configuration.logger)
-    if migrate {
+    let primary = store.forApp(apps.primary.bundleID)
+    let staticWebhooks = configuration.staticWebhooks
+    let now = configuration.now
+    let migrates = migrate
+    application.beforeServerStarts {
         // The primary app migrates (adopting rows written before apps existed); the others need nothing more.
-        let primary = store.forApp(apps.primary.bundleID)
-        application.beforeServerStarts { try await primary.migrate() }
+        if migrates { try await primary.migrate() }
+        for service in apps.services {
+            try await StaticWebhook.register(staticWebhooks.filter { $0.app == nil || $0.app == service.bundleID }, in: service.webhooks, at: now())
+        }
     }
     return application
 }

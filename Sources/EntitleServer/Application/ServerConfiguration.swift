@@ -35,6 +35,13 @@ public struct ServerConfiguration: Sendable {
     /// How often apps that answer CONSUMPTION_REQUEST notifications answer what arrived unanswered
     /// (they are also answered as they arrive); `nil` for never in the background.
     public var consumptionInterval: Duration? = .seconds(30)
+    /// How often webhooks are published from the ledger and the schedule and sent; `nil` for never in
+    /// the background.
+    public var webhookInterval: Duration? = .seconds(1)
+    public var webhookPolicy = WebhookDeliveryPolicy()
+    /// Endpoints given on the command line (`--webhook-url`, `--webhook-secret`), for every app they
+    /// name (all when they name none); kept in the database like the others while configured.
+    public var staticWebhooks: [StaticWebhook] = []
     public var metrics: ServerMetrics
     /// The clock every answer is computed at.
     public var now: @Sendable () -> Date

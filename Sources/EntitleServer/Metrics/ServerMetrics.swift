@@ -71,6 +71,42 @@ public final class ServerMetrics: Sendable {
         ).set(at.timeIntervalSince1970)
     }
 
+    /// `entitle_webhook_events_total{type}`: webhook deliveries written, by event type.
+    func recordWebhookPublished(_ deliveries: [WebhookDelivery]) {
+        for (type, count) in Dictionary(grouping: deliveries, by: \.eventType).mapValues(\.count) {
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    metricName: "entitle_webhook_events", unitName: "total", helpText: "Webhook deliveries written, by event type."),
+                labels: [("type", type)]
+            ).increment(by: Int64(count))
+        }
+    }
+
+    /// `entitle_webhook_attempts_total{outcome}` (delivered, retry, failed) and their latency
+    /// (`entitle_webhook_attempt_duration_seconds`).
+    func recordWebhookAttempt(outcome: String, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_webhook_attempts", unitName: "total", helpText: "Webhook delivery attempts, by outcome."),
+            labels: [("outcome", outcome)]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_webhook_attempt_duration", unitName: "seconds", helpText: "Duration of webhook delivery attempts."),
+            labels: [], buckets: Self.durationBuckets
+        ).record(duration)
+    }
+
+    /// `entitle_webhook_deliveries{status}`: the deliveries in each status, as last counted.
+    func recordWebhookBacklog(app: String, _ counts: [WebhookDelivery.Status: Int]) {
+        for status in WebhookDelivery.Status.allCases {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(metricName: "entitle_webhook_deliveries", helpText: "Webhook deliveries, by status."),
+                labels: [("app", app), ("status", status.rawValue)]
+            ).set(Double(counts[status] ?? 0))
+        }
+    }
+
     /// `entitle_verifications_refused_total{code}`: signed data refused, by verification code.
     func recordRefusedVerification(code: String) {
         registry.makeCounter(

@@ -209,6 +209,51 @@ enum LedgerSchema {
                 )
                 """,
             ]),
+            (10, [
+                // Webhooks: each app's endpoints (signing secrets, newest first, as a JSON array; a failing
+                // endpoint rests until paused_until), the deliveries derived from the ledger with their
+                // attempts, the last answer reported per subscriber, and the durable schedule of events
+                // that time alone brings (fired once: fired_at).
+                """
+                CREATE TABLE webhook_endpoints (
+                    id TEXT PRIMARY KEY, app_id TEXT NOT NULL, url TEXT NOT NULL, event_types TEXT NOT NULL, secrets TEXT NOT NULL,
+                    description TEXT, created_at BIGINT NOT NULL, removed_at BIGINT, consecutive_failures BIGINT NOT NULL DEFAULT 0,
+                    paused_until BIGINT
+                )
+                """,
+                "CREATE INDEX webhook_endpoints_app ON webhook_endpoints (app_id, created_at)",
+                """
+                CREATE TABLE webhook_deliveries (
+                    id \(sequenceColumn),
+                    app_id TEXT NOT NULL, endpoint_id TEXT NOT NULL, event_id TEXT NOT NULL, event_type TEXT NOT NULL, app_user_id TEXT NOT NULL,
+                    occurred_at BIGINT NOT NULL, payload TEXT NOT NULL, status TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT NOT NULL, last_status BIGINT, last_error TEXT, delivered_at BIGINT, created_at BIGINT NOT NULL,
+                    UNIQUE (endpoint_id, event_id)
+                )
+                """,
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (app_id, status, next_attempt_at)",
+                "CREATE INDEX webhook_deliveries_line ON webhook_deliveries (endpoint_id, app_user_id, status, id)",
+                """
+                CREATE TABLE webhook_attempts (
+                    delivery_id BIGINT NOT NULL, attempt BIGINT NOT NULL, at BIGINT NOT NULL, status BIGINT, latency_ms BIGINT NOT NULL, error TEXT,
+                    PRIMARY KEY (delivery_id, attempt)
+                )
+                """,
+                """
+                CREATE TABLE webhook_snapshots (
+                    app_id TEXT NOT NULL, app_user_id TEXT NOT NULL, facts TEXT NOT NULL, at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, app_user_id)
+                )
+                """,
+                """
+                CREATE TABLE scheduled_events (
+                    app_id TEXT NOT NULL, app_user_id TEXT NOT NULL, kind TEXT NOT NULL, period_key TEXT NOT NULL, due_at BIGINT NOT NULL,
+                    fired_at BIGINT,
+                    PRIMARY KEY (app_id, app_user_id, kind, period_key)
+                )
+                """,
+                "CREATE INDEX scheduled_events_due ON scheduled_events (app_id, fired_at, due_at)",
+            ]),
         ]
     }
 

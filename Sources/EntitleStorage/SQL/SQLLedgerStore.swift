@@ -439,6 +439,10 @@ final class SQLLedgerStore: LedgerStore {
         SQLKeyStore(engine: engine)
     }
 
+    func webhookStore() -> any WebhookStore {
+        SQLWebhookStore(engine: engine, app: app)
+    }
+
     func analyticsStore() -> any AnalyticsStore {
         SQLAnalyticsStore(engine: engine, app: app)
     }

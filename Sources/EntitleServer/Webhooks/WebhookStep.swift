@@ -1,0 +1,189 @@
+import EntitleCore
+import EntitleStorage
+import EntitleWire
+import Foundation
+
+/// One step of publishing webhooks for one app: the ledger events and schedule entries it takes in,
+/// turned into deliveries, snapshots and schedule entries that ``SubscriptionService/publishWebhooks(holder:)``
+/// stores together.
+///
+/// Every change is reported against the subscriber's snapshot (what was last reported, and when), so a
+/// change reaches receivers once however many inputs carry it, changes that time alone brought are
+/// reported at their instant before the event that follows them, and the subscriber in each payload is
+/// the one `GET /v1/subscribers/{id}` showed right after the change.
+struct WebhookStep {
+    let service: SubscriptionService
+    let endpoints: [WebhookEndpoint]
+    private var snapshots: [String: WebhookSnapshot] = [:]
+    private var histories: [String: [LedgerEvent]] = [:]
+    private var deliveries: [WebhookDelivery] = []
+    private var schedule: [ScheduledEvent] = []
+    private var fired: [ScheduledEvent] = []
+    /// How many instants of time-driven change one input reports at most (a subscriber silent for years).
+    static let maximumTimeChanges = 64
+
+    init(service: SubscriptionService, endpoints: [WebhookEndpoint]) {
+        self.service = service
+        self.endpoints = endpoints
+    }
+
+    /// What the step stores.
+    func batch(at now: Date) -> WebhookBatch {
+        WebhookBatch(deliveries: deliveries, snapshots: snapshots, schedule: schedule, fired: fired, firedAt: now)
+    }
+
+    /// Takes in one ledger event.
+    mutating func add(_ event: LedgerEvent) async throws(ServiceError) {
+        guard let appUserID = try await owner(of: event) else { return }
+        let history = try await history(of: appUserID)
+        // An event no longer among the subscriber's (moved by a transfer or a merge) is reported through
+        // the events that moved it.
+        guard let index = history.firstIndex(where: { $0.id == event.id }) else { return }
+        let after = LedgerFold.fold(Array(history[...index]), into: SubscriberFacts(appUserID: appUserID))
+        let previous = try await snapshot(of: appUserID)
+            ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
+        let at = max(event.receivedAt, previous.at)
+        let context = try await self.context(previous.facts, at: at)
+        var reportedAt = previous.at
+        for _ in 0..<Self.maximumTimeChanges {
+            guard let change = context.nextChange(of: previous.facts, after: reportedAt), change.at <= at else { break }
+            report(
+                SubscriberChanges.between(change.before, change.after), appUserID: appUserID, cause: Self.timeCause(change.at), at: change.at,
+                before: change.before, after: change.after, facts: previous.facts)
+            reportedAt = change.at
+        }
+        let afterContext = try await self.context(after, at: at)
+        let before = context.resolve(previous.facts, at: at)
+        let now = afterContext.resolve(after, at: at)
+        report(
+            SubscriberChanges.between(before, now), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
+            before: before, after: now, facts: after)
+        snapshots[appUserID] = WebhookSnapshot(facts: after, at: at)
+        plan(appUserID, facts: after, access: now, context: afterContext, at: at)
+    }
+
+    /// Fires one due schedule entry.
+    mutating func fire(_ entry: ScheduledEvent) async throws(ServiceError) {
+        fired.append(entry)
+        // Already reported when a later event (or entry) of the subscriber was.
+        guard let snapshot = try await snapshot(of: entry.appUserID), entry.dueAt > snapshot.at else { return }
+        let context = try await self.context(snapshot.facts, at: entry.dueAt)
+        switch entry.kind {
+        case .accessChange:
+            let before = context.resolve(snapshot.facts, at: snapshot.at)
+            let after = context.resolve(snapshot.facts, at: entry.dueAt)
+            report(
+                SubscriberChanges.between(before, after), appUserID: entry.appUserID, cause: Self.timeCause(entry.dueAt), at: entry.dueAt,
+                before: before, after: after, facts: snapshot.facts)
+            snapshots[entry.appUserID] = WebhookSnapshot(facts: snapshot.facts, at: entry.dueAt)
+            plan(entry.appUserID, facts: snapshot.facts, access: after, context: context, at: entry.dueAt)
+        case .renewalReminder:
+            let access = context.resolve(snapshot.facts, at: entry.dueAt)
+            // Still renewing at the end of the same period: a renewal since, or auto-renew turned off, settled it.
+            guard let reminder = RenewalReminder.reminders(access).first(where: { $0.periodKey == entry.periodKey }) else { return }
+            let change = SubscriberChange(.renewalReminder, originalTransactionID: reminder.originalTransactionID, productID: reminder.productID)
+            report(
+                [change], appUserID: entry.appUserID, cause: "reminder:\(entry.periodKey)", at: entry.dueAt, before: access, after: access,
+                facts: snapshot.facts, renewsAt: reminder.renewsAt)
+        }
+    }
+
+    // MARK: - Reporting
+
+    /// Writes a delivery of each change to each endpoint that wants it.
+    private mutating func report(
+        _ changes: [SubscriberChange], appUserID: String, cause: String, at: Date, before: SubscriberAccess, after: SubscriberAccess,
+        facts: SubscriberFacts, renewsAt: Date? = nil
+    ) {
+        guard !changes.isEmpty, !endpoints.isEmpty else { return }
+        var subscriber = SubscriberResponseBuilder.response(after, facts: facts)
+        subscriber.appAccountToken = service.accountTokens.token(for: appUserID)
+        let now = service.now()
+        for change in changes {
+            let receivers = endpoints.filter { $0.receives(change.type.rawValue) }
+            guard !receivers.isEmpty else { continue }
+            let id = SubscriptionService.webhookEventID(app: service.bundleID, appUserID: appUserID, cause: cause, change: change)
+            var data = WebhookEventData(
+                originalTransactionID: change.originalTransactionID, productID: change.productID, previousProductID: change.previousProductID,
+                feature: change.feature, renewsAt: renewsAt)
+            if change.type == .entitlementChanged {
+                data.entitlementsBefore = SubscriberResponseBuilder.response(before, facts: facts).entitlements
+                data.entitlementsAfter = subscriber.entitlements
+            }
+            let event = WebhookEvent(
+                id: id, type: change.type.rawValue, app: service.bundleID, occurredAt: at, appUserID: appUserID, data: data, subscriber: subscriber)
+            guard let body = try? WebhookPayload.encode(event) else { continue }
+            for endpoint in receivers {
+                deliveries.append(WebhookDelivery(
+                    endpointID: endpoint.id, eventID: id, eventType: change.type.rawValue, appUserID: appUserID, occurredAt: at, payload: body,
+                    nextAttemptAt: now, createdAt: now))
+            }
+        }
+    }
+
+    /// Schedules the subscriber's next time-driven change and renewal reminders.
+    private mutating func plan(_ appUserID: String, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) {
+        if let change = context.nextChange(of: facts, after: at) {
+            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .accessChange, periodKey: Self.milliseconds(change.at), dueAt: change.at))
+        }
+        for reminder in RenewalReminder.reminders(access) where reminder.dueAt > at {
+            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .renewalReminder, periodKey: reminder.periodKey, dueAt: reminder.dueAt))
+        }
+    }
+
+    static func timeCause(_ at: Date) -> String { "time:" + milliseconds(at) }
+
+    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+
+    // MARK: - Reading
+
+    /// What answers depend on besides the subscriber's facts: their households, the open-access window.
+    struct Context {
+        let resolver: EntitlementResolver
+        let households: [SubscriberFacts]
+        let openAccess: OpenAccessWindow?
+
+        func resolve(_ facts: SubscriberFacts, at: Date) -> SubscriberAccess {
+            resolver.resolve(facts, households: households, openAccess: openAccess, at: at)
+        }
+
+        func nextChange(of facts: SubscriberFacts, after: Date) -> AccessChange? {
+            resolver.nextChange(of: facts, households: households, openAccess: openAccess, after: after)
+        }
+    }
+
+    private func context(_ facts: SubscriberFacts, at: Date) async throws(ServiceError) -> Context {
+        Context(
+            resolver: service.resolver, households: try await service.householdFacts(of: facts, at: at), openAccess: try await service.openAccess())
+    }
+
+    private func owner(of event: LedgerEvent) async throws(ServiceError) -> String? {
+        if let appUserID = event.appUserID { return appUserID }
+        guard let original = event.originalTransactionID else { return nil }
+        do {
+            return try await service.store.owner(originalTransactionID: original)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    private mutating func history(of appUserID: String) async throws(ServiceError) -> [LedgerEvent] {
+        if let known = histories[appUserID] { return known }
+        do {
+            let events = try await service.store.events(appUserID: appUserID)
+            histories[appUserID] = events
+            return events
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    private func snapshot(of appUserID: String) async throws(ServiceError) -> WebhookSnapshot? {
+        if let known = snapshots[appUserID] { return known }
+        do {
+            return try await service.webhooks.snapshot(appUserID: appUserID)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+}

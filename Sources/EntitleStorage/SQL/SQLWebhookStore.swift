@@ -1,0 +1,321 @@
+import EntitleCore
+import Foundation
+
+/// An app's webhooks in the ledger's database, written once over ``SQLEngine``.
+final class SQLWebhookStore: WebhookStore {
+    let engine: any SQLEngine
+    let app: String
+
+    init(engine: any SQLEngine, app: String) {
+        self.engine = engine
+        self.app = app
+    }
+
+    // MARK: - Endpoints
+
+    func addEndpoint(_ endpoint: WebhookEndpoint) async throws(StorageError) {
+        let app = app
+        let secrets = try Self.json(endpoint.secrets)
+        try await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute(
+                """
+                INSERT INTO webhook_endpoints (id, app_id, url, event_types, secrets, description, created_at, removed_at, consecutive_failures, paused_until)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)
+                """,
+                [.text(endpoint.id), .text(app), .text(endpoint.url), .text(endpoint.eventTypes.joined(separator: ",")), .text(secrets),
+                 SQLValue(endpoint.description), SQLValue(endpoint.createdAt), SQLValue(endpoint.removedAt)])
+        }
+    }
+
+    func endpoints(includingRemoved: Bool) async throws(StorageError) -> [WebhookEndpoint] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try Self.endpoints(await session.execute(
+                "SELECT * FROM webhook_endpoints WHERE app_id = ?\(includingRemoved ? "" : " AND removed_at IS NULL") ORDER BY created_at, id",
+                [.text(app)]))
+        }
+    }
+
+    func endpoint(id: String) async throws(StorageError) -> WebhookEndpoint? {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try Self.endpoints(await session.execute("SELECT * FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(app), .text(id)])).first
+        }
+    }
+
+    func updateEndpoint(_ endpoint: WebhookEndpoint) async throws(StorageError) {
+        let app = app
+        let secrets = try Self.json(endpoint.secrets)
+        try await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute(
+                "UPDATE webhook_endpoints SET url = ?, event_types = ?, secrets = ?, description = ?, removed_at = ? WHERE app_id = ? AND id = ?",
+                [.text(endpoint.url), .text(endpoint.eventTypes.joined(separator: ",")), .text(secrets), SQLValue(endpoint.description),
+                 SQLValue(endpoint.removedAt), .text(app), .text(endpoint.id)])
+        }
+    }
+
+    // MARK: - Publishing
+
+    func snapshot(appUserID: String) async throws(StorageError) -> WebhookSnapshot? {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            guard let row = try await session.execute(
+                "SELECT facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
+            ).first else { return nil }
+            guard let text = row["facts"]?.text, let at = row["at"]?.integer,
+                let facts = try? SQLLedgerStore.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
+            else { throw StorageError(.corruptRecord, "a webhook snapshot of \(appUserID) does not decode") }
+            return WebhookSnapshot(facts: facts, at: Self.date(at))
+        }
+    }
+
+    func publish(_ batch: WebhookBatch) async throws(StorageError) -> Bool {
+        let app = app
+        var snapshots: [(String, String, Date)] = []
+        for (appUserID, snapshot) in batch.snapshots.sorted(by: { $0.key < $1.key }) {
+            guard let data = try? SQLLedgerStore.encoder.encode(snapshot.facts) else {
+                throw StorageError(.corruptRecord, "the facts of \(appUserID) do not encode")
+            }
+            snapshots.append((appUserID, String(decoding: data, as: UTF8.self), snapshot.at))
+        }
+        let encoded = snapshots
+        do {
+            return try await write(batch, snapshots: encoded)
+        } catch where error.code == .conflict {
+            return false
+        }
+    }
+
+    private func write(_ batch: WebhookBatch, snapshots encoded: [(String, String, Date)]) async throws(StorageError) -> Bool {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            if let cursor = batch.cursor {
+                try await session.lock("entitle.consumer.\(app).\(cursor.consumer)")
+                let position = try await LedgerCursor(app: app, consumer: cursor.consumer).position(session)
+                guard position == cursor.from else { return false }
+                try await LedgerCursor(app: app, consumer: cursor.consumer).advance(to: cursor.to, session)
+            }
+            for entry in batch.fired {
+                let marked = try await session.execute(
+                    """
+                    UPDATE scheduled_events SET fired_at = ?
+                    WHERE app_id = ? AND app_user_id = ? AND kind = ? AND period_key = ? AND fired_at IS NULL RETURNING period_key
+                    """, [SQLValue(batch.firedAt), .text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey)])
+                guard !marked.isEmpty else { throw StorageError(.conflict, "a schedule entry was fired by another instance") }
+            }
+            for entry in batch.schedule {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO scheduled_events (app_id, app_user_id, kind, period_key, due_at, fired_at) VALUES (?, ?, ?, ?, ?, NULL)
+                    ON CONFLICT (app_id, app_user_id, kind, period_key) DO NOTHING
+                    """, [.text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
+            }
+            for (appUserID, facts, at) in encoded {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO webhook_snapshots (app_id, app_user_id, facts, at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (app_id, app_user_id) DO UPDATE SET facts = excluded.facts, at = excluded.at
+                    """, [.text(app), .text(appUserID), .text(facts), SQLValue(at)])
+            }
+            for delivery in batch.deliveries {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO webhook_deliveries
+                        (app_id, endpoint_id, event_id, event_type, app_user_id, occurred_at, payload, status, attempts, next_attempt_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+                    ON CONFLICT (endpoint_id, event_id) DO NOTHING
+                    """,
+                    [.text(app), .text(delivery.endpointID), .text(delivery.eventID), .text(delivery.eventType), .text(delivery.appUserID),
+                     SQLValue(delivery.occurredAt), .text(delivery.payload), SQLValue(delivery.nextAttemptAt), SQLValue(delivery.createdAt)])
+            }
+            return true
+        }
+    }
+
+    func dueSchedule(at now: Date, limit: Int) async throws(StorageError) -> [ScheduledEvent] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try Self.schedule(await session.execute(
+                "SELECT * FROM scheduled_events WHERE app_id = ? AND fired_at IS NULL AND due_at <= ? ORDER BY due_at, app_user_id, kind, period_key LIMIT ?",
+                [.text(app), SQLValue(now), .integer(Int64(max(1, limit)))]))
+        }
+    }
+
+    func dueSchedule(appUserID: String, by now: Date) async throws(StorageError) -> [ScheduledEvent] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try Self.schedule(await session.execute(
+                """
+                SELECT * FROM scheduled_events WHERE app_id = ? AND app_user_id = ? AND fired_at IS NULL AND due_at <= ?
+                ORDER BY due_at, kind, period_key
+                """, [.text(app), .text(appUserID), SQLValue(now)]))
+        }
+    }
+
+    // MARK: - Delivering
+
+    func dueDeliveries(at now: Date, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try Self.deliveries(await session.execute(
+                """
+                SELECT d.* FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+                WHERE d.app_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND e.removed_at IS NULL
+                  AND (e.paused_until IS NULL OR e.paused_until <= ?)
+                  AND NOT EXISTS (
+                      SELECT 1 FROM webhook_deliveries p
+                      WHERE p.endpoint_id = d.endpoint_id AND p.app_user_id = d.app_user_id AND p.status = 'pending' AND p.id < d.id)
+                ORDER BY d.id LIMIT ?
+                """, [.text(app), SQLValue(now), SQLValue(now), .integer(Int64(max(1, limit)))]))
+        }
+    }
+
+    func recordAttempt(_ attempt: WebhookAttempt, endpointID: String, retryAt: Date?, pauseUntil: Date?) async throws(StorageError) {
+        let app = app
+        try await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute(
+                """
+                INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (delivery_id, attempt) DO NOTHING
+                """,
+                [.integer(attempt.deliveryID), .integer(Int64(attempt.attempt)), SQLValue(attempt.at), SQLValue(attempt.status.map(Int64.init)),
+                 .integer(Int64(attempt.latencyMilliseconds)), SQLValue(attempt.error)])
+            let status: WebhookDelivery.Status = attempt.succeeded ? .delivered : (retryAt == nil ? .failed : .pending)
+            _ = try await session.execute(
+                """
+                UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ?
+                WHERE app_id = ? AND id = ?
+                """,
+                [.text(status.rawValue), .integer(Int64(attempt.attempt)), SQLValue(retryAt ?? attempt.at), SQLValue(attempt.status.map(Int64.init)),
+                 SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .text(app), .integer(attempt.deliveryID)])
+            if attempt.succeeded {
+                _ = try await session.execute(
+                    "UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL WHERE app_id = ? AND id = ?", [.text(app), .text(endpointID)])
+            } else {
+                _ = try await session.execute(
+                    "UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, paused_until = ? WHERE app_id = ? AND id = ?",
+                    [SQLValue(pauseUntil), .text(app), .text(endpointID)])
+            }
+        }
+    }
+
+    func deliveries(endpointID: String?, appUserID: String?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
+        var sql = "SELECT * FROM webhook_deliveries WHERE app_id = ?"
+        var binds: [SQLValue] = [.text(app)]
+        if let endpointID {
+            sql += " AND endpoint_id = ?"
+            binds.append(.text(endpointID))
+        }
+        if let appUserID {
+            sql += " AND app_user_id = ?"
+            binds.append(.text(appUserID))
+        }
+        if let status {
+            sql += " AND status = ?"
+            binds.append(.text(status.rawValue))
+        }
+        sql += " ORDER BY id DESC LIMIT ?"
+        binds.append(.integer(Int64(max(1, limit))))
+        let (query, values) = (sql, binds)
+        return try await engine.read { session throws(StorageError) in try Self.deliveries(await session.execute(query, values)) }
+    }
+
+    func delivery(id: Int64) async throws(StorageError) -> WebhookDelivery? {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try Self.deliveries(await session.execute("SELECT * FROM webhook_deliveries WHERE app_id = ? AND id = ?", [.text(app), .integer(id)])).first
+        }
+    }
+
+    func attempts(deliveryID: Int64) async throws(StorageError) -> [WebhookAttempt] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                """
+                SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+                WHERE d.app_id = ? AND a.delivery_id = ? ORDER BY a.attempt
+                """, [.text(app), .integer(deliveryID)]
+            ).map { row throws(StorageError) in
+                guard let attempt = row["attempt"]?.integer, let at = row["at"]?.integer, let latency = row["latency_ms"]?.integer else {
+                    throw StorageError(.corruptRecord, "a webhook attempt row is incomplete")
+                }
+                return WebhookAttempt(
+                    deliveryID: deliveryID, attempt: Int(attempt), at: Self.date(at), status: row["status"]?.integer.map { Int($0) },
+                    latencyMilliseconds: Int(latency), error: row["error"]?.text)
+            }
+        }
+    }
+
+    func replay(endpointID: String, ids: [Int64]?, at now: Date) async throws(StorageError) -> Int {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            var sql = "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE app_id = ? AND endpoint_id = ? AND status = 'failed'"
+            var binds: [SQLValue] = [SQLValue(now), .text(app), .text(endpointID)]
+            if let ids {
+                guard !ids.isEmpty else { return 0 }
+                sql += " AND id IN (" + ids.map { _ in "?" }.joined(separator: ", ") + ")"
+                binds += ids.map(SQLValue.integer)
+            }
+            let rows = try await session.execute(sql + " RETURNING id", binds)
+            _ = try await session.execute(
+                "UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL WHERE app_id = ? AND id = ?", [.text(app), .text(endpointID)])
+            return rows.count
+        }
+    }
+
+    func deliveryCounts() async throws(StorageError) -> [WebhookDelivery.Status: Int] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            var counts: [WebhookDelivery.Status: Int] = [:]
+            for row in try await session.execute("SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE app_id = ? GROUP BY status", [.text(app)]) {
+                if let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init) { counts[status] = Int(row["n"]?.integer ?? 0) }
+            }
+            return counts
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    private static func json(_ strings: [String]) throws(StorageError) -> String {
+        guard let data = try? JSONEncoder().encode(strings) else { throw StorageError(.corruptRecord, "the secrets do not encode") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func endpoints(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookEndpoint] {
+        try rows.map { row throws(StorageError) in
+            guard let id = row["id"]?.text, let app = row["app_id"]?.text, let url = row["url"]?.text, let types = row["event_types"]?.text,
+                let secretsText = row["secrets"]?.text, let secrets = try? JSONDecoder().decode([String].self, from: Data(secretsText.utf8)),
+                let created = row["created_at"]?.integer
+            else { throw StorageError(.corruptRecord, "a webhook endpoint row is incomplete") }
+            return WebhookEndpoint(
+                id: id, app: app, url: url, eventTypes: types.split(separator: ",").map(String.init), secrets: secrets,
+                description: row["description"]?.text, createdAt: date(created), removedAt: row["removed_at"]?.integer.map(date),
+                consecutiveFailures: Int(row["consecutive_failures"]?.integer ?? 0), pausedUntil: row["paused_until"]?.integer.map(date))
+        }
+    }
+
+    private static func deliveries(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookDelivery] {
+        try rows.map { row throws(StorageError) in
+            guard let id = row["id"]?.integer, let endpoint = row["endpoint_id"]?.text, let event = row["event_id"]?.text,
+                let type = row["event_type"]?.text, let user = row["app_user_id"]?.text, let occurred = row["occurred_at"]?.integer,
+                let payload = row["payload"]?.text, let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init),
+                let next = row["next_attempt_at"]?.integer, let created = row["created_at"]?.integer
+            else { throw StorageError(.corruptRecord, "a webhook delivery row is incomplete") }
+            return WebhookDelivery(
+                id: id, endpointID: endpoint, eventID: event, eventType: type, appUserID: user, occurredAt: date(occurred), payload: payload,
+                status: status, attempts: Int(row["attempts"]?.integer ?? 0), nextAttemptAt: date(next), lastStatus: row["last_status"]?.integer.map { Int($0) },
+                lastError: row["last_error"]?.text, deliveredAt: row["delivered_at"]?.integer.map(date), createdAt: date(created))
+        }
+    }
+
+    private static func schedule(_ rows: [[String: SQLValue]]) throws(StorageError) -> [ScheduledEvent] {
+        try rows.map { row throws(StorageError) in
+            guard let user = row["app_user_id"]?.text, let kind = row["kind"]?.text.flatMap(ScheduledEvent.Kind.init),
+                let key = row["period_key"]?.text, let due = row["due_at"]?.integer
+            else { throw StorageError(.corruptRecord, "a schedule row is incomplete") }
+            return ScheduledEvent(appUserID: user, kind: kind, periodKey: key, dueAt: date(due), firedAt: row["fired_at"]?.integer.map(date))
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// What an event is about, by type: the purchase chain and product for purchase and subscription
+/// events, the previous product of a product change, the feature of an exhausted quota, and the
+/// entitlements before and after an `entitlement_changed`.
+public struct WebhookEventData: Codable, Hashable, Sendable {
+    public var originalTransactionID: String?
+    public var productID: String?
+    public var previousProductID: String?
+    public var feature: String?
+    /// For `renewal_reminder`: when the subscription renews.
+    public var renewsAt: Date?
+    public var entitlementsBefore: [EntitlementInfo]?
+    public var entitlementsAfter: [EntitlementInfo]?
+
+    public init(
+        originalTransactionID: String? = nil, productID: String? = nil, previousProductID: String? = nil, feature: String? = nil,
+        renewsAt: Date? = nil, entitlementsBefore: [EntitlementInfo]? = nil, entitlementsAfter: [EntitlementInfo]? = nil
+    ) {
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.previousProductID = previousProductID
+        self.feature = feature
+        self.renewsAt = renewsAt
+        self.entitlementsBefore = entitlementsBefore
+        self.entitlementsAfter = entitlementsAfter
+    }
+}
