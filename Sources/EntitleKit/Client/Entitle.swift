@@ -134,9 +134,11 @@ public actor Entitle {
 
     /// Buys `productID` through the configured store with the user's appAccountToken, sends the signed
     /// transaction to the server, and finishes it only once the server stored it.
-    /// - Parameter promotionalOfferID: a promotional offer of the product to redeem: the server signs it
-    ///   for this user first (``PurchaseOutcome/notAllowed(_:)`` when the catalog's rule leaves them out,
-    ///   ``PurchaseOutcome/productUnavailable(_:)`` for an offer the product doesn't have).
+    /// - Parameters:
+    ///   - productID: the product to buy.
+    ///   - promotionalOfferID: a promotional offer of the product to redeem: the server signs it for this
+    ///     user first (``PurchaseOutcome/notAllowed(_:)`` when the catalog's rule leaves them out,
+    ///     ``PurchaseOutcome/productUnavailable(_:)`` for an offer the product doesn't have).
     public func purchase(_ productID: String, promotionalOfferID: String? = nil) async -> PurchaseOutcome {
         guard let store = configuration.store else { return .storeUnavailable("no store is configured") }
         var options = PurchaseOptions()
