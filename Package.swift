@@ -221,6 +221,7 @@ let package = Package(
             dependencies: [
                 "EntitleServer", "EntitleTestSupport", "LocalAppStore", "EntitleAPI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),

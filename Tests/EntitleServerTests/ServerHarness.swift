@@ -56,11 +56,23 @@ struct ServerHarness: Sendable {
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root] + roots),
             now: clock.reading)
-        return try await buildApplication(
-            configuration: ServerConfiguration(
-                http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), ledger: .store(store),
-                catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
-                analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server"), signer: signer))
+        var configuration = ServerConfiguration(
+            http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), ledger: .store(store),
+            catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
+            analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server"), signer: signer)
+        // Tests publish and send webhooks by hand, at their clock's instants (``service()``).
+        configuration.webhookInterval = nil
+        return try await buildApplication(configuration: configuration)
+    }
+
+    /// A subscription service over the harness's ledger, as another instance of the server would run
+    /// it: for driving background work (webhooks) by hand.
+    func service() -> SubscriptionService {
+        let verifier = SignedDataVerifier(
+            configuration: VerifierConfiguration(
+                bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root, authority.root]),
+            now: clock.reading)
+        return SubscriptionService(store: store, catalog: catalog, verifiers: [verifier], now: clock.reading, logger: Logger(label: "entitle.tests.service"))
     }
 
     // MARK: Signed inputs

@@ -35,6 +35,8 @@ struct WebhookStep {
     /// Takes in one ledger event.
     mutating func add(_ event: LedgerEvent) async throws(ServiceError) {
         guard let appUserID = try await owner(of: event) else { return }
+        // What the schedule had due before the event is reported first, at its instant.
+        for entry in try await due(of: appUserID, by: event.receivedAt) { try await fire(entry) }
         let history = try await history(of: appUserID)
         // An event no longer among the subscriber's (moved by a transfer or a merge) is reported through
         // the events that moved it.
@@ -46,7 +48,7 @@ struct WebhookStep {
         let context = try await self.context(previous.facts, at: at)
         var reportedAt = previous.at
         for _ in 0..<Self.maximumTimeChanges {
-            guard let change = context.nextChange(of: previous.facts, after: reportedAt), change.at <= at else { break }
+            guard let change = context.nextChange(of: previous.facts, after: reportedAt), change.at < at else { break }
             report(
                 SubscriberChanges.between(change.before, change.after), appUserID: appUserID, cause: Self.timeCause(change.at), at: change.at,
                 before: change.before, after: change.after, facts: previous.facts)
@@ -64,6 +66,7 @@ struct WebhookStep {
 
     /// Fires one due schedule entry.
     mutating func fire(_ entry: ScheduledEvent) async throws(ServiceError) {
+        guard !fired.contains(where: { Self.key($0) == Self.key(entry) }) else { return }
         fired.append(entry)
         // Already reported when a later event (or entry) of the subscriber was.
         guard let snapshot = try await snapshot(of: entry.appUserID), entry.dueAt > snapshot.at else { return }
@@ -87,6 +90,23 @@ struct WebhookStep {
                 facts: snapshot.facts, renewsAt: reminder.renewsAt)
         }
     }
+
+    /// The subscriber's schedule entries due by `instant` and not fired in this step: stored ones and
+    /// the ones this step planned, earliest first.
+    private func due(of appUserID: String, by instant: Date) async throws(ServiceError) -> [ScheduledEvent] {
+        let stored: [ScheduledEvent]
+        do {
+            stored = try await service.webhooks.dueSchedule(appUserID: appUserID, by: instant)
+        } catch {
+            throw ServiceError(error)
+        }
+        let planned = schedule.filter { $0.appUserID == appUserID && $0.dueAt <= instant }
+        var seen = Set(fired.map(Self.key))
+        return (stored + planned).sorted { ($0.dueAt, $0.kind.rawValue, $0.periodKey) < ($1.dueAt, $1.kind.rawValue, $1.periodKey) }
+            .filter { seen.insert(Self.key($0)).inserted }
+    }
+
+    private static func key(_ entry: ScheduledEvent) -> String { "\(entry.appUserID)\u{1F}\(entry.kind.rawValue)\u{1F}\(entry.periodKey)" }
 
     // MARK: - Reporting
 

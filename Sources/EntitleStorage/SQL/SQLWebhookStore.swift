@@ -95,6 +95,13 @@ final class SQLWebhookStore: WebhookStore {
                 guard position == cursor.from else { return false }
                 try await LedgerCursor(app: app, consumer: cursor.consumer).advance(to: cursor.to, session)
             }
+            for entry in batch.schedule {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO scheduled_events (app_id, app_user_id, kind, period_key, due_at, fired_at) VALUES (?, ?, ?, ?, ?, NULL)
+                    ON CONFLICT (app_id, app_user_id, kind, period_key) DO NOTHING
+                    """, [.text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
+            }
             for entry in batch.fired {
                 let marked = try await session.execute(
                     """
@@ -102,13 +109,6 @@ final class SQLWebhookStore: WebhookStore {
                     WHERE app_id = ? AND app_user_id = ? AND kind = ? AND period_key = ? AND fired_at IS NULL RETURNING period_key
                     """, [SQLValue(batch.firedAt), .text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey)])
                 guard !marked.isEmpty else { throw StorageError(.conflict, "a schedule entry was fired by another instance") }
-            }
-            for entry in batch.schedule {
-                _ = try await session.execute(
-                    """
-                    INSERT INTO scheduled_events (app_id, app_user_id, kind, period_key, due_at, fired_at) VALUES (?, ?, ?, ?, ?, NULL)
-                    ON CONFLICT (app_id, app_user_id, kind, period_key) DO NOTHING
-                    """, [.text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
             }
             for (appUserID, facts, at) in encoded {
                 _ = try await session.execute(

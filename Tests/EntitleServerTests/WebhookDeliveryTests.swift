@@ -1,0 +1,178 @@
+import AsyncHTTPClient
+import Crypto
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import LocalAppStore
+import Testing
+
+/// Webhooks end to end: the server's ledger, the schedule and a real receiver on loopback, driven by
+/// the test's clock.
+@Suite("Webhooks: publishing and sending")
+struct WebhookDeliveryTests {
+    static let individual = "com.screentimerewards.individual.monthly"
+    static let secret = "whsec_test_secret"
+
+    /// The receiver's check, written apart from the server's: HMAC-SHA256 of "t.body" in hex, for any of the `v1`s.
+    static func signed(_ request: WebhookReceiver.Request, secret: String = secret) -> Bool {
+        guard let header = request.headers["entitle-signature"] else { return false }
+        let parts = header.split(separator: ",").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        guard let timestamp = parts.first(where: { $0.first == "t" })?.last else { return false }
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(request.body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        let hex = mac.map { String(format: "%02x", $0) }.joined()
+        return parts.contains { $0.first == "v1" && $0.last == hex }
+    }
+
+    static func event(_ request: WebhookReceiver.Request) throws -> WebhookEvent {
+        try WireJSON.decoder.decode(WebhookEvent.self, from: Data(request.body.utf8))
+    }
+
+    /// A pass as the server's worker makes it: publish, then send.
+    static func pass(_ service: SubscriptionService, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), holder: String = "test") async throws {
+        _ = try await service.publishWebhooks(holder: holder)
+        _ = try await WebhookSender(client: HTTPClient.shared, policy: policy).deliver(service, holder: holder)
+    }
+
+    static func endpoint(_ url: URL, app: String, at: Date, types: [String] = []) -> WebhookEndpoint {
+        WebhookEndpoint(id: "we_test", app: app, url: url.absoluteString, eventTypes: types, secrets: [secret], createdAt: at)
+    }
+
+    @Test("a subscription's life reaches the endpoint signed, in order, each change once; the last entitlement_changed agrees with GET",
+          arguments: StorageEngine.allCases)
+    func lifecycle(engine: StorageEngine) async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run(engine: engine) { harness, client in
+                let service = harness.service()
+                let clock = harness.clock
+                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
+                var store = harness.localStore()
+                let start = ReferenceTime.day(1)
+                clock.set(start)
+                let purchase = try await harness.buy(client, &store, Self.individual, as: "parent-1", at: start)
+                try await Self.pass(service)
+                // A renewal a month later (its reminder came due a week before).
+                let renewsAt = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+                clock.set(renewsAt.addingTimeInterval(-3_600))
+                try await harness.deliver(client, try store.renew(purchase.originalTransactionID, at: clock.now))
+                try await Self.pass(service)
+                // Auto-renew off; the period runs out with no word from Apple; Apple's word arrives late.
+                clock.set(renewsAt.addingTimeInterval(3 * 86_400))
+                try await harness.deliver(client, try store.setAutoRenew(purchase.originalTransactionID, false, at: clock.now))
+                try await Self.pass(service)
+                let ends = try #require(store.subscription(purchase.originalTransactionID)?.expiresDate)
+                clock.set(ends.addingTimeInterval(3_600))
+                try await Self.pass(service)
+                try await harness.deliver(client, try store.expire(purchase.originalTransactionID, reason: .voluntary, at: ends))
+                try await Self.pass(service)
+                // Back, then refunded.
+                clock.set(ends.addingTimeInterval(10 * 86_400))
+                let back = try store.resubscribe(purchase.originalTransactionID, at: clock.now)
+                try await harness.deliver(client, back.notifications)
+                try await Self.pass(service)
+                clock.set(clock.now.addingTimeInterval(86_400))
+                try await harness.deliver(client, try store.refund(purchase.originalTransactionID, at: clock.now))
+                try await Self.pass(service)
+                try await Self.pass(service)
+
+                let received = receiver.accepted
+                #expect(received.allSatisfy { Self.signed($0) }, "every request carries a valid signature")
+                #expect(received.allSatisfy { !Self.signed($0, secret: "whsec_another") })
+                let events = try received.map(Self.event)
+                #expect(events.map(\.type) == [
+                    "initial_purchase", "entitlement_changed", "renewal_reminder", "renewal", "entitlement_changed", "auto_renew_disabled",
+                    "entitlement_changed", "expiration", "entitlement_changed", "entitlement_changed", "renewal", "entitlement_changed", "refund",
+                    "entitlement_changed",
+                ])
+                #expect(Set(events.map(\.id)).count == events.count, "each change once")
+                #expect(events.allSatisfy { $0.app == harness.bundleID && $0.appUserID == "parent-1" && $0.subscriber != nil })
+                #expect(events.map(\.occurredAt) == events.map(\.occurredAt).sorted(), "in the order they happened")
+                #expect(zip(received, events).allSatisfy { $0.headers["entitle-event-id"] == $1.id && $0.headers["entitle-event-type"] == $1.type })
+                let expiry = try #require(events.first { $0.type == "expiration" })
+                #expect(expiry.occurredAt >= ends && expiry.occurredAt < ends.addingTimeInterval(1), "expiry reported at its instant, not when Apple said so")
+                // The app's 7 days of access after a subscription ends (seed 004) run out with no event at all,
+                // and are reported at their instant, before the resubscription that came later.
+                let graceOver = try #require(events.first { $0.type == "entitlement_changed" && $0.occurredAt == ends.addingTimeInterval(7 * 86_400) })
+                #expect(graceOver.data.entitlementsBefore?.first?.state.rawValue == "app_grace")
+                #expect(graceOver.data.entitlementsAfter?.first?.state.rawValue == "expired")
+                let reminder = try #require(events.first { $0.type == "renewal_reminder" })
+                #expect(reminder.data.renewsAt == renewsAt)
+                let last = try #require(events.last { $0.type == "entitlement_changed" })
+                #expect(last.data.entitlementsBefore?.first { $0.id == "individual" }?.isActive == true)
+                let now = try ServerHarness.decode(
+                    SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/parent-1", key: ServerHarness.secretKey))
+                #expect(last.data.entitlementsAfter == now.entitlements)
+                #expect(last.subscriber?.entitlements == now.entitlements)
+                let counts = try await service.webhooks.deliveryCounts()
+                #expect(counts == [.delivered: events.count])
+            }
+        }
+    }
+
+    @Test("the receiver down for a day: attempts back off and rest, then everything arrives, each subscriber's in order", arguments: StorageEngine.allCases)
+    func downForADay(engine: StorageEngine) async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run(engine: engine) { harness, client in
+                let service = harness.service()
+                let clock = harness.clock
+                clock.set(ReferenceTime.day(1))
+                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
+                receiver.answer(503)
+                var store = harness.localStore()
+                var originals: [String] = []
+                for user in ["parent-1", "parent-2", "parent-3"] {
+                    originals.append(try await harness.buy(client, &store, Self.individual, as: user, at: clock.now).originalTransactionID)
+                }
+                try await Self.pass(service)
+                for hour in 1...24 {
+                    clock.set(ReferenceTime.day(1).addingTimeInterval(Double(hour) * 3_600))
+                    if hour == 6 {
+                        try await harness.deliver(client, try store.setAutoRenew(originals[0], false, at: clock.now))
+                    }
+                    try await Self.pass(service)
+                }
+                let whileDown = receiver.requests.count
+                #expect(whileDown > 0 && receiver.accepted.isEmpty)
+                #expect(whileDown < 60, "a dead endpoint is not hammered: \(whileDown) attempts in a day")
+                receiver.answer(200)
+                for hour in 25...72 where try await service.webhooks.deliveryCounts()[.pending, default: 0] > 0 {
+                    clock.set(ReferenceTime.day(1).addingTimeInterval(Double(hour) * 3_600))
+                    try await Self.pass(service)
+                }
+                let counts = try await service.webhooks.deliveryCounts()
+                #expect(counts[.pending] == nil && counts[.failed] == nil)
+                let delivered = try receiver.accepted.map(Self.event)
+                #expect(delivered.count == counts[.delivered])
+                for user in ["parent-1", "parent-2", "parent-3"] {
+                    let theirs = delivered.filter { $0.appUserID == user }
+                    let written = try await service.webhooks.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 100).reversed().map(\.eventID)
+                    #expect(theirs.map(\.id) == Array(written), "\(user)'s events arrive in the order written")
+                }
+                #expect(delivered.filter { $0.appUserID == "parent-1" }.map(\.type) == [
+                    "initial_purchase", "entitlement_changed", "auto_renew_disabled", "entitlement_changed",
+                ])
+                let first = try #require(try await service.webhooks.deliveries(endpointID: nil, appUserID: "parent-2", status: nil, limit: 10).last)
+                let attempts = try await service.webhooks.attempts(deliveryID: first.id)
+                #expect(attempts.count >= 3 && attempts.last?.status == 200)
+                #expect(attempts.dropLast().allSatisfy { $0.status == 503 && $0.error == "HTTP 503" })
+            }
+        }
+    }
+
+    @Test("an endpoint gets only the types it asked for")
+    func filteredTypes() async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run { harness, client in
+                let service = harness.service()
+                harness.clock.set(ReferenceTime.day(1))
+                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now, types: ["entitlement_changed"]))
+                var store = harness.localStore()
+                try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
+                try await Self.pass(service)
+                #expect(try receiver.accepted.map(Self.event).map(\.type) == ["entitlement_changed"])
+            }
+        }
+    }
+}

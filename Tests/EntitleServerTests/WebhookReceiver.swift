@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// A developer's webhook endpoint on loopback: records every request it gets and answers with the
+/// status the test sets (200 by default, 503 while "down").
+final class WebhookReceiver: Sendable {
+    struct Request: Sendable {
+        var headers: [String: String]
+        var body: String
+    }
+
+    private let state = NIOLockedValueBox<(requests: [Request], status: Int)>(([], 200))
+
+    var requests: [Request] { state.withLockedValue { $0.requests } }
+    /// The requests it answered with 2xx.
+    var accepted: [Request] { state.withLockedValue { $0.requests.filter { $0.headers["x-answered"] == "2xx" } } }
+
+    func answer(_ status: Int) { state.withLockedValue { $0.status = status } }
+
+    private func record(_ request: Request) -> Int {
+        state.withLockedValue { state in
+            var request = request
+            request.headers["x-answered"] = (200..<300).contains(state.status) ? "2xx" : "\(state.status)"
+            state.requests.append(request)
+            return state.status
+        }
+    }
+
+    /// Runs the receiver for the duration of `body`, which gets its URL.
+    static func run(_ body: @Sendable (URL, WebhookReceiver) async throws -> Void) async throws {
+        let receiver = WebhookReceiver()
+        let router = Router()
+        router.post("/hooks") { request, _ -> Response in
+            let bytes = try await request.body.collect(upTo: 4 * 1024 * 1024)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let status = receiver.record(Request(headers: headers, body: String(buffer: bytes)))
+            return Response(status: HTTPResponse.Status(code: status))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { return }
+            try await body(URL(string: "http://127.0.0.1:\(port)/hooks")!, receiver)
+            group.cancelAll()
+        }
+    }
+}
