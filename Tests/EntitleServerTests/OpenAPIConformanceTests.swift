@@ -83,6 +83,7 @@ struct OpenAPIConformanceTests {
         case "addOverride": return ServerHarness.json(OverrideRequest(reason: "conformance"))
         case "setOpenAccess": return ByteBuffer(string: #"{"endsAt":"2026-02-01T00:00:00Z","reason":"conformance"}"#)
         case "extendRenewal": return ServerHarness.json(RenewalExtensionRequest(days: 7, reasonCode: 1))
+        case "createWebhookEndpoint": return ServerHarness.json(CreateWebhookEndpointRequest(url: "http://127.0.0.1:9/hooks", eventTypes: ["renewal"]))
         case "signPromotionalOffer": return ServerHarness.json(PromotionalOfferRequest(productID: "com.screentimerewards.family.monthly", offerID: "none"))
         default: return ByteBuffer()
         }
@@ -93,12 +94,13 @@ struct OpenAPIConformanceTests {
             .replacingOccurrences(of: "{grantID}", with: "g-1").replacingOccurrences(of: "{overrideID}", with: "o-1")
             .replacingOccurrences(of: "{originalTransactionID}", with: "oa-2").replacingOccurrences(of: "{memberID}", with: "oa-member")
             .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{keyID}", with: "key_unknown").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
-            .replacingOccurrences(of: "{orderID}", with: "MORDER0001")
+            .replacingOccurrences(of: "{orderID}", with: "MORDER0001").replacingOccurrences(of: "{endpointID}", with: "we_unknown")
+            .replacingOccurrences(of: "{deliveryID}", with: "1")
     }
 
-    @Test("the document describes the 37 operations the server serves")
+    @Test("the document describes the 47 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 37)
+        #expect(Self.operations.count == 47)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

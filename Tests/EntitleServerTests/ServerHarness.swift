@@ -124,6 +124,15 @@ struct ServerHarness: Sendable {
     }
 
     @discardableResult
+    func delete(_ client: any TestClientProtocol, _ uri: String, key: String?, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        let response = try await client.execute(uri: uri, method: .delete, headers: headers, body: nil)
+        #expect(response.status == status, "DELETE \(uri): \(String(buffer: response.body))")
+        return response
+    }
+
+    @discardableResult
     func post(_ client: any TestClientProtocol, _ uri: String, key: String? = nil, body: ByteBuffer, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"

@@ -263,6 +263,13 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
+    func unreadEvents(consumer: String) async throws(StorageError) -> Int {
+        let cursor = LedgerCursor(app: app, consumer: consumer)
+        return try await engine.transaction { session throws(StorageError) in
+            try await cursor.backlog(after: try await cursor.position(session), session)
+        }
+    }
+
     func deliveryCounts() async throws(StorageError) -> [WebhookDelivery.Status: Int] {
         let app = app
         return try await engine.read { session throws(StorageError) in
