@@ -51,8 +51,10 @@ source scripts/postgres-cluster.sh
 build_log=$(mktemp)
 demo_folder=$(mktemp -d)
 demo_pid=
+receiver_pid=
 cleanup() {
     if [ -n "$demo_pid" ]; then kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; fi
+    if [ -n "$receiver_pid" ]; then kill "$receiver_pid" 2>/dev/null || true; wait "$receiver_pid" 2>/dev/null || true; fi
     postgres_cluster_stop
     rm -rf "$build_log" "$demo_folder"
 }
@@ -84,9 +86,15 @@ swift package --disable-sandbox generate-documentation --target EntitleKit --war
 log "libFuzzer: a short pass of every fuzz target (docs/fuzzing.md)"
 scripts/fuzz.sh --seconds 5
 
-log "dashboard in headless Chromium: a demo population, every chart against GET /v1/analytics/overview"
-demo_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$(swift build --show-bin-path)/entitle" demo --subscribers 300 --data "$demo_folder/data" --port "$demo_port" >"$demo_folder/demo.log" 2>&1 &
+log "a demo population with webhooks to a receiver written in Python (signatures checked with hmac)"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+demo_port=$(free_port)
+receiver_port=$(free_port)
+webhook_secret="whsec_test_$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+python3 scripts/webhook-check.py receive "$receiver_port" "$webhook_secret" "$demo_folder/webhooks.jsonl" &
+receiver_pid=$!
+"$(swift build --show-bin-path)/entitle" demo --subscribers 300 --data "$demo_folder/data" --port "$demo_port" \
+    --webhook-url "http://127.0.0.1:$receiver_port/hooks" --webhook-secret "$webhook_secret" >"$demo_folder/demo.log" 2>&1 &
 demo_pid=$!
 for _ in $(seq 1 600); do
     grep -q "^  took " "$demo_folder/demo.log" 2>/dev/null && break
@@ -96,6 +104,9 @@ done
 grep -q "^  took " "$demo_folder/demo.log" || { cat "$demo_folder/demo.log"; echo "error: entitle demo did not finish" >&2; exit 1; }
 grep -q "the API agrees with the store" "$demo_folder/demo.log" || { cat "$demo_folder/demo.log"; echo "error: the demo's summary disagrees with the API" >&2; exit 1; }
 secret_key=$(awk '/secret key/ {print $3; exit}' "$demo_folder/demo.log")
+python3 scripts/webhook-check.py check "$demo_folder/webhooks.jsonl" "http://127.0.0.1:$demo_port" "$secret_key"
+
+log "dashboard in headless Chromium: the demo's population, every chart against GET /v1/analytics/overview"
 python3 scripts/dashboard-browser-check.py "http://127.0.0.1:$demo_port" "$secret_key"
 
 log "schemathesis: the live server against docs/openapi.json (bounded: 25 examples an operation, 60 s, seed 1)"

@@ -46,6 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
     var dropNotifications = 0.0
     @Flag(inversion: .prefixedNo, help: "Reconcile with the local App Store Server API every simulated week, and at the end.")
     var reconcile = true
+    @OptionGroup var webhookOptions: WebhookOptions
     @Flag(name: .customLong("exit"), help: "Stop after the summary instead of serving (exit 1 if the API disagrees with the store).")
     var exitAfterSummary = false
 
@@ -106,7 +107,8 @@ struct DemoCommand: AsyncParsableCommand {
                 plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
                 logger: logger, exitAfterSummary: true, app: several ? bundleID : nil, history: serverAPI, reconcileEvery: reconcileEvery))
         }
-        let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary)
+        let webhooks = try webhookOptions.webhooks(environment: [:], apps: catalogs.map(\.bundleID))
+        let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary, sendsWebhooks: !webhooks.isEmpty)
         // The local App Store apps buy from over HTTP (EntitleKit's LocalStore, the sample app), beside the API.
         let appStores = Dictionary(uniqueKeysWithValues: catalogs.map { app in
             (app.bundleID, StoreSimulator(
@@ -145,6 +147,8 @@ struct DemoCommand: AsyncParsableCommand {
             now: run.now, logger: logger, signer: signer)
         // The demo reconciles in simulated time (every simulated week); none in the background.
         configuration.reconciliationInterval = nil
+        configuration.staticWebhooks = webhooks
+        configuration.webhookSigningClock = { Date() }
         let localServerAPI = LocalServerAPIController(apis: serverAPIs)
         configuration.extraRoutes = { router in
             localStore.addRoutes(to: router)

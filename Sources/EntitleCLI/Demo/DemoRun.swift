@@ -1,3 +1,4 @@
+import EntitleWire
 import Foundation
 import LocalAppStore
 import NIOConcurrencyHelpers
@@ -18,10 +19,15 @@ final class DemoRun: Service {
     }
     private let sample = NIOLockedValueBox<(publicKey: String, bundleID: String)?>(nil)
 
-    init(simulations: [DemoSimulation], exitAfterSummary: Bool) {
+    /// Whether webhook endpoints are configured: with `--exit`, the demo waits until they have what
+    /// happened (or gave up) before it stops.
+    let sendsWebhooks: Bool
+
+    init(simulations: [DemoSimulation], exitAfterSummary: Bool, sendsWebhooks: Bool = false) {
         precondition(!simulations.isEmpty, "a demo plays at least one app")
         self.simulations = simulations
         self.exitAfterSummary = exitAfterSummary
+        self.sendsWebhooks = sendsWebhooks
         self.current = NIOLockedValueBox(simulations[0].clock)
     }
 
@@ -33,12 +39,31 @@ final class DemoRun: Service {
     /// Whether the API disagreed with the store on any purchase of any app.
     var disagreed: Bool { simulations.contains { $0.disagreed.withLockedValue { $0 } } }
 
+    /// Prints what the webhooks delivered, after waiting (up to two minutes) for every event to be
+    /// published and every delivery to be settled when `waiting`.
+    func reportWebhooks(waiting: Bool) async {
+        var statuses: [WebhookStatusResponse] = []
+        for _ in 0..<(waiting ? 240 : 1) {
+            statuses = []
+            for simulation in simulations { if let status = await simulation.webhookStatus() { statuses.append(status) } }
+            if statuses.count == simulations.count, statuses.allSatisfy({ $0.pending == 0 && $0.unpublishedEvents == 0 }) { break }
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        let total = statuses.reduce(into: (delivered: 0, failed: 0, pending: 0)) {
+            $0.delivered += $1.delivered
+            $0.failed += $1.failed
+            $0.pending += $1.pending + $1.unpublishedEvents
+        }
+        DemoOutput.line("  webhooks     \(total.delivered) delivered, \(total.failed) failed for good, \(total.pending) waiting")
+    }
+
     func run() async throws {
         for simulation in simulations {
             current.withLockedValue { $0 = simulation.clock }
             if simulations.count > 1, let app = simulation.app { DemoOutput.line("\n== \(app)") }
             try await simulation.play()
         }
+        if sendsWebhooks { await reportWebhooks(waiting: exitAfterSummary) }
         guard !exitAfterSummary else { return }
         let first = simulations[0]
         DemoOutput.line(DemoSimulation.explore(secretKey: first.secretKey, baseURL: first.baseURL, app: simulations.count > 1 ? first.app : nil))

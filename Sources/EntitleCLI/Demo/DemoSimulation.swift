@@ -70,6 +70,18 @@ final class DemoSimulation: Service {
         return (try? WireJSON.decoder.decode(KeyInfo.self, from: response.body))?.key
     }
 
+    /// The app's webhooks as `GET /v1/webhooks/status` reports them; `nil` when it can't be asked.
+    func webhookStatus() async -> WebhookStatusResponse? {
+        let transport = AsyncHTTPClientTransport(client: http)
+        var headers = ["Authorization": "Bearer \(secretKey)"]
+        if let app { headers["Entitle-App"] = app }
+        guard let response = try? await transport.send(
+            APIRequest(method: "GET", path: "/v1/webhooks/status", headers: headers), to: URL(string: baseURL)!, timeout: .seconds(10)),
+            response.status == 200
+        else { return nil }
+        return try? WireJSON.decoder.decode(WebhookStatusResponse.self, from: response.body)
+    }
+
     /// One reconciliation pass through the admin API, as `entitle reconcile` runs it.
     func reconcile() async throws(LocalStoreError) -> ReconciliationResponse {
         let transport = AsyncHTTPClientTransport(client: http)

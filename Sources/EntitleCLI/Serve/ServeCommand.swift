@@ -64,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
     var appStoreAPIURL: String?
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliation passes with the App Store Server API (default 3600; 0: only on request).")
     var reconcileInterval: Double?
+    @OptionGroup var webhookOptions: WebhookOptions
 
     func validate() throws {
         if revocationFreshness != nil, !checkRevocation {
@@ -202,6 +203,10 @@ struct ServeCommand: AsyncParsableCommand {
             http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), apps: served, keys: keys,
             restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer)
         configuration.reconciliationInterval = interval == 0 ? nil : .milliseconds(Int64(interval * 1000))
+        configuration.staticWebhooks = try webhookOptions.webhooks(environment: environment, apps: apps.map(\.bundleID))
+        if !configuration.staticWebhooks.isEmpty {
+            logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")
+        }
         let application = try await buildApplication(configuration: configuration)
         try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }

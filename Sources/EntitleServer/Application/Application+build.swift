@@ -61,7 +61,8 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         services.append(ConsumptionResponder(services: apps.services, interval: interval))
     }
     if let interval = configuration.webhookInterval {
-        services.append(WebhookWorker(services: apps.services, policy: configuration.webhookPolicy, interval: interval))
+        services.append(WebhookWorker(
+            services: apps.services, policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock))
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,

@@ -39,6 +39,9 @@ public struct ServerConfiguration: Sendable {
     /// the background.
     public var webhookInterval: Duration? = .seconds(1)
     public var webhookPolicy = WebhookDeliveryPolicy()
+    /// The clock webhook signatures are timestamped with; ``now`` when `nil`. A server on a simulated
+    /// clock (`entitle demo`) signs with the real one, so receivers can refuse stale requests.
+    public var webhookSigningClock: (@Sendable () -> Date)?
     /// Endpoints given on the command line (`--webhook-url`, `--webhook-secret`), for every app they
     /// name (all when they name none); kept in the database like the others while configured.
     public var staticWebhooks: [StaticWebhook] = []

@@ -16,7 +16,7 @@ extension SubscriptionService {
         if let description, description.unicodeScalars.count > 200 { throw ServiceError(.invalidRequest, "a description has at most 200 characters") }
         let secret = try secret.map(Self.validateWebhookSecret) ?? Self.generateWebhookSecret()
         let endpoint = WebhookEndpoint(
-            id: "we_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20), app: bundleID, url: url,
+            id: Self.newWebhookEndpointID(), app: bundleID, url: url,
             eventTypes: Array(Set(eventTypes)).sorted(), secrets: [secret], description: description, createdAt: now())
         do {
             try await webhooks.addEndpoint(endpoint)
@@ -141,24 +141,29 @@ extension SubscriptionService {
         }
     }
 
-    static func validateWebhookURL(_ url: String) throws(ServiceError) {
+    public static func validateWebhookURL(_ url: String) throws(ServiceError) {
         guard url.utf8.count <= 2_048, let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = parsed.host, !host.isEmpty, !url.contains(where: \.isWhitespace)
         else { throw ServiceError(.invalidRequest, "a webhook URL is http:// or https:// with a host, at most 2048 bytes") }
     }
 
-    static func validateEventTypes(_ types: [String]) throws(ServiceError) {
+    public static func validateEventTypes(_ types: [String]) throws(ServiceError) {
         guard types.count <= WebhookEventType.allCases.count * 2 else { throw ServiceError(.invalidRequest, "too many event types") }
         if let unknown = types.first(where: { WebhookEventType(rawValue: $0) == nil }) {
             throw ServiceError(.invalidRequest, "\(unknown.prefix(64)) is not an event type (docs/webhooks.md lists them)")
         }
     }
 
-    static func validateWebhookSecret(_ secret: String) throws(ServiceError) -> String {
+    public static func validateWebhookSecret(_ secret: String) throws(ServiceError) -> String {
         guard (16...200).contains(secret.count), secret.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
             throw ServiceError(.invalidRequest, "a webhook secret is 16 to 200 printable ASCII characters without spaces")
         }
         return secret
+    }
+
+    /// A new endpoint ID, `we_` and 20 hex digits.
+    public static func newWebhookEndpointID() -> String {
+        "we_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
     }
 
     /// A new random signing secret.

@@ -16,7 +16,7 @@ public struct WebhookDeliveryPolicy: Sendable {
     public var maximumRest: TimeInterval
 
     public init(
-        timeout: Duration = .seconds(10), concurrencyPerEndpoint: Int = 8,
+        timeout: Duration = .seconds(10), concurrencyPerEndpoint: Int = 16,
         retryDelays: [TimeInterval] = [30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 43_200, 57_600, 86_400],
         jitter: Double = 0.2, maximumRest: TimeInterval = 3_600
     ) {

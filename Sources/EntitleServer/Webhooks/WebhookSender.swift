@@ -11,10 +11,14 @@ import NIOHTTP1
 public struct WebhookSender: Sendable {
     let client: HTTPClient
     let policy: WebhookDeliveryPolicy
+    /// The clock signatures are timestamped with, for receivers to refuse stale requests; the
+    /// service's clock when `nil` (a server whose clock is simulated signs with the real one).
+    let signingClock: (@Sendable () -> Date)?
 
-    public init(client: HTTPClient, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy()) {
+    public init(client: HTTPClient, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), signingClock: (@Sendable () -> Date)? = nil) {
         self.client = client
         self.policy = policy
+        self.signingClock = signingClock
     }
 
     /// Sends what is due for `service`'s app until nothing more is (or only resting endpoints' are);
@@ -64,23 +68,7 @@ public struct WebhookSender: Sendable {
         return await withTaskGroup(of: (Int, Int).self) { group in
             for (id, deliveries) in byEndpoint {
                 guard let endpoint = endpoints[id] else { continue }
-                group.addTask {
-                    var counts = (0, 0)
-                    for chunk in stride(from: 0, to: deliveries.count, by: policy.concurrencyPerEndpoint).map({
-                        Array(deliveries[$0..<min($0 + policy.concurrencyPerEndpoint, deliveries.count)])
-                    }) {
-                        let results = await withTaskGroup(of: Bool.self) { inner in
-                            for delivery in chunk { inner.addTask { await attempt(delivery, to: endpoint, service: service) } }
-                            var results: [Bool] = []
-                            for await result in inner { results.append(result) }
-                            return results
-                        }
-                        counts.0 += results.filter { $0 }.count
-                        counts.1 += results.filter { !$0 }.count
-                        if results.contains(false) { break }
-                    }
-                    return counts
-                }
+                group.addTask { await send(deliveries, to: endpoint, service: service) }
             }
             var totals = (0, 0)
             for await counts in group {
@@ -88,6 +76,28 @@ public struct WebhookSender: Sendable {
                 totals.1 += counts.1
             }
             return totals
+        }
+    }
+
+    /// Sends one endpoint's due deliveries, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint`` in
+    /// flight; after a failure no new one starts (the endpoint rests). Each is a different subscriber's.
+    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: SubscriptionService) async -> (Int, Int) {
+        await withTaskGroup(of: Bool.self) { group in
+            var next = deliveries.makeIterator()
+            var counts = (0, 0)
+            var failing = false
+            for _ in 0..<policy.concurrencyPerEndpoint {
+                guard let delivery = next.next() else { break }
+                group.addTask { await attempt(delivery, to: endpoint, service: service) }
+            }
+            for await succeeded in group {
+                if succeeded { counts.0 += 1 } else { counts.1 += 1 }
+                failing = failing || !succeeded
+                if !failing, let delivery = next.next() {
+                    group.addTask { await attempt(delivery, to: endpoint, service: service) }
+                }
+            }
+            return counts
         }
     }
 
@@ -100,7 +110,7 @@ public struct WebhookSender: Sendable {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Entitle-Webhooks/1")
         request.headers.add(name: WebhookPayload.signatureHeader, value: WebhookPayload.signature(
-            body: delivery.payload, timestamp: Int64(at.timeIntervalSince1970.rounded(.down)), secrets: endpoint.secrets))
+            body: delivery.payload, timestamp: Int64((signingClock?() ?? at).timeIntervalSince1970.rounded(.down)), secrets: endpoint.secrets))
         request.headers.add(name: "Entitle-Event-Id", value: delivery.eventID)
         request.headers.add(name: "Entitle-Event-Type", value: delivery.eventType)
         request.headers.add(name: "Entitle-Delivery-Attempt", value: String(number))

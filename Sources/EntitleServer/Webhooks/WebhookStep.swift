@@ -44,18 +44,23 @@ struct WebhookStep {
         let after = LedgerFold.fold(Array(history[...index]), into: SubscriberFacts(appUserID: appUserID))
         let previous = try await snapshot(of: appUserID)
             ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
-        let at = max(event.receivedAt, previous.at)
+        let at = Self.instant(max(event.receivedAt, previous.at))
         let context = try await self.context(previous.facts, at: at)
         var reportedAt = previous.at
         for _ in 0..<Self.maximumTimeChanges {
-            guard let change = context.nextChange(of: previous.facts, after: reportedAt), change.at < at else { break }
+            guard let change = context.nextChange(of: previous.facts, after: reportedAt), Self.instant(change.at) < at else { break }
+            let changedAt = Self.instant(change.at)
+            let before = context.resolve(previous.facts, at: reportedAt)
+            let after = context.resolve(previous.facts, at: changedAt)
             report(
-                SubscriberChanges.between(change.before, change.after), appUserID: appUserID, cause: Self.timeCause(change.at), at: change.at,
-                before: change.before, after: change.after, facts: previous.facts)
-            reportedAt = change.at
+                SubscriberChanges.between(before, after), appUserID: appUserID, cause: Self.timeCause(changedAt), at: changedAt, before: before,
+                after: after, facts: previous.facts)
+            reportedAt = changedAt
         }
         let afterContext = try await self.context(after, at: at)
-        let before = context.resolve(previous.facts, at: at)
+        // Against the last answer reported: a change time brings at the event's very instant is told
+        // with the event's.
+        let before = context.resolve(previous.facts, at: reportedAt)
         let now = afterContext.resolve(after, at: at)
         report(
             SubscriberChanges.between(before, now), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
@@ -144,14 +149,21 @@ struct WebhookStep {
     /// Schedules the subscriber's next time-driven change and renewal reminders.
     private mutating func plan(_ appUserID: String, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) {
         if let change = context.nextChange(of: facts, after: at) {
-            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .accessChange, periodKey: Self.milliseconds(change.at), dueAt: change.at))
+            let due = Self.instant(change.at)
+            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .accessChange, periodKey: Self.milliseconds(due), dueAt: due))
         }
         for reminder in RenewalReminder.reminders(access) where reminder.dueAt > at {
-            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .renewalReminder, periodKey: reminder.periodKey, dueAt: reminder.dueAt))
+            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .renewalReminder, periodKey: reminder.periodKey, dueAt: Self.instant(reminder.dueAt)))
         }
     }
 
     static func timeCause(_ at: Date) -> String { "time:" + milliseconds(at) }
+
+    /// `date` moved up to the next whole millisecond: the database keeps instants in milliseconds, and
+    /// an answer resolved at a stored instant must already include everything that happened by it.
+    static func instant(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.up) / 1000)
+    }
 
     static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
 

@@ -13,35 +13,51 @@ public struct WebhookWorker: Service {
     let interval: Duration
 
     /// Sends with its own HTTP client, shut down when the worker stops.
-    public init(services: [SubscriptionService], policy: WebhookDeliveryPolicy, interval: Duration) {
+    public init(services: [SubscriptionService], policy: WebhookDeliveryPolicy, interval: Duration, signingClock: (@Sendable () -> Date)? = nil) {
         self.services = services
         self.client = HTTPClient(eventLoopGroupProvider: .singleton)
-        self.sender = WebhookSender(client: client, policy: policy)
+        self.sender = WebhookSender(client: client, policy: policy, signingClock: signingClock)
         self.interval = interval
     }
 
     public func run() async throws {
+        // Publishing and sending run side by side: a long queue to send never holds back what the
+        // ledger brings next.
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                for service in services { await pass(service) }
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await loop { service in await publish(service) } }
+                group.addTask { await loop { service in await send(service) } }
             }
         }
         try await client.shutdown()
     }
 
-    /// Publishes then sends for one app; a failure is logged and the next pass tries again.
-    public func pass(_ service: SubscriptionService) async {
+    private func loop(_ work: @Sendable (SubscriptionService) async -> Void) async {
+        while !Task.isCancelled {
+            for service in services { await work(service) }
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    func publish(_ service: SubscriptionService) async {
         do throws(ServiceError) {
             _ = try await service.publishWebhooks(holder: service.instanceID)
-            _ = try await sender.deliver(service, holder: service.instanceID)
-            if let counts = try? await service.webhooks.deliveryCounts() { service.metrics.recordWebhookBacklog(app: service.bundleID, counts) }
         } catch {
             service.logger.warning("webhooks will be published later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
         }
     }
+
+    func send(_ service: SubscriptionService) async {
+        do throws(ServiceError) {
+            _ = try await sender.deliver(service, holder: service.instanceID)
+            if let counts = try? await service.webhooks.deliveryCounts() { service.metrics.recordWebhookBacklog(app: service.bundleID, counts) }
+        } catch {
+            service.logger.warning("webhooks will be sent later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+        }
+    }
+
 }
