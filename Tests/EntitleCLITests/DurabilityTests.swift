@@ -92,19 +92,110 @@ struct DurabilityTests {
         await store.close()
     }
 
+    @Test("SIGKILL while webhooks are published and sent: after a restart every change's event arrives, a repeat only with its ID and body")
+    func killWhileSendingWebhooks() async throws {
+        try await WebhookReceiver.run { url, receiver in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-kill-webhooks-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let pki = try TestPKI()
+            let rootFile = folder.appendingPathComponent("root.der")
+            try Data(TestPKI.der(pki.root)).write(to: rootFile)
+            let apple = AppleFacts(bundleID: "com.screentimerewards")
+            let port = TestPorts.random()
+            let webhookFlags = ["--webhook-url", url.absoluteString, "--webhook-secret", "whsec_durability_0001"]
+            let server = try Self.startServer(folder: folder, rootFile: rootFile, port: port, extra: webhookFlags)
+            defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+            try await Self.waitForHealth(port: port)
+
+            // Twenty subscribers buy through the app, then auto-renew is turned off and on again, one
+            // notification after another; the server is killed part way through.
+            let now = Date()
+            var notifications: [String] = []
+            for user in 0..<20 {
+                let transaction = apple.subscription(Self.product, original: "8\(user)", id: "8\(user)-0", purchase: now.addingTimeInterval(-86_400),
+                                                     expires: now.addingTimeInterval(29 * 86_400))
+                let status = try await Self.post(port: port, path: "/v1/subscribers/user-\(user)/transactions", key: "sk_durability_test_0001",
+                                                 body: SubmitTransactionRequest(signedTransaction: pki.sign(transaction)))
+                #expect(status == 200)
+                for (step, autoRenew) in [AutoRenewStatus.off, .on, .off].enumerated() {
+                    let renewal = apple.renewal(original: "8\(user)", product: Self.product, autoRenew: autoRenew, signed: now.addingTimeInterval(Double(step + 1)))
+                    let payload = ResponseBodyV2DecodedPayload(
+                        notificationType: .didChangeRenewalStatus, subtype: autoRenew == .on ? .autoRenewEnabled : .autoRenewDisabled,
+                        notificationUUID: UUID().uuidString,
+                        data: NotificationData(environment: .sandbox, appAppleId: 1234, bundleId: "com.screentimerewards", signedRenewalInfo: pki.sign(renewal)),
+                        version: "2.0", signedDate: renewal.signedDate)
+                    notifications.append(pki.sign(payload))
+                }
+            }
+            var acknowledged = 0
+            for signed in notifications {
+                guard let status = try? await Self.post(port: port, path: "/v1/app-store/notifications", key: nil,
+                                                        body: AppStoreNotificationRequest(signedPayload: signed)) else { break }
+                if status == 200 { acknowledged += 1 }
+                if acknowledged == 30, server.isRunning { kill(server.processIdentifier, SIGKILL) }
+            }
+            server.waitUntilExit()
+            #expect(server.terminationReason == .uncaughtSignal)
+            let beforeRestart = receiver.accepted.count
+
+            // Restarted, the rest delivered; everything settles.
+            let again = try Self.startServer(folder: folder, rootFile: rootFile, port: port, extra: webhookFlags)
+            defer { if again.isRunning { kill(again.processIdentifier, SIGKILL) } }
+            try await Self.waitForHealth(port: port)
+            for signed in notifications.suffix(from: acknowledged) {
+                #expect(try await Self.post(port: port, path: "/v1/app-store/notifications", key: nil, body: AppStoreNotificationRequest(signedPayload: signed)) == 200)
+            }
+            // An instance killed in the middle of a pass holds its lease until it runs out (30 s at most).
+            var settled = false
+            for _ in 0..<450 where !settled {
+                try await Task.sleep(for: .milliseconds(200))
+                let status = try await Self.get(port: port, path: "/v1/webhooks/status", key: "sk_durability_test_0001", as: WebhookStatusResponse.self)
+                settled = status.pending == 0 && status.unpublishedEvents == 0 && status.failed == 0
+            }
+            #expect(settled)
+            let deliveries = try await Self.get(port: port, path: "/v1/webhooks/deliveries?limit=500", key: "sk_durability_test_0001", as: [WebhookDeliveryInfo].self)
+            again.terminate()
+            again.waitUntilExit()
+
+            let received = receiver.accepted
+            #expect(received.count >= beforeRestart)
+            var bodies: [String: String] = [:]
+            for request in received {
+                let id = request.headers["entitle-event-id"] ?? ""
+                if let earlier = bodies[id] { #expect(earlier == request.body, "a repeat of \(id) carries the same body") }
+                bodies[id] = request.body
+            }
+            #expect(Set(bodies.keys) == Set(deliveries.map(\.eventID)), "every delivery written arrived")
+            let events = try received.map { try WireJSON.decoder.decode(WebhookEvent.self, from: Data($0.body.utf8)) }
+            for user in 0..<20 {
+                let types = events.filter { $0.appUserID == "user-\(user)" }.map(\.type)
+                #expect(types.filter { $0 == "auto_renew_disabled" }.count >= 2 && types.filter { $0 == "auto_renew_enabled" }.count >= 1, "user-\(user): \(types)")
+                #expect(types.first == "initial_purchase")
+            }
+        }
+    }
+
+    static func get<T: Decodable>(port: Int, path: String, key: String, as type: T.Type) async throws -> T {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try WireJSON.decoder.decode(T.self, from: data)
+    }
+
     actor Acknowledged {
         private(set) var all = Set<String>()
         var count: Int { all.count }
         func add(_ uuid: String) { all.insert(uuid) }
     }
 
-    static func startServer(folder: URL, rootFile: URL, port: Int) throws -> Process {
+    static func startServer(folder: URL, rootFile: URL, port: Int, extra: [String] = []) throws -> Process {
         let process = Process()
         process.executableURL = CommandRunner.entitle.executable
         process.arguments = [
             "serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path,
             "--environment", "sandbox", "--app-apple-id", "1234", "--root-certificate", rootFile.path, "--secret-key", "sk_durability_test_0001",
-        ]
+        ] + extra
         process.currentDirectoryURL = folder
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -6,7 +6,9 @@ import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
 import Foundation
+import HummingbirdTesting
 import LocalAppStore
+import PostgresNIO
 import Testing
 
 /// Webhooks end to end: the server's ledger, the schedule and a real receiver on loopback, driven by
@@ -172,6 +174,58 @@ struct WebhookDeliveryTests {
                 try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
                 try await Self.pass(service)
                 #expect(try receiver.accepted.map(Self.event).map(\.type) == ["entitlement_changed"])
+            }
+        }
+    }
+
+    @Test("two instances sharing PostgreSQL, publishing and sending at the same moments: every event once, every reminder once per period")
+    func twoInstances() async throws {
+        let pki = try TestPKI()
+        let clock = TestClock()
+        let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
+        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        try await WebhookReceiver.run { url, receiver in
+            try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+                try await StorageEngine.withClient(configuration) { first in
+                    try await StorageEngine.withClient(configuration) { second in
+                        async let openFirst = PostgresLedgerStore.open(client: first)
+                        async let openSecond = PostgresLedgerStore.open(client: second)
+                        let stores = try await [openFirst, openSecond].map { $0.forApp("com.screentimerewards") }
+                        let harnesses = stores.map { store in
+                            ServerHarness(
+                                pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: store, keys: keys,
+                                bundleID: "com.screentimerewards", authority: authority,
+                                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
+                        }
+                        let instances = harnesses.map { $0.service() }
+                        clock.set(ReferenceTime.day(1))
+                        try await instances[0].webhooks.addEndpoint(Self.endpoint(url, app: "com.screentimerewards", at: clock.now))
+                        let app = try await ServerHarness.application(store: stores[0], pki: pki, clock: clock, keys: keys, alsoTrusting: [authority.root])
+                        try await app.test(.live) { client in
+                            var store = harnesses[0].localStore()
+                            let users = (1...5).map { "parent-\($0)" }
+                            for user in users { try await harnesses[0].buy(client, &store, Self.individual, as: user, at: clock.now) }
+                            for day in 1...45 {
+                                clock.set(ReferenceTime.day(1 + Double(day)))
+                                try await withThrowingTaskGroup(of: Void.self) { group in
+                                    for (index, instance) in instances.enumerated() {
+                                        group.addTask { try await Self.pass(instance, holder: "instance-\(index)") }
+                                    }
+                                    try await group.waitForAll()
+                                }
+                            }
+                            let events = try receiver.accepted.map(Self.event)
+                            #expect(Set(events.map(\.id)).count == events.count, "no event twice")
+                            #expect(events.filter { $0.type == "renewal_reminder" }.count == users.count, "one reminder per subscriber and period")
+                            #expect(events.filter { $0.type == "expiration" }.count == users.count)
+                            for user in users {
+                                #expect(events.filter { $0.appUserID == user }.map(\.type) == [
+                                    "initial_purchase", "entitlement_changed", "renewal_reminder", "expiration", "entitlement_changed", "entitlement_changed",
+                                ], "\(user)")
+                            }
+                        }
+                    }
+                }
             }
         }
     }

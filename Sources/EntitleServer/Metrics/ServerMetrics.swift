@@ -101,7 +101,7 @@ public final class ServerMetrics: Sendable {
     func recordWebhookBacklog(app: String, _ counts: [WebhookDelivery.Status: Int]) {
         for status in WebhookDelivery.Status.allCases {
             registry.makeGauge(
-                descriptor: MetricNameDescriptor(metricName: "entitle_webhook_deliveries", helpText: "Webhook deliveries, by status."),
+                descriptor: MetricNameDescriptor(metricName: "entitle_webhook", unitName: "deliveries", helpText: "Webhook deliveries, by status."),
                 labels: [("app", app), ("status", status.rawValue)]
             ).set(Double(counts[status] ?? 0))
         }

@@ -10,6 +10,19 @@ extension SubscriptionService {
     static let webhookConsumer = "webhooks"
     /// Events read per step.
     static let webhookBatchSize = 100
+    /// How long a pass of webhooks holds its lease without renewing it (each step renews it): after a
+    /// crash, another instance takes over within this.
+    static let webhookLease: TimeInterval = 15
+
+    /// Takes or renews the lease of a webhooks job for `holder`; `false` when another instance has it.
+    func holdWebhookLease(_ job: String, holder: String, for duration: TimeInterval = webhookLease) async throws(ServiceError) -> JobLease? {
+        let at = now()
+        do {
+            return try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
 
     /// The app's webhooks: endpoints, deliveries, the schedule.
     public var webhooks: any WebhookStore { store.webhookStore() }
@@ -21,18 +34,11 @@ extension SubscriptionService {
     /// a crash repeats a step and never loses or half-writes one. Instances sharing a database take
     /// turns through a lease. Returns how many deliveries were written.
     public func publishWebhooks(holder: String) async throws(ServiceError) -> Int {
-        let start = now()
-        let lease: JobLease?
-        do {
-            lease = try await store.acquireJob(Self.webhookConsumer, holder: holder, now: start, until: start + 300)
-        } catch {
-            throw ServiceError(error)
-        }
-        guard let lease else { return 0 }
+        guard let lease = try await holdWebhookLease(Self.webhookConsumer, holder: holder) else { return 0 }
         let outcome: Result<Int, ServiceError>
         do {
-            var written = try await publishLedgerEvents()
-            written += try await publishSchedule()
+            var written = try await publishLedgerEvents(holder: holder)
+            written += try await publishSchedule(holder: holder)
             outcome = .success(written)
         } catch {
             outcome = .failure(error)
@@ -42,19 +48,20 @@ extension SubscriptionService {
     }
 
     /// Steps through the ledger past the cursor until it is caught up.
-    private func publishLedgerEvents() async throws(ServiceError) -> Int {
+    private func publishLedgerEvents(holder: String) async throws(ServiceError) -> Int {
         var written = 0
-        while true {
+        while try await holdWebhookLease(Self.webhookConsumer, holder: holder) != nil {
+            let endpoints = try await webhookEndpoints()
             let batch: (position: Int64, events: [(sequence: Int64, event: LedgerEvent)])
             do {
-                // A ledger that had events before webhooks existed starts now: its subscribers' earlier
-                // history is the "before" of their next change.
-                batch = try await store.consumerEvents(Self.webhookConsumer, limit: Self.webhookBatchSize, since: now())
+                // The first pass starts with the events since the first endpoint was added (now, without
+                // one): earlier history is the "before" of each subscriber's next change.
+                batch = try await store.consumerEvents(
+                    Self.webhookConsumer, limit: Self.webhookBatchSize, since: endpoints.map(\.createdAt).min() ?? now())
             } catch {
                 throw ServiceError(error)
             }
             guard let last = batch.events.last?.sequence else { return written }
-            let endpoints = try await webhookEndpoints()
             var step = WebhookStep(service: self, endpoints: endpoints)
             // With no endpoint nothing is derived: the cursor moves on, and a subscriber's next change
             // after an endpoint is added is told against the history before it.
@@ -76,12 +83,13 @@ extension SubscriptionService {
             metrics.recordWebhookPublished(write.deliveries)
             if batch.events.count < Self.webhookBatchSize { return written }
         }
+        return written
     }
 
     /// Fires the schedule's due entries, in steps.
-    private func publishSchedule() async throws(ServiceError) -> Int {
+    private func publishSchedule(holder: String) async throws(ServiceError) -> Int {
         var written = 0
-        while true {
+        while try await holdWebhookLease(Self.webhookConsumer, holder: holder) != nil {
             let at = now()
             let due: [ScheduledEvent]
             do {
@@ -106,6 +114,7 @@ extension SubscriptionService {
             metrics.recordWebhookPublished(write.deliveries)
             if due.count < Self.webhookBatchSize { return written }
         }
+        return written
     }
 
     func webhookEndpoints() async throws(ServiceError) -> [WebhookEndpoint] {

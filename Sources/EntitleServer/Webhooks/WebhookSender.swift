@@ -15,6 +15,13 @@ public struct WebhookSender: Sendable {
     /// service's clock when `nil` (a server whose clock is simulated signs with the real one).
     let signingClock: (@Sendable () -> Date)?
 
+    /// The job whose lease one instance holds while it sends an app's webhooks.
+    static let job = "webhook-delivery"
+    /// How long a round may take with its lease: a round sends at most two deliveries per slot of an
+    /// endpoint, each bounded by the timeout (10 s by default), so it ends within it; after a crash
+    /// another instance takes over within it.
+    static let lease: TimeInterval = 30
+
     public init(client: HTTPClient, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), signingClock: (@Sendable () -> Date)? = nil) {
         self.client = client
         self.policy = policy
@@ -25,18 +32,12 @@ public struct WebhookSender: Sendable {
     /// instances sharing a database take turns through a lease. Returns how many attempts succeeded
     /// and failed.
     public func deliver(_ service: SubscriptionService, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
-        let start = service.now()
-        let lease: JobLease?
-        do {
-            lease = try await service.store.acquireJob("webhook-delivery", holder: holder, now: start, until: start + 300)
-        } catch {
-            throw ServiceError(error)
-        }
-        guard let lease else { return (0, 0) }
+        guard let lease = try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) else { return (0, 0) }
         var totals = (delivered: 0, failed: 0)
         let outcome: Result<Void, ServiceError>
         do {
-            while true {
+            // Each round renews the lease; a round is bounded by the attempts' timeout.
+            while try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) != nil {
                 let round = try await deliverRound(service)
                 totals.delivered += round.delivered
                 totals.failed += round.failed
@@ -58,7 +59,7 @@ public struct WebhookSender: Sendable {
         let due: [WebhookDelivery]
         let endpoints: [String: WebhookEndpoint]
         do {
-            due = try await store.dueDeliveries(at: service.now(), limit: 1_000)
+            due = try await store.dueDeliveries(at: service.now(), limit: 2 * policy.concurrencyPerEndpoint)
             endpoints = Dictionary(try await store.endpoints(includingRemoved: false).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
             throw ServiceError(error)

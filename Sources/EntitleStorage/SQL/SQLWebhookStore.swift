@@ -70,7 +70,6 @@ final class SQLWebhookStore: WebhookStore {
     }
 
     func publish(_ batch: WebhookBatch) async throws(StorageError) -> Bool {
-        let app = app
         var snapshots: [(String, String, Date)] = []
         for (appUserID, snapshot) in batch.snapshots.sorted(by: { $0.key < $1.key }) {
             guard let data = try? SQLLedgerStore.encoder.encode(snapshot.facts) else {

@@ -6,19 +6,19 @@ import NIOCore
 
 /// A developer's webhook endpoint on loopback: records every request it gets and answers with the
 /// status the test sets (200 by default, 503 while "down").
-final class WebhookReceiver: Sendable {
-    struct Request: Sendable {
-        var headers: [String: String]
-        var body: String
+public final class WebhookReceiver: Sendable {
+    public struct Request: Sendable {
+        public var headers: [String: String]
+        public var body: String
     }
 
     private let state = NIOLockedValueBox<(requests: [Request], status: Int)>(([], 200))
 
-    var requests: [Request] { state.withLockedValue { $0.requests } }
+    public var requests: [Request] { state.withLockedValue { $0.requests } }
     /// The requests it answered with 2xx.
-    var accepted: [Request] { state.withLockedValue { $0.requests.filter { $0.headers["x-answered"] == "2xx" } } }
+    public var accepted: [Request] { state.withLockedValue { $0.requests.filter { $0.headers["x-answered"] == "2xx" } } }
 
-    func answer(_ status: Int) { state.withLockedValue { $0.status = status } }
+    public func answer(_ status: Int) { state.withLockedValue { $0.status = status } }
 
     private func record(_ request: Request) -> Int {
         state.withLockedValue { state in
@@ -30,7 +30,7 @@ final class WebhookReceiver: Sendable {
     }
 
     /// Runs the receiver for the duration of `body`, which gets its URL.
-    static func run(_ body: @Sendable (URL, WebhookReceiver) async throws -> Void) async throws {
+    public static func run(_ body: @Sendable (URL, WebhookReceiver) async throws -> Void) async throws {
         let receiver = WebhookReceiver()
         let router = Router()
         router.post("/hooks") { request, _ -> Response in
