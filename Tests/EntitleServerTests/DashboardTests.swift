@@ -268,4 +268,38 @@ struct DashboardTests {
             #expect(try await harness.get(client, "/v1/subscribers/reader", key: key, expect: .unauthorized).status == .unauthorized)
         }
     }
+
+    @Test("the webhooks page: add an endpoint (secret shown once), send a test, see the delivery with its attempt, replay, remove")
+    func webhooksPage() async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run { harness, client in
+                let session = try #require(Self.sessionCookie(try await signIn(client)))
+                var headers = HTTPFields()
+                headers[.cookie] = session
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                let form = "url=" + (url.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") + "&events=test%2C+renewal"
+                let created = String(buffer: try await client.execute(uri: "/dashboard/webhooks", method: .post, headers: headers, body: ByteBuffer(string: form)).body)
+                let secret = try #require(created.range(of: #"(?<=<code data-new-secret>)whsec_[A-Za-z0-9_-]+"#, options: .regularExpression).map { String(created[$0]) })
+                let id = try #require(created.range(of: #"we_[0-9a-f]{20}"#, options: .regularExpression).map { String(created[$0]) })
+                #expect(created.contains("renewal, test"))
+
+                let tested = try await client.execute(uri: "/dashboard/webhooks/\(id)/test", method: .post, headers: headers, body: ByteBuffer())
+                #expect(tested.status == .seeOther)
+                try await WebhookDeliveryTests.pass(harness.service())
+                #expect(WebhookDeliveryTests.signed(try #require(receiver.accepted.first), secret: secret))
+                let listed = String(buffer: try await self.page(client, "/dashboard/webhooks", cookie: session).body)
+                #expect(!listed.contains(secret), "a secret is shown once")
+                #expect(listed.contains("1 delivered") && listed.contains("<code>test</code>") && listed.contains("#1 ") && listed.contains(" 200 "))
+
+                let replayed = try await client.execute(uri: "/dashboard/webhooks/\(id)/replay", method: .post, headers: headers, body: ByteBuffer())
+                #expect(replayed.status == .seeOther)
+                let unknown = try await client.execute(uri: "/dashboard/webhooks/\(id)/explode", method: .post, headers: headers, body: ByteBuffer())
+                #expect(unknown.status == .notFound)
+                let removed = try await client.execute(uri: "/dashboard/webhooks/\(id)/remove", method: .post, headers: headers, body: ByteBuffer())
+                #expect(removed.status == .seeOther)
+                let after = String(buffer: try await self.page(client, "/dashboard/webhooks", cookie: session).body)
+                #expect(after.contains("No endpoints yet."))
+            }
+        }
+    }
 }

@@ -149,6 +149,34 @@ struct DashboardController {
             }
             return Self.redirect("/dashboard/keys")
         }
+        pages.get("webhooks") { _, context -> Response in
+            try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its webhooks") }
+                return try await Self.webhooksPage(try context.service, created: nil)
+            }
+        }
+        pages.post("webhooks") { request, context -> Response in
+            let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
+            return try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its webhooks") }
+                let service = try context.service
+                let types = (form["events"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let (endpoint, secret) = try await service.addWebhookEndpoint(url: form["url"] ?? "", eventTypes: types, description: nil, secret: nil)
+                return try await Self.webhooksPage(service, created: (endpoint.id, secret))
+            }
+        }
+        pages.post("webhooks/{endpointID}/{action}") { _, context -> Response in
+            let (id, action) = (try context.parameters.require("endpointID"), try context.parameters.require("action"))
+            guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its webhooks") }
+            let service = try context.service
+            switch action {
+            case "test": _ = try await service.sendTestWebhook(endpointID: id)
+            case "replay": _ = try await service.replayWebhooks(endpointID: id, deliveryIDs: nil)
+            case "remove": _ = try await service.removeWebhookEndpoint(id: id)
+            default: throw ServiceError(.notFound, "an endpoint's actions are test, replay and remove")
+            }
+            return Self.redirect("/dashboard/webhooks")
+        }
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
@@ -270,6 +298,20 @@ struct DashboardController {
                 return DashboardController.redirect("/dashboard/login")
             }
             return try await next(request, context)
+        }
+    }
+
+    static func webhooksPage(_ service: SubscriptionService, created: (id: String, secret: String)?) async throws(ServiceError) -> String {
+        do throws(StorageError) {
+            let store = service.webhooks
+            let deliveries = try await store.deliveries(endpointID: nil, appUserID: nil, status: nil, limit: 50)
+            var items: [WebhooksPage.Delivery] = []
+            for delivery in deliveries { items.append(WebhooksPage.Delivery(delivery: delivery, attempts: try await store.attempts(deliveryID: delivery.id))) }
+            return WebhooksPage.render(
+                app: service.bundleID, endpoints: try await store.endpoints(includingRemoved: false), deliveries: items,
+                counts: try await store.deliveryCounts(), created: created)
+        } catch {
+            throw ServiceError(error)
         }
     }
 }

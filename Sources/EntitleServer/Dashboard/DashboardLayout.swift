@@ -1,13 +1,14 @@
 /// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
 enum DashboardLayout {
     enum Section: String, CaseIterable {
-        case overview = "Overview", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers", keys = "Keys"
+        case overview = "Overview", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys"
         var path: String {
             switch self {
             case .overview: "/dashboard"
             case .cohorts: "/dashboard/cohorts"
             case .products: "/dashboard/products"
             case .subscribers: "/dashboard/subscribers"
+            case .webhooks: "/dashboard/webhooks"
             case .keys: "/dashboard/keys"
             }
         }
