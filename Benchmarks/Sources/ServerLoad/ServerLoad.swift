@@ -34,16 +34,34 @@ enum ServerLoad {
             logger.logLevel = .error
             return logger
         }()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = target.hasPrefix("postgres")
-            ? try LedgerDatabase(url: target) : .sqlite(path: folder.appendingPathComponent("entitle.sqlite").path)
-        try await LedgerConnection.with(database, logger: logger) { store in
-            try await run(store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", logger: logger)
+        guard !target.hasPrefix("postgres") else {
+            try await LedgerConnection.with(try LedgerDatabase(url: target), logger: logger) { store in
+                _ = try await run(store: store, engine: "PostgreSQL", logger: logger, webhooks: nil)
+            }
+            return
+        }
+        // SQLite: the same load with webhooks off and on, then webhook delivery alone, each on a fresh
+        // ledger, in one run; a receiver on loopback answers the webhooks.
+        try await WebhookReceiver.run { url, _ in
+            var rates: [Double] = []
+            for webhooks in [nil, url] {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
+                    rates.append(try await run(store: store, engine: webhooks == nil ? "SQLite, webhooks off" : "SQLite, webhooks on", logger: logger, webhooks: webhooks))
+                }
+            }
+            print(String(format: "ingestion with webhooks on / off: %.2f\n", rates[1] / rates[0]))
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
+                try await WebhookThroughput.measure(store: store, receiver: url, logger: logger)
+            }
         }
     }
 
-    static func run(store: any LedgerStore, engine: String, logger: Logger) async throws {
+    /// Returns the ingestion rate.
+    static func run(store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?) async throws -> Double {
         let pki = try TestPKI()
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let now = Date(timeIntervalSince1970: ReferenceTime.start.timeIntervalSince1970 + 40 * 86_400)
@@ -53,15 +71,21 @@ enum ServerLoad {
         let catalog = try CatalogLoader().load(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/ScreenTimeRewards"))
         let keys = try APIKeys(secretKeys: ["sk_load_test_key_000001"], publicKeySecret: "load")
-        let app = try await buildApplication(
-            configuration: ServerConfiguration(
-                http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), catalog: catalog, verifiers: [verifier], keys: keys,
-                analyticsRefreshInterval: nil, now: { now }, logger: logger))
+        var configuration = ServerConfiguration(
+            http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), catalog: catalog, verifiers: [verifier], keys: keys,
+            analyticsRefreshInterval: nil, now: { now }, logger: logger)
+        // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every 100 ms.
+        configuration.webhookInterval = webhooks == nil ? nil : .milliseconds(100)
+        configuration.staticWebhooks = webhooks.map { [StaticWebhook(app: nil, url: $0.absoluteString, secret: "whsec_load_test_secret_01")] } ?? []
+        let app = try await buildApplication(configuration: configuration)
         let product = "com.screentimerewards.family.monthly"
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: Double.self) { group in
             let server = ServiceGroup(configuration: .init(services: [app], logger: logger))
-            group.addTask { try await server.run() }
+            group.addTask {
+                try await server.run()
+                return 0
+            }
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
             try await waitForServer(http)
 
@@ -101,6 +125,21 @@ enum ServerLoad {
             }
             let ingestion = Double(notifications) / seconds(elapsed)
             let events = try await store.eventCount()
+            var webhookRow = ""
+            if webhooks != nil {
+                // How long after the last acknowledgement every event's webhooks are written and delivered.
+                let webhookStore = store.forApp("com.screentimerewards").webhookStore()
+                let settle = try await clock.measure {
+                    while true {
+                        let counts = try await webhookStore.deliveryCounts()
+                        let unread = try await webhookStore.unreadEvents(consumer: "webhooks")
+                        if counts[.pending, default: 0] == 0, unread == 0 { break }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                let delivered = try await webhookStore.deliveryCounts()[.delivered, default: 0]
+                webhookRow = "| webhooks delivered, and the time from the last acknowledgement until all were | \(delivered) in \(String(format: "%.1f", seconds(settle))) s |\n"
+            }
 
             let health = try await fixedRate(http, path: "/health", key: nil)
             let subscriber = try await fixedRate(http, path: "/v1/subscribers/user-7", key: "sk_load_test_key_000001")
@@ -114,11 +153,12 @@ enum ServerLoad {
                 | GET /health at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(health.p50) / \(health.p99) / \(health.max) ms |
                 | GET /v1/subscribers/{id} at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(subscriber.p50) / \(subscriber.p99) / \(subscriber.max) ms |
                 | requests that failed | \(health.failures + subscriber.failures) |
-
+                \(webhookRow)
                 """)
             try await http.shutdown()
             await server.triggerGracefulShutdown()
             try await group.waitForAll()
+            return ingestion
         }
     }
 
