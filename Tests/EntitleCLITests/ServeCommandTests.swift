@@ -234,4 +234,20 @@ struct ServeCommandTests {
             in: folder)
         #expect(override.status == 64)
     }
+
+    @Test("webhook endpoints on the command line: a secret for each URL, an http(s) URL, a secret of 16 characters or more, a prefix naming a served app", arguments: [
+        (["--webhook-url", "http://127.0.0.1:9/hooks"], "needs a --webhook-secret"),
+        (["--webhook-url", "ftp://127.0.0.1/hooks", "--webhook-secret", "whsec_0123456789abcdef"], "http:// or https://"),
+        (["--webhook-url", "http://127.0.0.1:9/hooks", "--webhook-secret", "short"], "16 to 200"),
+        (["--webhook-url", "com.unknown.app=http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_0123456789abcdef"], "not an app this server serves"),
+    ])
+    func webhookUsage(_ arguments: [String], _ message: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.entitle.run(
+            ["serve", "--port", "0", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path] + arguments, in: folder)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
 }

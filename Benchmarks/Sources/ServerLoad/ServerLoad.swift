@@ -47,9 +47,9 @@ enum ServerLoad {
             for webhooks in [nil, url] {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }
-                try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
-                    rates.append(try await run(store: store, engine: webhooks == nil ? "SQLite, webhooks off" : "SQLite, webhooks on", logger: logger, webhooks: webhooks))
-                }
+                rates.append(try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
+                    try await run(store: store, engine: webhooks == nil ? "SQLite, webhooks off" : "SQLite, webhooks on", logger: logger, webhooks: webhooks)
+                })
             }
             print(String(format: "ingestion with webhooks on / off: %.2f\n", rates[1] / rates[0]))
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
@@ -124,7 +124,7 @@ enum ServerLoad {
                 }
             }
             let ingestion = Double(notifications) / seconds(elapsed)
-            let events = try await store.eventCount()
+            let events = try await store.forApp("com.screentimerewards").eventCount()
             var webhookRow = ""
             if webhooks != nil {
                 // How long after the last acknowledgement every event's webhooks are written and delivered.

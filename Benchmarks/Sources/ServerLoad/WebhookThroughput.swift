@@ -23,8 +23,8 @@ enum WebhookThroughput {
         let body = String(repeating: "x", count: 2_000)
         let batch = (0..<deliveries).map { index in
             WebhookDelivery(
-                endpointID: "we_load", eventID: "evt_\\(index)", eventType: "renewal", appUserID: "user-\\(index % subscribers)", occurredAt: start,
-                payload: "{\\"id\\":\\"evt_\\(index)\\",\\"pad\\":\\"\\(body)\\"}", nextAttemptAt: start, createdAt: start)
+                endpointID: "we_load", eventID: "evt_\(index)", eventType: "renewal", appUserID: "user-\(index % subscribers)", occurredAt: start,
+                payload: "{\"id\":\"evt_\(index)\",\"pad\":\"\(body)\"}", nextAttemptAt: start, createdAt: start)
         }
         for chunk in stride(from: 0, to: batch.count, by: 1_000) {
             _ = try await webhooks.publish(WebhookBatch(deliveries: Array(batch[chunk..<min(chunk + 1_000, batch.count)]), firedAt: start))
@@ -63,9 +63,9 @@ enum WebhookThroughput {
 
             | measure | result |
             |---|---:|
-            | \\(deliveries) deliveries of \\(subscribers) subscribers, signed, in order, every attempt recorded | \\(Int(rate))/s |
-            | reference: the same bodies posted bare (\\(policy.concurrencyPerEndpoint) concurrent, unsigned, unrecorded) | \\(Int(bare))/s |
-            | WebhookSender / bare | \\(String(format: "%.2f", rate / bare)) |
+            | \(deliveries) deliveries of \(subscribers) subscribers, signed, in order, every attempt recorded | \(Int(rate))/s |
+            | reference: the same bodies posted bare (\(policy.concurrencyPerEndpoint) concurrent, unsigned, unrecorded) | \(Int(bare))/s |
+            | WebhookSender / bare | \(String(format: "%.2f", rate / bare)) |
 
             """)
     }

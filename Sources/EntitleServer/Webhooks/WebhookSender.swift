@@ -17,10 +17,10 @@ public struct WebhookSender: Sendable {
 
     /// The job whose lease one instance holds while it sends an app's webhooks.
     static let job = "webhook-delivery"
-    /// How long a round may take with its lease: a round sends at most two deliveries per slot of an
+    /// How long a round may take with its lease: a round sends at most four deliveries per slot of an
     /// endpoint, each bounded by the timeout (10 s by default), so it ends within it; after a crash
     /// another instance takes over within it.
-    static let lease: TimeInterval = 30
+    static let lease: TimeInterval = 60
 
     public init(client: HTTPClient, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), signingClock: (@Sendable () -> Date)? = nil) {
         self.client = client
@@ -52,58 +52,68 @@ public struct WebhookSender: Sendable {
         return totals
     }
 
-    /// One round: the deliveries due now, each endpoint's sent in chunks; an endpoint that fails stops
-    /// for the round (it rests).
+    /// One round: the deliveries due now (at most four per slot of an endpoint), each endpoint's sent
+    /// with a sliding window; an endpoint that fails starts no more in the round (it rests). The round's
+    /// attempts are recorded together, before the next round reads what is due: an attempt made but not
+    /// recorded (a crash) is made again, with the same event ID.
     private func deliverRound(_ service: SubscriptionService) async throws(ServiceError) -> (delivered: Int, failed: Int) {
         let store = service.webhooks
         let due: [WebhookDelivery]
         let endpoints: [String: WebhookEndpoint]
         do {
-            due = try await store.dueDeliveries(at: service.now(), limit: 2 * policy.concurrencyPerEndpoint)
+            due = try await store.dueDeliveries(at: service.now(), limit: 4 * policy.concurrencyPerEndpoint)
             endpoints = Dictionary(try await store.endpoints(includingRemoved: false).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
             throw ServiceError(error)
         }
         guard !due.isEmpty else { return (0, 0) }
         let byEndpoint = Dictionary(grouping: due, by: \.endpointID)
-        return await withTaskGroup(of: (Int, Int).self) { group in
+        let outcomes = await withTaskGroup(of: [WebhookAttemptOutcome].self) { group in
             for (id, deliveries) in byEndpoint {
                 guard let endpoint = endpoints[id] else { continue }
                 group.addTask { await send(deliveries, to: endpoint, service: service) }
             }
-            var totals = (0, 0)
-            for await counts in group {
-                totals.0 += counts.0
-                totals.1 += counts.1
-            }
-            return totals
+            var all: [WebhookAttemptOutcome] = []
+            for await outcomes in group { all += outcomes }
+            return all
         }
+        do {
+            try await store.recordAttempts(outcomes)
+        } catch {
+            service.logger.error("webhook attempts could not be recorded; they will be made again", metadata: ["error.code": "\(error.code)"])
+            throw ServiceError(error)
+        }
+        for outcome in outcomes { log(outcome, service: service, due: due) }
+        let delivered = outcomes.filter(\.attempt.succeeded).count
+        return (delivered, outcomes.count - delivered)
     }
 
     /// Sends one endpoint's due deliveries, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint`` in
     /// flight; after a failure no new one starts (the endpoint rests). Each is a different subscriber's.
-    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: SubscriptionService) async -> (Int, Int) {
-        await withTaskGroup(of: Bool.self) { group in
+    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: SubscriptionService) async -> [WebhookAttemptOutcome] {
+        await withTaskGroup(of: WebhookAttemptOutcome.self) { group in
             var next = deliveries.makeIterator()
-            var counts = (0, 0)
-            var failing = false
+            var outcomes: [WebhookAttemptOutcome] = []
+            var failures = 0
             for _ in 0..<policy.concurrencyPerEndpoint {
                 guard let delivery = next.next() else { break }
                 group.addTask { await attempt(delivery, to: endpoint, service: service) }
             }
-            for await succeeded in group {
-                if succeeded { counts.0 += 1 } else { counts.1 += 1 }
-                failing = failing || !succeeded
-                if !failing, let delivery = next.next() {
+            for await outcome in group {
+                outcomes.append(outcome)
+                if !outcome.attempt.succeeded { failures += 1 }
+                if failures == 0, let delivery = next.next() {
                     group.addTask { await attempt(delivery, to: endpoint, service: service) }
                 }
             }
-            return counts
+            return outcomes
         }
     }
 
-    /// One attempt at one delivery, recorded; whether it succeeded.
-    private func attempt(_ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, service: SubscriptionService) async -> Bool {
+    /// One attempt at one delivery, and what follows from it.
+    private func attempt(
+        _ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, service: SubscriptionService
+    ) async -> WebhookAttemptOutcome {
         let number = delivery.attempts + 1
         let at = service.now()
         var request = HTTPClientRequest(url: endpoint.url)
@@ -130,29 +140,29 @@ public struct WebhookSender: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        service.metrics.recordWebhookAttempt(
+            outcome: failure == nil ? "delivered" : (policy.retry(after: number, at: at, random: 0) == nil ? "failed" : "retry"), duration: elapsed)
         let record = WebhookAttempt(deliveryID: delivery.id, attempt: number, at: at, status: status, latencyMilliseconds: milliseconds, error: failure)
-        let retryAt = record.succeeded ? nil : policy.retry(after: number, at: at)
-        let rest = record.succeeded ? nil : at.addingTimeInterval(policy.rest(afterFailures: endpoint.consecutiveFailures + 1))
-        do {
-            try await service.webhooks.recordAttempt(record, endpointID: endpoint.id, retryAt: retryAt, pauseUntil: rest)
-        } catch {
-            service.logger.error("a webhook attempt could not be recorded", metadata: ["error.code": "\(error.code)", "webhook.event": "\(delivery.eventID)"])
-            return false
-        }
-        let outcome = record.succeeded ? "delivered" : (retryAt == nil ? "failed" : "retry")
-        service.metrics.recordWebhookAttempt(outcome: outcome, duration: elapsed)
+        return WebhookAttemptOutcome(
+            attempt: record, endpointID: endpoint.id, retryAt: record.succeeded ? nil : policy.retry(after: number, at: at),
+            pauseUntil: record.succeeded ? nil : at.addingTimeInterval(policy.rest(afterFailures: endpoint.consecutiveFailures + 1)))
+    }
+
+    private func log(_ outcome: WebhookAttemptOutcome, service: SubscriptionService, due: [WebhookDelivery]) {
+        let record = outcome.attempt
+        guard let delivery = due.first(where: { $0.id == record.deliveryID }) else { return }
         let metadata: Logger.Metadata = [
-            "webhook.endpoint": "\(endpoint.id)", "webhook.event": "\(delivery.eventID)", "webhook.type": "\(delivery.eventType)",
-            "webhook.attempt": "\(number)", "http.status": "\(status.map(String.init) ?? "-")", "webhook.latency_ms": "\(milliseconds)",
+            "webhook.endpoint": "\(outcome.endpointID)", "webhook.event": "\(delivery.eventID)", "webhook.type": "\(delivery.eventType)",
+            "webhook.attempt": "\(record.attempt)", "http.status": "\(record.status.map(String.init) ?? "-")",
+            "webhook.latency_ms": "\(record.latencyMilliseconds)",
         ]
         if record.succeeded {
             service.logger.debug("webhook delivered", metadata: metadata)
-        } else if retryAt == nil {
-            service.logger.warning("webhook failed for good; kept for replay", metadata: metadata.merging(["error": "\(failure ?? "")"]) { $1 })
+        } else if outcome.retryAt == nil {
+            service.logger.warning("webhook failed for good; kept for replay", metadata: metadata.merging(["error": "\(record.error ?? "")"]) { $1 })
         } else {
-            service.logger.info("webhook attempt failed; will retry", metadata: metadata.merging(["error": "\(failure ?? "")"]) { $1 })
+            service.logger.info("webhook attempt failed; will retry", metadata: metadata.merging(["error": "\(record.error ?? "")"]) { $1 })
         }
-        return record.succeeded
     }
 
     /// A transport failure in a few words (never the request: it carries the signature).

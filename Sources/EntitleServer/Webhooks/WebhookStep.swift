@@ -19,6 +19,8 @@ struct WebhookStep {
     private var deliveries: [WebhookDelivery] = []
     private var schedule: [ScheduledEvent] = []
     private var fired: [ScheduledEvent] = []
+    /// The open-access window, read once per step.
+    private var openAccess: OpenAccessWindow??
     /// How many instants of time-driven change one input reports at most (a subscriber silent for years).
     static let maximumTimeChanges = 64
 
@@ -184,9 +186,10 @@ struct WebhookStep {
         }
     }
 
-    private func context(_ facts: SubscriberFacts, at: Date) async throws(ServiceError) -> Context {
-        Context(
-            resolver: service.resolver, households: try await service.householdFacts(of: facts, at: at), openAccess: try await service.openAccess())
+    private mutating func context(_ facts: SubscriberFacts, at: Date) async throws(ServiceError) -> Context {
+        if openAccess == nil { openAccess = .some(try await service.openAccess()) }
+        let households = facts.householdIDs(at: at).isEmpty ? [] : try await service.householdFacts(of: facts, at: at)
+        return Context(resolver: service.resolver, households: households, openAccess: openAccess ?? nil)
     }
 
     private func owner(of event: LedgerEvent) async throws(ServiceError) -> String? {

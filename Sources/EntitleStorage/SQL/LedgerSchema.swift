@@ -231,7 +231,7 @@ enum LedgerSchema {
                     UNIQUE (endpoint_id, event_id)
                 )
                 """,
-                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (app_id, status, next_attempt_at)",
+                "CREATE INDEX webhook_deliveries_due ON webhook_deliveries (app_id, status, id)",
                 "CREATE INDEX webhook_deliveries_line ON webhook_deliveries (endpoint_id, app_user_id, status, id)",
                 """
                 CREATE TABLE webhook_attempts (

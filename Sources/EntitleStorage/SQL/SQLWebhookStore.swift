@@ -169,31 +169,46 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
-    func recordAttempt(_ attempt: WebhookAttempt, endpointID: String, retryAt: Date?, pauseUntil: Date?) async throws(StorageError) {
+    func recordAttempts(_ outcomes: [WebhookAttemptOutcome]) async throws(StorageError) {
+        guard !outcomes.isEmpty else { return }
         let app = app
         try await engine.transaction { session throws(StorageError) in
-            _ = try await session.execute(
-                """
-                INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (delivery_id, attempt) DO NOTHING
-                """,
-                [.integer(attempt.deliveryID), .integer(Int64(attempt.attempt)), SQLValue(attempt.at), SQLValue(attempt.status.map(Int64.init)),
-                 .integer(Int64(attempt.latencyMilliseconds)), SQLValue(attempt.error)])
-            let status: WebhookDelivery.Status = attempt.succeeded ? .delivered : (retryAt == nil ? .failed : .pending)
-            _ = try await session.execute(
-                """
-                UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ?
-                WHERE app_id = ? AND id = ?
-                """,
-                [.text(status.rawValue), .integer(Int64(attempt.attempt)), SQLValue(retryAt ?? attempt.at), SQLValue(attempt.status.map(Int64.init)),
-                 SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .text(app), .integer(attempt.deliveryID)])
-            if attempt.succeeded {
+            for outcome in outcomes {
+                let (attempt, retryAt) = (outcome.attempt, outcome.retryAt)
                 _ = try await session.execute(
-                    "UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL WHERE app_id = ? AND id = ?", [.text(app), .text(endpointID)])
-            } else {
+                    """
+                    INSERT INTO webhook_attempts (delivery_id, attempt, at, status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (delivery_id, attempt) DO NOTHING
+                    """,
+                    [.integer(attempt.deliveryID), .integer(Int64(attempt.attempt)), SQLValue(attempt.at), SQLValue(attempt.status.map(Int64.init)),
+                     .integer(Int64(attempt.latencyMilliseconds)), SQLValue(attempt.error)])
+                let status: WebhookDelivery.Status = attempt.succeeded ? .delivered : (retryAt == nil ? .failed : .pending)
                 _ = try await session.execute(
-                    "UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, paused_until = ? WHERE app_id = ? AND id = ?",
-                    [SQLValue(pauseUntil), .text(app), .text(endpointID)])
+                    """
+                    UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ?
+                    WHERE app_id = ? AND id = ?
+                    """,
+                    [.text(status.rawValue), .integer(Int64(attempt.attempt)), SQLValue(retryAt ?? attempt.at), SQLValue(attempt.status.map(Int64.init)),
+                     SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .text(app), .integer(attempt.deliveryID)])
+            }
+            // Each endpoint's health after its last attempt of the batch: a success ends a run of failures.
+            var health: [String: (failures: Int, pauseUntil: Date?, reset: Bool)] = [:]
+            for outcome in outcomes {
+                var entry = health[outcome.endpointID] ?? (0, nil, false)
+                if outcome.attempt.succeeded {
+                    entry = (0, nil, true)
+                } else {
+                    entry.failures += 1
+                    entry.pauseUntil = outcome.pauseUntil
+                }
+                health[outcome.endpointID] = entry
+            }
+            for (endpointID, entry) in health.sorted(by: { $0.key < $1.key }) {
+                _ = try await session.execute(
+                    """
+                    UPDATE webhook_endpoints SET consecutive_failures = \(entry.reset ? "" : "consecutive_failures + ")?, paused_until = ?
+                    WHERE app_id = ? AND id = ?
+                    """, [.integer(Int64(entry.failures)), SQLValue(entry.pauseUntil), .text(app), .text(endpointID)])
             }
         }
     }

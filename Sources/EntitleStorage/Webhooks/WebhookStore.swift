@@ -25,9 +25,10 @@ public protocol WebhookStore: Sendable {
     /// subscriber (so a subscriber's events arrive in order), of endpoints not resting; in the order
     /// they were written.
     func dueDeliveries(at now: Date, limit: Int) async throws(StorageError) -> [WebhookDelivery]
-    /// Records an attempt and its consequence: delivered, pending again at `retryAt`, or failed for good
-    /// (`retryAt` nil after a failure); the endpoint's health follows (`pauseUntil` after a failure).
-    func recordAttempt(_ attempt: WebhookAttempt, endpointID: String, retryAt: Date?, pauseUntil: Date?) async throws(StorageError)
+    /// Records attempts and their consequences, in one transaction and in order: each delivery
+    /// delivered, pending again at `retryAt`, or failed for good (`retryAt` nil after a failure); each
+    /// endpoint's health follows (`pauseUntil` after a failure).
+    func recordAttempts(_ outcomes: [WebhookAttemptOutcome]) async throws(StorageError)
 
     /// The app's deliveries, newest first, optionally of one endpoint, subscriber or status.
     func deliveries(endpointID: String?, appUserID: String?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery]
@@ -40,4 +41,11 @@ public protocol WebhookStore: Sendable {
     func unreadEvents(consumer: String) async throws(StorageError) -> Int
     /// How many deliveries are in each status.
     func deliveryCounts() async throws(StorageError) -> [WebhookDelivery.Status: Int]
+}
+
+extension WebhookStore {
+    /// Records one attempt (``recordAttempts(_:)``).
+    public func recordAttempt(_ attempt: WebhookAttempt, endpointID: String, retryAt: Date?, pauseUntil: Date?) async throws(StorageError) {
+        try await recordAttempts([WebhookAttemptOutcome(attempt: attempt, endpointID: endpointID, retryAt: retryAt, pauseUntil: pauseUntil)])
+    }
 }
