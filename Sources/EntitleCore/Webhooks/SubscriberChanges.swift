@@ -10,13 +10,19 @@ import Foundation
 public enum SubscriberChanges {
     /// The changes from `before` to `after`, per purchase chain in the order of their original
     /// transaction IDs, then the app trial's and the quotas', and last `entitlement_changed` when the
-    /// entitlements differ.
-    public static func between(_ before: SubscriberAccess, _ after: SubscriberAccess) -> [SubscriberChange] {
+    /// entitlements differ. A chain in `transferred` (moved by a purchase transfer) that is new to the
+    /// subscriber is a `transfer`, as it is on the side that lost it.
+    public static func between(_ before: SubscriberAccess, _ after: SubscriberAccess, transferred: Set<String> = []) -> [SubscriberChange] {
         var changes: [SubscriberChange] = []
         let old = Dictionary(before.subscriptions.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(after.subscriptions.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
         for id in Set(old.keys).union(new.keys).sorted() {
-            changes += chain(old[id], new[id])
+            changes += chain(old[id], new[id]).map { change in
+                guard old[id] == nil, transferred.contains(id), change.type == .initialPurchase || change.type == .familySharing else { return change }
+                var moved = change
+                moved.type = .transfer
+                return moved
+            }
         }
         changes += appTrial(before.appTrial, after.appTrial)
         let quotasBefore = Dictionary(before.quotas.map { ($0.feature, $0) }, uniquingKeysWith: { first, _ in first })

@@ -39,13 +39,21 @@ struct WebhookStep {
         guard let appUserID = try await owner(of: event) else { return }
         // What the schedule had due before the event is reported first, at its instant.
         for entry in try await due(of: appUserID, by: event.receivedAt) { try await fire(entry) }
-        let history = try await history(of: appUserID)
-        // An event no longer among the subscriber's (moved by a transfer or a merge) is reported through
-        // the events that moved it.
-        guard let index = history.firstIndex(where: { $0.id == event.id }) else { return }
-        let after = LedgerFold.fold(Array(history[...index]), into: SubscriberFacts(appUserID: appUserID))
-        let previous = try await snapshot(of: appUserID)
-            ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
+        let after: SubscriberFacts
+        let previous: WebhookSnapshot
+        if let snapshot = try await snapshot(of: appUserID), let caughtUp = try await appliedToProjection(event, snapshot: snapshot) {
+            // The usual case: the event is the subscriber's latest, and their snapshot plus the event is
+            // their projection; no history to read.
+            (after, previous) = (caughtUp, snapshot)
+        } else {
+            let history = try await history(of: appUserID)
+            // An event no longer among the subscriber's (moved by a transfer or a merge) is reported
+            // through the events that moved it.
+            guard let index = history.firstIndex(where: { $0.id == event.id }) else { return }
+            after = LedgerFold.fold(Array(history[...index]), into: SubscriberFacts(appUserID: appUserID))
+            previous = try await snapshot(of: appUserID)
+                ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
+        }
         let at = Self.instant(max(event.receivedAt, previous.at))
         let context = try await self.context(previous.facts, at: at)
         var reportedAt = previous.at
@@ -64,8 +72,10 @@ struct WebhookStep {
         // with the event's.
         let before = context.resolve(previous.facts, at: reportedAt)
         let now = afterContext.resolve(after, at: at)
+        var transferred = Set<String>()
+        if case .purchaseTransferred(let original, _, _, _) = event.payload { transferred.insert(original) }
         report(
-            SubscriberChanges.between(before, now), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
+            SubscriberChanges.between(before, now, transferred: transferred), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
             before: before, after: now, facts: after)
         snapshots[appUserID] = WebhookSnapshot(facts: after, at: at)
         plan(appUserID, facts: after, access: now, context: afterContext, at: at)
@@ -190,6 +200,21 @@ struct WebhookStep {
         if openAccess == nil { openAccess = .some(try await service.openAccess()) }
         let households = facts.householdIDs(at: at).isEmpty ? [] : try await service.householdFacts(of: facts, at: at)
         return Context(resolver: service.resolver, households: households, openAccess: openAccess ?? nil)
+    }
+
+    /// The snapshot's facts with `event` applied, when that is the subscriber's projection (the event is
+    /// their latest, and nothing joined them without an event of theirs, such as purchases linked by a
+    /// registered appAccountToken); `nil` otherwise.
+    private func appliedToProjection(_ event: LedgerEvent, snapshot: WebhookSnapshot) async throws(ServiceError) -> SubscriberFacts? {
+        var facts = snapshot.facts
+        facts.apply(event)
+        let projection: SubscriberFacts?
+        do {
+            projection = try await service.store.projection(appUserID: facts.appUserID)
+        } catch {
+            throw ServiceError(error)
+        }
+        return projection == facts ? facts : nil
     }
 
     private func owner(of event: LedgerEvent) async throws(ServiceError) -> String? {

@@ -81,8 +81,9 @@ struct SubscriberChangesTests {
         let gone = SubscriberChanges.between(STR.access(subscribed, at: Self.day(12)), STR.access(nothing, at: Self.day(12)))
         #expect(gone.map(\.type) == [.transfer, .entitlementChanged])
         #expect(gone.first?.originalTransactionID == "2000")
-        let gained = SubscriberChanges.between(STR.access(nothing, at: Self.day(12)), STR.access(subscribed, at: Self.day(12)))
-        #expect(gained.first?.type == .initialPurchase)
+        let gained = SubscriberChanges.between(STR.access(nothing, at: Self.day(12)), STR.access(subscribed, at: Self.day(12)), transferred: ["2000"])
+        #expect(gained.map(\.type) == [.transfer, .entitlementChanged])
+        #expect(SubscriberChanges.between(STR.access(nothing, at: Self.day(12)), STR.access(subscribed, at: Self.day(12))).first?.type == .initialPurchase)
     }
 
     @Test("a product change names the product before and after")
