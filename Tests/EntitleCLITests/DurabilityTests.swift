@@ -17,12 +17,8 @@ struct DurabilityTests {
 
     @Test("SIGKILL during ingestion loses no acknowledged notification and leaves projections equal to a rebuild")
     func killDuringIngestion() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, pki, rootFile) = try Self.setUp()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let pki = try TestPKI()
-        let rootFile = folder.appendingPathComponent("root.der")
-        try Data(TestPKI.der(pki.root)).write(to: rootFile)
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let port = TestPorts.random()
         let server = try Self.startServer(folder: folder, rootFile: rootFile, port: port)
@@ -95,12 +91,8 @@ struct DurabilityTests {
     @Test("SIGKILL while webhooks are published and sent: after a restart every change's event arrives, a repeat only with its ID and body")
     func killWhileSendingWebhooks() async throws {
         try await WebhookReceiver.run { url, receiver in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-kill-webhooks-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (folder, pki, rootFile) = try Self.setUp()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let pki = try TestPKI()
-            let rootFile = folder.appendingPathComponent("root.der")
-            try Data(TestPKI.der(pki.root)).write(to: rootFile)
             let apple = AppleFacts(bundleID: "com.screentimerewards")
             let port = TestPorts.random()
             let webhookFlags = ["--webhook-url", url.absoluteString, "--webhook-secret", "whsec_durability_0001"]
@@ -187,6 +179,16 @@ struct DurabilityTests {
         private(set) var all = Set<String>()
         var count: Int { all.count }
         func add(_ uuid: String) { all.insert(uuid) }
+    }
+
+    /// A fresh folder for a server, and a PKI whose root it trusts (written as DER in the folder).
+    static func setUp() throws -> (folder: URL, pki: TestPKI, rootFile: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pki = try TestPKI()
+        let rootFile = folder.appendingPathComponent("root.der")
+        try Data(TestPKI.der(pki.root)).write(to: rootFile)
+        return (folder, pki, rootFile)
     }
 
     static func startServer(folder: URL, rootFile: URL, port: Int, extra: [String] = []) throws -> Process {

@@ -72,15 +72,8 @@ extension SubscriptionService {
             }
             var write = step.batch(at: now())
             write.cursor = (Self.webhookConsumer, batch.position, last)
-            let stored: Bool
-            do {
-                stored = try await webhooks.publish(write)
-            } catch {
-                throw ServiceError(error)
-            }
-            guard stored else { return written }
-            written += write.deliveries.count
-            metrics.recordWebhookPublished(write.deliveries)
+            guard let count = try await store(write) else { return written }
+            written += count
             if batch.events.count < Self.webhookBatchSize { return written }
         }
         return written
@@ -102,19 +95,22 @@ extension SubscriptionService {
             guard !endpoints.isEmpty else { return written }
             var step = WebhookStep(service: self, endpoints: endpoints)
             for entry in due { try await step.fire(entry) }
-            let write = step.batch(at: at)
-            let stored: Bool
-            do {
-                stored = try await webhooks.publish(write)
-            } catch {
-                throw ServiceError(error)
-            }
-            guard stored else { return written }
-            written += write.deliveries.count
-            metrics.recordWebhookPublished(write.deliveries)
+            guard let count = try await store(step.batch(at: at)) else { return written }
+            written += count
             if due.count < Self.webhookBatchSize { return written }
         }
         return written
+    }
+
+    /// Stores one step; the deliveries it wrote, or `nil` when another instance did the step first.
+    private func store(_ write: WebhookBatch) async throws(ServiceError) -> Int? {
+        do {
+            guard try await webhooks.publish(write) else { return nil }
+        } catch {
+            throw ServiceError(error)
+        }
+        metrics.recordWebhookPublished(write.deliveries)
+        return write.deliveries.count
     }
 
     func webhookEndpoints() async throws(ServiceError) -> [WebhookEndpoint] {
