@@ -8,6 +8,7 @@ import EntitleWire
 import Foundation
 import HummingbirdTesting
 import LocalAppStore
+import NIOCore
 import PostgresNIO
 import Testing
 
@@ -226,6 +227,93 @@ struct WebhookDeliveryTests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    @Test("every event type reaches a receiver on loopback, signed", arguments: [StorageEngine.sqlite])
+    func everyType(engine: StorageEngine) async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run(engine: engine, restorePolicy: .transferToNewest) { harness, client in
+                let service = harness.service()
+                let clock = harness.clock
+                clock.set(ReferenceTime.day(1))
+                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
+                var store = harness.localStore()
+                func pass() async throws { try await Self.pass(service) }
+                func at(_ date: Date) async throws {
+                    clock.set(date)
+                    try await pass()
+                }
+                // The app-managed trial of two parents; one converts, the other's runs out into warnings and lockout.
+                for user in ["parent-1", "kid-parent"] {
+                    try await harness.post(client, "/v1/subscribers/\(user)/trial", key: harness.publicKey(user), body: ByteBuffer())
+                }
+                try await at(ReferenceTime.day(3))
+                let purchase = try await harness.buy(client, &store, Self.individual, as: "parent-1", at: clock.now)
+                let original = purchase.originalTransactionID
+                try await pass()
+                // Renewed (after its reminder), upgraded, auto-renew off and on again, shared with the family.
+                let renewsAt = try #require(store.subscription(original)?.expiresDate)
+                try await at(renewsAt.addingTimeInterval(-3_600))
+                try await harness.deliver(client, try store.renew(original, at: clock.now))
+                try await at(clock.now.addingTimeInterval(86_400))
+                try await harness.deliver(client, try store.changeProduct(original, to: "com.screentimerewards.family.monthly", at: clock.now))
+                try await at(clock.now.addingTimeInterval(3_600))
+                try await harness.deliver(client, try store.setAutoRenew(original, false, at: clock.now))
+                try await at(clock.now.addingTimeInterval(3_600))
+                try await harness.deliver(client, try store.setAutoRenew(original, true, at: clock.now))
+                try await at(clock.now.addingTimeInterval(3_600))
+                let shared = try store.shareWithFamily(original, at: clock.now)
+                try await harness.submit(client, "member-1", signed: shared.signedTransaction)
+                try await pass()
+                // A renewal fails into the grace period, which ends in billing retry, which gives up.
+                let expires = try #require(store.subscription(original)?.expiresDate)
+                try await at(expires)
+                try await harness.deliver(client, try store.failRenewal(original, at: clock.now))
+                try await pass()
+                let graceEnds = try #require(store.subscription(original)?.gracePeriodExpiresDate)
+                try await at(graceEnds)
+                try await harness.deliver(client, try store.expireGracePeriod(original, at: clock.now))
+                try await at(clock.now.addingTimeInterval(86_400))
+                try await harness.deliver(client, try store.expire(original, reason: .billingRetry, at: clock.now))
+                try await pass()
+                // Back, refunded, the refund reversed; then restored onto another account (a transfer).
+                try await at(clock.now.addingTimeInterval(86_400))
+                try await harness.deliver(client, try store.resubscribe(original, at: clock.now).notifications)
+                try await at(clock.now.addingTimeInterval(86_400))
+                try await harness.deliver(client, try store.refund(original, at: clock.now))
+                try await at(clock.now.addingTimeInterval(86_400))
+                try await harness.deliver(client, try store.reverseRefund(original, at: clock.now))
+                try await at(clock.now.addingTimeInterval(3_600))
+                try await harness.submit(client, "parent-2", signed: try store.currentTransaction(original, at: clock.now))
+                try await pass()
+                _ = try await service.sendTestWebhook(endpointID: "we_test")
+                try await pass()
+
+                let events = try receiver.accepted.map(Self.event)
+                #expect(receiver.accepted.allSatisfy { Self.signed($0) })
+                let missing = Set(WebhookEventType.allCases.map(\.rawValue)).subtracting(events.map(\.type)).subtracting(["quota_exhausted"])
+                #expect(missing.isEmpty, "never sent: \(missing.sorted())")
+                #expect(events.filter { $0.type == "transfer" }.map(\.appUserID).sorted() == ["parent-1", "parent-2"])
+                #expect(events.contains { $0.type == "family_sharing" && $0.appUserID == "member-1" })
+                #expect(events.filter { $0.appUserID == "kid-parent" }.map(\.type).filter { $0.hasPrefix("app_trial") } == [
+                    "app_trial_started", "app_trial_warning", "app_trial_lockout",
+                ])
+            }
+            // Quotas: Epilogue's free tier allows 2 conversations a month.
+            try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
+                let service = harness.service()
+                harness.clock.set(ReferenceTime.day(1))
+                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now, types: ["quota_exhausted"]))
+                for use in ["a", "b"] {
+                    try await harness.post(
+                        client, "/v1/subscribers/reader/usage", key: harness.publicKey("reader"),
+                        body: ServerHarness.json(RecordUsageRequest(feature: "conversations", idempotencyKey: use)))
+                }
+                try await Self.pass(service)
+                let quota = try #require(try receiver.accepted.map(Self.event).last)
+                #expect(quota.type == "quota_exhausted" && quota.data.feature == "conversations" && quota.app == "com.epilogue.app")
             }
         }
     }
