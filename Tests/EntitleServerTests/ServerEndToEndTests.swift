@@ -463,11 +463,13 @@ struct ServerMetricsTests {
             let verifier = SignedDataVerifier(
                 configuration: VerifierConfiguration(bundleID: "com.screentimerewards", environment: .sandbox, rootCertificates: [pki.root]),
                 now: clock.reading)
-            let app = try await buildApplication(
-                configuration: ServerConfiguration(
-                    http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(database),
-                    catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [verifier], keys: keys, analyticsRefreshInterval: nil,
-                    now: clock.reading, logger: Logger(label: "entitle.tests.server")))
+            var configuration = ServerConfiguration(
+                http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(database),
+                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [verifier], keys: keys, analyticsRefreshInterval: nil,
+                now: clock.reading, logger: Logger(label: "entitle.tests.server"))
+            // No background work may hold a session when the test reads the gauges.
+            configuration.webhookInterval = nil
+            let app = try await buildApplication(configuration: configuration)
             // The harness only signs and calls here; the server under test has its own database.
             let scratch = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("scratch.sqlite").path)
             defer { Task { await scratch.close() } }

@@ -44,14 +44,16 @@ enum ServerLoad {
         // ledger, in one run; a receiver on loopback answers the webhooks.
         try await WebhookReceiver.run { url, _ in
             var rates: [Double] = []
-            for webhooks in [nil, url] {
+            // Off; on with an endpoint that wants no event of the run (every change derived, nothing sent);
+            // on with an endpoint that wants every event.
+            for (name, webhooks, types) in [("off", nil, []), ("on, nothing to send", url, ["test"]), ("on", url, [String]())] as [(String, URL?, [String])] {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 rates.append(try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
-                    try await run(store: store, engine: webhooks == nil ? "SQLite, webhooks off" : "SQLite, webhooks on", logger: logger, webhooks: webhooks)
+                    try await run(store: store, engine: "SQLite, webhooks \(name)", logger: logger, webhooks: webhooks, types: types)
                 })
             }
-            print(String(format: "ingestion with webhooks on / off: %.2f\n", rates[1] / rates[0]))
+            print(String(format: "ingestion with webhooks on, nothing to send / off: %.2f; on / off: %.2f\n", rates[1] / rates[0], rates[2] / rates[0]))
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
@@ -61,7 +63,7 @@ enum ServerLoad {
     }
 
     /// Returns the ingestion rate.
-    static func run(store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?) async throws -> Double {
+    static func run(store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?, types: [String] = []) async throws -> Double {
         let pki = try TestPKI()
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let now = Date(timeIntervalSince1970: ReferenceTime.start.timeIntervalSince1970 + 40 * 86_400)
@@ -76,7 +78,11 @@ enum ServerLoad {
             analyticsRefreshInterval: nil, now: { now }, logger: logger)
         // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every 100 ms.
         configuration.webhookInterval = webhooks == nil ? nil : .milliseconds(100)
-        configuration.staticWebhooks = webhooks.map { [StaticWebhook(app: nil, url: $0.absoluteString, secret: "whsec_load_test_secret_01")] } ?? []
+        if let webhooks {
+            try await store.forApp("com.screentimerewards").webhookStore().addEndpoint(WebhookEndpoint(
+                id: "we_load", app: "com.screentimerewards", url: webhooks.absoluteString, eventTypes: types, secrets: ["whsec_load_test_secret_01"],
+                createdAt: now))
+        }
         let app = try await buildApplication(configuration: configuration)
         let product = "com.screentimerewards.family.monthly"
 

@@ -34,6 +34,8 @@ extension SubscriptionService {
     /// a crash repeats a step and never loses or half-writes one. Instances sharing a database take
     /// turns through a lease. Returns how many deliveries were written.
     public func publishWebhooks(holder: String) async throws(ServiceError) -> Int {
+        // An app with no endpoint writes nothing: its first endpoint starts the cursor.
+        guard try await !webhookEndpoints().isEmpty else { return 0 }
         guard let lease = try await holdWebhookLease(Self.webhookConsumer, holder: holder) else { return 0 }
         let outcome: Result<Int, ServiceError>
         do {

@@ -32,6 +32,12 @@ public struct WebhookSender: Sendable {
     /// instances sharing a database take turns through a lease. Returns how many attempts succeeded
     /// and failed.
     public func deliver(_ service: SubscriptionService, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
+        // Nothing due: no lease taken, nothing written.
+        do {
+            guard try await !service.webhooks.dueDeliveries(at: service.now(), limit: 1).isEmpty else { return (0, 0) }
+        } catch {
+            throw ServiceError(error)
+        }
         guard let lease = try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) else { return (0, 0) }
         var totals = (delivered: 0, failed: 0)
         let outcome: Result<Void, ServiceError>

@@ -137,7 +137,8 @@ struct WebhookStep {
         subscriber.appAccountToken = service.accountTokens.token(for: appUserID)
         let now = service.now()
         for change in changes {
-            let receivers = endpoints.filter { $0.receives(change.type.rawValue) }
+            // An endpoint gets the changes from when it was added on.
+            let receivers = endpoints.filter { $0.receives(change.type.rawValue) && $0.createdAt <= at }
             guard !receivers.isEmpty else { continue }
             let id = SubscriptionService.webhookEventID(app: service.bundleID, appUserID: appUserID, cause: cause, change: change)
             var data = WebhookEventData(
