@@ -48,13 +48,14 @@ enum WebhooksPage {
         let deliveryRows = deliveries.map { item -> [String] in
             let delivery = item.delivery
             let attempts = item.attempts.map { attempt in
-                "#\(attempt.attempt) \(attempt.at.formatted(.iso8601)) \(attempt.status.map(String.init) ?? "–") \(attempt.latencyMilliseconds) ms"
-                    + (attempt.error.map { " \($0)" } ?? "")
+                HTML.escape(
+                    "#\(attempt.attempt) \(attempt.at.formatted(.iso8601)) \(attempt.status.map(String.init) ?? "–") \(attempt.latencyMilliseconds) ms"
+                        + (attempt.error.map { " \($0)" } ?? ""))
             }.joined(separator: "<br>")
             return [
                 String(delivery.id), "<code>\(HTML.escape(delivery.eventType))</code>", HTML.escape(delivery.appUserID),
                 HTML.escape(delivery.occurredAt.formatted(.iso8601)), HTML.escape(delivery.status.rawValue),
-                attempts.isEmpty ? "<span class=\"muted\">not tried yet</span>" : HTML.escape(attempts).replacingOccurrences(of: "&lt;br&gt;", with: "<br>"),
+                attempts.isEmpty ? "<span class=\"muted\">not tried yet</span>" : attempts,
             ]
         }
         body += "<section class=\"panel\"><h2>Latest deliveries</h2>" + (deliveryRows.isEmpty

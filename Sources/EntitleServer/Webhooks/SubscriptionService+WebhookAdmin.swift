@@ -120,15 +120,17 @@ extension SubscriptionService {
     }
 
     public func webhookDelivery(id: Int64) async throws(ServiceError) -> (WebhookDelivery, [WebhookAttempt]) {
+        let delivery: WebhookDelivery?
         do {
-            guard let delivery = try await webhooks.delivery(id: id) else { throw ServiceError(.notFound, "no webhook delivery \(id) in \(bundleID)") }
-            return (delivery, try await webhooks.attempts(deliveryID: id))
-        } catch let error as ServiceError {
-            throw error
-        } catch let error as StorageError {
-            throw ServiceError(error)
+            delivery = try await webhooks.delivery(id: id)
         } catch {
-            throw ServiceError(.internalError, "\(error)")
+            throw ServiceError(error)
+        }
+        guard let delivery else { throw ServiceError(.notFound, "no webhook delivery \(id) in \(bundleID)") }
+        do {
+            return (delivery, try await webhooks.attempts(deliveryID: id))
+        } catch {
+            throw ServiceError(error)
         }
     }
 

@@ -25,21 +25,4 @@ public enum WebhookPayload {
         }
         return (["t=\(timestamp)"] + macs.map { "v1=\($0)" }).joined(separator: ",")
     }
-
-    /// Whether `header` signs `body` with `secret` at a time within `tolerance` of `now`: the check a
-    /// receiver makes, used by Entitle's own tests and tools.
-    public static func verify(header: String, body: String, secret: String, now: Date, tolerance: TimeInterval = 300) -> Bool {
-        var timestamp: Int64?
-        var candidates: [String] = []
-        for part in header.split(separator: ",") {
-            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2 else { continue }
-            if pair[0] == "t" { timestamp = Int64(pair[1]) } else if pair[0] == "v1" { candidates.append(pair[1]) }
-        }
-        guard let timestamp, abs(now.timeIntervalSince1970 - Double(timestamp)) <= tolerance else { return false }
-        let expected = signature(body: body, timestamp: timestamp, secrets: [secret]).split(separator: ",")[1].dropFirst(3)
-        return candidates.contains { candidate in
-            candidate.utf8.count == expected.utf8.count && zip(candidate.utf8, expected.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-        }
-    }
 }
