@@ -48,12 +48,12 @@ final class SQLKeyStore: KeyStore {
     private static func decode(_ rows: [[String: SQLValue]]) throws(StorageError) -> [StoredKey] {
         try rows.map { row throws(StorageError) in
             guard let id = row["id"]?.text, let app = row["app_id"]?.text, let kind = row["kind"]?.text.flatMap(StoredKey.Kind.init),
-                let prefix = row["prefix"]?.text, let created = row["created_at"]?.integer
+                let prefix = row["prefix"]?.text, let created = row["created_at"]?.date
             else { throw StorageError(.corruptRecord, "an API key row is incomplete") }
             return StoredKey(
                 id: id, app: app, kind: kind, name: row["name"]?.text, prefix: prefix,
-                createdAt: Date(timeIntervalSince1970: Double(created) / 1000),
-                revokedAt: row["revoked_at"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                createdAt: created,
+                revokedAt: row["revoked_at"]?.date)
         }
     }
 }

@@ -387,7 +387,7 @@ final class SQLLedgerStore: LedgerStore {
                 INSERT INTO job_runs (app_id, job, mark, holder, lease_until) VALUES (?, ?, NULL, ?, ?)
                 ON CONFLICT (app_id, job) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
                 """, [.text(app), .text(job), .text(holder), SQLValue(until)])
-            let mark = row?["mark"]?.integer.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            let mark = row?["mark"]?.date
             return JobLease(job: job, holder: holder, until: until, mark: mark)
         }
     }

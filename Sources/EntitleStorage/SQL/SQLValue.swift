@@ -8,6 +8,8 @@ enum SQLValue: Hashable, Sendable {
 
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    /// A date stored as Unix milliseconds (``init(_:)-(Date?)``).
+    var date: Date? { integer.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
 
     init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
     init(_ integer: Int64?) { self = integer.map(SQLValue.integer) ?? .null }

@@ -62,10 +62,10 @@ final class SQLWebhookStore: WebhookStore {
             guard let row = try await session.execute(
                 "SELECT facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
             ).first else { return nil }
-            guard let text = row["facts"]?.text, let at = row["at"]?.integer,
+            guard let text = row["facts"]?.text, let at = row["at"]?.date,
                 let facts = try? SQLLedgerStore.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
             else { throw StorageError(.corruptRecord, "a webhook snapshot of \(appUserID) does not decode") }
-            return WebhookSnapshot(facts: facts, at: Self.date(at))
+            return WebhookSnapshot(facts: facts, at: at)
         }
     }
 
@@ -250,11 +250,11 @@ final class SQLWebhookStore: WebhookStore {
                 WHERE d.app_id = ? AND a.delivery_id = ? ORDER BY a.attempt
                 """, [.text(app), .integer(deliveryID)]
             ).map { row throws(StorageError) in
-                guard let attempt = row["attempt"]?.integer, let at = row["at"]?.integer, let latency = row["latency_ms"]?.integer else {
+                guard let attempt = row["attempt"]?.integer, let at = row["at"]?.date, let latency = row["latency_ms"]?.integer else {
                     throw StorageError(.corruptRecord, "a webhook attempt row is incomplete")
                 }
                 return WebhookAttempt(
-                    deliveryID: deliveryID, attempt: Int(attempt), at: Self.date(at), status: row["status"]?.integer.map { Int($0) },
+                    deliveryID: deliveryID, attempt: Int(attempt), at: at, status: row["status"]?.integer.map { Int($0) },
                     latencyMilliseconds: Int(latency), error: row["error"]?.text)
             }
         }
@@ -297,8 +297,6 @@ final class SQLWebhookStore: WebhookStore {
 
     // MARK: - Rows
 
-    private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
-
     private static func json(_ strings: [String]) throws(StorageError) -> String {
         guard let data = try? JSONEncoder().encode(strings) else { throw StorageError(.corruptRecord, "the secrets do not encode") }
         return String(decoding: data, as: UTF8.self)
@@ -308,35 +306,35 @@ final class SQLWebhookStore: WebhookStore {
         try rows.map { row throws(StorageError) in
             guard let id = row["id"]?.text, let app = row["app_id"]?.text, let url = row["url"]?.text, let types = row["event_types"]?.text,
                 let secretsText = row["secrets"]?.text, let secrets = try? JSONDecoder().decode([String].self, from: Data(secretsText.utf8)),
-                let created = row["created_at"]?.integer
+                let created = row["created_at"]?.date
             else { throw StorageError(.corruptRecord, "a webhook endpoint row is incomplete") }
             return WebhookEndpoint(
                 id: id, app: app, url: url, eventTypes: types.split(separator: ",").map(String.init), secrets: secrets,
-                description: row["description"]?.text, createdAt: date(created), removedAt: row["removed_at"]?.integer.map(date),
-                consecutiveFailures: Int(row["consecutive_failures"]?.integer ?? 0), pausedUntil: row["paused_until"]?.integer.map(date))
+                description: row["description"]?.text, createdAt: created, removedAt: row["removed_at"]?.date,
+                consecutiveFailures: Int(row["consecutive_failures"]?.integer ?? 0), pausedUntil: row["paused_until"]?.date)
         }
     }
 
     private static func deliveries(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookDelivery] {
         try rows.map { row throws(StorageError) in
             guard let id = row["id"]?.integer, let endpoint = row["endpoint_id"]?.text, let event = row["event_id"]?.text,
-                let type = row["event_type"]?.text, let user = row["app_user_id"]?.text, let occurred = row["occurred_at"]?.integer,
+                let type = row["event_type"]?.text, let user = row["app_user_id"]?.text, let occurred = row["occurred_at"]?.date,
                 let payload = row["payload"]?.text, let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init),
-                let next = row["next_attempt_at"]?.integer, let created = row["created_at"]?.integer
+                let next = row["next_attempt_at"]?.date, let created = row["created_at"]?.date
             else { throw StorageError(.corruptRecord, "a webhook delivery row is incomplete") }
             return WebhookDelivery(
-                id: id, endpointID: endpoint, eventID: event, eventType: type, appUserID: user, occurredAt: date(occurred), payload: payload,
-                status: status, attempts: Int(row["attempts"]?.integer ?? 0), nextAttemptAt: date(next), lastStatus: row["last_status"]?.integer.map { Int($0) },
-                lastError: row["last_error"]?.text, deliveredAt: row["delivered_at"]?.integer.map(date), createdAt: date(created))
+                id: id, endpointID: endpoint, eventID: event, eventType: type, appUserID: user, occurredAt: occurred, payload: payload,
+                status: status, attempts: Int(row["attempts"]?.integer ?? 0), nextAttemptAt: next, lastStatus: row["last_status"]?.integer.map { Int($0) },
+                lastError: row["last_error"]?.text, deliveredAt: row["delivered_at"]?.date, createdAt: created)
         }
     }
 
     private static func schedule(_ rows: [[String: SQLValue]]) throws(StorageError) -> [ScheduledEvent] {
         try rows.map { row throws(StorageError) in
             guard let user = row["app_user_id"]?.text, let kind = row["kind"]?.text.flatMap(ScheduledEvent.Kind.init),
-                let key = row["period_key"]?.text, let due = row["due_at"]?.integer
+                let key = row["period_key"]?.text, let due = row["due_at"]?.date
             else { throw StorageError(.corruptRecord, "a schedule row is incomplete") }
-            return ScheduledEvent(appUserID: user, kind: kind, periodKey: key, dueAt: date(due), firedAt: row["fired_at"]?.integer.map(date))
+            return ScheduledEvent(appUserID: user, kind: kind, periodKey: key, dueAt: due, firedAt: row["fired_at"]?.date)
         }
     }
 }
