@@ -64,6 +64,12 @@ public protocol LedgerStore: Sendable {
     /// A subscriber's events, in the order they were stored.
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent]
 
+    /// The events of `appUserIDs` stored after the ledger position `sequence` (as a consumer's
+    /// ``consumerEvents(_:limit:since:)`` gives it), each with its owner, in the order they were stored.
+    func events(
+        appUserIDs: Set<String>, after sequence: Int64
+    ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)]
+
     /// Events held for a purchase not linked to any subscriber yet.
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent]
 
@@ -76,8 +82,14 @@ public protocol LedgerStore: Sendable {
     /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
 
+    /// The projections of those of `appUserIDs` that have one, read together.
+    func projections(appUserIDs: Set<String>) async throws(StorageError) -> [String: SubscriberFacts]
+
     /// The subscriber a purchase is linked to.
     func owner(originalTransactionID: String) async throws(StorageError) -> String?
+
+    /// The owners of those of `originalTransactionIDs` that are linked to a subscriber.
+    func owners(originalTransactionIDs: Set<String>) async throws(StorageError) -> [String: String]
 
     /// Every subscriber with a projection, sorted.
     func subscriberIDs() async throws(StorageError) -> [String]

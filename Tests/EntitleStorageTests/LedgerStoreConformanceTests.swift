@@ -200,6 +200,13 @@ struct LedgerStoreConformanceTests {
             }
             #expect(try await store.subscriberIDs() == ["alice", "bob", "carol"])
             let before = try await store.projection(appUserID: "bob")
+            // Read together: each their own, unknown ones left out.
+            let projections = try await store.projections(appUserIDs: ["alice", "bob", "dave"])
+            #expect(projections.keys.sorted() == ["alice", "bob"])
+            #expect(projections["bob"] == before)
+            #expect(projections["alice"] == (try await store.projection(appUserID: "alice")))
+            #expect(try await store.owners(originalTransactionIDs: ["3000", "3002", "9999"]) == ["3000": "alice", "3002": "carol"])
+            #expect(try await store.forApp("com.example.other").owners(originalTransactionIDs: ["3000"]).isEmpty)
             #expect(before?.purchases.keys.sorted() == ["3001"])
             #expect(try await store.rebuildProjections() == 3)
             #expect(try await store.projection(appUserID: "bob") == before)
@@ -294,6 +301,17 @@ struct LedgerStoreConformanceTests {
             #expect(try await other.consumerEvents("responder", limit: 10, since: .distantFuture).events.isEmpty)
             // A new consumer asked for the recent past gets it.
             #expect(try await store.consumerEvents("late", limit: 10, since: .distantPast).events.count == 5)
+            // Subscribers' events after a position, read together: theirs only, this app's only, in order.
+            let u2 = Self.history(user: "u2", original: "6001", seedBase: 500)[0]
+            _ = try await store.append(u2)
+            _ = try await store.append(Self.history(user: "u3", original: "6002", seedBase: 600)[0])
+            let after = try await store.events(appUserIDs: ["u1", "u2"], after: batch.events[1].sequence)
+            #expect(after.map(\.event.id) == [events[3].id, events[4].id, u2.id])
+            #expect(after.map(\.appUserID) == ["u1", "u1", "u2"])
+            #expect(after.map(\.sequence) == after.map(\.sequence).sorted())
+            #expect(try await store.events(appUserIDs: ["u1"], after: 0).map(\.event.id) == events[0...4].map(\.id))
+            #expect(try await store.events(appUserIDs: ["u1"], after: rest.events[0].sequence).isEmpty)
+            #expect(try await other.events(appUserIDs: ["u1"], after: 0).map(\.event.id) == [events[5].id])
         }
     }
 }

@@ -57,11 +57,12 @@ struct WebhookStoreConformanceTests {
             // The same step again (another instance, a repeat after a crash) stores nothing.
             #expect(try await store.publish(batch) == false)
             #expect(try await store.deliveries(endpointID: nil, appUserID: nil, status: nil, limit: 10).map(\.eventID) == ["evt_2", "evt_1"])
-            #expect(try await store.snapshot(appUserID: "u1") == snapshot)
+            #expect(try await store.snapshots(appUserIDs: ["u1", "u2"]) == ["u1": snapshot])
+            #expect(try await store.snapshots(appUserIDs: []).isEmpty)
             #expect(try await ledger.consumerEvents("webhooks", limit: 5, since: .distantPast).position == last)
             #expect(try await store.dueSchedule(at: Self.day(9), limit: 10).map(\.periodKey) == ["k"])
             #expect(try await store.dueSchedule(at: Self.day(8), limit: 10).isEmpty)
-            #expect(try await root.forApp("com.example.two").webhookStore().snapshot(appUserID: "u1") == nil)
+            #expect(try await root.forApp("com.example.two").webhookStore().snapshots(appUserIDs: ["u1"]).isEmpty)
         }
     }
 
@@ -71,8 +72,12 @@ struct WebhookStoreConformanceTests {
             let store = root.forApp("com.example.one").webhookStore()
             try await store.addEndpoint(Self.endpoint("e1"))
             let entry = ScheduledEvent(appUserID: "u1", kind: .renewalReminder, periodKey: "2000:1", dueAt: Self.day(5))
-            #expect(try await store.publish(WebhookBatch(schedule: [entry, entry], firedAt: Self.day(1))))
-            let due = try await store.dueSchedule(appUserID: "u1", by: Self.day(6))
+            let other = ScheduledEvent(appUserID: "u2", kind: .accessChange, periodKey: "2000:2", dueAt: Self.day(4))
+            let later = ScheduledEvent(appUserID: "u1", kind: .accessChange, periodKey: "2000:3", dueAt: Self.day(7))
+            #expect(try await store.publish(WebhookBatch(schedule: [entry, entry, other, later], firedAt: Self.day(1))))
+            #expect(try await store.dueSchedule(appUserIDs: ["u1", "u2"], by: Self.day(6)) == [other, entry])
+            #expect(try await store.dueSchedule(appUserIDs: ["u3"], by: Self.day(6)).isEmpty)
+            let due = try await store.dueSchedule(appUserIDs: ["u1"], by: Self.day(6))
             #expect(due == [entry])
             let first = WebhookBatch(deliveries: [Self.delivery("evt_r1")], fired: due, firedAt: Self.day(6))
             var second = first
@@ -80,7 +85,7 @@ struct WebhookStoreConformanceTests {
             #expect(try await store.publish(first))
             #expect(try await store.publish(second) == false)
             #expect(try await store.deliveries(endpointID: "e1", appUserID: nil, status: nil, limit: 10).map(\.eventID) == ["evt_r1"])
-            #expect(try await store.dueSchedule(at: Self.day(30), limit: 10).isEmpty)
+            #expect(try await store.dueSchedule(at: Self.day(30), limit: 10) == [other, later])
         }
     }
 

@@ -17,7 +17,7 @@ import ServiceLifecycle
 /// reference: notification ingestion per second (each acknowledged only after commit), and the
 /// latency of `GET /v1/subscribers/{id}` and of `/health` at a fixed request rate (open loop).
 ///
-///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…]
+///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,delivery]
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -29,6 +29,8 @@ enum ServerLoad {
 
     static func main() async throws {
         let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
+        // SQLite only: which parts to run (all by default), e.g. `off,derive`.
+        let parts = Set((CommandLine.arguments.dropFirst(2).first ?? "off,derive,on,delivery").split(separator: ",").map(String.init))
         let logger = {
             var logger = Logger(label: "entitle.load")
             logger.logLevel = .error
@@ -43,17 +45,23 @@ enum ServerLoad {
         // SQLite: the same load with webhooks off and on, then webhook delivery alone, each on a fresh
         // ledger, in one run; a receiver on loopback answers the webhooks.
         try await WebhookReceiver.run { url, _ in
-            var rates: [Double] = []
+            var rates: [String: Double] = [:]
             // Off; on with an endpoint that wants no event of the run (every change derived, nothing sent);
             // on with an endpoint that wants every event.
-            for (name, webhooks, types) in [("off", nil, []), ("on, nothing to send", url, ["test"]), ("on", url, [String]())] as [(String, URL?, [String])] {
+            let configurations: [(key: String, name: String, webhooks: URL?, types: [String])] = [
+                ("off", "off", nil, []), ("derive", "on, nothing to send", url, ["test"]), ("on", "on", url, []),
+            ]
+            for (key, name, webhooks, types) in configurations where parts.contains(key) {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }
-                rates.append(try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
+                rates[key] = (try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
                     try await run(store: store, engine: "SQLite, webhooks \(name)", logger: logger, webhooks: webhooks, types: types)
                 })
             }
-            print(String(format: "ingestion with webhooks on, nothing to send / off: %.2f; on / off: %.2f\n", rates[1] / rates[0], rates[2] / rates[0]))
+            if let off = rates["off"], let derive = rates["derive"], let on = rates["on"] {
+                print(String(format: "ingestion with webhooks on, nothing to send / off: %.2f; on / off: %.2f\n", derive / off, on / off))
+            }
+            guard parts.contains("delivery") else { return }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
@@ -116,6 +124,7 @@ enum ServerLoad {
                 return ByteBuffer(bytes: try! JSONEncoder().encode(AppStoreNotificationRequest(signedPayload: pki.sign(payload))))
             }
             let clock = ContinuousClock()
+            let cpuBefore = processCPUSeconds()
             let elapsed = try await clock.measure {
                 try await withThrowingTaskGroup(of: Void.self) { senders in
                     for sender in 0..<Self.senders {
@@ -146,6 +155,9 @@ enum ServerLoad {
                 let delivered = try await webhookStore.deliveryCounts()[.delivered, default: 0]
                 webhookRow = "| webhooks delivered, and the time from the last acknowledgement until all were | \(delivered) in \(String(format: "%.1f", seconds(settle))) s |\n"
             }
+            // Everything the process spent (server, webhooks, load generator, receiver) from the first
+            // notification until the webhooks settled, per notification.
+            let cpu = (processCPUSeconds() - cpuBefore) / Double(notifications) * 1000
 
             let health = try await fixedRate(http, path: "/health", key: nil)
             let subscriber = try await fixedRate(http, path: "/v1/subscribers/user-7", key: "sk_load_test_key_000001")
@@ -156,6 +168,7 @@ enum ServerLoad {
                 |---|---:|
                 | notification ingestion (\(senders) concurrent senders, \(notifications) notifications, 200 after commit) | \(Int(ingestion))/s |
                 | ledger events after the run | \(events) |
+                | CPU time of the process per notification, until webhooks settled | \(String(format: "%.2f", cpu)) ms |
                 | GET /health at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(health.p50) / \(health.p99) / \(health.max) ms |
                 | GET /v1/subscribers/{id} at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(subscriber.p50) / \(subscriber.p99) / \(subscriber.max) ms |
                 | requests that failed | \(health.failures + subscriber.failures) |
@@ -166,6 +179,17 @@ enum ServerLoad {
             try await group.waitForAll()
             return ingestion
         }
+    }
+
+    /// User and system CPU time of this process so far.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -31,6 +31,8 @@ public final class SubscriptionService: Sendable {
     let offerKey: InAppPurchaseKey?
     /// This server instance's name in job leases.
     let instanceID = UUID().uuidString
+    /// The webhooks' leases this instance holds.
+    let heldLeases = HeldLeases()
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,

@@ -170,7 +170,6 @@ extension SubscriptionService {
 
     /// A new random signing secret.
     public static func generateWebhookSecret() -> String {
-        "whsec_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        "whsec_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
     }
 }

@@ -14,13 +14,25 @@ extension SubscriptionService {
     /// crash, another instance takes over within this.
     static let webhookLease: TimeInterval = 15
 
-    /// Takes or renews the lease of a webhooks job for `holder`; `false` when another instance has it.
+    /// Takes the lease of a webhooks job for `holder`, or renews it once half of `duration` has gone;
+    /// `nil` when another instance has it. A lease is kept between passes (an idle instance writes
+    /// nothing) until graceful shutdown releases it (``releaseWebhookLeases()``).
     func holdWebhookLease(_ job: String, holder: String, for duration: TimeInterval = webhookLease) async throws(ServiceError) -> JobLease? {
         let at = now()
+        if let held = heldLeases.lease(job, holder: holder, at: at, lasting: duration) { return held }
         do {
-            return try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
+            let lease = try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
+            heldLeases.keep(lease, job: job, holder: holder)
+            return lease
         } catch {
             throw ServiceError(error)
+        }
+    }
+
+    /// Releases the webhooks' leases this instance holds, for another instance to take over at once.
+    public func releaseWebhookLeases() async {
+        for lease in heldLeases.takeAll() {
+            try? await store.completeJob(lease, mark: nil)
         }
     }
 
@@ -31,22 +43,15 @@ extension SubscriptionService {
     /// event past the webhooks' durable cursor (and the changes time brought before it), then the
     /// schedule's due entries (answers that change by time alone, renewal reminders). Each step writes
     /// its deliveries, the subscribers' snapshots, the schedule and the cursor in one transaction, so
-    /// a crash repeats a step and never loses or half-writes one. Instances sharing a database take
-    /// turns through a lease. Returns how many deliveries were written.
+    /// a crash repeats a step and never loses or half-writes one. Of instances sharing a database, the
+    /// one holding the lease publishes. Returns how many deliveries were written.
     public func publishWebhooks(holder: String) async throws(ServiceError) -> Int {
         // An app with no endpoint writes nothing: its first endpoint starts the cursor.
         guard try await !webhookEndpoints().isEmpty else { return 0 }
-        guard let lease = try await holdWebhookLease(Self.webhookConsumer, holder: holder) else { return 0 }
-        let outcome: Result<Int, ServiceError>
-        do {
-            var written = try await publishLedgerEvents(holder: holder)
-            written += try await publishSchedule(holder: holder)
-            outcome = .success(written)
-        } catch {
-            outcome = .failure(error)
-        }
-        try? await store.completeJob(lease, mark: nil)
-        return try outcome.get()
+        guard try await holdWebhookLease(Self.webhookConsumer, holder: holder) != nil else { return 0 }
+        var written = try await publishLedgerEvents(holder: holder)
+        written += try await publishSchedule(holder: holder)
+        return written
     }
 
     /// Steps through the ledger past the cursor until it is caught up.
@@ -68,9 +73,7 @@ extension SubscriptionService {
             // With no endpoint nothing is derived: the cursor moves on, and a subscriber's next change
             // after an endpoint is added is told against the history before it.
             if !endpoints.isEmpty {
-                for (_, event) in batch.events {
-                    try await step.add(event)
-                }
+                try await step.add(batch.events)
             }
             var write = step.batch(at: now())
             write.cursor = (Self.webhookConsumer, batch.position, last)
@@ -96,7 +99,7 @@ extension SubscriptionService {
             let endpoints = try await webhookEndpoints()
             guard !endpoints.isEmpty else { return written }
             var step = WebhookStep(service: self, endpoints: endpoints)
-            for entry in due { try await step.fire(entry) }
+            try await step.fire(due)
             guard let count = try await store(step.batch(at: at)) else { return written }
             written += count
             if due.count < Self.webhookBatchSize { return written }

@@ -38,23 +38,15 @@ public struct WebhookSender: Sendable {
         } catch {
             throw ServiceError(error)
         }
-        guard let lease = try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) else { return (0, 0) }
         var totals = (delivered: 0, failed: 0)
-        let outcome: Result<Void, ServiceError>
-        do {
-            // Each round renews the lease; a round is bounded by the attempts' timeout.
-            while try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) != nil {
-                let round = try await deliverRound(service)
-                totals.delivered += round.delivered
-                totals.failed += round.failed
-                if round.delivered == 0 { break }
-            }
-            outcome = .success(())
-        } catch {
-            outcome = .failure(error)
+        // Each round holds the lease, renewed once half of it has gone; a round is bounded by the
+        // attempts' timeout.
+        while try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) != nil {
+            let round = try await deliverRound(service)
+            totals.delivered += round.delivered
+            totals.failed += round.failed
+            if round.delivered == 0 { break }
         }
-        try? await service.store.completeJob(lease, mark: nil)
-        try outcome.get()
         return totals
     }
 

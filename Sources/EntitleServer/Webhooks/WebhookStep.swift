@@ -21,6 +21,8 @@ struct WebhookStep {
     private var fired: [ScheduledEvent] = []
     /// The open-access window, read once per step.
     private var openAccess: OpenAccessWindow??
+    /// What the step read of its subscribers before taking their events in, each kind in one query.
+    private var stored = Stored()
     /// How many instants of time-driven change one input reports at most (a subscriber silent for years).
     static let maximumTimeChanges = 64
 
@@ -34,16 +36,71 @@ struct WebhookStep {
         WebhookBatch(deliveries: deliveries, snapshots: snapshots, schedule: schedule, fired: fired, firedAt: now)
     }
 
-    /// Takes in one ledger event.
-    mutating func add(_ event: LedgerEvent) async throws(ServiceError) {
-        guard let appUserID = try await owner(of: event) else { return }
+    /// What a step reads of its subscribers up front.
+    private struct Stored {
+        /// Owners of the events' purchases (events that name no subscriber).
+        var owners: [String: String] = [:]
+        var snapshots: [String: WebhookSnapshot] = [:]
+        var projections: [String: SubscriberFacts] = [:]
+        /// Schedule entries due by the last event's arrival.
+        var due: [String: [ScheduledEvent]] = [:]
+        /// Each subscriber's events from the step's first on, in ledger order.
+        var events: [String: [(sequence: Int64, event: LedgerEvent)]] = [:]
+    }
+
+    /// Takes in ledger events, in ledger order, each with its position.
+    mutating func add(_ events: [(sequence: Int64, event: LedgerEvent)]) async throws(ServiceError) {
+        try await read(events)
+        for (sequence, event) in events {
+            try await add(event, sequence: sequence)
+        }
+    }
+
+    /// Fires due schedule entries.
+    mutating func fire(_ entries: [ScheduledEvent]) async throws(ServiceError) {
+        do {
+            stored.snapshots = try await service.webhooks.snapshots(appUserIDs: Set(entries.map(\.appUserID)))
+        } catch {
+            throw ServiceError(error)
+        }
+        for entry in entries { try await fire(entry) }
+    }
+
+    /// Reads what taking `events` in needs, a query for each kind rather than for each event.
+    private mutating func read(_ events: [(sequence: Int64, event: LedgerEvent)]) async throws(ServiceError) {
+        guard let last = events.last?.sequence else { return }
+        do {
+            stored.owners = try await service.store.owners(
+                originalTransactionIDs: Set(events.compactMap { $0.event.appUserID == nil ? $0.event.originalTransactionID : nil }))
+            var subscribers = Set<String>()
+            for (sequence, event) in events {
+                guard let appUserID = owner(of: event) else { continue }
+                subscribers.insert(appUserID)
+                stored.events[appUserID, default: []].append((sequence, event))
+            }
+            for later in try await service.store.events(appUserIDs: subscribers, after: last) {
+                stored.events[later.appUserID, default: []].append((later.sequence, later.event))
+            }
+            stored.snapshots = try await service.webhooks.snapshots(appUserIDs: subscribers)
+            stored.projections = try await service.store.projections(appUserIDs: subscribers)
+            if let arrived = events.map(\.event.receivedAt).max() {
+                stored.due = Dictionary(grouping: try await service.webhooks.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
+            }
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// Takes in one ledger event, stored at the ledger position `sequence`.
+    private mutating func add(_ event: LedgerEvent, sequence: Int64) async throws(ServiceError) {
+        guard let appUserID = owner(of: event) else { return }
         // What the schedule had due before the event is reported first, at its instant.
-        for entry in try await due(of: appUserID, by: event.receivedAt) { try await fire(entry) }
+        for entry in due(of: appUserID, by: event.receivedAt) { try await fire(entry) }
         let after: SubscriberFacts
         let previous: WebhookSnapshot
-        if let snapshot = try await snapshot(of: appUserID), let caughtUp = try await appliedToProjection(event, snapshot: snapshot) {
-            // The usual case: the event is the subscriber's latest, and their snapshot plus the event is
-            // their projection; no history to read.
+        if let snapshot = snapshot(of: appUserID), let caughtUp = applied(event, sequence: sequence, to: snapshot) {
+            // The usual case: the subscriber's snapshot plus the event, and the events stored after it,
+            // is their projection; no history to read.
             (after, previous) = (caughtUp, snapshot)
         } else {
             let history = try await history(of: appUserID)
@@ -51,7 +108,7 @@ struct WebhookStep {
             // through the events that moved it.
             guard let index = history.firstIndex(where: { $0.id == event.id }) else { return }
             after = LedgerFold.fold(Array(history[...index]), into: SubscriberFacts(appUserID: appUserID))
-            previous = try await snapshot(of: appUserID)
+            previous = snapshot(of: appUserID)
                 ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
         }
         let at = Self.instant(max(event.receivedAt, previous.at))
@@ -81,12 +138,12 @@ struct WebhookStep {
         plan(appUserID, facts: after, access: now, context: afterContext, at: at)
     }
 
-    /// Fires one due schedule entry.
-    mutating func fire(_ entry: ScheduledEvent) async throws(ServiceError) {
+    /// Fires one due schedule entry, its subscriber's snapshot read.
+    private mutating func fire(_ entry: ScheduledEvent) async throws(ServiceError) {
         guard !fired.contains(where: { Self.key($0) == Self.key(entry) }) else { return }
         fired.append(entry)
         // Already reported when a later event (or entry) of the subscriber was.
-        guard let snapshot = try await snapshot(of: entry.appUserID), entry.dueAt > snapshot.at else { return }
+        guard let snapshot = snapshot(of: entry.appUserID), entry.dueAt > snapshot.at else { return }
         let context = try await self.context(snapshot.facts, at: entry.dueAt)
         switch entry.kind {
         case .accessChange:
@@ -110,13 +167,8 @@ struct WebhookStep {
 
     /// The subscriber's schedule entries due by `instant` and not fired in this step: stored ones and
     /// the ones this step planned, earliest first.
-    private func due(of appUserID: String, by instant: Date) async throws(ServiceError) -> [ScheduledEvent] {
-        let stored: [ScheduledEvent]
-        do {
-            stored = try await service.webhooks.dueSchedule(appUserID: appUserID, by: instant)
-        } catch {
-            throw ServiceError(error)
-        }
+    private func due(of appUserID: String, by instant: Date) -> [ScheduledEvent] {
+        let stored = (stored.due[appUserID] ?? []).filter { $0.dueAt <= instant }
         let planned = schedule.filter { $0.appUserID == appUserID && $0.dueAt <= instant }
         var seen = Set(fired.map(Self.key))
         return (stored + planned).sorted { ($0.dueAt, $0.kind.rawValue, $0.periodKey) < ($1.dueAt, $1.kind.rawValue, $1.periodKey) }
@@ -203,29 +255,24 @@ struct WebhookStep {
         return Context(resolver: service.resolver, households: households, openAccess: openAccess ?? nil)
     }
 
-    /// The snapshot's facts with `event` applied, when that is the subscriber's projection (the event is
-    /// their latest, and nothing joined them without an event of theirs, such as purchases linked by a
-    /// registered appAccountToken); `nil` otherwise.
-    private func appliedToProjection(_ event: LedgerEvent, snapshot: WebhookSnapshot) async throws(ServiceError) -> SubscriberFacts? {
+    /// The snapshot's facts with `event` applied, when those facts with the subscriber's events stored
+    /// after it applied too are their projection (nothing joined them without an event of theirs, such
+    /// as purchases linked by a registered appAccountToken or a merge); `nil` otherwise. Publishing that
+    /// runs behind ingestion applies the few events since, instead of folding the subscriber's history.
+    private func applied(_ event: LedgerEvent, sequence: Int64, to snapshot: WebhookSnapshot) -> SubscriberFacts? {
         var facts = snapshot.facts
         facts.apply(event)
-        let projection: SubscriberFacts?
-        do {
-            projection = try await service.store.projection(appUserID: facts.appUserID)
-        } catch {
-            throw ServiceError(error)
-        }
-        return projection == facts ? facts : nil
+        guard let projection = stored.projections[facts.appUserID] else { return nil }
+        if projection == facts { return facts }
+        let later = (stored.events[facts.appUserID] ?? []).filter { $0.sequence > sequence }
+        guard !later.isEmpty else { return nil }
+        var caughtUp = facts
+        for (_, event) in later { caughtUp.apply(event) }
+        return caughtUp == projection ? facts : nil
     }
 
-    private func owner(of event: LedgerEvent) async throws(ServiceError) -> String? {
-        if let appUserID = event.appUserID { return appUserID }
-        guard let original = event.originalTransactionID else { return nil }
-        do {
-            return try await service.store.owner(originalTransactionID: original)
-        } catch {
-            throw ServiceError(error)
-        }
+    private func owner(of event: LedgerEvent) -> String? {
+        event.appUserID ?? event.originalTransactionID.flatMap { stored.owners[$0] }
     }
 
     private mutating func history(of appUserID: String) async throws(ServiceError) -> [LedgerEvent] {
@@ -239,12 +286,7 @@ struct WebhookStep {
         }
     }
 
-    private func snapshot(of appUserID: String) async throws(ServiceError) -> WebhookSnapshot? {
-        if let known = snapshots[appUserID] { return known }
-        do {
-            return try await service.webhooks.snapshot(appUserID: appUserID)
-        } catch {
-            throw ServiceError(error)
-        }
+    private func snapshot(of appUserID: String) -> WebhookSnapshot? {
+        snapshots[appUserID] ?? stored.snapshots[appUserID]
     }
 }

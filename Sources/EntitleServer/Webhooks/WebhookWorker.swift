@@ -29,6 +29,10 @@ public struct WebhookWorker: Service {
                 group.addTask { await loop { service in await send(service) } }
             }
         }
+        // Another instance takes over at once; a task of its own, as this one is cancelled.
+        await Task {
+            for service in services { await service.releaseWebhookLeases() }
+        }.value
         try await client.shutdown()
     }
 

@@ -274,6 +274,27 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func events(
+        appUserIDs: Set<String>, after sequence: Int64
+    ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)] {
+        guard !appUserIDs.isEmpty else { return [] }
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            let rows = try await session.execute(
+                """
+                SELECT sequence, app_user_id, event FROM ledger_events
+                WHERE app_id = ? AND sequence > ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count)) ORDER BY sequence
+                """, [.text(app), .integer(sequence)] + appUserIDs.sorted().map(SQLValue.text))
+            let events = try Self.decodeEvents(rows)
+            return try zip(rows, events).map { row, event throws(StorageError) in
+                guard let sequence = row["sequence"]?.integer, let appUserID = row["app_user_id"]?.text else {
+                    throw StorageError(.corruptRecord, "a ledger row has no sequence or owner")
+                }
+                return (sequence, appUserID, event)
+            }
+        }
+    }
+
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
@@ -318,6 +339,43 @@ final class SQLLedgerStore: LedgerStore {
 
     func owner(originalTransactionID: String) async throws(StorageError) -> String? {
         try await engine.read { session throws(StorageError) in try await Self.owner(app, originalTransactionID, session) }
+    }
+
+    func projections(appUserIDs: Set<String>) async throws(StorageError) -> [String: SubscriberFacts] {
+        guard !appUserIDs.isEmpty else { return [:] }
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            var projections: [String: SubscriberFacts] = [:]
+            for row in try await session.execute(
+                "SELECT app_user_id, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))",
+                [.text(app)] + appUserIDs.sorted().map(SQLValue.text))
+            {
+                guard let appUserID = row["app_user_id"]?.text, let json = row["projection"]?.text else { continue }
+                do {
+                    projections[appUserID] = try Self.decoder().decode(SubscriberFacts.self, from: Data(json.utf8))
+                } catch {
+                    throw StorageError(.corruptRecord, "the projection of \(appUserID) does not decode", underlying: error)
+                }
+            }
+            return projections
+        }
+    }
+
+    func owners(originalTransactionIDs: Set<String>) async throws(StorageError) -> [String: String] {
+        guard !originalTransactionIDs.isEmpty else { return [:] }
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            var owners: [String: String] = [:]
+            for row in try await session.execute(
+                """
+                SELECT original_transaction_id, app_user_id FROM purchase_links
+                WHERE app_id = ? AND original_transaction_id IN \(SQLValue.placeholders(originalTransactionIDs.count))
+                """, [.text(app)] + originalTransactionIDs.sorted().map(SQLValue.text))
+            {
+                if let original = row["original_transaction_id"]?.text, let owner = row["app_user_id"]?.text { owners[original] = owner }
+            }
+            return owners
+        }
     }
 
     func appIDs() async throws(StorageError) -> [String] {

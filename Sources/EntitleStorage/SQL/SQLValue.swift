@@ -8,6 +8,11 @@ enum SQLValue: Hashable, Sendable {
 
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    /// `(?, ?, …)` with `count` placeholders, for `IN` (at least one).
+    static func placeholders(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: max(1, count)).joined(separator: ", ") + ")"
+    }
+
     /// A date stored as Unix milliseconds (``init(_:)-(Date?)``).
     var date: Date? { integer.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
 

@@ -56,16 +56,21 @@ final class SQLWebhookStore: WebhookStore {
 
     // MARK: - Publishing
 
-    func snapshot(appUserID: String) async throws(StorageError) -> WebhookSnapshot? {
+    func snapshots(appUserIDs: Set<String>) async throws(StorageError) -> [String: WebhookSnapshot] {
+        guard !appUserIDs.isEmpty else { return [:] }
         let app = app
         return try await engine.read { session throws(StorageError) in
-            guard let row = try await session.execute(
-                "SELECT facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
-            ).first else { return nil }
-            guard let text = row["facts"]?.text, let at = row["at"]?.date,
-                let facts = try? SQLLedgerStore.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
-            else { throw StorageError(.corruptRecord, "a webhook snapshot of \(appUserID) does not decode") }
-            return WebhookSnapshot(facts: facts, at: at)
+            var snapshots: [String: WebhookSnapshot] = [:]
+            for row in try await session.execute(
+                "SELECT app_user_id, facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))",
+                [.text(app)] + appUserIDs.sorted().map(SQLValue.text))
+            {
+                guard let appUserID = row["app_user_id"]?.text, let text = row["facts"]?.text, let at = row["at"]?.date,
+                    let facts = try? SQLLedgerStore.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
+                else { throw StorageError(.corruptRecord, "a webhook snapshot does not decode") }
+                snapshots[appUserID] = WebhookSnapshot(facts: facts, at: at)
+            }
+            return snapshots
         }
     }
 
@@ -140,14 +145,16 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
-    func dueSchedule(appUserID: String, by now: Date) async throws(StorageError) -> [ScheduledEvent] {
+    func dueSchedule(appUserIDs: Set<String>, by now: Date) async throws(StorageError) -> [ScheduledEvent] {
+        guard !appUserIDs.isEmpty else { return [] }
         let app = app
         return try await engine.read { session throws(StorageError) in
             try Self.schedule(await session.execute(
                 """
-                SELECT * FROM scheduled_events WHERE app_id = ? AND app_user_id = ? AND fired_at IS NULL AND due_at <= ?
-                ORDER BY due_at, kind, period_key
-                """, [.text(app), .text(appUserID), SQLValue(now)]))
+                SELECT * FROM scheduled_events
+                WHERE app_id = ? AND fired_at IS NULL AND due_at <= ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))
+                ORDER BY due_at, app_user_id, kind, period_key
+                """, [.text(app), SQLValue(now)] + appUserIDs.sorted().map(SQLValue.text)))
         }
     }
 
@@ -267,7 +274,7 @@ final class SQLWebhookStore: WebhookStore {
             var binds: [SQLValue] = [SQLValue(now), .text(app), .text(endpointID)]
             if let ids {
                 guard !ids.isEmpty else { return 0 }
-                sql += " AND id IN (" + ids.map { _ in "?" }.joined(separator: ", ") + ")"
+                sql += " AND id IN " + SQLValue.placeholders(ids.count)
                 binds += ids.map(SQLValue.integer)
             }
             let rows = try await session.execute(sql + " RETURNING id", binds)

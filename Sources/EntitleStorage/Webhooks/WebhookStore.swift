@@ -12,14 +12,15 @@ public protocol WebhookStore: Sendable {
     /// Replaces the endpoint's URL, types, secrets, description and removal (not its health).
     func updateEndpoint(_ endpoint: WebhookEndpoint) async throws(StorageError)
 
-    func snapshot(appUserID: String) async throws(StorageError) -> WebhookSnapshot?
+    /// The snapshots of those of `appUserIDs` that have one.
+    func snapshots(appUserIDs: Set<String>) async throws(StorageError) -> [String: WebhookSnapshot]
     /// Stores `batch` in one transaction; `false` (nothing stored) when the cursor had moved from
     /// `batch.cursor.from` or an entry it fires was fired already: another instance did the step.
     func publish(_ batch: WebhookBatch) async throws(StorageError) -> Bool
     /// Unfired schedule entries due at `now`, earliest first.
     func dueSchedule(at now: Date, limit: Int) async throws(StorageError) -> [ScheduledEvent]
-    /// A subscriber's unfired schedule entries due by `now`, earliest first.
-    func dueSchedule(appUserID: String, by now: Date) async throws(StorageError) -> [ScheduledEvent]
+    /// The unfired schedule entries of `appUserIDs` due by `now`, earliest first.
+    func dueSchedule(appUserIDs: Set<String>, by now: Date) async throws(StorageError) -> [ScheduledEvent]
 
     /// Pending deliveries whose attempt is due at `now`, each the first pending one of its endpoint and
     /// subscriber (so a subscriber's events arrive in order), of endpoints not resting; in the order
