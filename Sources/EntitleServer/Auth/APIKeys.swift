@@ -34,7 +34,7 @@ public struct APIKeys: Sendable {
         for key in secretKeys {
             if key.hasPrefix("sha256:") {
                 let hex = key.dropFirst("sha256:".count)
-                guard hex.count == 64, let bytes = Self.bytes(fromHex: hex) else {
+                guard hex.count == 64, let bytes = Hex.decode(hex) else {
                     throw ServiceError(.invalidRequest, "a secret key hash is sha256: and 64 hex digits")
                 }
                 hashes.append(bytes)
@@ -95,18 +95,6 @@ public struct APIKeys: Sendable {
         var difference: UInt8 = 0
         for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
         return difference == 0
-    }
-
-    private static func bytes(fromHex hex: Substring) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }
 

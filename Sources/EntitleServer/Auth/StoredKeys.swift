@@ -43,6 +43,6 @@ public final class StoredKeys: Sendable {
     }
 
     static func hash(_ key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data(key.utf8)))
     }
 }

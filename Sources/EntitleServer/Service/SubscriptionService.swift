@@ -418,7 +418,7 @@ public final class SubscriptionService: Sendable {
     static func idempotencyKey(transactionID: String, signedDate: Date?, jws: String) -> String {
         if let signedDate { return "transaction:\(transactionID):\(Int64((signedDate.timeIntervalSince1970 * 1000).rounded()))" }
         let payload = jws.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first ?? Substring(jws)
-        return "transaction:\(transactionID):" + SHA256.hash(data: Data(payload.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "transaction:\(transactionID):" + Hex.encode(SHA256.hash(data: Data(payload.utf8)))
     }
 
     /// App user ids are opaque strings chosen by the app: 1 to 200 printable characters.

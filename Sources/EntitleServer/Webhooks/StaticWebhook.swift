@@ -21,7 +21,7 @@ public struct StaticWebhook: Hashable, Sendable {
 
     /// The endpoint ID a configured URL gets.
     public static func endpointID(url: String) -> String {
-        idPrefix + SHA256.hash(data: Data(url.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        idPrefix + Hex.encode(SHA256.hash(data: Data(url.utf8)).prefix(8))
     }
 
     /// Makes the app's stored command-line endpoints match `configured`.

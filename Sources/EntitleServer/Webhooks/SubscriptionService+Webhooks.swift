@@ -130,6 +130,6 @@ extension SubscriptionService {
     /// schedule) and however often.
     static func webhookEventID(app: String, appUserID: String, cause: String, change: SubscriberChange) -> String {
         let digest = SHA256.hash(data: Data([app, appUserID, cause, change.subject].joined(separator: "\u{1F}").utf8))
-        return "evt_" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "evt_" + Hex.encode(digest.prefix(16))
     }
 }

@@ -21,7 +21,7 @@ public enum WebhookPayload {
     public static func signature(body: String, timestamp: Int64, secrets: [String]) -> String {
         let signed = Data("\(timestamp).\(body)".utf8)
         let macs = secrets.map { secret in
-            HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8))).map { String(format: "%02x", $0) }.joined()
+            Hex.encode(HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8))))
         }
         return (["t=\(timestamp)"] + macs.map { "v1=\($0)" }).joined(separator: ",")
     }
