@@ -33,6 +33,8 @@ public final class SubscriptionService: Sendable {
     let instanceID = UUID().uuidString
     /// The webhooks' leases this instance holds.
     let heldLeases = HeldLeases()
+    /// The webhook snapshots this instance stored last, while it publishes.
+    let webhookSnapshots = WebhookSnapshotCache()
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,

@@ -22,6 +22,11 @@ final class HeldLeases: Sendable {
         return lease
     }
 
+    /// The lease `holder` was last given on `job`, however much of it is left.
+    func kept(_ job: String, holder: String) -> JobLease? {
+        leases.withLockedValue { $0[Key(job: job, holder: holder)] }
+    }
+
     /// Keeps what a take or renewal of `job` by `holder` returned (`nil`: another instance has it).
     func keep(_ lease: JobLease?, job: String, holder: String) {
         leases.withLockedValue { $0[Key(job: job, holder: holder)] = lease }

@@ -20,6 +20,8 @@ extension SubscriptionService {
     func holdWebhookLease(_ job: String, holder: String, for duration: TimeInterval = webhookLease) async throws(ServiceError) -> JobLease? {
         let at = now()
         if let held = heldLeases.lease(job, holder: holder, at: at, lasting: duration) { return held }
+        // Publishing without a break is what keeps the snapshots this instance stored current.
+        if job == Self.webhookConsumer, (heldLeases.kept(job, holder: holder)?.until ?? .distantPast) <= at { webhookSnapshots.forget() }
         do {
             let lease = try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
             heldLeases.keep(lease, job: job, holder: holder)
@@ -73,11 +75,12 @@ extension SubscriptionService {
             // With no endpoint nothing is derived: the cursor moves on, and a subscriber's next change
             // after an endpoint is added is told against the history before it.
             if !endpoints.isEmpty {
-                try await step.add(batch.events)
+                try await step.add(batch.events, cursorAt: batch.position)
             }
             var write = step.batch(at: now())
             write.cursor = (Self.webhookConsumer, batch.position, last)
             guard let count = try await store(write) else { return written }
+            webhookSnapshots.stored(write.snapshots, cursorAt: last)
             written += count
             if batch.events.count < Self.webhookBatchSize { return written }
         }
@@ -100,7 +103,9 @@ extension SubscriptionService {
             guard !endpoints.isEmpty else { return written }
             var step = WebhookStep(service: self, endpoints: endpoints)
             try await step.fire(due)
-            guard let count = try await store(step.batch(at: at)) else { return written }
+            let write = step.batch(at: at)
+            guard let count = try await store(write) else { return written }
+            webhookSnapshots.stored(write.snapshots, cursorAt: nil)
             written += count
             if due.count < Self.webhookBatchSize { return written }
         }
@@ -110,8 +115,13 @@ extension SubscriptionService {
     /// Stores one step; the deliveries it wrote, or `nil` when another instance did the step first.
     private func store(_ write: WebhookBatch) async throws(ServiceError) -> Int? {
         do {
-            guard try await webhooks.publish(write) else { return nil }
+            guard try await webhooks.publish(write) else {
+                // Another instance stored the step first: what this one kept may be behind.
+                webhookSnapshots.forget()
+                return nil
+            }
         } catch {
+            webhookSnapshots.forget()
             throw ServiceError(error)
         }
         metrics.recordWebhookPublished(write.deliveries)

@@ -48,9 +48,9 @@ struct WebhookStep {
         var events: [String: [(sequence: Int64, event: LedgerEvent)]] = [:]
     }
 
-    /// Takes in ledger events, in ledger order, each with its position.
-    mutating func add(_ events: [(sequence: Int64, event: LedgerEvent)]) async throws(ServiceError) {
-        try await read(events)
+    /// Takes in ledger events, in ledger order, each with its position, read past the cursor at `position`.
+    mutating func add(_ events: [(sequence: Int64, event: LedgerEvent)], cursorAt position: Int64) async throws(ServiceError) {
+        try await read(events, cursorAt: position)
         for (sequence, event) in events {
             try await add(event, sequence: sequence)
         }
@@ -58,16 +58,12 @@ struct WebhookStep {
 
     /// Fires due schedule entries.
     mutating func fire(_ entries: [ScheduledEvent]) async throws(ServiceError) {
-        do {
-            stored.snapshots = try await service.webhooks.snapshots(appUserIDs: Set(entries.map(\.appUserID)))
-        } catch {
-            throw ServiceError(error)
-        }
+        try await readSnapshots(Set(entries.map(\.appUserID)), cursorAt: nil)
         for entry in entries { try await fire(entry) }
     }
 
     /// Reads what taking `events` in needs, a query for each kind rather than for each event.
-    private mutating func read(_ events: [(sequence: Int64, event: LedgerEvent)]) async throws(ServiceError) {
+    private mutating func read(_ events: [(sequence: Int64, event: LedgerEvent)], cursorAt position: Int64) async throws(ServiceError) {
         guard let last = events.last?.sequence else { return }
         do {
             stored.owners = try await service.store.owners(
@@ -81,11 +77,21 @@ struct WebhookStep {
             for later in try await service.store.events(appUserIDs: subscribers, after: last) {
                 stored.events[later.appUserID, default: []].append((later.sequence, later.event))
             }
-            stored.snapshots = try await service.webhooks.snapshots(appUserIDs: subscribers)
             stored.projections = try await service.store.projections(appUserIDs: subscribers)
             if let arrived = events.map(\.event.receivedAt).max() {
                 stored.due = Dictionary(grouping: try await service.webhooks.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
             }
+        } catch {
+            throw ServiceError(error)
+        }
+        try await readSnapshots(Set(stored.events.keys), cursorAt: position)
+    }
+
+    /// The snapshots of `appUserIDs`: those this instance kept, the others from the store.
+    private mutating func readSnapshots(_ appUserIDs: Set<String>, cursorAt position: Int64?) async throws(ServiceError) {
+        let kept = service.webhookSnapshots.snapshots(of: appUserIDs, cursorAt: position)
+        do {
+            stored.snapshots = kept.found.merging(try await service.webhooks.snapshots(appUserIDs: kept.missing)) { kept, _ in kept }
         } catch {
             throw ServiceError(error)
         }
