@@ -81,7 +81,10 @@ public struct WebhookSender: Sendable {
             service.logger.error("webhook attempts could not be recorded; they will be made again", metadata: ["error.code": "\(error.code)"])
             throw ServiceError(error)
         }
-        for outcome in outcomes { log(outcome, service: service, due: due) }
+        let byID = Dictionary(due.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for outcome in outcomes {
+            if let delivery = byID[outcome.attempt.deliveryID] { log(outcome, of: delivery, service: service) }
+        }
         let delivered = outcomes.filter(\.attempt.succeeded).count
         return (delivered, outcomes.count - delivered)
     }
@@ -138,28 +141,32 @@ public struct WebhookSender: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        service.metrics.recordWebhookAttempt(
-            outcome: failure == nil ? "delivered" : (policy.retry(after: number, at: at, random: 0) == nil ? "failed" : "retry"), duration: elapsed)
         let record = WebhookAttempt(deliveryID: delivery.id, attempt: number, at: at, status: status, latencyMilliseconds: milliseconds, error: failure)
+        let retryAt = record.succeeded ? nil : policy.retry(after: number, at: at)
+        service.metrics.recordWebhookAttempt(outcome: record.succeeded ? "delivered" : (retryAt == nil ? "failed" : "retry"), duration: elapsed)
         return WebhookAttemptOutcome(
-            attempt: record, endpointID: endpoint.id, retryAt: record.succeeded ? nil : policy.retry(after: number, at: at),
+            attempt: record, endpointID: endpoint.id, retryAt: retryAt,
             pauseUntil: record.succeeded ? nil : at.addingTimeInterval(policy.rest(afterFailures: endpoint.consecutiveFailures + 1)))
     }
 
-    private func log(_ outcome: WebhookAttemptOutcome, service: SubscriptionService, due: [WebhookDelivery]) {
+    private func log(_ outcome: WebhookAttemptOutcome, of delivery: WebhookDelivery, service: SubscriptionService) {
         let record = outcome.attempt
-        guard let delivery = due.first(where: { $0.id == record.deliveryID }) else { return }
-        let metadata: Logger.Metadata = [
-            "webhook.endpoint": "\(outcome.endpointID)", "webhook.event": "\(delivery.eventID)", "webhook.type": "\(delivery.eventType)",
-            "webhook.attempt": "\(record.attempt)", "http.status": "\(record.status.map(String.init) ?? "-")",
-            "webhook.latency_ms": "\(record.latencyMilliseconds)",
-        ]
+        // Built only when the level is logged.
+        func metadata() -> Logger.Metadata {
+            var metadata: Logger.Metadata = [
+                "webhook.endpoint": "\(outcome.endpointID)", "webhook.event": "\(delivery.eventID)", "webhook.type": "\(delivery.eventType)",
+                "webhook.attempt": "\(record.attempt)", "http.status": "\(record.status.map(String.init) ?? "-")",
+                "webhook.latency_ms": "\(record.latencyMilliseconds)",
+            ]
+            if let error = record.error { metadata["error"] = "\(error)" }
+            return metadata
+        }
         if record.succeeded {
-            service.logger.debug("webhook delivered", metadata: metadata)
+            service.logger.debug("webhook delivered", metadata: metadata())
         } else if outcome.retryAt == nil {
-            service.logger.warning("webhook failed for good; kept for replay", metadata: metadata.merging(["error": "\(record.error ?? "")"]) { $1 })
+            service.logger.warning("webhook failed for good; kept for replay", metadata: metadata())
         } else {
-            service.logger.info("webhook attempt failed; will retry", metadata: metadata.merging(["error": "\(record.error ?? "")"]) { $1 })
+            service.logger.info("webhook attempt failed; will retry", metadata: metadata())
         }
     }
 
