@@ -84,8 +84,8 @@ enum ServerLoad {
         var configuration = ServerConfiguration(
             http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), catalog: catalog, verifiers: [verifier], keys: keys,
             analyticsRefreshInterval: nil, now: { now }, logger: logger)
-        // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every 100 ms.
-        configuration.webhookInterval = webhooks == nil ? nil : .milliseconds(100)
+        // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every second (the default).
+        configuration.webhookInterval = webhooks == nil ? nil : .seconds(1)
         if let webhooks {
             try await store.forApp("com.screentimerewards").webhookStore().addEndpoint(WebhookEndpoint(
                 id: "we_load", app: "com.screentimerewards", url: webhooks.absoluteString, eventTypes: types, secrets: ["whsec_load_test_secret_01"],

@@ -9,7 +9,7 @@ extension SubscriptionService {
     /// The ledger consumer webhooks are derived by.
     static let webhookConsumer = "webhooks"
     /// Events read per step.
-    static let webhookBatchSize = 100
+    static let webhookBatchSize = 500
     /// How long a pass of webhooks holds its lease without renewing it (each step renews it): after a
     /// crash, another instance takes over within this.
     static let webhookLease: TimeInterval = 15
