@@ -16,7 +16,7 @@ final class WebhookSnapshotCache: Sendable {
     /// Subscribers kept at most; past it the cache starts again.
     let capacity: Int
 
-    init(capacity: Int = 100_000) {
+    init(capacity: Int = 10_000) {
         self.capacity = capacity
     }
 
