@@ -18,6 +18,13 @@ final class AsyncMutex: Sendable {
     }
 
     private func acquire() async {
+        // Free: taken at once, with no suspension.
+        let taken = state.withLockedValue { state -> Bool in
+            guard !state.held else { return false }
+            state.held = true
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLockedValue { state -> Bool in
                 if state.held {

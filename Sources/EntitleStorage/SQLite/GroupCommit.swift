@@ -67,6 +67,12 @@ final class GroupCommit: Sendable {
         return try outcome.get()
     }
 
+    /// Runs `body` holding the writer (to close its connection): transactions that get the writer
+    /// afterwards fail on the closed connection.
+    func closing(_ body: @escaping @Sendable () -> Void) async {
+        try? await writer.withLock { () throws(StorageError) in body() }
+    }
+
     private func commit(_ batch: [Work]) async {
         do throws(StorageError) {
             try await execute("BEGIN IMMEDIATE")
