@@ -118,7 +118,7 @@ enum AnalyticsLoad {
         var full: [Duration] = []
         for _ in 0..<2 {
             full.append(try await measure {
-                _ = try await store.analyticsStore().recomputeAnalytics(batchSize: 200, cells: cells)
+                _ = try await store.analyticsStore().recomputeAnalytics(batchSize: 1_000, cells: cells)
                 report = AnalyticsReport(cells: try await store.analyticsStore().analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
             })
         }

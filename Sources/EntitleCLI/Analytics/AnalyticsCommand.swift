@@ -50,7 +50,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
             let analytics = store.analyticsStore()
             let refreshed = try await analytics.refreshAnalytics(batchSize: 200, cells: cells)
             let incremental = try await analytics.analyticsCells(through: nil)
-            let subscribers = try await analytics.recomputeAnalytics(batchSize: 200, cells: cells)
+            let subscribers = try await analytics.recomputeAnalytics(batchSize: 1_000, cells: cells)
             let recomputed = try await analytics.analyticsCells(through: nil)
             let differing = Set(incremental.keys).union(recomputed.keys).filter { incremental[$0] != recomputed[$0] }
             print("refreshed \(refreshed) subscriber\(refreshed == 1 ? "" : "s"); recomputed \(recomputed.count) aggregate cells from \(subscribers) "

@@ -8,8 +8,11 @@ import Logging
 extension SubscriptionService {
     /// The longest range a report covers, in days.
     public static let longestAnalyticsRange = 3_660
-    /// Ledger events read per refresh transaction (and subscribers per recompute transaction).
+    /// Ledger events read per refresh transaction.
     static let analyticsBatch = 500
+    /// Subscribers per recompute transaction: fewer, larger transactions add to each aggregate cell
+    /// fewer times, and hold the writer for a fraction of a second each.
+    static let recomputeBatch = 1_000
 
     /// Each subscriber's cells under this server's catalog.
     var analyticsCells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells {
@@ -45,7 +48,7 @@ extension SubscriptionService {
     /// Computes the aggregates again from the whole ledger (after a catalog change, say).
     public func recomputeAnalytics() async throws(ServiceError) -> Int {
         do {
-            return try await analytics.recomputeAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+            return try await analytics.recomputeAnalytics(batchSize: Self.recomputeBatch, cells: analyticsCells)
         } catch {
             throw ServiceError(error)
         }

@@ -77,30 +77,83 @@ final class SQLAnalyticsStore: AnalyticsStore {
     }
 
     /// Computes the cells of `ids` from all their events and adds the difference to the aggregates.
+    ///
+    /// The events of up to ``chunk`` subscribers are read in one query, decoded and turned into
+    /// cells on every core, then written; all inside the caller's transaction.
     private static func recompute(
-        _ ids: [String], app: String, cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells, _ session: any SQLSession
+        _ ids: [String], app: String, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells,
+        _ session: any SQLSession
     ) async throws(StorageError) {
         var delta = AnalyticsCells()
-        for id in ids {
-            try await session.lock(SQLLedgerStore.subscriberLock(app, id))
-            let events = try SQLLedgerStore.decodeEvents(await session.execute(
-                "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(id)]))
-            let new = cells(id, events)
-            let stored = try await session.execute(
-                "SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
-            let old = try stored.first?["cells"]?.text.map { text throws(StorageError) in try Self.decodeCells(text, appUserID: id) } ?? [:]
-            delta.add(new.difference(from: old))
-            if new.isEmpty {
-                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
-            } else {
-                _ = try await session.execute(
-                    """
-                    INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
-                    ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
-                    """, [.text(app), .text(id), .text(try Self.encodeCells(new, appUserID: id))])
+        for start in stride(from: 0, to: ids.count, by: chunk) {
+            let ids = Array(ids[start..<min(start + chunk, ids.count)])
+            for id in ids { try await session.lock(SQLLedgerStore.subscriberLock(app, id)) }
+            let binds = [SQLValue.text(app)] + ids.map(SQLValue.text)
+            let rows = try await session.execute(
+                "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(ids.count)) ORDER BY app_user_id, sequence",
+                binds)
+            var eventRows: [String: [[String: SQLValue]]] = [:]
+            for row in rows {
+                guard let id = row["app_user_id"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
+                eventRows[id, default: []].append(row)
+            }
+            let computed = try await computeCells(ids, eventRows, cells)
+            // What each added before (a recompute dropped them all, but a refresh may have run since).
+            var old: [String: String] = [:]
+            for row in try await session.execute(
+                "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(ids.count))",
+                binds)
+            {
+                if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
+            }
+            for (id, new) in zip(ids, computed) {
+                let previous = try old[id].map { text throws(StorageError) in try Self.decodeCells(text, appUserID: id) } ?? [:]
+                delta.add(new.cells.difference(from: previous))
+                if let encoded = new.encoded {
+                    _ = try await session.execute(
+                        """
+                        INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
+                        ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
+                        """, [.text(app), .text(id), .text(encoded)])
+                } else if old[id] != nil {
+                    _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
+                }
             }
         }
         try await addToAggregates(delta, app: app, session)
+    }
+
+    /// Subscribers whose events are read in one query.
+    static let chunk = 500
+
+    /// Decodes each subscriber's events, computes their cells and encodes them to be stored (`nil`
+    /// when there are none), in as many parallel parts as the machine has cores; in the order of `ids`.
+    private static func computeCells(
+        _ ids: [String], _ rows: [String: [[String: SQLValue]]], _ cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
+    ) async throws(StorageError) -> [(cells: AnalyticsCells, encoded: String?)] {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, ids.count / 50))
+        let size = (ids.count + parts - 1) / max(1, parts)
+        typealias Computed = (cells: AnalyticsCells, encoded: String?)
+        let work: @Sendable (ArraySlice<String>) throws(StorageError) -> [Computed] = { slice throws(StorageError) in
+            try slice.map { id throws(StorageError) in
+                let computed = cells(id, try SQLLedgerStore.decodeEvents(rows[id] ?? []))
+                return (computed, computed.isEmpty ? nil : try encodeCells(computed, appUserID: id))
+            }
+        }
+        guard parts > 1 else { return try work(ids[...]) }
+        let results = await withTaskGroup(of: (Int, Result<[Computed], StorageError>).self) { group in
+            for part in 0..<parts {
+                let slice = ids[min(part * size, ids.count)..<min((part + 1) * size, ids.count)]
+                group.addTask {
+                    do throws(StorageError) { return (part, .success(try work(slice))) } catch { return (part, .failure(error)) }
+                }
+            }
+            return await group.reduce(into: [Int: Result<[Computed], StorageError>]()) { $0[$1.0] = $1.1 }
+        }
+        var all: [Computed] = []
+        all.reserveCapacity(ids.count)
+        for part in 0..<parts { all += try (results[part] ?? .success([])).get() }
+        return all
     }
 
     func analyticsCells(through day: Int?) async throws(StorageError) -> AnalyticsCells {
@@ -158,12 +211,15 @@ final class SQLAnalyticsStore: AnalyticsStore {
         var v: Int64
     }
 
+    private static let cellEncoder = JSONEncoder()
+
     static func encodeCells(_ cells: AnalyticsCells, appUserID: String) throws(StorageError) -> String {
-        let rows = cells.sorted { $0.key < $1.key }.map {
+        // In no particular order: the cells are read back into a dictionary.
+        let rows = cells.map {
             StoredCell(d: $0.key.day, m: $0.key.metric.rawValue, p: $0.key.product, c: $0.key.currency, h: $0.key.cohort, v: $0.value)
         }
         do {
-            return String(decoding: try SQLLedgerStore.encoder.encode(rows), as: UTF8.self)
+            return String(decoding: try cellEncoder.encode(rows), as: UTF8.self)
         } catch {
             throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not encode", underlying: error)
         }
