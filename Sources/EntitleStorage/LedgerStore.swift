@@ -61,7 +61,9 @@ public protocol LedgerStore: Sendable {
     /// open-access switch).
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent?
 
-    /// A subscriber's events, in the order they were stored.
+    /// A subscriber's events, in the order they were stored, whole (with the signed payload as
+    /// received). The other reads of events, made for folding and by consumers, leave
+    /// `rawSignedPayload` out (`nil`): it is kept apart from the decoded event, for audit.
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent]
 
     /// The events of `appUserIDs` stored after the ledger position `sequence` (as a consumer's

@@ -58,6 +58,10 @@ struct LedgerSchemaTests {
             })
             #expect(try await analytics.pendingAnalytics() == 0)
             #expect(try await analytics.analyticsCells(through: nil) == expected)
+            // Events stored with their signed payload inside the JSON still come back whole.
+            for user in Set(events.compactMap(\.appUserID)) {
+                #expect(try await store.events(appUserID: user) == events.filter { $0.appUserID == user })
+            }
             var live: [String: SubscriberFacts] = [:]
             for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: id) }
             _ = try await store.rebuildProjections()

@@ -47,6 +47,31 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("the signed payload is kept apart: a subscriber's history has it, held events too; folds and consumers read events without it", arguments: StorageEngine.allCases)
+    func signedPayloadApart(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let events = Self.history(user: "u1", original: "1000", seedBase: 0).prefix(3)
+            var held = LedgerEvents.notification(
+                50, appUserID: nil, type: .didRenew,
+                transaction: Self.apple.subscription("com.example.monthly", original: "2000", id: "2000-0", purchase: ReferenceTime.start,
+                                                expires: ISODuration(months: 1).added(to: ReferenceTime.start)))
+            held.rawSignedPayload = "held.header.payload.signature"
+            #expect(events.allSatisfy { $0.rawSignedPayload != nil })
+            for event in events + [held] { _ = try await store.append(event) }
+            #expect(try await store.events(appUserID: "u1") == Array(events))
+            #expect(try await store.heldEvents(originalTransactionID: "2000") == [held])
+            let consumed = try await store.consumerEvents("auditor", limit: 10, since: .distantPast).events.map(\.event)
+            #expect(consumed.map(\.id) == (events + [held]).map(\.id))
+            #expect(consumed.allSatisfy { $0.rawSignedPayload == nil })
+            let batch = try await store.events(appUserIDs: ["u1"], after: 0).map(\.event)
+            #expect(batch.map(\.id) == events.map(\.id))
+            #expect(batch.allSatisfy { $0.rawSignedPayload == nil })
+            var withoutPayload = Array(events)
+            for index in withoutPayload.indices { withoutPayload[index].rawSignedPayload = nil }
+            #expect(batch == withoutPayload)
+        }
+    }
+
     @Test("two apps share a database, never a row: the same keys, user IDs and purchases stay each app's own", arguments: StorageEngine.allCases)
     func appsApart(engine: StorageEngine) async throws {
         try await engine.withStore { root in

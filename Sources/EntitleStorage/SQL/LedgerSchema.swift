@@ -254,6 +254,11 @@ enum LedgerSchema {
                 """,
                 "CREATE INDEX scheduled_events_due ON scheduled_events (app_id, fired_at, due_at)",
             ]),
+            (11, [
+                // The signed payload as received, apart from the decoded event: folds and consumers
+                // decode events without reading it. Events stored before keep it inside `event`.
+                "ALTER TABLE ledger_events ADD COLUMN signed_payload TEXT",
+            ]),
         ]
     }
 

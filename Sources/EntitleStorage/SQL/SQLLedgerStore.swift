@@ -270,7 +270,8 @@ final class SQLLedgerStore: LedgerStore {
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
-                "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(appUserID)]))
+                "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
+                [.text(app), .text(appUserID)]))
         }
     }
 
@@ -308,7 +309,7 @@ final class SQLLedgerStore: LedgerStore {
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
             try Self.decodeEvents(await session.execute(
-                "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+                "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
                 [.text(app), .text(originalTransactionID)]))
         }
     }
@@ -520,8 +521,8 @@ final class SQLLedgerStore: LedgerStore {
         return try await session.execute(
             """
             INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
-                original_transaction_id, signed_date, received_at, event, app_account_token)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                original_transaction_id, signed_date, received_at, event, app_account_token, signed_payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (app_id, idempotency_key) DO NOTHING
             RETURNING sequence
             """,
@@ -529,7 +530,7 @@ final class SQLLedgerStore: LedgerStore {
                 .text(event.id.uuidString), .text(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
                 SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
                 SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
-                SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }),
+                SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(event.rawSignedPayload),
             ]
         ).first?["sequence"]?.integer
     }
@@ -582,9 +583,12 @@ final class SQLLedgerStore: LedgerStore {
             [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
     }
 
+    /// The event as stored in `event`: without its signed payload, which has a column of its own.
     private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
+        var stored = event
+        stored.rawSignedPayload = nil
         do {
-            return String(decoding: try encoder.encode(event), as: UTF8.self)
+            return String(decoding: try encoder.encode(stored), as: UTF8.self)
         } catch {
             throw StorageError(.corruptRecord, "the event \(event.id) does not encode", underlying: error)
         }
@@ -597,7 +601,9 @@ final class SQLLedgerStore: LedgerStore {
         for row in rows {
             guard let json = row["event"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no event") }
             do {
-                events.append(try decoder.decode(LedgerEvent.self, from: Data(json.utf8)))
+                var event = try decoder.decode(LedgerEvent.self, from: Data(json.utf8))
+                if let signed = row["signed_payload"]?.text { event.rawSignedPayload = signed }
+                events.append(event)
             } catch {
                 throw StorageError(.corruptRecord, "a ledger event does not decode", underlying: error)
             }
