@@ -1,6 +1,6 @@
 import AppStoreModels
 import EntitleCore
-import EntitleStorage
+@testable import EntitleStorage
 import EntitleTestSupport
 import Foundation
 import Testing
@@ -69,6 +69,30 @@ struct LedgerStoreConformanceTests {
             var withoutPayload = Array(events)
             for index in withoutPayload.indices { withoutPayload[index].rawSignedPayload = nil }
             #expect(batch == withoutPayload)
+        }
+    }
+
+    @Test("a projection another instance changed is read as stored, never from this instance's kept copy; a rebuild too", arguments: StorageEngine.allCases)
+    func keptProjectionsFollowOtherWriters(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let mine = try #require(store as? SQLLedgerStore)
+            // Another server on the same database: the same engine, its own kept projections.
+            let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache())
+            let events = Self.history(user: "u1", original: "1000", seedBase: 0)
+            _ = try await mine.append(events[0])
+            let first = try #require(try await mine.projection(appUserID: "u1"))
+            #expect(try await mine.projection(appUserID: "u1") == first)
+            for event in events[1...4] { _ = try await other.append(event) }
+            let expected = SubscriberFacts.fold(appUserID: "u1", events: Array(events[0...4]))
+            #expect(expected != first)
+            #expect(try await mine.projection(appUserID: "u1") == expected)
+            #expect(try await mine.projections(appUserIDs: ["u1"])["u1"] == expected)
+            // The next append folds onto what is stored, not onto a copy of the first projection.
+            _ = try await mine.append(events[5])
+            let afterSix = SubscriberFacts.fold(appUserID: "u1", events: Array(events[0...5]))
+            #expect(try await other.projection(appUserID: "u1") == afterSix)
+            _ = try await other.rebuildProjections()
+            #expect(try await mine.projection(appUserID: "u1") == afterSix)
         }
     }
 

@@ -24,7 +24,7 @@ enum ServerLoad {
     static let subscribers = 100
     static let notifications = 4_000
     static let senders = 16
-    static let rate = 1_000
+    static let rate = 2_000
     static let seconds = 5
 
     static func main() async throws {
@@ -159,8 +159,10 @@ enum ServerLoad {
             // notification until the webhooks settled, per notification.
             let cpu = (processCPUSeconds() - cpuBefore) / Double(notifications) * 1000
 
-            let health = try await fixedRate(http, path: "/health", key: nil)
-            let subscriber = try await fixedRate(http, path: "/v1/subscribers/user-7", key: "sk_load_test_key_000001")
+            let health = try await fixedRate(http, path: { _ in "/health" }, key: nil)
+            let subscriber = try await fixedRate(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
+            let healthCapacity = try await saturation(http, path: { _ in "/health" }, key: nil)
+            let subscriberCapacity = try await saturation(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
             print("""
                 ## \(engine)
 
@@ -171,7 +173,9 @@ enum ServerLoad {
                 | CPU time of the process per notification, until webhooks settled | \(String(format: "%.2f", cpu)) ms |
                 | GET /health at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(health.p50) / \(health.p99) / \(health.max) ms |
                 | GET /v1/subscribers/{id} at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(subscriber.p50) / \(subscriber.p99) / \(subscriber.max) ms |
-                | requests that failed | \(health.failures + subscriber.failures) |
+                | GET /health at saturation (\(saturationClients) clients, closed loop, \(saturationSeconds) s) | \(Int(healthCapacity.rate))/s |
+                | GET /v1/subscribers/{id} at saturation, and its ratio to /health | \(Int(subscriberCapacity.rate))/s (\(String(format: "%.2f", subscriberCapacity.rate / healthCapacity.rate))) |
+                | requests that failed | \(health.failures + subscriber.failures + healthCapacity.failures + subscriberCapacity.failures) |
                 \(webhookRow)
                 """)
             try await http.shutdown()
@@ -204,8 +208,36 @@ enum ServerLoad {
         fatalError("the server did not start")
     }
 
-    /// Sends requests at a fixed rate regardless of responses (open loop) and reports latencies.
-    static func fixedRate(_ http: HTTPClient, path: String, key: String?) async throws -> (p50: String, p99: String, max: String, failures: Int) {
+    static let saturationClients = 32
+    static let saturationSeconds = 3
+
+    /// Requests answered per second by `saturationClients` clients each sending its next request as
+    /// soon as the last is answered (closed loop), for `saturationSeconds`; request `n` asks `path(n)`.
+    static func saturation(_ http: HTTPClient, path: @escaping @Sendable (Int) -> String, key: String?) async throws -> (rate: Double, failures: Int) {
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(saturationSeconds)
+        let start = clock.now
+        let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for client in 0..<saturationClients {
+                group.addTask {
+                    var (answered, failed, index) = (0, 0, client)
+                    while clock.now < end {
+                        if (try? await get(http, path(index), key: key)) == 200 { answered += 1 } else { failed += 1 }
+                        index += saturationClients
+                    }
+                    return (answered, failed)
+                }
+            }
+            return try await group.reduce(into: (0, 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+        }
+        return (Double(counts.0) / seconds(clock.now - start), counts.1)
+    }
+
+    /// Sends requests at a fixed rate regardless of responses (open loop) and reports latencies;
+    /// request `n` asks `path(n)`.
+    static func fixedRate(
+        _ http: HTTPClient, path: @escaping @Sendable (Int) -> String, key: String?
+    ) async throws -> (p50: String, p99: String, max: String, failures: Int) {
         let total = rate * seconds
         let interval = Duration.nanoseconds(1_000_000_000 / rate)
         let clock = ContinuousClock()
@@ -215,7 +247,7 @@ enum ServerLoad {
                 let due = start + interval * index
                 try await clock.sleep(until: due)
                 group.addTask {
-                    let status = try? await get(http, path, key: key)
+                    let status = try? await get(http, path(index), key: key)
                     guard status == 200 else { return nil }
                     // Latency from when the request was due, so queueing behind a slow response counts.
                     return seconds(clock.now - due) * 1000

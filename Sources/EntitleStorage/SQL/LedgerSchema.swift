@@ -259,6 +259,11 @@ enum LedgerSchema {
                 // decode events without reading it. Events stored before keep it inside `event`.
                 "ALTER TABLE ledger_events ADD COLUMN signed_payload TEXT",
             ]),
+            (12, [
+                // A random revision per stored projection, so a decoded copy kept in memory is used only
+                // while the row is the very one it came from (0 or NULL: none).
+                "ALTER TABLE subscribers ADD COLUMN revision BIGINT",
+            ]),
         ]
     }
 

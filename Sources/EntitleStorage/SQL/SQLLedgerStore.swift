@@ -7,14 +7,17 @@ import Foundation
 final class SQLLedgerStore: LedgerStore {
     let engine: any SQLEngine
     let app: String
+    /// Decoded projections, shared by the stores of every app on this engine.
+    let projections: ProjectionCache
 
-    init(engine: any SQLEngine, app: String = "") {
+    init(engine: any SQLEngine, app: String = "", projections: ProjectionCache = ProjectionCache()) {
         self.engine = engine
         self.app = app
+        self.projections = projections
     }
 
     func forApp(_ app: String) -> any LedgerStore {
-        SQLLedgerStore(engine: engine, app: app)
+        SQLLedgerStore(engine: engine, app: app, projections: projections)
     }
 
     static let encoder: JSONEncoder = {
@@ -72,7 +75,7 @@ final class SQLLedgerStore: LedgerStore {
                 """, [.text(app), .text(text)]
             ).compactMap { $0["original_transaction_id"]?.text }
             var linked: [String] = []
-            var facts = try await Self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var facts = try await self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 0
             for original in originals where try await Self.owner(app, original, session) == nil {
                 _ = try await session.execute(
@@ -89,7 +92,7 @@ final class SQLLedgerStore: LedgerStore {
                 linked.append(original)
             }
             if applied > 0 {
-                try await Self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: at, session)
+                try await self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: at, session)
             }
             return .registered(linkedPurchases: linked)
         }
@@ -102,8 +105,8 @@ final class SQLLedgerStore: LedgerStore {
             if let target = try await Self.aliasTarget(app, anonymous, session) {
                 return target == known ? .alreadyMerged : .mergedElsewhere(target)
             }
-            var anonymousFacts = try await Self.projection(app, anonymous, session) ?? SubscriberFacts(appUserID: anonymous)
-            var knownFacts = try await Self.projection(app, known, session) ?? SubscriberFacts(appUserID: known)
+            var anonymousFacts = try await self.projection(app, anonymous, session) ?? SubscriberFacts(appUserID: anonymous)
+            var knownFacts = try await self.projection(app, known, session) ?? SubscriberFacts(appUserID: known)
             let incoming = LedgerEvent(
                 id: UUID(), appUserID: known, source: .login, idempotencyKey: "merge:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
                 payload: .subscriberMerged(from: anonymous, into: known, facts: anonymousFacts))
@@ -123,8 +126,8 @@ final class SQLLedgerStore: LedgerStore {
                 [.text(app), .text(anonymous), .text(known), SQLValue(at)])
             knownFacts.apply(incoming)
             anonymousFacts.apply(outgoing)
-            try await Self.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
-            try await Self.store(anonymousFacts, app: app, appUserID: anonymous, addedEvents: 1, at: at, session)
+            try await self.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
+            try await self.store(anonymousFacts, app: app, appUserID: anonymous, addedEvents: 1, at: at, session)
             return .merged
         }
     }
@@ -211,13 +214,13 @@ final class SQLLedgerStore: LedgerStore {
                 let known = try await session.execute(
                     "SELECT 1 AS known FROM ledger_events WHERE app_id = ? AND idempotency_key = ?", [.text(app), .text(event.idempotencyKey)])
                 if !known.isEmpty { return .duplicate }
-                let current = try await appUserID.asyncMap { id throws(StorageError) in try await Self.projection(app, id, session) } ?? nil
+                let current = try await appUserID.asyncMap { id throws(StorageError) in try await self.projection(app, id, session) } ?? nil
                 guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
             }
             guard let sequence = try await self.insert(event, appUserID: appUserID, encoded: encoded, session) else { return .duplicate }
             guard let appUserID else { return .appended(sequence: sequence, appUserID: nil) }
 
-            var facts = try await Self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var facts = try await self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 1
             if let original = event.originalTransactionID, owner == nil {
                 _ = try await session.execute(
@@ -233,7 +236,7 @@ final class SQLLedgerStore: LedgerStore {
                 applied += held.count
             }
             facts.apply(event)
-            try await Self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
+            try await self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
             return .appended(sequence: sequence, appUserID: appUserID)
         }
     }
@@ -248,8 +251,8 @@ final class SQLLedgerStore: LedgerStore {
             for subscriber in [previous, newOwner].sorted() {
                 try await session.lock(Self.subscriberLock(app, subscriber))
             }
-            var previousFacts = try await Self.projection(app, previous, session) ?? SubscriberFacts(appUserID: previous)
-            var newFacts = try await Self.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
+            var previousFacts = try await self.projection(app, previous, session) ?? SubscriberFacts(appUserID: previous)
+            var newFacts = try await self.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
             let transfer = PurchaseTransfer(originalTransactionID: original, from: previous, to: newOwner, at: at, id: UUID(), outgoingID: UUID())
             let outgoing = transfer.outgoing
             let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
@@ -261,8 +264,8 @@ final class SQLLedgerStore: LedgerStore {
                 [.text(newOwner), SQLValue(at), .text(app), .text(original)])
             previousFacts.apply(outgoing)
             newFacts.apply(incoming)
-            try await Self.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
-            try await Self.store(newFacts, app: app, appUserID: newOwner, addedEvents: 1, at: at, session)
+            try await self.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
+            try await self.store(newFacts, app: app, appUserID: newOwner, addedEvents: 1, at: at, session)
             return previous
         }
     }
@@ -335,7 +338,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts? {
-        try await engine.read { session throws(StorageError) in try await Self.projection(app, appUserID, session) }
+        try await engine.read { session throws(StorageError) in try await self.projection(app, appUserID, session) }
     }
 
     func owner(originalTransactionID: String) async throws(StorageError) -> String? {
@@ -346,19 +349,21 @@ final class SQLLedgerStore: LedgerStore {
         guard !appUserIDs.isEmpty else { return [:] }
         let app = app
         return try await engine.read { session throws(StorageError) in
-            var projections: [String: SubscriberFacts] = [:]
+            var found: [String: SubscriberFacts] = [:]
             for row in try await session.execute(
-                "SELECT app_user_id, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))",
+                "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))",
                 [.text(app)] + appUserIDs.sorted().map(SQLValue.text))
             {
-                guard let appUserID = row["app_user_id"]?.text, let json = row["projection"]?.text else { continue }
-                do {
-                    projections[appUserID] = try Self.decoder().decode(SubscriberFacts.self, from: Data(json.utf8))
-                } catch {
-                    throw StorageError(.corruptRecord, "the projection of \(appUserID) does not decode", underlying: error)
+                guard let appUserID = row["app_user_id"]?.text else { continue }
+                let revision = row["revision"]?.integer ?? 0
+                if revision != 0, let kept = projections.facts(app, appUserID, revision: revision) {
+                    found[appUserID] = kept
+                } else if let facts = try Self.decodeProjection(row["projection"]?.text, appUserID: appUserID) {
+                    found[appUserID] = facts
+                    if revision != 0 { projections.keep(facts, revision: revision, app: app, appUserID: appUserID) }
                 }
             }
-            return projections
+            return found
         }
     }
 
@@ -481,7 +486,7 @@ final class SQLLedgerStore: LedgerStore {
                     "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(id)]))
                 let facts = SubscriberFacts.fold(appUserID: id, events: events)
                 _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
-                try await Self.store(
+                try await self.store(
                     facts, app: app, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
             }
         }
@@ -553,11 +558,32 @@ final class SQLLedgerStore: LedgerStore {
         ).first?["app_user_id"]?.text
     }
 
-    private static func projection(_ app: String, _ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
-        guard let json = try await session.execute(
-            "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
-        ).first?["projection"]?.text
+    /// `appUserID`'s projection: the kept copy when the stored revision is the kept one (the JSON
+    /// is then not even read), else decoded from the row and kept.
+    private func projection(_ app: String, _ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
+        let kept = projections.revision(app, appUserID)
+        guard let row = try await session.execute(
+            """
+            SELECT revision, CASE WHEN revision = ? THEN NULL ELSE projection END AS projection
+            FROM subscribers WHERE app_id = ? AND app_user_id = ?
+            """, [.integer(kept), .text(app), .text(appUserID)]
+        ).first
         else { return nil }
+        let revision = row["revision"]?.integer ?? 0
+        if revision != 0, revision == kept, let facts = projections.facts(app, appUserID, revision: revision) { return facts }
+        guard let json = row["projection"]?.text else {
+            // Kept a moment ago, then made room for another: read it in full.
+            return try await Self.decodeProjection(session.execute(
+                "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
+            ).first?["projection"]?.text, appUserID: appUserID)
+        }
+        let facts = try Self.decodeProjection(json, appUserID: appUserID)
+        if revision != 0, let facts { projections.keep(facts, revision: revision, app: app, appUserID: appUserID) }
+        return facts
+    }
+
+    private static func decodeProjection(_ json: String?, appUserID: String) throws(StorageError) -> SubscriberFacts? {
+        guard let json else { return nil }
         do {
             return try decoder().decode(SubscriberFacts.self, from: Data(json.utf8))
         } catch {
@@ -565,22 +591,26 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
-    private static func store(
+    /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them.
+    private func store(
         _ facts: SubscriberFacts, app: String, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
     ) async throws(StorageError) {
         let json: String
         do {
-            json = String(decoding: try encoder.encode(facts), as: UTF8.self)
+            json = String(decoding: try Self.encoder.encode(facts), as: UTF8.self)
         } catch {
             throw StorageError(.corruptRecord, "the projection of \(appUserID) does not encode", underlying: error)
         }
+        let revision = ProjectionCache.newRevision()
         _ = try await session.execute(
             """
-            INSERT INTO subscribers (app_id, app_user_id, projection, event_count, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO subscribers (app_id, app_user_id, projection, event_count, updated_at, revision) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (app_id, app_user_id) DO UPDATE SET projection = excluded.projection,
-                event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at
+                event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at, revision = excluded.revision
             """,
-            [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at)])
+            [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
+        // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
+        projections.keep(facts, revision: revision, app: app, appUserID: appUserID)
     }
 
     /// The event as stored in `event`: without its signed payload, which has a column of its own.

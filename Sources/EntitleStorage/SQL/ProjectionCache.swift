@@ -1,0 +1,49 @@
+import EntitleCore
+import NIOConcurrencyHelpers
+
+/// Decoded projections, each kept with the revision it was stored under: a read that finds the
+/// stored revision equal to the kept one uses the kept facts instead of decoding the JSON again.
+///
+/// Every store of a projection writes a new random revision, so a kept entry matches only the very
+/// write it came from, whichever instance wrote since and whether or not its transaction committed:
+/// nothing here can be stale, only missing. Bounded: past `capacity` subscribers an arbitrary entry
+/// makes room.
+final class ProjectionCache: Sendable {
+    private struct Entry {
+        let revision: Int64
+        let facts: SubscriberFacts
+    }
+
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 10_000) {
+        self.capacity = capacity
+    }
+
+    /// The revision kept for `appUserID` of `app`, or 0 (no revision is 0).
+    func revision(_ app: String, _ appUserID: String) -> Int64 {
+        entries.withLockedValue { $0[Self.key(app, appUserID)]?.revision ?? 0 }
+    }
+
+    /// The facts kept for `appUserID` of `app` if they are those of `revision`.
+    func facts(_ app: String, _ appUserID: String, revision: Int64) -> SubscriberFacts? {
+        entries.withLockedValue { entries in
+            guard let entry = entries[Self.key(app, appUserID)], entry.revision == revision else { return nil }
+            return entry.facts
+        }
+    }
+
+    func keep(_ facts: SubscriberFacts, revision: Int64, app: String, appUserID: String) {
+        entries.withLockedValue { entries in
+            let key = Self.key(app, appUserID)
+            if entries[key] == nil, entries.count >= capacity, !entries.isEmpty { entries.remove(at: entries.startIndex) }
+            entries[key] = Entry(revision: revision, facts: facts)
+        }
+    }
+
+    /// A new revision: random, never 0.
+    static func newRevision() -> Int64 { Int64.random(in: 1...Int64.max) }
+
+    private static func key(_ app: String, _ appUserID: String) -> String { app + "\u{1F}" + appUserID }
+}

@@ -1,0 +1,40 @@
+import EntitleCore
+import EntitleTestSupport
+import Testing
+
+@testable import EntitleStorage
+
+/// Decoded projections kept by revision.
+@Suite("Projection cache")
+struct ProjectionCacheTests {
+    @Test("kept facts are given back only for the revision they were kept with, and only for their app and subscriber")
+    func byRevision() {
+        let cache = ProjectionCache()
+        let facts = SubscriberFacts(appUserID: "u1")
+        #expect(cache.revision("app", "u1") == 0)
+        cache.keep(facts, revision: 7, app: "app", appUserID: "u1")
+        #expect(cache.revision("app", "u1") == 7)
+        #expect(cache.facts("app", "u1", revision: 7) == facts)
+        #expect(cache.facts("app", "u1", revision: 8) == nil)
+        #expect(cache.facts("other", "u1", revision: 7) == nil)
+        #expect(cache.facts("app", "u2", revision: 7) == nil)
+        let newer = SubscriberFacts(appUserID: "u1", appTrialStartedAt: ReferenceTime.start)
+        cache.keep(newer, revision: 9, app: "app", appUserID: "u1")
+        #expect(cache.facts("app", "u1", revision: 7) == nil)
+        #expect(cache.facts("app", "u1", revision: 9) == newer)
+    }
+
+    @Test("it keeps at most its capacity, making room for the newest")
+    func bounded() {
+        let cache = ProjectionCache(capacity: 3)
+        for index in 1...10 { cache.keep(SubscriberFacts(appUserID: "u\(index)"), revision: Int64(index), app: "app", appUserID: "u\(index)") }
+        let kept = (1...10).filter { cache.facts("app", "u\($0)", revision: Int64($0)) != nil }
+        #expect(kept.count == 3)
+        #expect(kept.contains(10))
+    }
+
+    @Test("new revisions are never 0 (what no revision reads as)", arguments: 0..<5)
+    func revisions(round: Int) {
+        #expect((0..<1_000).allSatisfy { _ in ProjectionCache.newRevision() > 0 })
+    }
+}
