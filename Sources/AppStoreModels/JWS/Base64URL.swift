@@ -13,25 +13,56 @@ public enum Base64URL {
 
     /// Decodes `text`; `nil` for any character outside the alphabet, padding, or an impossible length.
     public static func decode(_ text: Substring.UTF8View) -> [UInt8]? {
+        if let decoded = text.withContiguousStorageIfAvailable({ decode($0) }) { return decoded }
+        return Array(text).withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// Decodes the base64url characters in `text`; `nil` for any character outside the alphabet,
+    /// padding, or an impossible length. Four characters at a time, with one validity check at the end.
+    public static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let count = text.count
-        guard count % 4 != 1 else { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for character in text {
-            let value = table[Int(character)]
-            guard value != 0xFF else { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        let remainder = count % 4
+        guard remainder != 1 else { return nil }
+        let outputCount = count / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+        var valid = false
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+            table.withUnsafeBufferPointer { table in
+                // Every value in the alphabet is below 64; anything else looks up 0xFF, whose high bit
+                // `invalid` collects.
+                var invalid: UInt8 = 0
+                var input = 0
+                var written = 0
+                while input + 4 <= count {
+                    let a = table[Int(text[input])], b = table[Int(text[input + 1])]
+                    let c = table[Int(text[input + 2])], d = table[Int(text[input + 3])]
+                    invalid |= a | b | c | d
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    input += 4
+                    written += 3
+                }
+                // Leftover bits must be zero, or two encodings would decode to the same bytes.
+                var leftover: UInt8 = 0
+                if remainder >= 2 {
+                    let a = table[Int(text[input])], b = table[Int(text[input + 1])]
+                    invalid |= a | b
+                    output[written] = a << 2 | b >> 4
+                    if remainder == 3 {
+                        let c = table[Int(text[input + 2])]
+                        invalid |= c
+                        output[written + 1] = (b & 0x0F) << 4 | c >> 2
+                        leftover = c & 0x03
+                    } else {
+                        leftover = b & 0x0F
+                    }
+                }
+                valid = invalid & 0x80 == 0 && leftover == 0
             }
+            initialized = outputCount
         }
-        // Leftover bits must be zero, or two encodings would decode to the same bytes.
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return output
+        return valid ? output : nil
     }
 
     /// Decodes `text`; `nil` unless it is strict base64url.

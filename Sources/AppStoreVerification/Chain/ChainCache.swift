@@ -12,8 +12,32 @@ final class ChainCache: Sendable {
         var lastUse: UInt64
     }
 
+    /// A header's bytes. Hashing reads the length and the first 512 bytes (alg and the leaf
+    /// certificate's serial number, validity and subject), not all 4–5 KB; equality compares every byte.
+    private struct Key: Hashable {
+        let header: Substring
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(header.utf8.count)
+            if header.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: $0.prefix(512)))) }) == nil {
+                for byte in header.utf8.prefix(512) { hasher.combine(byte) }
+            }
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            let (left, right) = (lhs.header.utf8, rhs.header.utf8)
+            guard left.count == right.count else { return false }
+            let equal = left.withContiguousStorageIfAvailable { left in
+                right.withContiguousStorageIfAvailable { right in
+                    memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+                }
+            }
+            return (equal ?? nil) ?? left.elementsEqual(right)
+        }
+    }
+
     private struct State {
-        var entries: [Substring: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         var clock: UInt64 = 0
     }
 
@@ -26,17 +50,16 @@ final class ChainCache: Sendable {
 
     func lookup(_ header: Substring) -> ValidatedChain? {
         state.withLock { state in
-            guard var entry = state.entries[header] else { return nil }
+            guard let index = state.entries.index(forKey: Key(header: header)) else { return nil }
             state.clock &+= 1
-            entry.lastUse = state.clock
-            state.entries[header] = entry
-            return entry.chain
+            state.entries.values[index].lastUse = state.clock
+            return state.entries.values[index].chain
         }
     }
 
     func insert(_ chain: ValidatedChain, for header: Substring) {
         // Store an independent copy so the cache doesn't keep the whole JWS string alive.
-        let key = Substring(String(header))
+        let key = Key(header: Substring(String(header)))
         state.withLock { state in
             state.clock &+= 1
             if state.entries[key] == nil, state.entries.count >= capacity,

@@ -14,34 +14,56 @@ struct CompactJWS: Sendable {
     /// Splits `text` into its three segments and decodes the payload and signature. The header stays
     /// encoded until it is needed.
     init(_ text: String) throws(VerificationError) {
-        let utf8 = text.utf8
-        guard let firstDot = utf8.firstIndex(of: UInt8(ascii: ".")) else {
+        var text = text
+        let split = text.withUTF8 { Split($0) }
+        guard let firstDot = split.firstDot, let secondDot = split.secondDot else {
             throw VerificationError(.malformed, "not a compact JWS: expected three segments separated by dots")
         }
-        let afterFirst = utf8.index(after: firstDot)
-        guard let secondDot = utf8[afterFirst...].firstIndex(of: UInt8(ascii: ".")) else {
-            throw VerificationError(.malformed, "not a compact JWS: expected three segments separated by dots")
-        }
-        let afterSecond = utf8.index(after: secondDot)
-        guard utf8[afterSecond...].firstIndex(of: UInt8(ascii: ".")) == nil else {
+        guard !split.moreDots else {
             throw VerificationError(.malformed, "not a compact JWS: more than three segments")
         }
-        let header = text[..<firstDot]
-        let payloadSegment = text[afterFirst..<secondDot]
-        let signatureSegment = text[afterSecond...]
-        guard !header.isEmpty, !payloadSegment.isEmpty, !signatureSegment.isEmpty else {
+        guard firstDot > 0, secondDot > firstDot + 1, secondDot < split.count - 1 else {
             throw VerificationError(.malformed, "not a compact JWS: an empty segment")
         }
-        guard let payload = Base64URL.decode(payloadSegment.utf8) else {
+        guard let payload = split.payload else {
             throw VerificationError(.malformed, "the payload is not base64url")
         }
-        guard let signature = Base64URL.decode(signatureSegment.utf8) else {
+        guard let signature = split.signature else {
             throw VerificationError(.malformed, "the signature is not base64url")
         }
-        self.headerSegment = header
-        self.signingInput = text[..<secondDot]
+        let utf8 = text.utf8
+        self.headerSegment = text[..<utf8.index(utf8.startIndex, offsetBy: firstDot)]
+        self.signingInput = text[..<utf8.index(utf8.startIndex, offsetBy: secondDot)]
         self.payload = payload
         self.signature = signature
+    }
+
+    /// Where the dots are, and the payload and signature decoded, read from the text's UTF-8 in place.
+    private struct Split {
+        let count: Int
+        var firstDot: Int?
+        var secondDot: Int?
+        var moreDots = false
+        var payload: [UInt8]?
+        var signature: [UInt8]?
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            count = bytes.count
+            guard let first = Self.dot(in: bytes, from: 0), let second = Self.dot(in: bytes, from: first + 1) else { return }
+            firstDot = first
+            secondDot = second
+            moreDots = Self.dot(in: bytes, from: second + 1) != nil
+            guard !moreDots, first > 0, second > first + 1, second < count - 1 else { return }
+            payload = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
+            signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
+        }
+
+        private static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+            guard start < bytes.count, let base = bytes.baseAddress,
+                let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
     }
 
     /// Decodes the protected header.

@@ -1,0 +1,54 @@
+@testable import AppStoreVerification
+import Crypto
+import Foundation
+import Testing
+
+@Suite("ChainCache")
+struct ChainCacheTests {
+    static func chain(_ seconds: TimeInterval = 0) -> ValidatedChain {
+        ValidatedChain(
+            signingKey: P256.Signing.PrivateKey().publicKey,
+            validity: Date(timeIntervalSince1970: seconds)...Date(timeIntervalSince1970: seconds + 1), checkedAt: nil)
+    }
+
+    /// A header-sized text: the same first 600 characters, then `tail`.
+    static func header(_ tail: String) -> String {
+        String(repeating: "M", count: 600) + tail + String(repeating: "z", count: 4_000)
+    }
+
+    @Test("A header equal byte for byte, in another string, finds its chain")
+    func equalBytesHit() {
+        let cache = ChainCache(capacity: 4)
+        cache.insert(Self.chain(1), for: Substring(Self.header("a")))
+        let text = "x" + Self.header("a") + ".payload"
+        let header = text.dropFirst().prefix(Self.header("a").count)
+        #expect(cache.lookup(header)?.validity.lowerBound == Date(timeIntervalSince1970: 1))
+    }
+
+    @Test("Headers that agree in their first 512 bytes and length but differ later are different keys")
+    func laterBytesMiss() {
+        let cache = ChainCache(capacity: 4)
+        cache.insert(Self.chain(1), for: Substring(Self.header("a")))
+        cache.insert(Self.chain(2), for: Substring(Self.header("b")))
+        #expect(cache.count == 2)
+        #expect(cache.lookup(Substring(Self.header("a")))?.validity.lowerBound == Date(timeIntervalSince1970: 1))
+        #expect(cache.lookup(Substring(Self.header("b")))?.validity.lowerBound == Date(timeIntervalSince1970: 2))
+        #expect(cache.lookup(Substring(Self.header("c"))) == nil)
+        #expect(cache.lookup(Substring(Self.header("ab"))) == nil)
+    }
+
+    @Test("At capacity the least recently used chain goes first")
+    func evictsLeastRecentlyUsed() {
+        let cache = ChainCache(capacity: 2)
+        cache.insert(Self.chain(1), for: "one")
+        cache.insert(Self.chain(2), for: "two")
+        _ = cache.lookup("one")
+        cache.insert(Self.chain(3), for: "three")
+        #expect(cache.count == 2)
+        #expect(cache.lookup("one") != nil)
+        #expect(cache.lookup("two") == nil)
+        #expect(cache.lookup("three") != nil)
+        cache.removeAll()
+        #expect(cache.count == 0)
+    }
+}
