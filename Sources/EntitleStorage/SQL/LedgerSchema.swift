@@ -264,6 +264,10 @@ enum LedgerSchema {
                 // while the row is the very one it came from (0 or NULL: none).
                 "ALTER TABLE subscribers ADD COLUMN revision BIGINT",
             ]),
+            (13, [
+                // Events waiting for an owner are few: found without reading every purchase's events.
+                "CREATE INDEX ledger_events_held ON ledger_events (app_id, original_transaction_id, sequence) WHERE app_user_id IS NULL",
+            ]),
         ]
     }
 

@@ -67,13 +67,14 @@ final class SQLLedgerStore: LedgerStore {
                     [.text(app), .text(text), .text(appUserID), SQLValue(at)])
             }
             // Purchases that arrived before the token was known, with no owner yet: they are this subscriber's.
-            let originals = try await session.execute(
+            // Deduplicated and ordered here: asked of the database, SQLite would walk every purchase's
+            // events in order rather than look the token up.
+            let originals = Set(try await session.execute(
                 """
-                SELECT DISTINCT original_transaction_id FROM ledger_events
+                SELECT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_account_token = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL
-                ORDER BY original_transaction_id
                 """, [.text(app), .text(text)]
-            ).compactMap { $0["original_transaction_id"]?.text }
+            ).compactMap { $0["original_transaction_id"]?.text }).sorted()
             var linked: [String] = []
             var facts = try await self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 0
