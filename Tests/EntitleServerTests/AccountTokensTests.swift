@@ -1,6 +1,6 @@
 import AppStoreModels
 import EntitleCore
-import EntitleServer
+@testable import EntitleServer
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
@@ -30,6 +30,19 @@ struct AccountTokensTests {
         let text = token.uuidString
         #expect(Array(text)[14] == "8")
         #expect(["8", "9", "A", "B"].contains(Array(text)[19]))
+    }
+
+    @Test("the subscribers whose token a process registered are remembered up to a bound, then forgotten at once")
+    func boundedMemory() {
+        let tokens = AccountTokens(bundleID: "com.screentimerewards", capacity: 2)
+        #expect(tokens.needsRegistering("a"))
+        #expect(!tokens.needsRegistering("a"))
+        #expect(tokens.needsRegistering("b"))
+        #expect(!tokens.needsRegistering("b"))
+        // A third subscriber: the first two are forgotten, so they are registered again (idempotently).
+        #expect(tokens.needsRegistering("c"))
+        #expect(!tokens.needsRegistering("c"))
+        #expect(tokens.needsRegistering("a"))
     }
 
     @Test("a purchase no app submitted finds its subscriber by appAccountToken, whichever arrives first", arguments: StorageEngine.allCases)

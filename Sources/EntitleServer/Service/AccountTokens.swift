@@ -14,11 +14,13 @@ import NIOConcurrencyHelpers
 public struct AccountTokens: Sendable {
     public let bundleID: String
     /// Subscribers whose derived token this process registered (registration is idempotent; this only
-    /// saves the write).
+    /// saves the write), forgotten all at once past `capacity` so memory stays bounded.
     private let registered = NIOLockedValueBox<Set<String>>([])
+    public let capacity: Int
 
-    public init(bundleID: String) {
+    public init(bundleID: String, capacity: Int = 50_000) {
         self.bundleID = bundleID
+        self.capacity = max(1, capacity)
     }
 
     /// The derived token of `appUserID` in this app.
@@ -33,7 +35,10 @@ public struct AccountTokens: Sendable {
 
     /// Whether `appUserID`'s derived token still needs registering in this process; marks it.
     func needsRegistering(_ appUserID: String) -> Bool {
-        registered.withLockedValue { $0.insert(appUserID).inserted }
+        registered.withLockedValue { registered in
+            if registered.count >= capacity, !registered.contains(appUserID) { registered.removeAll(keepingCapacity: true) }
+            return registered.insert(appUserID).inserted
+        }
     }
 
     /// Forgets a registration that failed, so the next answer tries again.
