@@ -54,9 +54,34 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "LedgerPopulation",
+            dependencies: [
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "Entitle"),
+            ]
+        ),
+        .executableTarget(
+            name: "Soak",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "EntitleAnalytics", package: "Entitle"),
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleWire", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "Entitle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .executableTarget(
             name: "AnalyticsLoad",
             dependencies: [
+                "LedgerPopulation",
                 .product(name: "EntitleAnalytics", package: "Entitle"),
                 .product(name: "EntitleStorage", package: "Entitle"),
                 .product(name: "EntitleCore", package: "Entitle"),

@@ -4,6 +4,7 @@ import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import Foundation
+import LedgerPopulation
 import Logging
 import PostgresNIO
 
@@ -14,8 +15,8 @@ import PostgresNIO
 ///     swift run --package-path Benchmarks -c release AnalyticsLoad [sqlite|postgres://…] [EVENTS]
 @main
 enum AnalyticsLoad {
-    static let product = ["com.screentimerewards.individual.monthly", "com.screentimerewards.family.monthly"]
-    static let start = ReferenceTime.instant("2025-01-01T00:00:00Z")
+    static let product = Population.product
+    static let start = Population.start
 
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -44,14 +45,8 @@ enum AnalyticsLoad {
         let firstDay = AnalyticsCalendar.firstDayOfMonth(containing: lastDay - 334)
 
         // The population, generated up front so generation isn't timed.
-        var generator = SeededGenerator(seed: 42)
-        var people: [[LedgerEvent]] = []
-        var total = 0
-        while total < target {
-            let events = person(people.count, &generator)
-            total += events.count
-            people.append(events)
-        }
+        let people = Population.people(events: target)
+        let total = people.reduce(0) { $0 + $1.count }
         print("\(engine): \(total) events for \(people.count) subscribers over 2025")
 
         // Ingestion with the analytics refreshed every 5 s in the background, as the server does.
@@ -131,65 +126,6 @@ enum AnalyticsLoad {
                              ("full recompute from the ledger + overview", full)] {
             print(String(format: "| %@ | %.1f ms | %d | %.4f× |", name, seconds(median(runs)) * 1000, runs.count, seconds(median(runs)) / seconds(fullMedian)))
         }
-    }
-
-    /// One subscriber's year: first launch, and for most a purchase (often through an introductory
-    /// trial) renewing monthly until they cancel; a few refunds.
-    static func person(_ index: Int, _ generator: inout SeededGenerator) -> [LedgerEvent] {
-        let apple = AppleFacts(bundleID: "com.screentimerewards")
-        let user = "user-\(index)"
-        var seed = index * 64
-        func next() -> Int { seed += 1; return seed }
-        let launched = start.addingTimeInterval(Double.random(in: 0..<(330 * 86_400), using: &generator))
-        var events = [LedgerEvent(
-            id: LedgerEvents.id(next()), appUserID: user, source: .appTrialStart, idempotencyKey: "trial:\(user)", signedDate: launched,
-            receivedAt: launched, payload: .appTrialStarted(at: launched))]
-        guard Double.random(in: 0..<1, using: &generator) < 0.75 else { return events }
-        let family = Bool.random(using: &generator)
-        let productID = product[family ? 1 : 0]
-        let price: Int64 = family ? 12_990 : 7_990
-        let original = "A\(index)"
-        var purchase = launched.addingTimeInterval(Double.random(in: 0..<(20 * 86_400), using: &generator))
-        if Bool.random(using: &generator) {
-            let trialEnd = purchase.addingTimeInterval(7 * 86_400)
-            let trial = apple.subscription(
-                productID, original: original, id: "\(original)-t", purchase: purchase, expires: trialEnd, offer: .introductoryOffer, discount: .freeTrial)
-            events.append(LedgerEvents.appTransaction(next(), appUserID: user, trial))
-            events.append(LedgerEvents.notification(next(), appUserID: user, type: .subscribed, subtype: .initialBuy, transaction: trial,
-                                                    renewalInfo: apple.renewal(original: original, product: productID, signed: purchase)))
-            purchase = trialEnd
-            guard Double.random(in: 0..<1, using: &generator) < 0.6 else {
-                events.append(LedgerEvents.notification(next(), appUserID: user, type: .expired, subtype: .voluntary, transaction: trial))
-                return events
-            }
-        }
-        let months = Int.random(in: 1...12, using: &generator)
-        for period in 0..<months {
-            let expires = ISODuration(months: 1).added(to: purchase)
-            let transaction = apple.subscription(
-                productID, original: original, id: "\(original)-\(period)", purchase: purchase, expires: expires, price: price,
-                reason: period == 0 ? .purchase : .renewal)
-            let info = apple.renewal(original: original, product: productID, signed: purchase)
-            if period == 0 {
-                events.append(LedgerEvents.appTransaction(next(), appUserID: user, transaction))
-                events.append(LedgerEvents.notification(next(), appUserID: user, type: .subscribed, subtype: .initialBuy, transaction: transaction, renewalInfo: info))
-            } else {
-                events.append(LedgerEvents.notification(next(), appUserID: user, type: .didRenew, transaction: transaction, renewalInfo: info))
-            }
-            if Double.random(in: 0..<1, using: &generator) < 0.01 {
-                var refunded = transaction
-                refunded.revocationDate = purchase.addingTimeInterval(3 * 86_400)
-                refunded.revocationReason = .other
-                refunded.signedDate = refunded.revocationDate
-                events.append(LedgerEvents.notification(next(), appUserID: user, type: .refund, transaction: refunded))
-                return events
-            }
-            purchase = expires
-            if purchase > start.addingTimeInterval(365 * 86_400) { return events }
-        }
-        events.append(LedgerEvents.notification(next(), appUserID: user, type: .didChangeRenewalStatus, subtype: .autoRenewDisabled,
-                                                transaction: nil, renewalInfo: apple.renewal(original: original, product: productID, autoRenew: .off, signed: purchase.addingTimeInterval(-86_400))))
-        return events
     }
 
     static func measure(_ body: () async throws -> Void) async throws -> Duration {

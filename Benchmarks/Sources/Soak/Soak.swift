@@ -1,0 +1,224 @@
+import AppStoreModels
+import AsyncHTTPClient
+import EntitleAnalytics
+import EntitleCore
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import LedgerPopulation
+import Logging
+import NIOCore
+import Synchronization
+
+/// `entitle serve` (the release binary, its own process) on a large SQLite ledger under mixed load
+/// for a fixed time, its resident memory sampled from `/proc` every 10 s: renewal notifications,
+/// subscriber reads, usage on a second app, and the analytics overview, with the server's analytics
+/// refresher running every 5 s as it does by default.
+///
+///     swift build -c release --product entitle
+///     swift run --package-path Benchmarks -c release Soak [EVENTS] [MINUTES] [LEDGER]
+///
+/// EVENTS (default 1,000,000) are appended first (the `AnalyticsLoad` population); LEDGER keeps the
+/// file for another run, which appends only what is missing. `ENTITLE_BINARY` names the server binary
+/// (default `.build/release/entitle`).
+@main
+enum Soak {
+    static let port = 18_124
+    static let key = "sk_soak_test_key_000001"
+    static let screenTime = "com.screentimerewards"
+    static let epilogue = "com.epilogue.app"
+    /// Requests per second, each kind on its own schedule (open loop).
+    static let notificationRate = 100
+    static let readRate = 300
+    static let usageRate = 50
+    static let overviewEvery = Duration.seconds(15)
+    static let linkedSubscribers = 2_000
+    static let readers = 20_000
+    static let warmUp = Duration.seconds(120)
+
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let events = arguments.first.flatMap { Int($0) } ?? 1_000_000
+        let minutes = arguments.dropFirst().first.flatMap { Double($0) } ?? 10
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-soak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ledger = arguments.dropFirst(2).first ?? folder.appendingPathComponent("entitle.sqlite").path
+        let binary = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] ?? root.appendingPathComponent(".build/release/entitle").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            print("no server binary at \(binary): run `swift build -c release --product entitle` first, or set ENTITLE_BINARY")
+            exit(2)
+        }
+
+        // Both apps' catalogs, each saying its bundle ID, as `serve` wants with several apps.
+        let catalogs = try [(screenTime, "ScreenTimeRewards"), (epilogue, "Epilogue")].map { bundleID, name in
+            let copy = folder.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: root.appendingPathComponent("Examples/\(name)"), to: copy)
+            let file = copy.appendingPathComponent("entitlements.json")
+            var document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+            document["bundleID"] = bundleID
+            try JSONSerialization.data(withJSONObject: document).write(to: file)
+            return copy
+        }
+        try await fill(ledger: ledger, events: events, catalog: catalogs[0])
+
+        // A PKI valid now, its root handed to the server.
+        let started = Date()
+        let pki = try TestPKI(reference: started)
+        let rootFile = folder.appendingPathComponent("root.der")
+        try Data(TestPKI.der(pki.root)).write(to: rootFile)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-soak-serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", "sqlite:\(ledger)",
+            "--catalog", catalogs[0].path, "--catalog", catalogs[1].path, "--root-certificate", rootFile.path,
+            "--environment", "sandbox", "--secret-key", key, "--public-key-secret", "soak",
+        ]
+        let output = try FileHandle(forWritingTo: log)
+        server.standardOutput = output
+        server.standardError = output
+        try server.run()
+        let pid = server.processIdentifier
+
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
+        let load = Load(http: http)
+        try await load.waitForServer()
+        let startRSS = residentKB(pid)
+        print("server pid \(pid) up on a ledger of \(events) events; RSS at start \(startRSS / 1024) MB")
+
+        // Subscribers whose renewals arrive during the soak link their first purchase through the app.
+        let apple = AppleFacts(bundleID: screenTime)
+        let product = Population.product[1]
+        for user in 0..<linkedSubscribers {
+            let transaction = apple.subscription(
+                product, original: "S\(user)", id: "S\(user)-0", purchase: started, expires: started + 31 * 86_400, signed: started)
+            let status = try await load.post("/v1/subscribers/soak-\(user)/transactions", app: screenTime,
+                                             body: SubmitTransactionRequest(signedTransaction: pki.sign(transaction)))
+            precondition(status == 200, "linking failed: \(status)")
+        }
+
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(minutes * 60)
+        let samples = Samples()
+        let begin = clock.now
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                while clock.now < end {
+                    samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid))) }
+                    try? await Task.sleep(for: .seconds(10))
+                }
+                samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid))) }
+            }
+            group.addTask {
+                await load.schedule("notification", rate: notificationRate, until: end) { index in
+                    let user = index % linkedSubscribers
+                    let period = index / linkedSubscribers + 1
+                    let now = Date()
+                    let transaction = apple.subscription(
+                        product, original: "S\(user)", id: "S\(user)-\(period)", purchase: now, expires: now + 31 * 86_400, signed: now,
+                        reason: .renewal)
+                    let payload = ResponseBodyV2DecodedPayload(
+                        notificationType: .didRenew, notificationUUID: UUID().uuidString,
+                        data: NotificationData(environment: .sandbox, bundleId: screenTime, signedTransactionInfo: pki.sign(transaction)),
+                        version: "2.0", signedDate: now)
+                    return try await load.post("/v1/app-store/notifications", app: nil, key: nil,
+                                               body: AppStoreNotificationRequest(signedPayload: pki.sign(payload)))
+                }
+            }
+            group.addTask {
+                await load.schedule("subscriber read", rate: readRate, until: end) { index in
+                    // Mostly the ledger's population, spread over all of it; some of the soak's own.
+                    let id = index % 5 == 0 ? "soak-\(index % linkedSubscribers)" : "user-\((index &* 7_919) % 180_000)"
+                    return try await load.get("/v1/subscribers/\(id)", app: screenTime)
+                }
+            }
+            group.addTask {
+                await load.schedule("usage (second app)", rate: usageRate, until: end) { index in
+                    try await load.post("/v1/subscribers/reader-\(index % readers)/usage", app: epilogue,
+                                        body: RecordUsageRequest(feature: "conversations", idempotencyKey: "soak-\(started.timeIntervalSince1970)-\(index)"))
+                }
+            }
+            group.addTask {
+                await load.schedule("analytics overview", rate: 0, every: overviewEvery, until: end) { _ in
+                    try await load.get("/v1/analytics/overview", app: screenTime)
+                }
+            }
+        }
+
+        server.interrupt()
+        server.waitUntilExit()
+        try await http.shutdown()
+
+        let sampled = samples.values.withLock { $0 }
+        print("\n| elapsed | server RSS |")
+        print("|---:|---:|")
+        for sample in sampled where sample.seconds % 60 < 10 || sample == sampled.last! {
+            print("| \(sample.seconds) s | \(sample.kb / 1024) MB |")
+        }
+        let warm = sampled.filter { $0.seconds >= Int(seconds(warmUp)) }
+        if let first = warm.first, let last = warm.last, let peak = warm.map(\.kb).max() {
+            print(String(
+                format: "\nafter warm-up (%d s): %d MB; at the end: %d MB (%+.1f%%); highest after warm-up: %d MB (%+.1f%%)",
+                first.seconds, first.kb / 1024, last.kb / 1024, Double(last.kb - first.kb) / Double(first.kb) * 100,
+                peak / 1024, Double(peak - first.kb) / Double(first.kb) * 100))
+        }
+        print("\n| requests | sent | 2xx | failed | p50 | p99 |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for row in load.report() { print(row) }
+        print("\nserver exit status after SIGINT: \(server.terminationStatus) (its log: \(log.path))")
+    }
+
+    /// Appends the population's events that are missing, then brings the analytics up to date, so the
+    /// server starts on a ledger it has already read.
+    static func fill(ledger: String, events: Int, catalog: URL) async throws {
+        var logger = Logger(label: "entitle.soak")
+        logger.logLevel = .error
+        let people = Population.people(events: events)
+        let total = people.reduce(0) { $0 + $1.count }
+        let contributor = AnalyticsContributor(catalog: try CatalogLoader().load(directory: catalog))
+        try await LedgerConnection.with(.sqlite(path: ledger), logger: logger) { root in
+            let store = root.forApp(screenTime)
+            let existing = try await store.eventCount()
+            guard existing < total else { return }
+            print("appending \(total - existing) of \(total) events for \(people.count) subscribers…")
+            let clock = ContinuousClock()
+            let took = try await clock.measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for worker in 0..<8 {
+                        group.addTask {
+                            // Appends are idempotent: a fill that stopped half-way resumes.
+                            for person in stride(from: worker, to: people.count, by: 8) {
+                                for event in people[person] { _ = try await store.append(event) }
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                _ = try await store.analyticsStore().refreshAnalytics(batchSize: 1_000) { contributor.cells(appUserID: $0, events: $1) }
+            }
+            print(String(format: "appended and read by analytics in %.0f s", seconds(took)))
+        }
+    }
+
+    /// VmRSS of `pid` in kB, from /proc.
+    static func residentKB(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// The server's resident memory over the run.
+final class Samples: Sendable {
+    let values = Mutex<[(seconds: Int, kb: Int)]>([])
+}
