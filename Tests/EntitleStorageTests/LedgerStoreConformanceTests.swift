@@ -286,6 +286,44 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("renewals racing with transfers of their purchase lose nothing: it ends whole with its last owner, and a rebuild agrees",
+          arguments: StorageEngine.allCases)
+    func renewalsRacingTransfers(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let events = Self.history(user: "a", original: "6000", seedBase: 0)
+            _ = try await store.append(events[0])
+            _ = try await store.append(events.last!)
+            let renewals = events[1..<12].map { event in
+                var ownerless = event
+                ownerless.appUserID = nil
+                return ownerless
+            }
+            // Transfers happen now, one after another, while Apple's notifications (signed before) arrive.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for renewal in renewals { group.addTask { _ = try await store.append(renewal) } }
+                group.addTask {
+                    for index in 0..<10 {
+                        _ = try await store.transfer(originalTransactionID: "6000", to: index.isMultiple(of: 2) ? "b" : "a", at: Self.day(400 + Double(index)))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let owner = try #require(try await store.owner(originalTransactionID: "6000"))
+            let other = owner == "a" ? "b" : "a"
+            let live = try await store.projection(appUserID: owner)
+            #expect(live?.purchases["6000"]?.currentTransaction?.transactionId == "6000-11")
+            #expect(try await store.projection(appUserID: other)?.purchases["6000"] == nil)
+            let history = try await store.events(appUserID: "a") + store.events(appUserID: "b")
+            let transferEvents = history.filter { $0.payload.kind.hasPrefix("purchase_transferred/") }
+            #expect(try await store.eventCount() == 13 + transferEvents.count)
+            #expect(history.count == 13 + transferEvents.count)
+            let otherLive = try await store.projection(appUserID: other)
+            _ = try await store.rebuildProjections()
+            #expect(try await store.projection(appUserID: owner) == live)
+            #expect(try await store.projection(appUserID: other) == otherLive)
+        }
+    }
+
     @Test("what was appended is there after reopening", arguments: StorageEngine.allCases)
     func durableAcrossReopen(engine: StorageEngine) async throws {
         let events = Self.history(user: "u1", original: "4000", seedBase: 0)

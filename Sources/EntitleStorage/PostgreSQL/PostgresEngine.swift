@@ -25,6 +25,8 @@ final class PostgresEngine: SQLEngine {
     /// for an instant, when no append is between its sequence and its commit.
     static let appendLock = "hashtextextended('entitle.ledger.appends', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
+    let routines = [AppendRoutine.definition]
+    let appendCall: String? = AppendRoutine.call
 
     func readHorizon() async throws(StorageError) -> Int64 {
         try await transaction { session throws(StorageError) in

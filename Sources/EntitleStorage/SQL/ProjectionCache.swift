@@ -15,6 +15,8 @@ final class ProjectionCache: Sendable {
     }
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// The subscriber each purchase's last append went to: a hint, never trusted as an owner.
+    private let owners = NIOLockedValueBox<[String: String]>([:])
     let capacity: Int
 
     init(capacity: Int = 10_000) {
@@ -39,6 +41,20 @@ final class ProjectionCache: Sendable {
             let key = Self.key(app, appUserID)
             if entries[key] == nil, entries.count >= capacity, !entries.isEmpty { entries.remove(at: entries.startIndex) }
             entries[key] = Entry(revision: revision, facts: facts)
+        }
+    }
+
+    /// The subscriber the last append of purchase `original` of `app` went to, if noted: only a hint of
+    /// whose projection an append will read.
+    func lastOwner(_ app: String, _ original: String) -> String? {
+        owners.withLockedValue { $0[Self.key(app, original)] }
+    }
+
+    func noteOwner(_ appUserID: String, app: String, original: String) {
+        owners.withLockedValue { owners in
+            let key = Self.key(app, original)
+            if owners[key] == nil, owners.count >= capacity, !owners.isEmpty { owners.remove(at: owners.startIndex) }
+            owners[key] = appUserID
         }
     }
 

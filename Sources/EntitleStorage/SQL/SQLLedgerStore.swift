@@ -180,6 +180,9 @@ final class SQLLedgerStore: LedgerStore {
                 _ = try await session.execute(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.integer(Int64(migration.version)), SQLValue(Date.now)])
             }
+            if version == nil {
+                for routine in self.engine.routines { _ = try await session.execute(routine, []) }
+            }
         }
     }
 
@@ -195,33 +198,20 @@ final class SQLLedgerStore: LedgerStore {
         let encoded = try Self.encode(event)
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            if let original = event.originalTransactionID {
-                try await session.lock(Self.purchaseLock(app, original))
+            let start: AppendStart
+            if admit == nil, let call = self.engine.appendCall {
+                start = try await self.startInOneCall(call, event, encoded: encoded, session)
+            } else {
+                switch try await self.start(event, encoded: encoded, admit: admit, session) {
+                case .started(let started): start = started
+                case .finished(let outcome): return outcome
+                }
             }
-            var appUserID = event.appUserID
-            var owner: String?
-            if let original = event.originalTransactionID {
-                owner = try await Self.owner(app, original, session)
-                if appUserID == nil { appUserID = owner }
-            }
-            // A purchase no app submitted: the subscriber its appAccountToken was registered for.
-            if appUserID == nil, event.originalTransactionID != nil, let token = event.appAccountToken {
-                appUserID = try await Self.tokenOwner(app, token, session)
-            }
-            if let appUserID {
-                try await session.lock(Self.subscriberLock(app, appUserID))
-            }
-            if let admit {
-                let known = try await session.execute(
-                    "SELECT 1 AS known FROM ledger_events WHERE app_id = ? AND idempotency_key = ?", [.text(app), .text(event.idempotencyKey)])
-                if !known.isEmpty { return .duplicate }
-                let current = try await appUserID.asyncMap { id throws(StorageError) in try await self.projection(app, id, session) } ?? nil
-                guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
-            }
-            guard let sequence = try await self.insert(event, appUserID: appUserID, encoded: encoded, session) else { return .duplicate }
-            guard let appUserID else { return .appended(sequence: sequence, appUserID: nil) }
+            guard let sequence = start.sequence else { return .duplicate }
+            guard let appUserID = start.appUserID else { return .appended(sequence: sequence, appUserID: nil) }
+            let owner = start.owner
 
-            var facts = try await self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var facts = start.facts ?? SubscriberFacts(appUserID: appUserID)
             var applied = 1
             if let original = event.originalTransactionID, owner == nil {
                 _ = try await session.execute(
@@ -240,6 +230,85 @@ final class SQLLedgerStore: LedgerStore {
             try await self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
             return .appended(sequence: sequence, appUserID: appUserID)
         }
+    }
+
+    /// What an append knows once its event is inserted: its subscriber (if any), the purchase's owner
+    /// before it, its sequence (`nil`: a duplicate) and the subscriber's projection.
+    private struct AppendStart {
+        var appUserID: String?
+        var owner: String?
+        var sequence: Int64?
+        var facts: SubscriberFacts?
+    }
+
+    private enum AppendStep {
+        case started(AppendStart)
+        case finished(AppendOutcome)
+    }
+
+    /// An append's first steps, statement by statement: lock the purchase, find its owner (or the
+    /// subscriber its appAccountToken was registered for), lock the subscriber, admit, insert, and read
+    /// the projection. ``AppendRoutine`` does the same in one call.
+    private func start(
+        _ event: LedgerEvent, encoded: String, admit: (@Sendable (SubscriberFacts) -> Bool)?, _ session: any SQLSession
+    ) async throws(StorageError) -> AppendStep {
+        if let original = event.originalTransactionID {
+            try await session.lock(Self.purchaseLock(app, original))
+        }
+        var appUserID = event.appUserID
+        var owner: String?
+        if let original = event.originalTransactionID {
+            owner = try await Self.owner(app, original, session)
+            if appUserID == nil { appUserID = owner }
+        }
+        // A purchase no app submitted: the subscriber its appAccountToken was registered for.
+        if appUserID == nil, event.originalTransactionID != nil, let token = event.appAccountToken {
+            appUserID = try await Self.tokenOwner(app, token, session)
+        }
+        if let appUserID {
+            try await session.lock(Self.subscriberLock(app, appUserID))
+        }
+        if let admit {
+            let known = try await session.execute(
+                "SELECT 1 AS known FROM ledger_events WHERE app_id = ? AND idempotency_key = ?", [.text(app), .text(event.idempotencyKey)])
+            if !known.isEmpty { return .finished(.duplicate) }
+            let current = try await appUserID.asyncMap { id throws(StorageError) in try await self.projection(app, id, session) } ?? nil
+            guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .finished(.refused) }
+        }
+        guard let sequence = try await insert(event, appUserID: appUserID, encoded: encoded, session) else {
+            return .started(AppendStart(appUserID: appUserID, owner: owner, sequence: nil))
+        }
+        let facts = try await appUserID.asyncMap { id throws(StorageError) in try await self.projection(app, id, session) } ?? nil
+        return .started(AppendStart(appUserID: appUserID, owner: owner, sequence: sequence, facts: facts))
+    }
+
+    /// An append's first steps in one call of the engine's routine (``AppendRoutine``).
+    private func startInOneCall(_ call: String, _ event: LedgerEvent, encoded: String, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
+        let token = event.appAccountToken.map { $0.uuidString.lowercased() }
+        // The subscriber is found by the routine: the one the event names, else the one the purchase's
+        // last append went to, is likely. The routine leaves the projection out only when it is that
+        // subscriber's and at the kept revision.
+        let likely = event.appUserID ?? event.originalTransactionID.flatMap { projections.lastOwner(app, $0) }
+        let kept = likely.map { projections.revision(app, $0) } ?? 0
+        guard let row = try await session.execute(call, [
+            .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID), SQLValue(token), SQLValue(likely), .integer(kept),
+            .text(event.id.uuidString), .text(event.idempotencyKey), .text(event.source.rawValue), SQLValue(event.notificationUUID),
+            SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
+            SQLValue(event.rawSignedPayload),
+        ]).first else {
+            throw StorageError(.queryFailed, "the append routine returned no row")
+        }
+        let appUserID = row["o_app_user_id"]?.text
+        var start = AppendStart(appUserID: appUserID, owner: row["o_owner"]?.text, sequence: row["o_sequence"]?.integer)
+        if let appUserID, start.sequence != nil {
+            if let original = event.originalTransactionID { projections.noteOwner(appUserID, app: app, original: original) }
+            if row["o_found"]?.integer == 1 {
+                start.facts = try await projection(
+                    app, appUserID, row: ["revision": row["o_revision"] ?? .null, "projection": row["o_projection"] ?? .null],
+                    kept: likely == appUserID ? kept : 0, session)
+            }
+        }
+        return start
     }
 
     func transfer(originalTransactionID original: String, to newOwner: String, at: Date) async throws(StorageError) -> String? {
@@ -570,6 +639,13 @@ final class SQLLedgerStore: LedgerStore {
             """, [.integer(kept), .text(app), .text(appUserID)]
         ).first
         else { return nil }
+        return try await projection(app, appUserID, row: row, kept: kept, session)
+    }
+
+    /// The projection from its row (`revision`, and `projection` unless the revision was `kept`).
+    private func projection(
+        _ app: String, _ appUserID: String, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
+    ) async throws(StorageError) -> SubscriberFacts? {
         let revision = row["revision"]?.integer ?? 0
         if revision != 0, revision == kept, let facts = projections.facts(app, appUserID, revision: revision) { return facts }
         guard let json = row["projection"]?.text else {

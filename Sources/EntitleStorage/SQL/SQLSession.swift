@@ -23,6 +23,11 @@ protocol SQLEngine: Sendable {
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }
+    /// Stored routines, (re)created after every migration (PostgreSQL: ``AppendRoutine``).
+    var routines: [String] { get }
+    /// One statement doing an append's first steps (locks, owner, insert, projection), taking
+    /// ``SQLLedgerStore``'s binds and returning its columns; `nil`: the ledger runs them one by one.
+    var appendCall: String? { get }
     /// A sequence at or below which every event is committed (or never will be): what ledger
     /// consumers may read up to without passing an event that commits later with a smaller sequence.
     func readHorizon() async throws(StorageError) -> Int64

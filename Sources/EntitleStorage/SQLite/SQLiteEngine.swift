@@ -21,6 +21,9 @@ final class SQLiteEngine: SQLEngine {
     let sequenceReset: String? = nil
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
+    /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
+    let routines: [String] = []
+    let appendCall: String? = nil
 
     func readHorizon() async throws(StorageError) -> Int64 { .max }
 
