@@ -33,6 +33,21 @@ struct ProjectionCacheTests {
         #expect(kept.contains(10))
     }
 
+    @Test("the last owner of each purchase is noted per app, replaced by the next, and bounded like the projections")
+    func lastOwners() {
+        let cache = ProjectionCache(capacity: 3)
+        #expect(cache.lastOwner("app", "1000") == nil)
+        cache.noteOwner("u1", app: "app", original: "1000")
+        #expect(cache.lastOwner("app", "1000") == "u1")
+        #expect(cache.lastOwner("other", "1000") == nil)
+        cache.noteOwner("u2", app: "app", original: "1000")
+        #expect(cache.lastOwner("app", "1000") == "u2")
+        for index in 1...10 { cache.noteOwner("u\(index)", app: "app", original: "2\(index)") }
+        let originals = ["1000"] + (1...10).map { "2\($0)" }
+        #expect(originals.filter { cache.lastOwner("app", $0) != nil }.count == 3)
+        #expect(cache.lastOwner("app", "210") == "u10")
+    }
+
     @Test("new revisions are never 0 (what no revision reads as)", arguments: 0..<5)
     func revisions(round: Int) {
         #expect((0..<1_000).allSatisfy { _ in ProjectionCache.newRevision() > 0 })
