@@ -54,6 +54,9 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     if let interval = configuration.analyticsRefreshInterval {
         for service in apps.services { services.append(AnalyticsRefresher(service: service, interval: interval)) }
     }
+    if let interval = configuration.memoryTrimInterval {
+        services.append(MemoryTrimmer(interval: interval))
+    }
     if let interval = configuration.reconciliationInterval {
         services.append(Reconciler(services: apps.services, interval: interval))
     }

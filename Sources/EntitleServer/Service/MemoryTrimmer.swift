@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ServiceLifecycle
+
+/// Gives memory the server freed back to the system every `interval`, until graceful shutdown.
+///
+/// glibc's allocator keeps freed memory in per-thread arenas for reuse; a server whose bursts (an
+/// analytics refresh decoding a batch of histories, a busy second of requests) land on different
+/// threads keeps the sum of its bursts resident. Trimming returns the free pages of every arena
+/// (`malloc_trim`), so resident memory follows what is in use. Elsewhere it does nothing.
+public struct MemoryTrimmer: Service {
+    let interval: Duration
+
+    public init(interval: Duration = .seconds(10)) {
+        self.interval = interval
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                Self.trim()
+            }
+        }
+    }
+
+    /// Returns free memory to the system now; `true` when some was.
+    @discardableResult
+    public static func trim() -> Bool {
+        mallocTrim?(0) == 1
+    }
+
+    /// glibc's `malloc_trim`, which its Swift module doesn't export (it's in `<malloc.h>`).
+    private static let mallocTrim: (@convention(c) (UInt) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UInt) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+}
