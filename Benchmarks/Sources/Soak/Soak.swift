@@ -63,7 +63,7 @@ enum Soak {
             try JSONSerialization.data(withJSONObject: document).write(to: file)
             return copy
         }
-        try await fill(ledger: ledger, events: events, catalog: catalogs[0])
+        let purchases = try await fill(ledger: ledger, events: events, catalog: catalogs[0])
 
         // A PKI valid now, its root handed to the server.
         let started = Date()
@@ -91,13 +91,15 @@ enum Soak {
         let startRSS = residentKB(pid)
         print("server pid \(pid) up on a ledger of \(events) events; RSS at start \(startRSS / 1024) MB")
 
-        // Subscribers whose renewals arrive during the soak link their first purchase through the app.
+        // Subscribers of this run link their first purchase through the app; readers of the second app
+        // are this run's too, so a run on a kept ledger starts them with their quota unused.
         let apple = AppleFacts(bundleID: screenTime)
         let product = Population.product[1]
+        let run = Int(started.timeIntervalSince1970)
         for user in 0..<linkedSubscribers {
             let transaction = apple.subscription(
                 product, original: "S\(user)", id: "S\(user)-0", purchase: started, expires: started + 31 * 86_400, signed: started)
-            let status = try await load.post("/v1/subscribers/soak-\(user)/transactions", app: screenTime,
+            let status = try await load.post("/v1/subscribers/soak-\(run)-\(user)/transactions", app: screenTime,
                                              body: SubmitTransactionRequest(signedTransaction: pki.sign(transaction)))
             precondition(status == 200, "linking failed: \(status)")
         }
@@ -109,18 +111,18 @@ enum Soak {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 while clock.now < end {
-                    samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid))) }
+                    samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid), residentKB(pid, "RssAnon:"))) }
                     try? await Task.sleep(for: .seconds(10))
                 }
-                samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid))) }
+                samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid), residentKB(pid, "RssAnon:"))) }
             }
             group.addTask {
                 await load.schedule("notification", rate: notificationRate, until: end) { index in
-                    let user = index % linkedSubscribers
-                    let period = index / linkedSubscribers + 1
+                    // Renewals of the population's purchases, spread over all of them, each found by its owner.
+                    let (original, product) = purchases[(index &* 7_919) % purchases.count]
                     let now = Date()
                     let transaction = apple.subscription(
-                        product, original: "S\(user)", id: "S\(user)-\(period)", purchase: now, expires: now + 31 * 86_400, signed: now,
+                        product, original: original, id: "\(original)-soak-\(run)-\(index)", purchase: now, expires: now + 31 * 86_400, signed: now,
                         reason: .renewal)
                     let payload = ResponseBodyV2DecodedPayload(
                         notificationType: .didRenew, notificationUUID: UUID().uuidString,
@@ -133,13 +135,13 @@ enum Soak {
             group.addTask {
                 await load.schedule("subscriber read", rate: readRate, until: end) { index in
                     // Mostly the ledger's population, spread over all of it; some of the soak's own.
-                    let id = index % 5 == 0 ? "soak-\(index % linkedSubscribers)" : "user-\((index &* 7_919) % 180_000)"
+                    let id = index % 5 == 0 ? "soak-\(run)-\(index % linkedSubscribers)" : "user-\((index &* 7_919) % 180_000)"
                     return try await load.get("/v1/subscribers/\(id)", app: screenTime)
                 }
             }
             group.addTask {
                 await load.schedule("usage (second app)", rate: usageRate, until: end) { index in
-                    try await load.post("/v1/subscribers/reader-\(index % readers)/usage", app: epilogue,
+                    try await load.post("/v1/subscribers/reader-\(run)-\(index % readers)/usage", app: epilogue,
                                         body: RecordUsageRequest(feature: "conversations", idempotencyKey: "soak-\(started.timeIntervalSince1970)-\(index)"))
                 }
             }
@@ -155,10 +157,10 @@ enum Soak {
         try await http.shutdown()
 
         let sampled = samples.values.withLock { $0 }
-        print("\n| elapsed | server RSS |")
-        print("|---:|---:|")
+        print("\n| elapsed | server RSS | of which anonymous |")
+        print("|---:|---:|---:|")
         for sample in sampled where sample.seconds % 60 < 10 || sample == sampled.last! {
-            print("| \(sample.seconds) s | \(sample.kb / 1024) MB |")
+            print("| \(sample.seconds) s | \(sample.kb / 1024) MB | \(sample.anonymous / 1024) MB |")
         }
         let warm = sampled.filter { $0.seconds >= Int(seconds(warmUp)) }
         if let first = warm.first, let last = warm.last, let peak = warm.map(\.kb).max() {
@@ -175,11 +177,15 @@ enum Soak {
 
     /// Appends the population's events that are missing, then brings the analytics up to date, so the
     /// server starts on a ledger it has already read.
-    static func fill(ledger: String, events: Int, catalog: URL) async throws {
+    /// Returns every purchase of the population, with its product.
+    static func fill(ledger: String, events: Int, catalog: URL) async throws -> [(original: String, product: String)] {
         var logger = Logger(label: "entitle.soak")
         logger.logLevel = .error
         let people = Population.people(events: events)
         let total = people.reduce(0) { $0 + $1.count }
+        let purchases = people.compactMap { events in
+            events.lazy.compactMap { event in event.originalTransactionID.map { ($0, productID(of: event) ?? Population.product[0]) } }.first
+        }
         let contributor = AnalyticsContributor(catalog: try CatalogLoader().load(directory: catalog))
         try await LedgerConnection.with(.sqlite(path: ledger), logger: logger) { root in
             let store = root.forApp(screenTime)
@@ -203,12 +209,20 @@ enum Soak {
             }
             print(String(format: "appended and read by analytics in %.0f s", seconds(took)))
         }
+        return purchases
     }
 
-    /// VmRSS of `pid` in kB, from /proc.
-    static func residentKB(_ pid: Int32) -> Int {
+    static func productID(of event: LedgerEvent) -> String? {
+        switch event.payload {
+        case .transaction(let transaction), .notification(_, _, let transaction?, _): transaction.productId
+        default: nil
+        }
+    }
+
+    /// VmRSS (or another line of `/proc/<pid>/status`, such as RssAnon) of `pid` in kB.
+    static func residentKB(_ pid: Int32, _ field: String = "VmRSS:") -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return 0 }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
     }
@@ -220,5 +234,5 @@ enum Soak {
 
 /// The server's resident memory over the run.
 final class Samples: Sendable {
-    let values = Mutex<[(seconds: Int, kb: Int)]>([])
+    let values = Mutex<[(seconds: Int, kb: Int, anonymous: Int)]>([])
 }
