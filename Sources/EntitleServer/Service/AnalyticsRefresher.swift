@@ -16,18 +16,11 @@ public struct AnalyticsRefresher: Service {
     /// Waits one interval (the ledger is migrated meanwhile), then refreshes every interval. A failed
     /// refresh is logged and tried again next time.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                do throws(ServiceError) {
-                    try await service.refreshAnalytics()
-                } catch {
-                    service.logger.warning("analytics refresh will be retried", metadata: ["error.code": "\(error.code)"])
-                }
+        await everyInterval(interval) {
+            do throws(ServiceError) {
+                try await service.refreshAnalytics()
+            } catch {
+                service.logger.warning("analytics refresh will be retried", metadata: ["error.code": "\(error.code)"])
             }
         }
     }

@@ -18,20 +18,13 @@ public struct ConsumptionResponder: Service {
     public func run() async throws {
         // A service that returns ends the application: with nothing to answer, wait for shutdown.
         guard !services.isEmpty else { return try await gracefulShutdown() }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
+        await everyInterval(interval) {
+            for service in services {
+                do throws(ServiceError) {
+                    _ = try await service.answerConsumptionRequests(holder: service.instanceID)
                 } catch {
-                    return
-                }
-                for service in services {
-                    do throws(ServiceError) {
-                        _ = try await service.answerConsumptionRequests(holder: service.instanceID)
-                    } catch {
-                        service.logger.warning(
-                            "consumption requests will be answered later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
-                    }
+                    service.logger.warning(
+                        "consumption requests will be answered later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
                 }
             }
         }

@@ -17,16 +17,7 @@ public struct MemoryTrimmer: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                Self.trim()
-            }
-        }
+        await everyInterval(interval) { Self.trim() }
     }
 
     /// Returns free memory to the system now; `true` when some was.
