@@ -84,6 +84,12 @@ public protocol LedgerStore: Sendable {
     /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
     func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
 
+    /// A subscriber's projection (`nil` for an unknown subscriber) and the latest global event of
+    /// `source`, read in one statement: what every answer about a subscriber reads.
+    func projection(
+        appUserID: String, latestGlobalEvent source: LedgerEventSource
+    ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?)
+
     /// The projections of those of `appUserIDs` that have one, read together.
     func projections(appUserIDs: Set<String>) async throws(StorageError) -> [String: SubscriberFacts]
 

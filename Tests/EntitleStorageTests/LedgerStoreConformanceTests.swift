@@ -239,6 +239,38 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("a subscriber's projection and the latest global event are read together", arguments: StorageEngine.allCases)
+    func projectionWithGlobalEvent(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let none = try await store.projection(appUserID: "alice", latestGlobalEvent: .openAccess)
+            #expect(none.facts == nil && none.global == nil)
+            for event in Self.history(user: "alice", original: "4000", seedBase: 0) {
+                _ = try await store.append(event)
+            }
+            let alone = try await store.projection(appUserID: "alice", latestGlobalEvent: .openAccess)
+            let stored = try await store.projection(appUserID: "alice")
+            #expect(alone.facts != nil)
+            #expect(alone.facts == stored)
+            #expect(alone.global == nil)
+            let window = OpenAccessWindow(startsAt: Self.day(0), endsAt: Self.day(9))
+            _ = try await store.append(LedgerEvent(
+                id: LedgerEvents.id(820), appUserID: nil, source: .openAccess, idempotencyKey: "open-access:820",
+                signedDate: Self.day(1), receivedAt: Self.day(1), payload: .openAccessSet(window)))
+            // Read twice: decoded from the row, then the copy kept for its revision.
+            for _ in 0..<2 {
+                let both = try await store.projection(appUserID: "alice", latestGlobalEvent: .openAccess)
+                #expect(both.facts == alone.facts)
+                #expect(both.global?.id == LedgerEvents.id(820))
+                #expect(both.global?.payload == .openAccessSet(window))
+            }
+            let unknown = try await store.projection(appUserID: "bob", latestGlobalEvent: .openAccess)
+            #expect(unknown.facts == nil && unknown.global?.id == LedgerEvents.id(820))
+            // Another app sees neither.
+            let other = try await store.forApp("com.example.other").projection(appUserID: "alice", latestGlobalEvent: .openAccess)
+            #expect(other.facts == nil && other.global == nil)
+        }
+    }
+
     @Test("subscribers are kept apart, listed, and rebuilt", arguments: StorageEngine.allCases)
     func manySubscribers(engine: StorageEngine) async throws {
         try await engine.withStore { store in

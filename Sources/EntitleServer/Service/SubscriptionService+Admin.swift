@@ -55,6 +55,11 @@ extension SubscriptionService {
         } catch {
             throw ServiceError(error)
         }
+        return Self.openAccessWindow(event)
+    }
+
+    /// The window the latest open-access event set; `nil` when none, or when it was turned off.
+    static func openAccessWindow(_ event: LedgerEvent?) -> OpenAccessWindow? {
         guard case .openAccessSet(let window)? = event?.payload else { return nil }
         return window
     }

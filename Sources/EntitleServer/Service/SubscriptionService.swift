@@ -325,16 +325,6 @@ public final class SubscriptionService: Sendable {
 
     // MARK: - Helpers
 
-    private func facts(_ appUserID: String) async throws(ServiceError) -> (SubscriberFacts, Date) {
-        try Self.validate(appUserID)
-        let appUserID = try await canonical(appUserID)
-        do {
-            return (try await store.projection(appUserID: appUserID) ?? SubscriberFacts(appUserID: appUserID), now())
-        } catch {
-            throw ServiceError(error)
-        }
-    }
-
     /// Everything an answer about a subscriber depends on, read once: their facts, the households
     /// they belong to, the open-access window, and the instant.
     struct ResolutionContext: Sendable {
@@ -350,10 +340,22 @@ public final class SubscriptionService: Sendable {
         }
     }
 
+    /// Reads the subscriber's projection and the open-access switch together (one statement), then
+    /// their households.
     func resolutionContext(_ appUserID: String) async throws(ServiceError) -> ResolutionContext {
-        let (facts, at) = try await facts(appUserID)
+        try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
+        let read: (facts: SubscriberFacts?, global: LedgerEvent?)
+        do {
+            read = try await store.projection(appUserID: appUserID, latestGlobalEvent: .openAccess)
+        } catch {
+            throw ServiceError(error)
+        }
+        let at = now()
+        let facts = read.facts ?? SubscriberFacts(appUserID: appUserID)
         return ResolutionContext(
-            resolver: resolver, facts: facts, households: try await householdFacts(of: facts, at: at), openAccess: try await openAccess(), at: at)
+            resolver: resolver, facts: facts, households: try await householdFacts(of: facts, at: at),
+            openAccess: Self.openAccessWindow(read.global), at: at)
     }
 
     /// The projections of the households the subscriber belongs to at `at`.

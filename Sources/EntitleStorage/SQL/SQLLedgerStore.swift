@@ -411,6 +411,31 @@ final class SQLLedgerStore: LedgerStore {
         try await engine.read { session throws(StorageError) in try await self.projection(app, appUserID, session) }
     }
 
+    func projection(
+        appUserID: String, latestGlobalEvent source: LedgerEventSource
+    ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?) {
+        let app = app
+        let kept = projections.revision(app, appUserID)
+        return try await engine.read { session throws(StorageError) in
+            // One row whether or not the subscriber has one: `found` says which.
+            guard let row = try await session.execute(
+                """
+                SELECT s.app_user_id AS found, s.revision AS revision,
+                    CASE WHEN s.revision = ? THEN NULL ELSE s.projection END AS projection,
+                    (SELECT event FROM ledger_events
+                     WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
+                     ORDER BY sequence DESC LIMIT 1) AS event
+                FROM (SELECT 1 AS one) AS o LEFT JOIN subscribers s ON s.app_id = ? AND s.app_user_id = ?
+                """, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .text(appUserID)]
+            ).first
+            else { return (nil, nil) }
+            var answer: (facts: SubscriberFacts?, global: LedgerEvent?) = (nil, nil)
+            if row["found"]?.text != nil { answer.facts = try await self.projection(app, appUserID, row: row, kept: kept, session) }
+            if let event = row["event"], event.text != nil { answer.global = try Self.decodeEvents([["event": event]]).first }
+            return answer
+        }
+    }
+
     func owner(originalTransactionID: String) async throws(StorageError) -> String? {
         try await engine.read { session throws(StorageError) in try await Self.owner(app, originalTransactionID, session) }
     }
