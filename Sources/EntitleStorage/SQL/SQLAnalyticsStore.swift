@@ -88,9 +88,10 @@ final class SQLAnalyticsStore: AnalyticsStore {
         for start in stride(from: 0, to: ids.count, by: chunk) {
             let ids = Array(ids[start..<min(start + chunk, ids.count)])
             for id in ids { try await session.lock(SQLLedgerStore.subscriberLock(app, id)) }
-            let binds = [SQLValue.text(app)] + ids.map(SQLValue.text)
+            let list = SQLValue.inList(ids.map(SQLValue.text))
+            let binds = [SQLValue.text(app)] + list.values
             let rows = try await session.execute(
-                "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(ids.count)) ORDER BY app_user_id, sequence",
+                "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(list.placeholders) ORDER BY app_user_id, sequence",
                 binds)
             var eventRows: [String: [[String: SQLValue]]] = [:]
             for row in rows {
@@ -101,7 +102,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             // What each added before (a recompute dropped them all, but a refresh may have run since).
             var old: [String: String] = [:]
             for row in try await session.execute(
-                "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(ids.count))",
+                "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
                 binds)
             {
                 if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }

@@ -353,12 +353,13 @@ final class SQLLedgerStore: LedgerStore {
     ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)] {
         guard !appUserIDs.isEmpty else { return [] }
         let app = app
+        let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
         return try await engine.read { session throws(StorageError) in
             let rows = try await session.execute(
                 """
                 SELECT sequence, app_user_id, event FROM ledger_events
-                WHERE app_id = ? AND sequence > ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count)) ORDER BY sequence
-                """, [.text(app), .integer(sequence)] + appUserIDs.sorted().map(SQLValue.text))
+                WHERE app_id = ? AND sequence > ? AND app_user_id IN \(list.placeholders) ORDER BY sequence
+                """, [.text(app), .integer(sequence)] + list.values)
             let events = try Self.decodeEvents(rows)
             return try zip(rows, events).map { row, event throws(StorageError) in
                 guard let sequence = row["sequence"]?.integer, let appUserID = row["app_user_id"]?.text else {
@@ -445,9 +446,10 @@ final class SQLLedgerStore: LedgerStore {
         let app = app
         return try await engine.read { session throws(StorageError) in
             var found: [String: SubscriberFacts] = [:]
+            let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
             for row in try await session.execute(
-                "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))",
-                [.text(app)] + appUserIDs.sorted().map(SQLValue.text))
+                "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
+                [.text(app)] + list.values)
             {
                 guard let appUserID = row["app_user_id"]?.text else { continue }
                 let revision = row["revision"]?.integer ?? 0
@@ -467,11 +469,12 @@ final class SQLLedgerStore: LedgerStore {
         let app = app
         return try await engine.read { session throws(StorageError) in
             var owners: [String: String] = [:]
+            let list = SQLValue.inList(originalTransactionIDs.sorted().map(SQLValue.text))
             for row in try await session.execute(
                 """
                 SELECT original_transaction_id, app_user_id FROM purchase_links
-                WHERE app_id = ? AND original_transaction_id IN \(SQLValue.placeholders(originalTransactionIDs.count))
-                """, [.text(app)] + originalTransactionIDs.sorted().map(SQLValue.text))
+                WHERE app_id = ? AND original_transaction_id IN \(list.placeholders)
+                """, [.text(app)] + list.values)
             {
                 if let original = row["original_transaction_id"]?.text, let owner = row["app_user_id"]?.text { owners[original] = owner }
             }

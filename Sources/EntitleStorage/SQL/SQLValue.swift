@@ -8,9 +8,15 @@ enum SQLValue: Hashable, Sendable {
 
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
-    /// `(?, ?, …)` with `count` placeholders, for `IN` (at least one).
-    static func placeholders(_ count: Int) -> String {
-        "(" + Array(repeating: "?", count: max(1, count)).joined(separator: ", ") + ")"
+    /// `values` as an `IN` list: `(?, ?, …)` and the values to bind to it, padded to the next power of
+    /// two by repeating the last value (which leaves the set the same), so statements built for any
+    /// number of values come in a few shapes, and a connection keeps a few prepared statements, not one
+    /// per count.
+    static func inList(_ values: [SQLValue]) -> (placeholders: String, values: [SQLValue]) {
+        guard let last = values.last else { return ("(NULL)", []) }
+        let count = values.count <= 1 ? 1 : 1 << (Int.bitWidth - (values.count - 1).leadingZeroBitCount)
+        let padded = values + Array(repeating: last, count: count - values.count)
+        return ("(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")", padded)
     }
 
     /// A date stored as Unix milliseconds (``init(_:)-(Date?)``).

@@ -61,9 +61,10 @@ final class SQLWebhookStore: WebhookStore {
         let app = app
         return try await engine.read { session throws(StorageError) in
             var snapshots: [String: WebhookSnapshot] = [:]
+            let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
             for row in try await session.execute(
-                "SELECT app_user_id, facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))",
-                [.text(app)] + appUserIDs.sorted().map(SQLValue.text))
+                "SELECT app_user_id, facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
+                [.text(app)] + list.values)
             {
                 guard let appUserID = row["app_user_id"]?.text, let text = row["facts"]?.text, let at = row["at"]?.date,
                     let facts = try? SQLLedgerStore.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
@@ -148,13 +149,14 @@ final class SQLWebhookStore: WebhookStore {
     func dueSchedule(appUserIDs: Set<String>, by now: Date) async throws(StorageError) -> [ScheduledEvent] {
         guard !appUserIDs.isEmpty else { return [] }
         let app = app
+        let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
         return try await engine.read { session throws(StorageError) in
             try Self.schedule(await session.execute(
                 """
                 SELECT * FROM scheduled_events
-                WHERE app_id = ? AND fired_at IS NULL AND due_at <= ? AND app_user_id IN \(SQLValue.placeholders(appUserIDs.count))
+                WHERE app_id = ? AND fired_at IS NULL AND due_at <= ? AND app_user_id IN \(list.placeholders)
                 ORDER BY due_at, app_user_id, kind, period_key
-                """, [.text(app), SQLValue(now)] + appUserIDs.sorted().map(SQLValue.text)))
+                """, [.text(app), SQLValue(now)] + list.values))
         }
     }
 
@@ -274,8 +276,9 @@ final class SQLWebhookStore: WebhookStore {
             var binds: [SQLValue] = [SQLValue(now), .text(app), .text(endpointID)]
             if let ids {
                 guard !ids.isEmpty else { return 0 }
-                sql += " AND id IN " + SQLValue.placeholders(ids.count)
-                binds += ids.map(SQLValue.integer)
+                let list = SQLValue.inList(ids.map(SQLValue.integer))
+                sql += " AND id IN " + list.placeholders
+                binds += list.values
             }
             let rows = try await session.execute(sql + " RETURNING id", binds)
             _ = try await session.execute(
