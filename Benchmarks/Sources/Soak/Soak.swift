@@ -34,7 +34,9 @@ enum Soak {
     static let usageRate = 50
     static let overviewEvery = Duration.seconds(15)
     static let linkedSubscribers = 2_000
-    static let readers = 20_000
+    /// Subscribers of the second app recording usage: enough that none records more than its free
+    /// quota (2 conversations a month) in a run of `minutes`, so every record is answered 2xx.
+    static func readers(minutes: Double) -> Int { max(20_000, Int(minutes * 60) * usageRate / 2 + 1) }
     static let warmUp = Duration.seconds(120)
 
     static func main() async throws {
@@ -108,6 +110,7 @@ enum Soak {
         let end = clock.now + .seconds(minutes * 60)
         let samples = Samples()
         let begin = clock.now
+        let readers = Self.readers(minutes: minutes)
         await withDiscardingTaskGroup { group in
             group.addTask {
                 while clock.now < end {
