@@ -372,13 +372,16 @@ final class SQLLedgerStore: LedgerStore {
 
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
         try await engine.read { session throws(StorageError) in
-            try Self.decodeEvents(await session.execute(
-                """
-                SELECT event FROM ledger_events WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
-                ORDER BY sequence DESC LIMIT 1
-                """, [.text(app), .text(source.rawValue)])).first
+            try Self.decodeEvents(await session.execute(Self.latestGlobalEventQuery, [.text(app), .text(source.rawValue)])).first
         }
     }
+
+    /// The latest event of a source that belongs to no subscriber (binds: app, source); alone, or as a
+    /// subquery beside a subscriber's projection.
+    private static let latestGlobalEventQuery = """
+        SELECT event FROM ledger_events WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
+        ORDER BY sequence DESC LIMIT 1
+        """
 
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
@@ -423,9 +426,7 @@ final class SQLLedgerStore: LedgerStore {
                 """
                 SELECT s.app_user_id AS found, s.revision AS revision,
                     CASE WHEN s.revision = ? THEN NULL ELSE s.projection END AS projection,
-                    (SELECT event FROM ledger_events
-                     WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
-                     ORDER BY sequence DESC LIMIT 1) AS event
+                    (\(Self.latestGlobalEventQuery)) AS event
                 FROM (SELECT 1 AS one) AS o LEFT JOIN subscribers s ON s.app_id = ? AND s.app_user_id = ?
                 """, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .text(appUserID)]
             ).first
