@@ -80,11 +80,13 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
     }
 
     /// Newer means signed later; equal signing instants are ordered by content so every replica picks
-    /// the same version.
-    public static func isNewer<T: Encodable>(_ candidate: T, than existing: T) -> Bool where T: SignedPayload {
+    /// the same version. The same version seen twice (a notification and the transaction it carries)
+    /// is never newer, and is recognised without encoding either.
+    public static func isNewer<T: Encodable & Equatable>(_ candidate: T, than existing: T) -> Bool where T: SignedPayload {
         let lhs = candidate.signedDate ?? .distantPast
         let rhs = existing.signedDate ?? .distantPast
         if lhs != rhs { return lhs > rhs }
+        if candidate == existing { return false }
         let encoder = AppStoreJSON.encoder()
         let a = (try? encoder.encode(candidate)) ?? Data()
         let b = (try? encoder.encode(existing)) ?? Data()

@@ -108,7 +108,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
             }
             for (id, new) in zip(ids, computed) {
-                let previous = try old[id].map { text throws(StorageError) in try Self.decodeCells(text, appUserID: id) } ?? [:]
+                let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
                 delta.add(new.cells.difference(from: previous))
                 if let encoded = new.encoded {
                     _ = try await session.execute(
@@ -138,7 +138,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let work: @Sendable (ArraySlice<String>) throws(StorageError) -> [Computed] = { slice throws(StorageError) in
             try slice.map { id throws(StorageError) in
                 let computed = cells(id, try SQLLedgerStore.decodeEvents(rows[id] ?? []))
-                return (computed, computed.isEmpty ? nil : try encodeCells(computed, appUserID: id))
+                return (computed, computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
             }
         }
         guard parts > 1 else { return try work(ids[...]) }
@@ -200,46 +200,5 @@ final class SQLAnalyticsStore: AnalyticsStore {
                     "DELETE FROM analytics_daily WHERE app_id = ? AND day = ? AND metric = ? AND product = ? AND currency = ? AND cohort = ?", binds)
             }
         }
-    }
-
-    /// A subscriber's cells as stored: `[day, metric, product, currency, cohort, value]` rows in JSON.
-    private struct StoredCell: Codable {
-        var d: Int
-        var m: String
-        var p: String
-        var c: String
-        var h: String
-        var v: Int64
-    }
-
-    private static let cellEncoder = JSONEncoder()
-
-    static func encodeCells(_ cells: AnalyticsCells, appUserID: String) throws(StorageError) -> String {
-        // In no particular order: the cells are read back into a dictionary.
-        let rows = cells.map {
-            StoredCell(d: $0.key.day, m: $0.key.metric.rawValue, p: $0.key.product, c: $0.key.currency, h: $0.key.cohort, v: $0.value)
-        }
-        do {
-            return String(decoding: try cellEncoder.encode(rows), as: UTF8.self)
-        } catch {
-            throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not encode", underlying: error)
-        }
-    }
-
-    static func decodeCells(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
-        let rows: [StoredCell]
-        do {
-            rows = try SQLLedgerStore.decoder().decode([StoredCell].self, from: Data(text.utf8))
-        } catch {
-            throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not decode", underlying: error)
-        }
-        var cells = AnalyticsCells(minimumCapacity: rows.count)
-        for row in rows {
-            guard let metric = AnalyticsMetric(rawValue: row.m) else {
-                throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) name an unknown metric \(row.m)")
-            }
-            cells[AnalyticsKey(day: row.d, metric: metric, product: row.p, currency: row.c, cohort: row.h)] = row.v
-        }
-        return cells
     }
 }

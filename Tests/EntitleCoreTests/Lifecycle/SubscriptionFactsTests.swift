@@ -98,6 +98,20 @@ struct SubscriptionFactsTests {
         #expect(a == b)
     }
 
+    @Test("a version is never newer than itself; of two signed at one instant exactly one is newer")
+    func newerIsStrict() {
+        let one = Self.apple.subscription("p", original: "1000", id: "t1", purchase: Self.day(0), expires: Self.day(30), signed: Self.day(1))
+        var other = one
+        other.isUpgraded = true
+        #expect(!SubscriptionFacts.isNewer(one, than: one))
+        #expect(SubscriptionFacts.isNewer(one, than: other) != SubscriptionFacts.isNewer(other, than: one))
+        let info = Self.apple.renewal(original: "1000", product: "p", signed: Self.day(1))
+        var changed = info
+        changed.autoRenewProductId = "q"
+        #expect(!SubscriptionFacts.isNewer(info, than: info))
+        #expect(SubscriptionFacts.isNewer(info, than: changed) != SubscriptionFacts.isNewer(changed, than: info))
+    }
+
     @Test("facts of another purchase chain are ignored")
     func otherChain() {
         var facts = SubscriptionFacts(originalTransactionID: "1000")

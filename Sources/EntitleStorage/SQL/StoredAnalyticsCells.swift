@@ -1,0 +1,84 @@
+import EntitleAnalytics
+import Foundation
+
+/// A subscriber's analytics cells as stored in `analytics_contributions.cells`: a JSON array of
+/// `{"d": day, "m": metric, "p": product, "c": currency, "h": cohort, "v": value}` objects.
+///
+/// The array is written directly (a refresh writes one per subscriber it touches, and Foundation's
+/// encoder cost more than computing the cells) and read back with `JSONDecoder`, which accepts any
+/// spelling of the same JSON, including what earlier versions wrote.
+enum StoredAnalyticsCells {
+    private struct Row: Decodable {
+        var d: Int
+        var m: String
+        var p: String
+        var c: String
+        var h: String
+        var v: Int64
+    }
+
+    /// The JSON text of `cells`, in no particular order (they are read back into a dictionary).
+    static func encode(_ cells: AnalyticsCells) -> String {
+        var json = "["
+        json.reserveCapacity(cells.count * 64 + 2)
+        var first = true
+        for (key, value) in cells {
+            json += first ? "{\"d\":" : ",{\"d\":"
+            first = false
+            json += String(key.day)
+            json += ",\"m\":"
+            appendQuoted(key.metric.rawValue, to: &json)
+            json += ",\"p\":"
+            appendQuoted(key.product, to: &json)
+            json += ",\"c\":"
+            appendQuoted(key.currency, to: &json)
+            json += ",\"h\":"
+            appendQuoted(key.cohort, to: &json)
+            json += ",\"v\":"
+            json += String(value)
+            json += "}"
+        }
+        json += "]"
+        return json
+    }
+
+    static func decode(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
+        let rows: [Row]
+        do {
+            rows = try SQLLedgerStore.decoder().decode([Row].self, from: Data(text.utf8))
+        } catch {
+            throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not decode", underlying: error)
+        }
+        var cells = AnalyticsCells(minimumCapacity: rows.count)
+        for row in rows {
+            guard let metric = AnalyticsMetric(rawValue: row.m) else {
+                throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) name an unknown metric \(row.m)")
+            }
+            cells[AnalyticsKey(day: row.d, metric: metric, product: row.p, currency: row.c, cohort: row.h)] = row.v
+        }
+        return cells
+    }
+
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
+    static func appendQuoted(_ text: String, to json: inout String) {
+        json += "\""
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            json += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case "\n": json += "\\n"
+                case "\r": json += "\\r"
+                case "\t": json += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        json += "\""
+    }
+}
