@@ -25,8 +25,9 @@ final class PostgresEngine: SQLEngine {
     /// for an instant, when no append is between its sequence and its commit.
     static let appendLock = "hashtextextended('entitle.ledger.appends', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
-    let routines = [AppendRoutine.definition]
+    let routines = [AppendRoutine.definition, KeptAppendRoutine.definition]
     let appendCall: String? = AppendRoutine.call
+    let keptAppendCall: String? = KeptAppendRoutine.call
 
     func readHorizon() async throws(StorageError) -> Int64 {
         try await transaction { session throws(StorageError) in
@@ -50,6 +51,23 @@ final class PostgresEngine: SQLEngine {
         } catch let error as PostgresTransactionError {
             if let closure = error.closureError as? StorageError { throw closure }
             throw StorageError(.queryFailed, "a PostgreSQL transaction failed: \(String(reflecting: error))", underlying: error)
+        } catch {
+            throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
+        }
+    }
+
+    /// A write that is one statement runs outside any transaction, as reads do: PostgreSQL commits it
+    /// when it completes, which saves BEGIN and COMMIT's two round trips.
+    func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        do {
+            let asked = ContinuousClock.now
+            return try await client.withConnection { [observer, logger] connection in
+                try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
+                    try await work(Session(connection: connection, logger: logger))
+                }
+            }
+        } catch let error as StorageError {
+            throw error
         } catch {
             throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
         }

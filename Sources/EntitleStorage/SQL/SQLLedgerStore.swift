@@ -196,6 +196,9 @@ final class SQLLedgerStore: LedgerStore {
 
     private func append(_ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?) async throws(StorageError) -> AppendOutcome {
         let encoded = try Self.encode(event)
+        if admit == nil, let call = engine.keptAppendCall, let outcome = try await appendKept(call, event, encoded: encoded) {
+            return outcome
+        }
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             let start: AppendStart
@@ -230,6 +233,32 @@ final class SQLLedgerStore: LedgerStore {
             try await self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: event.receivedAt, session)
             return .appended(sequence: sequence, appUserID: appUserID)
         }
+    }
+
+    /// The whole append in one statement (``KeptAppendRoutine``) when this instance keeps the
+    /// projection of the subscriber the event likely goes to: the event is folded into it here, and the
+    /// routine stores both only if that subscriber's stored revision is still the kept one. `nil`: the
+    /// routine wrote nothing, and the append runs in a transaction.
+    private func appendKept(_ call: String, _ event: LedgerEvent, encoded: String) async throws(StorageError) -> AppendOutcome? {
+        let app = app
+        guard let likely = event.appUserID ?? event.originalTransactionID.flatMap({ projections.lastOwner(app, $0) }) else { return nil }
+        let kept = projections.revision(app, likely)
+        guard kept != 0, var facts = projections.facts(app, likely, revision: kept) else { return nil }
+        facts.apply(event)
+        let projection = try Self.encodeProjection(facts, appUserID: likely)
+        let revision = ProjectionCache.newRevision()
+        let binds: [SQLValue] = [
+            .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID), SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }),
+            .text(likely), .integer(kept), .text(event.id.uuidString), .text(event.idempotencyKey), .text(event.source.rawValue),
+            SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
+            SQLValue(event.rawSignedPayload), .text(projection), .integer(revision),
+        ]
+        let row = try await engine.statement { session throws(StorageError) in try await session.execute(call, binds).first }
+        guard let row, row["o_done"]?.integer == 1 else { return nil }
+        guard let sequence = row["o_sequence"]?.integer else { return .duplicate }
+        projections.keep(facts, revision: revision, app: app, appUserID: likely)
+        if let original = event.originalTransactionID { projections.noteOwner(likely, app: app, original: original) }
+        return .appended(sequence: sequence, appUserID: likely)
     }
 
     /// What an append knows once its event is inserted: its subscriber (if any), the purchase's owner
@@ -701,12 +730,7 @@ final class SQLLedgerStore: LedgerStore {
     private func store(
         _ facts: SubscriberFacts, app: String, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
     ) async throws(StorageError) {
-        let json: String
-        do {
-            json = String(decoding: try Self.encoder.encode(facts), as: UTF8.self)
-        } catch {
-            throw StorageError(.corruptRecord, "the projection of \(appUserID) does not encode", underlying: error)
-        }
+        let json = try Self.encodeProjection(facts, appUserID: appUserID)
         let revision = ProjectionCache.newRevision()
         _ = try await session.execute(
             """
@@ -717,6 +741,14 @@ final class SQLLedgerStore: LedgerStore {
             [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
         // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
         projections.keep(facts, revision: revision, app: app, appUserID: appUserID)
+    }
+
+    private static func encodeProjection(_ facts: SubscriberFacts, appUserID: String) throws(StorageError) -> String {
+        do {
+            return String(decoding: try encoder.encode(facts), as: UTF8.self)
+        } catch {
+            throw StorageError(.corruptRecord, "the projection of \(appUserID) does not encode", underlying: error)
+        }
     }
 
     /// The event as stored in `event`: without its signed payload, which has a column of its own.

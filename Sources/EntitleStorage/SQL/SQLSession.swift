@@ -28,6 +28,12 @@ protocol SQLEngine: Sendable {
     /// One statement doing an append's first steps (locks, owner, insert, projection), taking
     /// ``SQLLedgerStore``'s binds and returning its columns; `nil`: the ledger runs them one by one.
     var appendCall: String? { get }
+    /// One statement doing a whole append when the caller keeps the subscriber's current projection
+    /// (``KeptAppendRoutine``), run with ``statement(_:)``; `nil`: appends always run in a transaction.
+    var keptAppendCall: String? { get }
+    /// Runs `work`, a single statement that writes and is atomic on its own (a stored routine), outside
+    /// any transaction: committed when it returns.
+    func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T
     /// A sequence at or below which every event is committed (or never will be): what ledger
     /// consumers may read up to without passing an event that commits later with a smaller sequence.
     func readHorizon() async throws(StorageError) -> Int64

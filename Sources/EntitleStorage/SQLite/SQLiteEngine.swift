@@ -24,8 +24,14 @@ final class SQLiteEngine: SQLEngine {
     /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
     let routines: [String] = []
     let appendCall: String? = nil
+    let keptAppendCall: String? = nil
 
     func readHorizon() async throws(StorageError) -> Int64 { .max }
+
+    /// The writer is one connection: a statement commits with the writer's next group.
+    func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await transaction(work)
+    }
 
     private init(connection: SQLiteHandle, reader: SQLiteHandle, observer: StorageObserver, threadPool: NIOThreadPool) {
         self.connection = connection
