@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [--seconds S] [--runs N] [TARGET...]      (both: whichever comes first; default 60 s)
 #
-# TARGET is FuzzVerifier, FuzzDecoders, FuzzCatalog or FuzzRequestBodies (all by default). A crash, a
+# TARGET is FuzzVerifier, FuzzDecoders, FuzzCatalog, FuzzRequestBodies or FuzzStoredEvents (all by default). A crash, a
 # sanitizer report or a false accept stops with the input saved under .build-fuzz/artifacts/ and exit 1.
 # The last lines per target: executions, time, peak RSS. Leak detection is off: LeakSanitizer reports
 # Foundation's buffers held by the targets' globals at exit, which are not leaks.
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=60)
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzDecoders FuzzCatalog FuzzRequestBodies)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzDecoders FuzzCatalog FuzzRequestBodies FuzzStoredEvents)
 
 scratch=.build-fuzz
 for target in "${targets[@]}"; do
@@ -63,6 +63,11 @@ printf '%s' '{"signedTransaction":"eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}' > "$work/Fuz
 printf '%s' '{"feature":"conversations","amount":1,"idempotencyKey":"k1"}' > "$work/FuzzRequestBodies/usage"
 printf '%s' '{"entitlementID":"premium","startsAt":"2026-01-01T00:00:00Z","endsAt":"2026-02-01T00:00:00Z","reason":"support"}' > "$work/FuzzRequestBodies/grant"
 printf '%s' '{"endsAt":"2026-02-01T00:00:00Z","entitlementIDs":["premium"],"reason":"outage"}' > "$work/FuzzRequestBodies/open-access"
+seed FuzzStoredEvents
+printf '%s' '{"appUserID":"user-0","id":"00000000-0000-4000-8000-000000000003","idempotencyKey":"notification:00000000-0000-4000-8000-000000000003","notificationUUID":"00000000-0000-4000-8000-000000000003","originalTransactionID":"A0","payload":{"notification":{"renewalInfo":{"autoRenewProductId":"com.screentimerewards.individual.monthly","autoRenewStatus":1,"currency":"USD","eligibleWinBackOfferIds":["w1"],"environment":"Sandbox","gracePeriodExpiresDate":1758521613711,"isInBillingRetryPeriod":false,"originalTransactionId":"A0","productId":"com.screentimerewards.individual.monthly","signedDate":1757916813711.5125},"subtype":"INITIAL_BUY","transaction":{"appAccountToken":"7E3FB20B-4CDB-47CC-936D-99D65F608138","bundleId":"com.screentimerewards","currency":"USD","environment":"Sandbox","expiresDate":1758521613711.5125,"inAppOwnershipType":"PURCHASED","isUpgraded":true,"offerDiscountType":"FREE_TRIAL","offerType":1,"originalPurchaseDate":1757916813711.5125,"originalTransactionId":"A0","price":0,"productId":"com.screentimerewards.individual.monthly","purchaseDate":1757916813711.5125,"quantity":1,"revocationDate":-1.5e3,"revocationReason":0,"signedDate":1757916813711.5125,"storefront":"USA","storefrontId":"143441","subscriptionGroupIdentifier":"G1","transactionId":"A0-t","transactionReason":"PURCHASE","type":"Auto-Renewable Subscription","webOrderLineItemId":"A0-w1757916813"},"type":"SUBSCRIBED"}},"receivedAt":1757916813711.5125,"signedDate":1757916813711.5125,"source":"app_store_notification","transactionID":"A0-t"}' > "$work/FuzzStoredEvents/notification"
+printf '%s' '{"appUserID":"u1","id":"00000000-0000-4000-8000-000000000005","idempotencyKey":"transaction:R1-1","originalTransactionID":"R1","payload":{"transaction":{"_0":{"originalTransactionId":"R1","price":7990,"productId":"p","purchaseDate":0,"transactionId":"R1-1"}}},"receivedAt":0,"signedDate":0,"source":"app_transaction","transactionID":"R1-1"}' > "$work/FuzzStoredEvents/transaction"
+printf '%s' '{"appUserID":"u1","id":"00000000-0000-4000-8000-000000000007","idempotencyKey":"admin:7","payload":{"appTrialStarted":{"at":1735689600000}},"receivedAt":1735689600000,"source":"app_trial_start"}' > "$work/FuzzStoredEvents/trial"
+printf '%s' '{"id":"00000000-0000-4000-8000-000000000008","idempotencyKey":"admin:8","payload":{"renewalInfo":{"_0":{"expirationIntent":2,"priceIncreaseStatus":1,"renewalDate":1e12}}},"receivedAt":-0,"source":"admin"}' > "$work/FuzzStoredEvents/renewal"
 
 mkdir -p "$scratch/artifacts"
 status=0

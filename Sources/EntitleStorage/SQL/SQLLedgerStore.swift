@@ -769,7 +769,7 @@ final class SQLLedgerStore: LedgerStore {
         for row in rows {
             guard let json = row["event"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no event") }
             do {
-                var event = try decoder.decode(LedgerEvent.self, from: Data(json.utf8))
+                var event = try StoredEventReader.event(json) ?? decoder.decode(LedgerEvent.self, from: Data(json.utf8))
                 if let signed = row["signed_payload"]?.text { event.rawSignedPayload = signed }
                 events.append(event)
             } catch {

@@ -1,0 +1,149 @@
+import Foundation
+
+/// A strict reader of the JSON the ledger writes, a token at a time: objects, strings without escapes,
+/// numbers in JSON's grammar, booleans. Anything else (an escape, `null`, a control character, a
+/// malformed number) makes a read return `nil`, and the caller hands the whole text to `JSONDecoder`,
+/// so what this reads is always what `JSONDecoder` would read.
+struct JSONCursor {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Whether only whitespace is left.
+    mutating func atEnd() -> Bool {
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// Reads an object, calling `member` with each key (positioned at its value), which must read
+    /// the value and return whether it could: `false` for a key it doesn't know or has seen already
+    /// (`JSONDecoder` doesn't say which of two equal keys wins). `false` when the object or a member
+    /// couldn't be read.
+    mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        while true {
+            guard let key = string(), take(UInt8(ascii: ":")) else { return false }
+            guard member(&self, key) else { return false }
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Reads an array, calling `element` for each element.
+    mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "[")) else { return false }
+        if take(UInt8(ascii: "]")) { return true }
+        while true {
+            guard element(&self) else { return false }
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A string with no escapes and no control characters.
+    mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    mutating func bool() -> Bool? {
+        skipWhitespace()
+        if literal("true") { return true }
+        if literal("false") { return false }
+        return nil
+    }
+
+    /// An integer: digits only (no fraction or exponent), within `T`'s range.
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+        guard let (text, integral) = number(), integral else { return nil }
+        return T(text, radix: 10)
+    }
+
+    mutating func double() -> Double? {
+        guard let (text, _) = number(), let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// A number's text, and whether it has neither fraction nor exponent.
+    private mutating func number() -> (Substring, Bool)? {
+        skipWhitespace()
+        let start = index
+        var integral = true
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        if peek(UInt8(ascii: "0")) {
+            index += 1
+        } else {
+            guard digits() else { return nil }
+        }
+        if peek(UInt8(ascii: ".")) {
+            index += 1
+            integral = false
+            guard digits() else { return nil }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            index += 1
+            integral = false
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard digits() else { return nil }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return (Substring(text), integral)
+    }
+
+    /// One or more digits.
+    private mutating func digits() -> Bool {
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+        return index > start
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        // A literal ends where a token may: not inside a longer word.
+        if index + count < bytes.count, Self.isWordByte(bytes[index + count]) { return false }
+        index += count
+        return true
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        index < bytes.count && bytes[index] == byte
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard peek(byte) else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+}
