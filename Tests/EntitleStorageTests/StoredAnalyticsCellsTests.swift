@@ -38,8 +38,19 @@ struct StoredAnalyticsCellsTests {
             == [AnalyticsKey(day: 20_100, metric: .revenue, product: "com.app/family", currency: "USD"): 12_990])
     }
 
+    @Test("cells read without JSONDecoder are those JSONDecoder reads, whatever the spacing and key order")
+    func sameEitherWay() throws {
+        let text = #" [ {"v": -5, "h":"2025-01", "c":"USD", "p":"p1", "m":"revenue", "d":20100} ,{"d":1,"m":"refunds","p":"","c":"","h":"","v":9223372036854775807}] "#
+        let expected: AnalyticsCells = [
+            AnalyticsKey(day: 20_100, metric: .revenue, product: "p1", currency: "USD", cohort: "2025-01"): -5,
+            AnalyticsKey(day: 1, metric: .refunds): Int64.max,
+        ]
+        #expect(try StoredAnalyticsCells.decode(text, appUserID: "u") == expected)
+    }
+
     @Test("damaged cells or an unknown metric are a corrupt record", arguments: [
-        "", "[", "{}", #"[{"d":1,"m":"revenue","p":"","c":"","h":""}]"#, #"[{"d":1,"m":"unheard-of","p":"","c":"","h":"","v":1}]"#,
+        "", "[", "{}", #"[{"d":1,"m":"revenue","p":"","c":"","h":""}]"#, #"[{"d":1.5,"m":"revenue","p":"","c":"","h":"","v":1}]"#,
+        #"[{"d":1,"m":"revenue","p":"","c":"","h":"","v":1}] ]"#, #"[{"d":1,"m":"unheard-of","p":"","c":"","h":"","v":1}]"#,
     ])
     func corrupt(text: String) {
         #expect(throws: StorageError(.corruptRecord, "")) { try StoredAnalyticsCells.decode(text, appUserID: "u") }

@@ -15,9 +15,13 @@ public struct AnalyticsKey: Hashable, Sendable, Comparable, Codable {
         self.cohort = cohort
     }
 
+    /// By day, metric name, product, currency, then cohort; each compared only when those before tie.
     public static func < (lhs: AnalyticsKey, rhs: AnalyticsKey) -> Bool {
-        (lhs.day, lhs.metric.rawValue, lhs.product, lhs.currency, lhs.cohort)
-            < (rhs.day, rhs.metric.rawValue, rhs.product, rhs.currency, rhs.cohort)
+        if lhs.day != rhs.day { return lhs.day < rhs.day }
+        if lhs.metric != rhs.metric { return lhs.metric.rawValue < rhs.metric.rawValue }
+        if lhs.product != rhs.product { return lhs.product < rhs.product }
+        if lhs.currency != rhs.currency { return lhs.currency < rhs.currency }
+        return lhs.cohort < rhs.cohort
     }
 }
 

@@ -44,9 +44,10 @@ public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
     /// Apple's order: by signedDate, then the transaction's purchase date, then arrival, then id —
     /// a total order, so any permutation of the same events sorts the same way.
     public static func precedes(_ lhs: LedgerEvent, _ rhs: LedgerEvent) -> Bool {
-        let l = (lhs.signedDate ?? lhs.receivedAt, lhs.purchaseDate ?? .distantPast, lhs.receivedAt, lhs.id.uuidString)
-        let r = (rhs.signedDate ?? rhs.receivedAt, rhs.purchaseDate ?? .distantPast, rhs.receivedAt, rhs.id.uuidString)
-        return l < r
+        let l = (lhs.signedDate ?? lhs.receivedAt, lhs.purchaseDate ?? .distantPast, lhs.receivedAt)
+        let r = (rhs.signedDate ?? rhs.receivedAt, rhs.purchaseDate ?? .distantPast, rhs.receivedAt)
+        // The ids' text only when everything else ties (it costs two strings).
+        return l != r ? l < r : lhs.id.uuidString < rhs.id.uuidString
     }
 
     var purchaseDate: Date? {

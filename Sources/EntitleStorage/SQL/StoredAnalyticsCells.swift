@@ -5,8 +5,8 @@ import Foundation
 /// `{"d": day, "m": metric, "p": product, "c": currency, "h": cohort, "v": value}` objects.
 ///
 /// The array is written directly (a refresh writes one per subscriber it touches, and Foundation's
-/// encoder cost more than computing the cells) and read back with `JSONDecoder`, which accepts any
-/// spelling of the same JSON, including what earlier versions wrote.
+/// encoder cost more than computing the cells) and read back with ``JSONCursor``; what that doesn't
+/// read (an escaped string, what earlier versions wrote with `JSONEncoder`) `JSONDecoder` reads.
 enum StoredAnalyticsCells {
     private struct Row: Decodable {
         var d: Int
@@ -43,6 +43,7 @@ enum StoredAnalyticsCells {
     }
 
     static func decode(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
+        if let cells = read(text) { return cells }
         let rows: [Row]
         do {
             rows = try SQLLedgerStore.decoder().decode([Row].self, from: Data(text.utf8))
@@ -57,6 +58,39 @@ enum StoredAnalyticsCells {
             cells[AnalyticsKey(day: row.d, metric: metric, product: row.p, currency: row.c, cohort: row.h)] = row.v
         }
         return cells
+    }
+
+    /// The cells as this type writes them, read with ``JSONCursor``; `nil` for anything else (an
+    /// escape, another key, an unknown metric), which `JSONDecoder` reads or reports.
+    private static func read(_ text: String) -> AnalyticsCells? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var cursor = JSONCursor(bytes)
+            var cells = AnalyticsCells()
+            let read = cursor.array { cursor in
+                var day: Int?
+                var metric: AnalyticsMetric?
+                var product: String?
+                var currency: String?
+                var cohort: String?
+                var value: Int64?
+                guard cursor.object({ cursor, key in
+                    // Each key once, each value read.
+                    switch key {
+                    case "d" where day == nil: day = cursor.integer(Int.self); return day != nil
+                    case "m" where metric == nil: metric = cursor.string().flatMap(AnalyticsMetric.init(rawValue:)); return metric != nil
+                    case "p" where product == nil: product = cursor.string(); return product != nil
+                    case "c" where currency == nil: currency = cursor.string(); return currency != nil
+                    case "h" where cohort == nil: cohort = cursor.string(); return cohort != nil
+                    case "v" where value == nil: value = cursor.integer(Int64.self); return value != nil
+                    default: return false
+                    }
+                }), let day, let metric, let product, let currency, let cohort, let value else { return false }
+                cells[AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort)] = value
+                return true
+            }
+            return read && cursor.atEnd() ? cells : nil
+        }
     }
 
     /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
