@@ -17,6 +17,20 @@ enum AppendRoutine {
         FROM \(name)(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// The append guard and the event's insert, its owner in the PL/pgSQL variable `owner`; the new
+    /// sequence (none: a duplicate) into `o_sequence`. Shared with ``KeptAppendRoutine``.
+    static func insert(owner: String) -> String {
+        """
+        PERFORM pg_advisory_xact_lock_shared(\(PostgresEngine.appendLock));
+                    INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+                        original_transaction_id, signed_date, received_at, event, app_account_token, signed_payload)
+                    VALUES (p_id, p_app, p_idempotency_key, \(owner), p_source, p_notification_uuid, p_transaction_id,
+                        p_original, p_signed_date, p_received_at, p_event, p_token, p_signed_payload)
+                    ON CONFLICT (app_id, idempotency_key) DO NOTHING
+                    RETURNING ledger_events.sequence INTO o_sequence;
+        """
+    }
+
     static let definition = """
         CREATE OR REPLACE FUNCTION \(name)(
             p_app TEXT, p_original TEXT, p_app_user_id TEXT, p_token TEXT, p_kept_user TEXT, p_kept BIGINT,
@@ -40,13 +54,7 @@ enum AppendRoutine {
             IF o_app_user_id IS NOT NULL THEN
                 PERFORM pg_advisory_xact_lock(hashtextextended('subscriber:' || p_app || chr(31) || o_app_user_id, 0));
             END IF;
-            PERFORM pg_advisory_xact_lock_shared(\(PostgresEngine.appendLock));
-            INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
-                original_transaction_id, signed_date, received_at, event, app_account_token, signed_payload)
-            VALUES (p_id, p_app, p_idempotency_key, o_app_user_id, p_source, p_notification_uuid, p_transaction_id,
-                p_original, p_signed_date, p_received_at, p_event, p_token, p_signed_payload)
-            ON CONFLICT (app_id, idempotency_key) DO NOTHING
-            RETURNING ledger_events.sequence INTO o_sequence;
+            \(insert(owner: "o_app_user_id"))
             IF o_sequence IS NULL OR o_app_user_id IS NULL THEN
                 RETURN;
             END IF;

@@ -51,13 +51,7 @@ enum KeptAppendRoutine {
             IF v_revision IS DISTINCT FROM p_kept THEN
                 RETURN;
             END IF;
-            PERFORM pg_advisory_xact_lock_shared(\(PostgresEngine.appendLock));
-            INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
-                original_transaction_id, signed_date, received_at, event, app_account_token, signed_payload)
-            VALUES (p_id, p_app, p_idempotency_key, v_user, p_source, p_notification_uuid, p_transaction_id,
-                p_original, p_signed_date, p_received_at, p_event, p_token, p_signed_payload)
-            ON CONFLICT (app_id, idempotency_key) DO NOTHING
-            RETURNING ledger_events.sequence INTO o_sequence;
+            \(AppendRoutine.insert(owner: "v_user"))
             o_done := 1;
             IF o_sequence IS NOT NULL THEN
                 UPDATE subscribers SET projection = p_projection, event_count = event_count + 1, updated_at = p_received_at,

@@ -59,28 +59,24 @@ final class PostgresEngine: SQLEngine {
     /// A write that is one statement runs outside any transaction, as reads do: PostgreSQL commits it
     /// when it completes, which saves BEGIN and COMMIT's two round trips.
     func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        do {
-            let asked = ContinuousClock.now
-            return try await client.withConnection { [observer, logger] connection in
-                try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
-                    try await work(Session(connection: connection, logger: logger))
-                }
-            }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
-        }
+        try await outsideTransaction(.write, work)
     }
 
     /// Reads are single statements, each atomic on its own: they run on a pooled connection outside
     /// any transaction (PostgreSQL runs them beside writers, MVCC), which saves BEGIN and COMMIT's
     /// two round trips per read.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
+        try await outsideTransaction(.read, work)
+    }
+
+    /// `work` on a pooled connection, each statement committed on its own.
+    private func outsideTransaction<T: Sendable>(
+        _ kind: StorageObserver.SessionKind, _ work: @Sendable (any SQLSession) async throws(StorageError) -> T
+    ) async throws(StorageError) -> T {
         do {
             let asked = ContinuousClock.now
             return try await client.withConnection { [observer, logger] connection in
-                try await observer.session(.read, askedAt: asked) { () throws(StorageError) in
+                try await observer.session(kind, askedAt: asked) { () throws(StorageError) in
                     try await work(Session(connection: connection, logger: logger))
                 }
             }

@@ -12,8 +12,18 @@ struct JSONCursor {
         self.bytes = bytes
     }
 
+    /// What `read` makes of the whole of `text` (nothing may follow it but whitespace), or `nil`.
+    static func read<T>(_ text: String, _ read: (inout JSONCursor) -> T?) -> T? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var cursor = JSONCursor(bytes)
+            guard let value = read(&cursor), cursor.atEnd() else { return nil }
+            return value
+        }
+    }
+
     /// Whether only whitespace is left.
-    mutating func atEnd() -> Bool {
+    private mutating func atEnd() -> Bool {
         skipWhitespace()
         return index == bytes.count
     }

@@ -182,10 +182,11 @@ final class SQLAnalyticsStore: AnalyticsStore {
         }
     }
 
-    /// Adds `delta` to the daily aggregates, in key order (so concurrent writers can't deadlock), and
-    /// drops the rows that reach zero.
+    /// Adds `delta` to the daily aggregates and drops the rows that reach zero. Every writer of an app's
+    /// aggregates holds that app's analytics lock, so no two update its rows at once, in any order (sorting
+    /// the keys first cost a tenth of a refresh).
     private static func addToAggregates(_ delta: AnalyticsCells, app: String, _ session: any SQLSession) async throws(StorageError) {
-        for (key, value) in delta.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in delta {
             let binds: [SQLValue] = [
                 .text(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency), .text(key.cohort),
             ]

@@ -63,9 +63,7 @@ enum StoredAnalyticsCells {
     /// The cells as this type writes them, read with ``JSONCursor``; `nil` for anything else (an
     /// escape, another key, an unknown metric), which `JSONDecoder` reads or reports.
     private static func read(_ text: String) -> AnalyticsCells? {
-        var text = text
-        return text.withUTF8 { bytes in
-            var cursor = JSONCursor(bytes)
+        JSONCursor.read(text) { cursor in
             var cells = AnalyticsCells()
             let read = cursor.array { cursor in
                 var day: Int?
@@ -89,7 +87,7 @@ enum StoredAnalyticsCells {
                 cells[AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort)] = value
                 return true
             }
-            return read && cursor.atEnd() ? cells : nil
+            return read ? cells : nil
         }
     }
 

@@ -14,12 +14,7 @@ import Foundation
 enum StoredEventReader {
     /// The event in `json`, or `nil` when `JSONDecoder` must read it.
     static func event(_ json: String) -> LedgerEvent? {
-        var json = json
-        return json.withUTF8 { bytes in
-            var cursor = JSONCursor(bytes)
-            guard let event = event(&cursor), cursor.atEnd() else { return nil }
-            return event
-        }
+        JSONCursor.read(json, event)
     }
 
     private static func event(_ cursor: inout JSONCursor) -> LedgerEvent? {
