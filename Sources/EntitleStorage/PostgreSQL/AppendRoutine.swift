@@ -17,6 +17,13 @@ enum AppendRoutine {
         FROM \(name)(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// Takes the transaction's advisory lock on the `kind` (`purchase`, `subscriber`) that the PL/pgSQL
+    /// expression `name` names: the key ``SQLLedgerStore/purchaseLock(_:_:)`` and
+    /// ``SQLLedgerStore/subscriberLock(_:_:)`` make. Shared with ``KeptAppendRoutine``.
+    static func lock(_ kind: String, _ name: String) -> String {
+        "PERFORM pg_advisory_xact_lock(hashtextextended('\(kind):' || p_app || chr(31) || \(name), 0));"
+    }
+
     /// The append guard and the event's insert, its owner in the PL/pgSQL variable `owner`; the new
     /// sequence (none: a duplicate) into `o_sequence`. Shared with ``KeptAppendRoutine``.
     static func insert(owner: String) -> String {
@@ -43,7 +50,7 @@ enum AppendRoutine {
             o_app_user_id := p_app_user_id;
             o_found := 0;
             IF p_original IS NOT NULL THEN
-                PERFORM pg_advisory_xact_lock(hashtextextended('purchase:' || p_app || chr(31) || p_original, 0));
+                \(lock("purchase", "p_original"))
                 SELECT l.app_user_id INTO o_owner FROM purchase_links l
                 WHERE l.app_id = p_app AND l.original_transaction_id = p_original;
                 o_app_user_id := COALESCE(o_app_user_id, o_owner);
@@ -52,7 +59,7 @@ enum AppendRoutine {
                 END IF;
             END IF;
             IF o_app_user_id IS NOT NULL THEN
-                PERFORM pg_advisory_xact_lock(hashtextextended('subscriber:' || p_app || chr(31) || o_app_user_id, 0));
+                \(lock("subscriber", "o_app_user_id"))
             END IF;
             \(insert(owner: "o_app_user_id"))
             IF o_sequence IS NULL OR o_app_user_id IS NULL THEN

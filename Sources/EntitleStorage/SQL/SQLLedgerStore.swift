@@ -241,18 +241,13 @@ final class SQLLedgerStore: LedgerStore {
     /// routine wrote nothing, and the append runs in a transaction.
     private func appendKept(_ call: String, _ event: LedgerEvent, encoded: String) async throws(StorageError) -> AppendOutcome? {
         let app = app
-        guard let likely = event.appUserID ?? event.originalTransactionID.flatMap({ projections.lastOwner(app, $0) }) else { return nil }
+        guard let likely = likelySubscriber(of: event) else { return nil }
         let kept = projections.revision(app, likely)
         guard kept != 0, var facts = projections.facts(app, likely, revision: kept) else { return nil }
         facts.apply(event)
         let projection = try Self.encodeProjection(facts, appUserID: likely)
         let revision = ProjectionCache.newRevision()
-        let binds: [SQLValue] = [
-            .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID), SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }),
-            .text(likely), .integer(kept), .text(event.id.uuidString), .text(event.idempotencyKey), .text(event.source.rawValue),
-            SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
-            SQLValue(event.rawSignedPayload), .text(projection), .integer(revision),
-        ]
+        let binds = routineBinds(event, encoded: encoded, likely: likely, kept: kept) + [.text(projection), .integer(revision)]
         let row = try await engine.statement { session throws(StorageError) in try await session.execute(call, binds).first }
         guard let row, row["o_done"]?.integer == 1 else { return nil }
         guard let sequence = row["o_sequence"]?.integer else { return .duplicate }
@@ -311,20 +306,31 @@ final class SQLLedgerStore: LedgerStore {
         return .started(AppendStart(appUserID: appUserID, owner: owner, sequence: sequence, facts: facts))
     }
 
-    /// An append's first steps in one call of the engine's routine (``AppendRoutine``).
-    private func startInOneCall(_ call: String, _ event: LedgerEvent, encoded: String, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
-        let token = event.appAccountToken.map { $0.uuidString.lowercased() }
-        // The subscriber is found by the routine: the one the event names, else the one the purchase's
-        // last append went to, is likely. The routine leaves the projection out only when it is that
-        // subscriber's and at the kept revision.
-        let likely = event.appUserID ?? event.originalTransactionID.flatMap { projections.lastOwner(app, $0) }
-        let kept = likely.map { projections.revision(app, $0) } ?? 0
-        guard let row = try await session.execute(call, [
-            .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID), SQLValue(token), SQLValue(likely), .integer(kept),
+    /// The subscriber an event is likely to go to, as a routine will find it: the one the event names,
+    /// else the one the purchase's last append went to.
+    private func likelySubscriber(of event: LedgerEvent) -> String? {
+        event.appUserID ?? event.originalTransactionID.flatMap { projections.lastOwner(app, $0) }
+    }
+
+    /// The binds ``AppendRoutine``'s call takes, which ``KeptAppendRoutine``'s begins with: the event,
+    /// its stored JSON, and the likely subscriber with the revision kept for them.
+    private func routineBinds(_ event: LedgerEvent, encoded: String, likely: String?, kept: Int64) -> [SQLValue] {
+        [
+            .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID),
+            SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(likely), .integer(kept),
             .text(event.id.uuidString), .text(event.idempotencyKey), .text(event.source.rawValue), SQLValue(event.notificationUUID),
             SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
             SQLValue(event.rawSignedPayload),
-        ]).first else {
+        ]
+    }
+
+    /// An append's first steps in one call of the engine's routine (``AppendRoutine``).
+    private func startInOneCall(_ call: String, _ event: LedgerEvent, encoded: String, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
+        // The routine leaves the projection out only when it is the likely subscriber's and at the kept
+        // revision.
+        let likely = likelySubscriber(of: event)
+        let kept = likely.map { projections.revision(app, $0) } ?? 0
+        guard let row = try await session.execute(call, routineBinds(event, encoded: encoded, likely: likely, kept: kept)).first else {
             throw StorageError(.queryFailed, "the append routine returned no row")
         }
         let appUserID = row["o_app_user_id"]?.text
