@@ -43,6 +43,14 @@ struct JSONCursor {
         }
     }
 
+    /// Stores `value` in `field` for an object's member: `false` (leave the text to `JSONDecoder`) when
+    /// there was no value to store, or the field was set already (its key came twice).
+    static func set<T>(_ field: inout T?, _ value: T?) -> Bool {
+        guard field == nil, let value else { return false }
+        field = value
+        return true
+    }
+
     /// Reads an array, calling `element` for each element.
     mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
         guard take(UInt8(ascii: "[")) else { return false }
@@ -90,7 +98,7 @@ struct JSONCursor {
     }
 
     /// A number's text, and whether it has neither fraction nor exponent.
-    private mutating func number() -> (Substring, Bool)? {
+    private mutating func number() -> (String, Bool)? {
         skipWhitespace()
         let start = index
         var integral = true
@@ -111,8 +119,7 @@ struct JSONCursor {
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             guard digits() else { return nil }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        return (Substring(text), integral)
+        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), integral)
     }
 
     /// One or more digits.

@@ -73,15 +73,14 @@ enum StoredAnalyticsCells {
                 var cohort: String?
                 var value: Int64?
                 guard cursor.object({ cursor, key in
-                    // Each key once, each value read.
                     switch key {
-                    case "d" where day == nil: day = cursor.integer(Int.self); return day != nil
-                    case "m" where metric == nil: metric = cursor.string().flatMap(AnalyticsMetric.init(rawValue:)); return metric != nil
-                    case "p" where product == nil: product = cursor.string(); return product != nil
-                    case "c" where currency == nil: currency = cursor.string(); return currency != nil
-                    case "h" where cohort == nil: cohort = cursor.string(); return cohort != nil
-                    case "v" where value == nil: value = cursor.integer(Int64.self); return value != nil
-                    default: return false
+                    case "d": JSONCursor.set(&day, cursor.integer(Int.self))
+                    case "m": JSONCursor.set(&metric, cursor.string().flatMap(AnalyticsMetric.init(rawValue:)))
+                    case "p": JSONCursor.set(&product, cursor.string())
+                    case "c": JSONCursor.set(&currency, cursor.string())
+                    case "h": JSONCursor.set(&cohort, cursor.string())
+                    case "v": JSONCursor.set(&value, cursor.integer(Int64.self))
+                    default: false
                     }
                 }), let day, let metric, let product, let currency, let cohort, let value else { return false }
                 cells[AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort)] = value

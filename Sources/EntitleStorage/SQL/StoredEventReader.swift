@@ -31,17 +31,17 @@ enum StoredEventReader {
         var rawSignedPayload: String?
         let read = cursor.object { cursor, key in
             switch key {
-            case "id": return set(&id, uuid(&cursor))
-            case "appUserID": return set(&appUserID, cursor.string())
-            case "source": return set(&source, cursor.string().flatMap(LedgerEventSource.init(rawValue:)))
-            case "idempotencyKey": return set(&idempotencyKey, cursor.string())
-            case "notificationUUID": return set(&notificationUUID, cursor.string())
-            case "transactionID": return set(&transactionID, cursor.string())
-            case "originalTransactionID": return set(&originalTransactionID, cursor.string())
-            case "signedDate": return set(&signedDate, date(&cursor))
-            case "receivedAt": return set(&receivedAt, date(&cursor))
-            case "payload": return set(&payload, self.payload(&cursor))
-            case "rawSignedPayload": return set(&rawSignedPayload, cursor.string())
+            case "id": return JSONCursor.set(&id, uuid(&cursor))
+            case "appUserID": return JSONCursor.set(&appUserID, cursor.string())
+            case "source": return JSONCursor.set(&source, cursor.string().flatMap(LedgerEventSource.init(rawValue:)))
+            case "idempotencyKey": return JSONCursor.set(&idempotencyKey, cursor.string())
+            case "notificationUUID": return JSONCursor.set(&notificationUUID, cursor.string())
+            case "transactionID": return JSONCursor.set(&transactionID, cursor.string())
+            case "originalTransactionID": return JSONCursor.set(&originalTransactionID, cursor.string())
+            case "signedDate": return JSONCursor.set(&signedDate, date(&cursor))
+            case "receivedAt": return JSONCursor.set(&receivedAt, date(&cursor))
+            case "payload": return JSONCursor.set(&payload, self.payload(&cursor))
+            case "rawSignedPayload": return JSONCursor.set(&rawSignedPayload, cursor.string())
             default: return false
             }
         }
@@ -66,10 +66,10 @@ enum StoredEventReader {
                 var renewalInfo: JWSRenewalInfoDecodedPayload?
                 guard cursor.object({ cursor, key in
                     switch key {
-                    case "type": return set(&type, enumeration(&cursor))
-                    case "subtype": return set(&subtype, enumeration(&cursor))
-                    case "transaction": return set(&transaction, self.transaction(&cursor))
-                    case "renewalInfo": return set(&renewalInfo, self.renewalInfo(&cursor))
+                    case "type": return JSONCursor.set(&type, enumeration(&cursor))
+                    case "subtype": return JSONCursor.set(&subtype, enumeration(&cursor))
+                    case "transaction": return JSONCursor.set(&transaction, self.transaction(&cursor))
+                    case "renewalInfo": return JSONCursor.set(&renewalInfo, self.renewalInfo(&cursor))
                     default: return false
                     }
                 }) else { return false }
@@ -78,21 +78,21 @@ enum StoredEventReader {
                 var transaction: JWSTransactionDecodedPayload?
                 guard cursor.object({ cursor, key in
                     guard key == "_0" else { return false }
-                    return set(&transaction, self.transaction(&cursor))
+                    return JSONCursor.set(&transaction, self.transaction(&cursor))
                 }), let transaction else { return false }
                 payload = .transaction(transaction)
             case "renewalInfo":
                 var info: JWSRenewalInfoDecodedPayload?
                 guard cursor.object({ cursor, key in
                     guard key == "_0" else { return false }
-                    return set(&info, self.renewalInfo(&cursor))
+                    return JSONCursor.set(&info, self.renewalInfo(&cursor))
                 }), let info else { return false }
                 payload = .renewalInfo(info)
             case "appTrialStarted":
                 var at: Date?
                 guard cursor.object({ cursor, key in
                     guard key == "at" else { return false }
-                    return set(&at, date(&cursor))
+                    return JSONCursor.set(&at, date(&cursor))
                 }), let at else { return false }
                 payload = .appTrialStarted(at: at)
             default:
@@ -108,37 +108,37 @@ enum StoredEventReader {
         var t = JWSTransactionDecodedPayload()
         let read = cursor.object { cursor, key in
             switch key {
-            case "appAccountToken": return set(&t.appAccountToken, uuid(&cursor))
-            case "appTransactionId": return set(&t.appTransactionId, cursor.string())
-            case "billingPlanType": return set(&t.billingPlanType, enumeration(&cursor))
-            case "bundleId": return set(&t.bundleId, cursor.string())
-            case "currency": return set(&t.currency, cursor.string())
-            case "environment": return set(&t.environment, enumeration(&cursor))
-            case "expiresDate": return set(&t.expiresDate, date(&cursor))
-            case "inAppOwnershipType": return set(&t.inAppOwnershipType, enumeration(&cursor))
-            case "isUpgraded": return set(&t.isUpgraded, cursor.bool())
-            case "offerDiscountType": return set(&t.offerDiscountType, enumeration(&cursor))
-            case "offerIdentifier": return set(&t.offerIdentifier, cursor.string())
-            case "offerPeriod": return set(&t.offerPeriod, cursor.string())
-            case "offerType": return set(&t.offerType, enumeration(&cursor))
-            case "originalPurchaseDate": return set(&t.originalPurchaseDate, date(&cursor))
-            case "originalTransactionId": return set(&t.originalTransactionId, cursor.string())
-            case "price": return set(&t.price, cursor.integer(Int64.self))
-            case "productId": return set(&t.productId, cursor.string())
-            case "purchaseDate": return set(&t.purchaseDate, date(&cursor))
-            case "quantity": return set(&t.quantity, cursor.integer(Int32.self))
-            case "revocationDate": return set(&t.revocationDate, date(&cursor))
-            case "revocationReason": return set(&t.revocationReason, enumeration(&cursor))
-            case "revocationPercentage": return set(&t.revocationPercentage, cursor.integer(Int32.self))
-            case "revocationType": return set(&t.revocationType, enumeration(&cursor))
-            case "signedDate": return set(&t.signedDate, date(&cursor))
-            case "storefront": return set(&t.storefront, cursor.string())
-            case "storefrontId": return set(&t.storefrontId, cursor.string())
-            case "subscriptionGroupIdentifier": return set(&t.subscriptionGroupIdentifier, cursor.string())
-            case "transactionId": return set(&t.transactionId, cursor.string())
-            case "transactionReason": return set(&t.transactionReason, enumeration(&cursor))
-            case "type": return set(&t.type, enumeration(&cursor))
-            case "webOrderLineItemId": return set(&t.webOrderLineItemId, cursor.string())
+            case "appAccountToken": return JSONCursor.set(&t.appAccountToken, uuid(&cursor))
+            case "appTransactionId": return JSONCursor.set(&t.appTransactionId, cursor.string())
+            case "billingPlanType": return JSONCursor.set(&t.billingPlanType, enumeration(&cursor))
+            case "bundleId": return JSONCursor.set(&t.bundleId, cursor.string())
+            case "currency": return JSONCursor.set(&t.currency, cursor.string())
+            case "environment": return JSONCursor.set(&t.environment, enumeration(&cursor))
+            case "expiresDate": return JSONCursor.set(&t.expiresDate, date(&cursor))
+            case "inAppOwnershipType": return JSONCursor.set(&t.inAppOwnershipType, enumeration(&cursor))
+            case "isUpgraded": return JSONCursor.set(&t.isUpgraded, cursor.bool())
+            case "offerDiscountType": return JSONCursor.set(&t.offerDiscountType, enumeration(&cursor))
+            case "offerIdentifier": return JSONCursor.set(&t.offerIdentifier, cursor.string())
+            case "offerPeriod": return JSONCursor.set(&t.offerPeriod, cursor.string())
+            case "offerType": return JSONCursor.set(&t.offerType, enumeration(&cursor))
+            case "originalPurchaseDate": return JSONCursor.set(&t.originalPurchaseDate, date(&cursor))
+            case "originalTransactionId": return JSONCursor.set(&t.originalTransactionId, cursor.string())
+            case "price": return JSONCursor.set(&t.price, cursor.integer(Int64.self))
+            case "productId": return JSONCursor.set(&t.productId, cursor.string())
+            case "purchaseDate": return JSONCursor.set(&t.purchaseDate, date(&cursor))
+            case "quantity": return JSONCursor.set(&t.quantity, cursor.integer(Int32.self))
+            case "revocationDate": return JSONCursor.set(&t.revocationDate, date(&cursor))
+            case "revocationReason": return JSONCursor.set(&t.revocationReason, enumeration(&cursor))
+            case "revocationPercentage": return JSONCursor.set(&t.revocationPercentage, cursor.integer(Int32.self))
+            case "revocationType": return JSONCursor.set(&t.revocationType, enumeration(&cursor))
+            case "signedDate": return JSONCursor.set(&t.signedDate, date(&cursor))
+            case "storefront": return JSONCursor.set(&t.storefront, cursor.string())
+            case "storefrontId": return JSONCursor.set(&t.storefrontId, cursor.string())
+            case "subscriptionGroupIdentifier": return JSONCursor.set(&t.subscriptionGroupIdentifier, cursor.string())
+            case "transactionId": return JSONCursor.set(&t.transactionId, cursor.string())
+            case "transactionReason": return JSONCursor.set(&t.transactionReason, enumeration(&cursor))
+            case "type": return JSONCursor.set(&t.type, enumeration(&cursor))
+            case "webOrderLineItemId": return JSONCursor.set(&t.webOrderLineItemId, cursor.string())
             default: return false
             }
         }
@@ -150,12 +150,12 @@ enum StoredEventReader {
         var r = JWSRenewalInfoDecodedPayload()
         let read = cursor.object { cursor, key in
             switch key {
-            case "appAccountToken": return set(&r.appAccountToken, uuid(&cursor))
-            case "appTransactionId": return set(&r.appTransactionId, cursor.string())
-            case "renewalBillingPlanType": return set(&r.renewalBillingPlanType, enumeration(&cursor))
-            case "autoRenewProductId": return set(&r.autoRenewProductId, cursor.string())
-            case "autoRenewStatus": return set(&r.autoRenewStatus, enumeration(&cursor))
-            case "currency": return set(&r.currency, cursor.string())
+            case "appAccountToken": return JSONCursor.set(&r.appAccountToken, uuid(&cursor))
+            case "appTransactionId": return JSONCursor.set(&r.appTransactionId, cursor.string())
+            case "renewalBillingPlanType": return JSONCursor.set(&r.renewalBillingPlanType, enumeration(&cursor))
+            case "autoRenewProductId": return JSONCursor.set(&r.autoRenewProductId, cursor.string())
+            case "autoRenewStatus": return JSONCursor.set(&r.autoRenewStatus, enumeration(&cursor))
+            case "currency": return JSONCursor.set(&r.currency, cursor.string())
             case "eligibleWinBackOfferIds":
                 guard r.eligibleWinBackOfferIds == nil else { return false }
                 var ids: [String] = []
@@ -166,33 +166,25 @@ enum StoredEventReader {
                 }) else { return false }
                 r.eligibleWinBackOfferIds = ids
                 return true
-            case "environment": return set(&r.environment, enumeration(&cursor))
-            case "expirationIntent": return set(&r.expirationIntent, enumeration(&cursor))
-            case "gracePeriodExpiresDate": return set(&r.gracePeriodExpiresDate, date(&cursor))
-            case "isInBillingRetryPeriod": return set(&r.isInBillingRetryPeriod, cursor.bool())
-            case "offerDiscountType": return set(&r.offerDiscountType, enumeration(&cursor))
-            case "offerIdentifier": return set(&r.offerIdentifier, cursor.string())
-            case "offerPeriod": return set(&r.offerPeriod, cursor.string())
-            case "offerType": return set(&r.offerType, enumeration(&cursor))
-            case "originalTransactionId": return set(&r.originalTransactionId, cursor.string())
-            case "priceIncreaseStatus": return set(&r.priceIncreaseStatus, enumeration(&cursor))
-            case "productId": return set(&r.productId, cursor.string())
-            case "recentSubscriptionStartDate": return set(&r.recentSubscriptionStartDate, date(&cursor))
-            case "renewalDate": return set(&r.renewalDate, date(&cursor))
-            case "renewalPrice": return set(&r.renewalPrice, cursor.integer(Int64.self))
-            case "signedDate": return set(&r.signedDate, date(&cursor))
+            case "environment": return JSONCursor.set(&r.environment, enumeration(&cursor))
+            case "expirationIntent": return JSONCursor.set(&r.expirationIntent, enumeration(&cursor))
+            case "gracePeriodExpiresDate": return JSONCursor.set(&r.gracePeriodExpiresDate, date(&cursor))
+            case "isInBillingRetryPeriod": return JSONCursor.set(&r.isInBillingRetryPeriod, cursor.bool())
+            case "offerDiscountType": return JSONCursor.set(&r.offerDiscountType, enumeration(&cursor))
+            case "offerIdentifier": return JSONCursor.set(&r.offerIdentifier, cursor.string())
+            case "offerPeriod": return JSONCursor.set(&r.offerPeriod, cursor.string())
+            case "offerType": return JSONCursor.set(&r.offerType, enumeration(&cursor))
+            case "originalTransactionId": return JSONCursor.set(&r.originalTransactionId, cursor.string())
+            case "priceIncreaseStatus": return JSONCursor.set(&r.priceIncreaseStatus, enumeration(&cursor))
+            case "productId": return JSONCursor.set(&r.productId, cursor.string())
+            case "recentSubscriptionStartDate": return JSONCursor.set(&r.recentSubscriptionStartDate, date(&cursor))
+            case "renewalDate": return JSONCursor.set(&r.renewalDate, date(&cursor))
+            case "renewalPrice": return JSONCursor.set(&r.renewalPrice, cursor.integer(Int64.self))
+            case "signedDate": return JSONCursor.set(&r.signedDate, date(&cursor))
             default: return false
             }
         }
         return read ? r : nil
-    }
-
-    /// Stores `value` in `field`; `false` when there was none to store, or the field was set already
-    /// (its key came twice).
-    private static func set<T>(_ field: inout T?, _ value: T?) -> Bool {
-        guard field == nil, let value else { return false }
-        field = value
-        return true
     }
 
     /// A date as `JSONDecoder` reads `.millisecondsSince1970`.
