@@ -14,11 +14,12 @@ struct AppendRoutineTests {
     static let apple = AppleFacts()
     static let start = ReferenceTime.start
 
-    static func renewal(_ period: Int) -> LedgerEvent {
+    /// A notification of purchase `original`'s `period`th period (0: the purchase), seeded by `period` unless given.
+    static func renewal(_ period: Int, original: String = "R1", seed: Int? = nil) -> LedgerEvent {
         let transaction = apple.subscription(
-            "com.example.monthly", original: "R1", id: "R1-\(period)", purchase: ISODuration(months: period).added(to: start),
+            "com.example.monthly", original: original, id: "\(original)-\(period)", purchase: ISODuration(months: period).added(to: start),
             expires: ISODuration(months: period + 1).added(to: start), reason: period == 0 ? .purchase : .renewal)
-        return LedgerEvents.notification(period, appUserID: nil, type: period == 0 ? .subscribed : .didRenew, transaction: transaction)
+        return LedgerEvents.notification(seed ?? period, appUserID: nil, type: period == 0 ? .subscribed : .didRenew, transaction: transaction)
     }
 
     /// Waits until another session waits for the advisory lock `key` in this database.

@@ -15,10 +15,7 @@ struct KeptAppendRoutineTests {
     static let start = ReferenceTime.start
 
     static func renewal(_ period: Int, original: String = "R1", seed: Int? = nil) -> LedgerEvent {
-        let transaction = apple.subscription(
-            "com.example.monthly", original: original, id: "\(original)-\(period)", purchase: ISODuration(months: period).added(to: start),
-            expires: ISODuration(months: period + 1).added(to: start), reason: period == 0 ? .purchase : .renewal)
-        return LedgerEvents.notification(seed ?? period, appUserID: nil, type: period == 0 ? .subscribed : .didRenew, transaction: transaction)
+        AppendRoutineTests.renewal(period, original: original, seed: seed)
     }
 
     static func purchase(_ appUserID: String, original: String = "R1", seed: Int = 100) -> LedgerEvent {
