@@ -29,36 +29,19 @@ public struct CommandRunner: Sendable {
     }()
 
     /// Runs with `arguments` from `directory` (the package root by default), feeding `input` on
-    /// standard input.
-    public func run(_ arguments: [String], input: Data? = nil, in directory: URL = Fixtures.root) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        // Drain standard error on another thread while reading standard output, so neither pipe fills.
-        let errorBox = DataBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorBox.data = (try? error.fileHandleForReading.readToEnd()) ?? Data()
-            group.leave()
-        }
-        let outData = (try? output.fileHandleForReading.readToEnd()) ?? Data()
-        group.wait()
-        process.waitUntilExit()
+    /// standard input, and waits for it to end (see ``ChildProcess``: no thread is held meanwhile).
+    public func run(_ arguments: [String], input: Data? = nil, in directory: URL = Fixtures.root) async throws -> Result {
+        let child = try ChildProcess(executable, arguments, in: directory, input: input ?? Data(), standardOutput: .captured, standardError: .captured)
+        let (termination, output, error) = await child.output()
         return Result(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errorBox.data, as: UTF8.self))
+            status: termination.status, standardOutput: String(decoding: output, as: UTF8.self),
+            standardError: String(decoding: error, as: UTF8.self))
     }
-}
 
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
+    /// Starts with `arguments` from `directory` and returns at once: a server, or a demo, that the
+    /// test stops.
+    public func start(_ arguments: [String], in directory: URL = Fixtures.root, standardOutput: ChildProcess.Output = .discarded,
+                      standardError: ChildProcess.Output = .discarded) throws -> ChildProcess {
+        try ChildProcess(executable, arguments, in: directory, standardOutput: standardOutput, standardError: standardError)
+    }
 }

@@ -18,17 +18,17 @@ struct AnalyticsCommandTests {
         await store.close()
 
         let catalog = Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path
-        let first = try entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", catalog])
+        let first = try await entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", catalog])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.contains("refreshed 5 subscribers"))
         #expect(first.standardOutput.contains("from 5 subscribers; they equal the incremental aggregates"))
 
-        let again = try entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", catalog])
+        let again = try await entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", catalog])
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("refreshed 0 subscribers"))
 
         let otherCatalog = Fixtures.examples.appendingPathComponent("ScreenTimeRewardsTiers").path
-        let changed = try entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", otherCatalog])
+        let changed = try await entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", otherCatalog])
         #expect(changed.status == 1)
         #expect(changed.standardOutput.contains("cells differed from the incremental aggregates"))
     }
@@ -38,8 +38,8 @@ struct AnalyticsCommandTests {
         ["analytics", "recompute", "--database", "sqlite:/nonexistent/entitle.sqlite"],
         ["analytics", "recompute", "--database", "sqlite:/tmp/x.sqlite", "--catalog", "/nonexistent"],
     ])
-    func usage(arguments: [String]) throws {
-        let result = try entitle.run(arguments)
+    func usage(arguments: [String]) async throws {
+        let result = try await entitle.run(arguments)
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("Error:"))
     }

@@ -11,7 +11,7 @@ struct DemoCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-all-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
-        let result = try CommandRunner.entitle.run([
+        let result = try await CommandRunner.entitle.run([
             "demo", "--app", "all", "--subscribers", "40", "--months", "4", "--seed", "5", "--port", "\(port)", "--data", folder.path, "--exit",
         ])
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
@@ -34,7 +34,7 @@ struct DemoCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
-        let result = try CommandRunner.entitle.run([
+        let result = try await CommandRunner.entitle.run([
             "demo", "--subscribers", "150", "--months", "6", "--seed", "3", "--shuffle", "--port", "\(port)", "--data", folder.path, "--exit",
         ])
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
@@ -58,12 +58,12 @@ struct DemoCommandTests {
     }
 
     @Test("entitle demo runs from any folder: the example apps ship with the binary", arguments: ["ScreenTimeRewards", "Epilogue"])
-    func anyFolder(app: String) throws {
+    func anyFolder(app: String) async throws {
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-elsewhere-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         let port = TestPorts.random()
-        let result = try CommandRunner.entitle.run(
+        let result = try await CommandRunner.entitle.run(
             ["demo", "--app", app, "--subscribers", "20", "--months", "3", "--port", "\(port)", "--data", elsewhere.appendingPathComponent("data").path, "--exit"],
             in: elsewhere)
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
@@ -72,8 +72,8 @@ struct DemoCommandTests {
     }
 
     @Test("a catalog with problems is a failure (exit 1) with every problem, not a usage error")
-    func brokenCatalog() throws {
-        let result = try CommandRunner.entitle.run(["demo", "--app", "Tests/Fixtures/Catalogs/Broken", "--exit", "--port", "1"])
+    func brokenCatalog() async throws {
+        let result = try await CommandRunner.entitle.run(["demo", "--app", "Tests/Fixtures/Catalogs/Broken", "--exit", "--port", "1"])
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardError.contains("has problems"))
         #expect(result.standardError.contains("catalog.unknownProduct"))
@@ -81,8 +81,8 @@ struct DemoCommandTests {
     }
 
     @Test("bad options are usage errors (exit 64)", arguments: [["demo", "--subscribers", "0"], ["demo", "--months", "99"], ["demo", "--app", "NoSuchApp"]])
-    func usage(arguments: [String]) throws {
-        let result = try CommandRunner.entitle.run(arguments + ["--exit", "--port", "1"])
+    func usage(arguments: [String]) async throws {
+        let result = try await CommandRunner.entitle.run(arguments + ["--exit", "--port", "1"])
         #expect(result.status == 64, "\(result.standardError)")
     }
 }

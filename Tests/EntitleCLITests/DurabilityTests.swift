@@ -22,8 +22,8 @@ struct DurabilityTests {
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let port = TestPorts.random()
         let server = try Self.startServer(folder: folder, rootFile: rootFile, port: port)
-        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        try await Self.waitForHealth(port: port)
+        defer { server.signal(SIGKILL) }
+        try await Self.waitForHealth(port: port, server)
 
         // Ten subscribers link their purchases through the app.
         for user in 0..<10 {
@@ -57,15 +57,14 @@ struct DurabilityTests {
                         guard let status = try? await Self.post(port: port, path: "/v1/app-store/notifications", key: nil,
                                                                 body: AppStoreNotificationRequest(signedPayload: signed)) else { return }
                         if status == 200 { await acknowledged.add(uuid) }
-                        if await acknowledged.count >= killAfter, server.isRunning {
-                            kill(server.processIdentifier, SIGKILL)
-                        }
+                        if await acknowledged.count >= killAfter { server.signal(SIGKILL) }
                     }
                 }
             }
         }
-        server.waitUntilExit()
-        #expect(server.terminationReason == .uncaughtSignal)
+        // Killed part way through, or now if the senders stopped before (the counts below then fail).
+        server.signal(SIGKILL)
+        #expect(await server.exit() == .init(status: SIGKILL, signalled: true))
         let acked = await acknowledged.all
         #expect(acked.count >= killAfter)
         #expect(acked.count < notifications.count)
@@ -97,8 +96,8 @@ struct DurabilityTests {
             let port = TestPorts.random()
             let webhookFlags = ["--webhook-url", url.absoluteString, "--webhook-secret", "whsec_durability_0001"]
             let server = try Self.startServer(folder: folder, rootFile: rootFile, port: port, extra: webhookFlags)
-            defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-            try await Self.waitForHealth(port: port)
+            defer { server.signal(SIGKILL) }
+            try await Self.waitForHealth(port: port, server)
 
             // Twenty subscribers buy through the app, then auto-renew is turned off and on again, one
             // notification after another; the server is killed part way through.
@@ -125,16 +124,17 @@ struct DurabilityTests {
                 guard let status = try? await Self.post(port: port, path: "/v1/app-store/notifications", key: nil,
                                                         body: AppStoreNotificationRequest(signedPayload: signed)) else { break }
                 if status == 200 { acknowledged += 1 }
-                if acknowledged == 30, server.isRunning { kill(server.processIdentifier, SIGKILL) }
+                if acknowledged == 30 { server.signal(SIGKILL) }
             }
-            server.waitUntilExit()
-            #expect(server.terminationReason == .uncaughtSignal)
+            server.signal(SIGKILL)
+            #expect(await server.exit() == .init(status: SIGKILL, signalled: true))
+            #expect(acknowledged >= 30 && acknowledged < notifications.count)
             let beforeRestart = receiver.accepted.count
 
             // Restarted, the rest delivered; everything settles.
             let again = try Self.startServer(folder: folder, rootFile: rootFile, port: port, extra: webhookFlags)
-            defer { if again.isRunning { kill(again.processIdentifier, SIGKILL) } }
-            try await Self.waitForHealth(port: port)
+            defer { again.signal(SIGKILL) }
+            try await Self.waitForHealth(port: port, again)
             for signed in notifications.suffix(from: acknowledged) {
                 #expect(try await Self.post(port: port, path: "/v1/app-store/notifications", key: nil, body: AppStoreNotificationRequest(signedPayload: signed)) == 200)
             }
@@ -147,8 +147,7 @@ struct DurabilityTests {
             }
             #expect(settled)
             let deliveries = try await Self.get(port: port, path: "/v1/webhooks/deliveries?limit=500", key: "sk_durability_test_0001", as: [WebhookDeliveryInfo].self)
-            again.terminate()
-            again.waitUntilExit()
+            await again.stop()
 
             let received = receiver.accepted
             #expect(received.count >= beforeRestart)
@@ -191,26 +190,21 @@ struct DurabilityTests {
         return (folder, pki, rootFile)
     }
 
-    static func startServer(folder: URL, rootFile: URL, port: Int, extra: [String] = []) throws -> Process {
-        let process = Process()
-        process.executableURL = CommandRunner.entitle.executable
-        process.arguments = [
+    static func startServer(folder: URL, rootFile: URL, port: Int, extra: [String] = []) throws -> ChildProcess {
+        try CommandRunner.entitle.start([
             "serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path,
             "--environment", "sandbox", "--app-apple-id", "1234", "--root-certificate", rootFile.path, "--secret-key", "sk_durability_test_0001",
-        ] + extra
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        ] + extra, in: folder)
     }
 
-    static func waitForHealth(port: Int) async throws {
-        for _ in 0..<100 {
+    struct ServerDidNotStart: Error {}
+
+    static func waitForHealth(port: Int, _ server: ChildProcess) async throws {
+        for _ in 0..<300 where server.isRunning {
             if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("the server did not start")
+        throw ServerDidNotStart()
     }
 
     static func post<Body: Encodable>(port: Int, path: String, key: String?, body: Body) async throws -> Int {

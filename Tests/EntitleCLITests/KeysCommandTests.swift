@@ -13,13 +13,13 @@ struct KeysCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = "sqlite:\(folder.appendingPathComponent("entitle.sqlite").path)"
-        let created = try CommandRunner.entitle.run(
+        let created = try await CommandRunner.entitle.run(
             ["keys", "create", "--database", database, "--app", "com.epilogue.app", "--kind", "app", "--name", "iOS app"])
         #expect(created.status == 0, "\(created.standardError)")
         let key = try #require(created.standardOutput.split(separator: "\n").last.map(String.init))
         #expect(key.hasPrefix("ak_") && key.count > 40)
 
-        let listed = try CommandRunner.entitle.run(["keys", "list", "--database", database])
+        let listed = try await CommandRunner.entitle.run(["keys", "list", "--database", database])
         #expect(listed.status == 0)
         #expect(listed.standardOutput.contains("com.epilogue.app  app  \(key.prefix(10))…  iOS app"))
         #expect(!listed.standardOutput.contains(key))
@@ -27,14 +27,9 @@ struct KeysCommandTests {
 
         // The server honours it for its app, with no header.
         let port = TestPorts.random()
-        let process = Process()
-        process.executableURL = CommandRunner.entitle.executable
-        process.arguments = ["serve", "--port", "\(port)", "--database", database, "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path]
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try CommandRunner.entitle.start(
+            ["serve", "--port", "\(port)", "--database", database, "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path], in: folder)
+        defer { process.signal(SIGKILL) }
         var status = 0
         for _ in 0..<300 where status == 0 {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/subscribers/reader")!)
@@ -43,13 +38,12 @@ struct KeysCommandTests {
             if status == 0 { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(status == 200)
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        await process.stop()
 
-        let revoked = try CommandRunner.entitle.run(["keys", "revoke", "--database", database, id])
+        let revoked = try await CommandRunner.entitle.run(["keys", "revoke", "--database", database, id])
         #expect(revoked.status == 0)
-        #expect(try CommandRunner.entitle.run(["keys", "list", "--database", database, "--app", "com.epilogue.app"]).standardOutput.contains("revoked"))
-        #expect(try CommandRunner.entitle.run(["keys", "revoke", "--database", database, "key_nope"]).status == 1)
-        #expect(try CommandRunner.entitle.run(["keys", "create", "--database", database, "--app", "x", "--kind", "admin"]).status == 64)
+        #expect(try await CommandRunner.entitle.run(["keys", "list", "--database", database, "--app", "com.epilogue.app"]).standardOutput.contains("revoked"))
+        #expect(try await CommandRunner.entitle.run(["keys", "revoke", "--database", database, "key_nope"]).status == 1)
+        #expect(try await CommandRunner.entitle.run(["keys", "create", "--database", database, "--app", "x", "--kind", "admin"]).status == 64)
     }
 }

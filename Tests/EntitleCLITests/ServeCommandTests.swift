@@ -17,16 +17,10 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
-        let process = Process()
-        process.executableURL = CommandRunner.entitle.executable
-        process.arguments = ["serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path,
-                             "--secret-key", "sk_serve_test_key_0001"]
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try CommandRunner.entitle.start(
+            ["serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path, "--secret-key", "sk_serve_test_key_0001"],
+            in: folder, standardOutput: .captured, standardError: .captured)
+        defer { process.signal(SIGKILL) }
 
         var health: String?
         for _ in 0..<300 where health == nil {
@@ -42,13 +36,16 @@ struct ServeCommandTests {
         let (_, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
 
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationStatus == 0)
-        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(await process.stop() == .init(status: 0, signalled: false))
+        let log = await Self.log(process)
         #expect(log.contains("Entitle listening on http://127.0.0.1:\(port)"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data/entitle.sqlite").path))
+    }
+
+    /// Everything a stopped server wrote, standard output then standard error.
+    static func log(_ process: ChildProcess) async -> String {
+        let (_, output, error) = await process.output()
+        return String(decoding: output + error, as: UTF8.self)
     }
 
     /// An OCSP responder on loopback HTTP for `issuer`, answering what `answer` holds at each request.
@@ -95,18 +92,11 @@ struct ServeCommandTests {
         let answer = NIOLockedValueBox(OCSPResponder.Answer.good)
         let calls = NIOLockedValueBox(0)
 
-        let process = Process()
-        process.executableURL = CommandRunner.entitle.executable
-        process.arguments = [
+        let process = try CommandRunner.entitle.start([
             "serve", "--port", "\(port)", "--root-certificate", root.path, "--bundle-id", "com.example", "--environment", "sandbox",
             "--secret-key", "sk_serve_test_key_0001", "--check-revocation", "--revocation-freshness", "0",
-        ]
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        ], in: folder, standardOutput: .captured, standardError: .captured)
+        defer { process.signal(SIGKILL) }
         for _ in 0..<300 {
             if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -134,9 +124,8 @@ struct ServeCommandTests {
         }
         #expect(try await submit("4") == (503, "verification.revocationCheckUnavailable"))
 
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        await process.stop()
+        let log = await Self.log(process)
         #expect(log.contains("revocation checks on"))
         #expect(!log.contains(pki.sign(AppleFacts().subscription("x", original: "x", purchase: Date(), expires: Date())).prefix(40)))
     }
@@ -144,11 +133,11 @@ struct ServeCommandTests {
     @Test("--revocation-freshness without --check-revocation, or out of range, is a usage error", arguments: [
         ["--revocation-freshness", "60"], ["--check-revocation", "--revocation-freshness", "-1"],
     ])
-    func revocationUsage(_ arguments: [String]) throws {
+    func revocationUsage(_ arguments: [String]) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandRunner.entitle.run(["serve", "--port", "0"] + arguments, in: folder)
+        let result = try await CommandRunner.entitle.run(["serve", "--port", "0"] + arguments, in: folder)
         #expect(result.status == 64)
         #expect(result.standardError.contains("--revocation-freshness"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data").path))
@@ -161,13 +150,13 @@ struct ServeCommandTests {
         (["--app-store-key", "KEY", "--app-store-key", "KEY", "--app-store-key-id", "K1", "--app-store-issuer-id", "I1"], "given twice"),
         (["--app-store-api-url", "http://127.0.0.1:1"], "applies with --app-store-key"),
     ])
-    func appStoreKeyUsage(_ arguments: [String], _ message: String) throws {
+    func appStoreKeyUsage(_ arguments: [String], _ message: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = Fixtures.root.appendingPathComponent("Tests/AppStoreServerAPITests/Keys/testSigningKey.p8").path
         let resolved = arguments.map { $0.replacingOccurrences(of: "KEY", with: key).replacingOccurrences(of: "Package.swift", with: Fixtures.root.appendingPathComponent("Package.swift").path) }
-        let result = try CommandRunner.entitle.run(
+        let result = try await CommandRunner.entitle.run(
             ["serve", "--port", "0", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path] + resolved, in: folder)
         #expect(result.status == 64)
         #expect(result.standardError.contains(message), "\(result.standardError)")
@@ -180,18 +169,11 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
-        let process = Process()
-        process.executableURL = CommandRunner.entitle.executable
-        process.arguments = [
+        let process = try CommandRunner.entitle.start([
             "serve", "--port", "\(port)", "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path,
             "--catalog", Fixtures.examples.appendingPathComponent("PantryPal").path, "--secret-key", "sk_serve_test_key_0001",
-        ]
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        ], in: folder, standardOutput: .captured, standardError: .captured)
+        defer { process.signal(SIGKILL) }
         for _ in 0..<300 {
             if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -213,23 +195,22 @@ struct ServeCommandTests {
         let unnamed = try await call("/v1/subscribers/reader", app: nil)
         #expect(unnamed.0 == 400 && unnamed.1.contains("request.unknownApp"))
 
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        let log = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        await process.stop()
+        let log = await Self.log(process)
         #expect(log.contains("apps com.epilogue.app [Production, Sandbox]; me.subasically.pantrypal [Production, Sandbox]"), "\(log)")
     }
 
     @Test("two folders of one app, or --bundle-id with several, are usage errors")
-    func appUsage() throws {
+    func appUsage() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let screenTime = Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path
         let tiers = Fixtures.examples.appendingPathComponent("ScreenTimeRewardsTiers").path
-        let same = try CommandRunner.entitle.run(["serve", "--port", "0", "--catalog", screenTime, "--catalog", tiers], in: folder)
+        let same = try await CommandRunner.entitle.run(["serve", "--port", "0", "--catalog", screenTime, "--catalog", tiers], in: folder)
         #expect(same.status == 64)
         #expect(same.standardError.contains("the same app, com.screentimerewards"))
-        let override = try CommandRunner.entitle.run(
+        let override = try await CommandRunner.entitle.run(
             ["serve", "--port", "0", "--catalog", screenTime, "--catalog", Fixtures.examples.appendingPathComponent("Epilogue").path, "--bundle-id", "x"],
             in: folder)
         #expect(override.status == 64)
@@ -241,11 +222,11 @@ struct ServeCommandTests {
         (["--webhook-url", "http://127.0.0.1:9/hooks", "--webhook-secret", "short"], "16 to 200"),
         (["--webhook-url", "com.unknown.app=http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_0123456789abcdef"], "not an app this server serves"),
     ])
-    func webhookUsage(_ arguments: [String], _ message: String) throws {
+    func webhookUsage(_ arguments: [String], _ message: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandRunner.entitle.run(
+        let result = try await CommandRunner.entitle.run(
             ["serve", "--port", "0", "--catalog", Fixtures.examples.appendingPathComponent("ScreenTimeRewards").path] + arguments, in: folder)
         #expect(result.status == 64)
         #expect(result.standardError.contains(message), "\(result.standardError)")

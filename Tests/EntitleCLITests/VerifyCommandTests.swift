@@ -12,8 +12,8 @@ struct VerifyCommandTests {
     }
 
     @Test("a valid transaction prints its decoded payload and exits 0")
-    func transaction() throws {
-        let result = try CommandRunner.entitle.run(["verify", "--kind", "transaction"] + Self.shaped + ["\(Self.vectors)/apple-shaped/signedTransaction"])
+    func transaction() async throws {
+        let result = try await CommandRunner.entitle.run(["verify", "--kind", "transaction"] + Self.shaped + ["\(Self.vectors)/apple-shaped/signedTransaction"])
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
         let payload = try Self.json(result.standardOutput)
@@ -22,8 +22,8 @@ struct VerifyCommandTests {
     }
 
     @Test("a notification prints with its nested signed parts decoded")
-    func notification() throws {
-        let result = try CommandRunner.entitle.run(["verify", "--kind", "notification", "--app-apple-id", "1234"] + Self.shaped + ["\(Self.vectors)/apple-shaped/signedNotification"])
+    func notification() async throws {
+        let result = try await CommandRunner.entitle.run(["verify", "--kind", "notification", "--app-apple-id", "1234"] + Self.shaped + ["\(Self.vectors)/apple-shaped/signedNotification"])
         #expect(result.status == 0)
         let output = try Self.json(result.standardOutput)
         #expect((output["notification"] as? [String: Any])?["notificationType"] as? String == "DID_RENEW")
@@ -32,7 +32,7 @@ struct VerifyCommandTests {
     }
 
     @Test("standard input, a notification body and a PEM root are accepted")
-    func stdinBodyAndPEM() throws {
+    func stdinBodyAndPEM() async throws {
         let pem = "-----BEGIN CERTIFICATE-----\n"
             + (try Data(contentsOf: Fixtures.root.appendingPathComponent("\(Self.vectors)/apple-shaped/root.der"))).base64EncodedString(options: .lineLength64Characters)
             + "\n-----END CERTIFICATE-----\n"
@@ -41,7 +41,7 @@ struct VerifyCommandTests {
         defer { try? FileManager.default.removeItem(at: pemFile) }
         let signed = try String(contentsOf: Fixtures.root.appendingPathComponent("\(Self.vectors)/apple-shaped/signedNotification"), encoding: .utf8)
         let body = try JSONSerialization.data(withJSONObject: ["signedPayload": signed.trimmingCharacters(in: .whitespacesAndNewlines)])
-        let result = try CommandRunner.entitle.run(
+        let result = try await CommandRunner.entitle.run(
             ["verify", "--kind", "notification", "--bundle-id", "com.example", "--environment", "sandbox", "--app-apple-id", "1234",
              "--root-certificate", pemFile.path, "-"], input: body)
         #expect(result.status == 0)
@@ -54,10 +54,10 @@ struct VerifyCommandTests {
         (["--kind", "transaction"] + shaped + ["apple/mock_signed_data/legacyTransaction"], "verification.malformed"),
         (["--kind", "transaction", "--bundle-id", "com.example.naturelab.backyardbirds.example", "--environment", "xcode", "apple/xcode/xcode-signed-transaction"], "verification.untrustedRoot"),
     ])
-    func rejections(arguments: [String], code: String) throws {
+    func rejections(arguments: [String], code: String) async throws {
         var arguments = arguments
         arguments[arguments.count - 1] = "\(Self.vectors)/\(arguments[arguments.count - 1])"
-        let result = try CommandRunner.entitle.run(["verify"] + arguments)
+        let result = try await CommandRunner.entitle.run(["verify"] + arguments)
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.hasPrefix("error: \(code): "))
@@ -72,8 +72,8 @@ struct VerifyCommandTests {
         ["verify", "--kind", "transaction", "--bundle-id", "a", "--environment", "sandbox", "Tests/no-such-file"],
         ["verify", "--kind", "transaction", "--bundle-id", "a", "--environment", "sandbox", "--root-certificate", "README.md", "README.md"],
     ])
-    func usage(arguments: [String]) throws {
-        let result = try CommandRunner.entitle.run(arguments)
+    func usage(arguments: [String]) async throws {
+        let result = try await CommandRunner.entitle.run(arguments)
         #expect(result.status == 64)
         #expect(!result.standardError.isEmpty)
     }

@@ -13,7 +13,7 @@ import Testing
 struct LocalStoreTests {
     /// A running `entitle demo` of `app`, and what its sample-app line tells an app.
     struct Demo {
-        let process: Process
+        let process: ChildProcess
         let folder: URL
         let server: URL
         let bundleID: String
@@ -24,22 +24,19 @@ struct LocalStoreTests {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-localstore-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let port = TestPorts.random()
-            let demo = Process()
-            demo.executableURL = CommandRunner.entitle.executable
-            demo.arguments = ["demo", "--subscribers", "10", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]
-                + (app.map { ["--app", $0] } ?? [])
             let log = folder.appendingPathComponent("demo.log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            demo.standardOutput = try FileHandle(forWritingTo: log)
-            demo.standardError = FileHandle.nullDevice
-            try demo.run()
+            let demo = try CommandRunner.entitle.start(
+                ["demo", "--subscribers", "10", "--months", "2", "--port", "\(port)", "--data", folder.appendingPathComponent("data").path]
+                    + (app.map { ["--app", $0] } ?? []),
+                standardOutput: .file(log))
             var line: String?
             for _ in 0..<600 where line == nil && demo.isRunning {
                 line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").first { $0.contains("swift run sample-app") }.map(String.init)
                 if line == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             guard let line else {
-                if demo.isRunning { demo.terminate() }
+                demo.signal()
                 try? FileManager.default.removeItem(at: folder)
                 throw DemoFailure(log: "the demo printed no sample-app line")
             }
@@ -51,7 +48,7 @@ struct LocalStoreTests {
         }
 
         func stop() {
-            if process.isRunning { process.terminate() }
+            process.signal()
             try? FileManager.default.removeItem(at: folder)
         }
 
