@@ -37,6 +37,28 @@ struct AppendRoutineTests {
         Issue.record("no append waited for the lock")
     }
 
+    /// Holds `key`'s advisory lock in a transaction on `connection` while `waiting` (an append that
+    /// must wait for it) runs, until it waits; runs `during`, then commits and returns what `waiting`
+    /// returned. On any error the transaction is rolled back first: the append ends and the test
+    /// fails rather than waiting for it.
+    static func whileHolding<T: Sendable>(
+        _ key: String, _ connection: PostgresConnection, waiting: @escaping @Sendable () async throws -> T, during: () async throws -> Void
+    ) async throws -> T {
+        try await connection.query("BEGIN", logger: logger)
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: logger)
+        let waiter = Task { try await waiting() }
+        do {
+            try await untilSomeoneWaits(for: key, connection)
+            try await during()
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await waiter.value
+            throw error
+        }
+        try await connection.query("COMMIT", logger: logger)
+        return try await waiter.value
+    }
+
     @Test("PostgreSQL: an append in one call waits for the locks the ledger's statements take, the purchase's and then its owner's",
           arguments: ["purchase", "subscriber"])
     func locks(held: String) async throws {
@@ -50,14 +72,11 @@ struct AppendRoutineTests {
                 let key = held == "purchase" ? SQLLedgerStore.purchaseLock("", "R1") : SQLLedgerStore.subscriberLock("", "u1")
                 try await StorageEngine.withClient(configuration) { holder in
                     try await holder.withConnection { connection in
-                        try await connection.query("BEGIN", logger: Self.logger)
-                        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: Self.logger)
-                        async let appended = store.append(Self.renewal(1))
-                        try await Self.untilSomeoneWaits(for: key, connection)
-                        let during = try await store.events(appUserID: "u1").map(\.idempotencyKey)
-                        #expect(during.count == 1, "nothing is appended while the lock is held: \(during)")
-                        try await connection.query("COMMIT", logger: Self.logger)
-                        #expect(try await appended == .appended(sequence: 2, appUserID: "u1"))
+                        let appended = try await Self.whileHolding(key, connection, waiting: { try await store.append(Self.renewal(1)) }) {
+                            let during = try await store.events(appUserID: "u1").map(\.idempotencyKey)
+                            #expect(during.count == 1, "nothing is appended while the lock is held: \(during)")
+                        }
+                        #expect(appended == .appended(sequence: 2, appUserID: "u1"))
                     }
                 }
                 #expect(try await store.projection(appUserID: "u1")?.purchases["R1"]?.currentTransaction?.transactionId == "R1-1")

@@ -46,19 +46,16 @@ struct KeptAppendRoutineTests {
                 let key = SQLLedgerStore.subscriberLock("", "u1")
                 try await StorageEngine.withClient(configuration) { holder in
                     try await holder.withConnection { connection in
-                        try await connection.query("BEGIN", logger: Self.logger)
-                        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: Self.logger)
-                        async let appended = store.append(Self.renewal(1))
-                        try await AppendRoutineTests.untilSomeoneWaits(for: key, connection)
-                        // The waiting append is one call of the routine: the event and the projection wait together.
-                        let rows = try await connection.query(
-                            "SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()", logger: Self.logger)
-                        var waiting: [String] = []
-                        for try await query in rows.decode(String.self) { waiting.append(query) }
-                        #expect(waiting.count == 1)
-                        #expect(waiting.first?.contains(KeptAppendRoutine.name) == true, "\(waiting)")
-                        try await connection.query("COMMIT", logger: Self.logger)
-                        #expect(try await appended == .appended(sequence: 2, appUserID: "u1"))
+                        let appended = try await AppendRoutineTests.whileHolding(key, connection, waiting: { try await store.append(Self.renewal(1)) }) {
+                            // The waiting append is one call of the routine: the event and the projection wait together.
+                            let rows = try await connection.query(
+                                "SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()", logger: Self.logger)
+                            var waiting: [String] = []
+                            for try await query in rows.decode(String.self) { waiting.append(query) }
+                            #expect(waiting.count == 1)
+                            #expect(waiting.first?.contains(KeptAppendRoutine.name) == true, "\(waiting)")
+                        }
+                        #expect(appended == .appended(sequence: 2, appUserID: "u1"))
                     }
                 }
                 #expect(try await store.append(Self.renewal(1)) == .duplicate)
