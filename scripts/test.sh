@@ -49,14 +49,17 @@ fi
 # environment (ENTITLE_TEST_POSTGRES_URL) is the same for building and testing.
 source scripts/postgres-cluster.sh
 build_log=$(mktemp)
+test_log=$(mktemp)
+watchdog_pid=
 demo_folder=$(mktemp -d)
 demo_pid=
 receiver_pid=
 cleanup() {
+    if [ -n "$watchdog_pid" ]; then kill "$watchdog_pid" 2>/dev/null || true; fi
     if [ -n "$demo_pid" ]; then kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; fi
     if [ -n "$receiver_pid" ]; then kill "$receiver_pid" 2>/dev/null || true; wait "$receiver_pid" 2>/dev/null || true; fi
     postgres_cluster_stop
-    rm -rf "$build_log" "$demo_folder"
+    rm -rf "$build_log" "$test_log" "$demo_folder"
 }
 trap cleanup EXIT
 postgres_cluster_start
@@ -77,8 +80,38 @@ swift package describe --type json | python3 scripts/check-sdk-dependencies.py
 log "alert rules: promtool check and unit tests (docs/prometheus)"
 (cd docs/prometheus && promtool check rules entitle-alerts.yml && promtool test rules entitle-alerts.test.yml)
 
-log "swift test"
-swift test --skip-build
+# A hang fails the run within a bound rather than holding CI: past the limit, the tests still running
+# and every thread of the test process (gdb, when installed) are printed, and the process is stopped.
+test_limit=${ENTITLE_TEST_TIME_LIMIT:-900}
+log "swift test (stopped if still running after ${test_limit}s)"
+watch_tests() {
+    local pid=$1 elapsed=0
+    while [ "$elapsed" -lt "$test_limit" ]; do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 5
+        elapsed=$((elapsed + 5))
+    done
+    echo "error: swift test still running after ${test_limit}s" >&2
+    python3 scripts/tests-in-progress.py "$test_log" >&2 || true
+    local process
+    for process in $(pgrep -f 'PackageTests.xctest' || true); do
+        if command -v gdb >/dev/null 2>&1; then
+            echo "== threads of the test process $process" >&2
+            timeout 120 gdb -p "$process" -batch -ex 'thread apply all bt 25' 2>/dev/null | grep -E '^(Thread|#)' >&2 || true
+        fi
+        kill -KILL "$process" 2>/dev/null || true
+    done
+}
+( set -o pipefail; stdbuf -oL -eL swift test --skip-build 2>&1 | tee "$test_log" ) &
+test_pid=$!
+watch_tests "$test_pid" &
+watchdog_pid=$!
+test_status=0
+wait "$test_pid" || test_status=$?
+kill "$watchdog_pid" 2>/dev/null || true
+wait "$watchdog_pid" 2>/dev/null || true
+watchdog_pid=
+[ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
 log "DocC: EntitleKit's documentation builds with no warning"
 swift package --disable-sandbox generate-documentation --target EntitleKit --warnings-as-errors >/dev/null
