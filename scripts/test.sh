@@ -84,6 +84,13 @@ log "alert rules: promtool check and unit tests (docs/prometheus)"
 # and every thread of the test process (gdb, when installed) are printed, and the process is stopped.
 test_limit=${ENTITLE_TEST_TIME_LIMIT:-900}
 log "swift test (stopped if still running after ${test_limit}s)"
+test_processes() {
+    local folder
+    for folder in /proc/[0-9]*; do
+        tr '\0' ' ' <"$folder/cmdline" 2>/dev/null | grep -q 'PackageTests[.]xctest' && echo "${folder#/proc/}"
+    done
+    return 0
+}
 watch_tests() {
     local pid=$1 elapsed=0
     while [ "$elapsed" -lt "$test_limit" ]; do
@@ -94,7 +101,7 @@ watch_tests() {
     echo "error: swift test still running after ${test_limit}s" >&2
     python3 scripts/tests-in-progress.py "$test_log" >&2 || true
     local process
-    for process in $(pgrep -f 'PackageTests.xctest' || true); do
+    for process in $(test_processes); do
         if command -v gdb >/dev/null 2>&1; then
             echo "== threads of the test process $process" >&2
             timeout 120 gdb -p "$process" -batch -ex 'thread apply all bt 25' 2>/dev/null | grep -E '^(Thread|#)' >&2 || true
