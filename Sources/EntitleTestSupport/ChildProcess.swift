@@ -1,20 +1,26 @@
 import Foundation
 import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A program a test starts (`entitle serve`, `entitle demo`, the sample app), spawned and awaited so
 /// that tests running side by side can't hold each other up:
 ///
-/// - Spawns are one at a time, and every descriptor made for a child is close-on-exec in this
-///   process. Foundation's `Process` on Linux closes the descriptors it finds open when it spawns;
-///   one opened by another test a moment later went to that child too, so a pipe another test was
-///   reading never reached its end while that child (a server, say) lived.
+/// - The child gets standard input, output and error, and no other descriptor of this process
+///   (`posix_spawn` closing every descriptor from 3 on in the child). Foundation's `Process` on
+///   Linux lists `/proc/self/fd` and closes what it found: a pipe another test opened a moment later
+///   went to that child too, and was then held open for as long as the child lived; and past about
+///   1,360 open descriptors its listing read beyond its buffer (a crash).
+/// - The child starts with no blocked signal and default SIGTERM, SIGINT, SIGPIPE… whatever thread
+///   spawned it.
 /// - Nothing waits on a thread of Swift's cooperative pool: the end of the process and of its
-///   output are awaited, and output is read by threads of its own.
+///   output are awaited, while threads of their own wait for them.
 public final class ChildProcess: Sendable {
     /// Where a child's standard output or error goes.
     public enum Output: Sendable {
         case discarded
-        /// Appended to this file, which must exist.
+        /// Appended to this file (created when missing).
         case file(URL)
         /// Kept, and returned by ``output()`` once the child has ended.
         case captured
@@ -32,18 +38,24 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// The child could not be started.
+    public struct SpawnFailure: Error, CustomStringConvertible {
+        public var executable: String
+        public var step: String
+        public var code: Int32
+
+        public var description: String { "cannot start \(executable): \(step) failed (\(String(cString: strerror(code))))" }
+    }
+
     private struct State {
         var termination: Termination?
         var waiters: [CheckedContinuation<Termination, Never>] = []
     }
 
-    private static let spawning = NIOLock()
-
-    private let process: Process
     private let state: NIOLockedValueBox<State>
     private let standardOutput: CapturedOutput?
     private let standardError: CapturedOutput?
-    public let identifier: Int32
+    public let identifier: pid_t
 
     /// Starts `executable` with `arguments` in `directory`, feeding it `input` (then end of file) on
     /// standard input, or nothing.
@@ -51,14 +63,102 @@ public final class ChildProcess: Sendable {
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil,
         standardOutput: Output = .discarded, standardError: Output = .discarded
     ) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
+        let path = executable.path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The child's ends, closed here once it has its copies; this process's ends, closed on failure.
+        var childEnds: [Int32] = []
+        var ownEnds: [Int32] = []
+        defer { for descriptor in childEnds { close(descriptor) } }
+        func failure(_ step: String, _ code: Int32) -> SpawnFailure {
+            for descriptor in ownEnds { close(descriptor) }
+            ownEnds = []
+            return SpawnFailure(executable: path, step: step, code: code)
+        }
+        func check(_ step: String, _ code: Int32) throws {
+            guard code == 0 else { throw failure(step, code) }
+        }
+        func pipe() throws -> (read: Int32, write: Int32) {
+            var ends: [Int32] = [-1, -1]
+            try check("pipe", Glibc.pipe(&ends) == 0 ? 0 : errno)
+            // Above standard input, output and error even when one of them is closed here; and
+            // close-on-exec, for any program started otherwise.
+            let kept = ends.map { end -> Int32 in
+                let moved = fcntl(end, F_DUPFD_CLOEXEC, 3)
+                close(end)
+                return moved
+            }
+            guard kept.allSatisfy({ $0 >= 3 }) else {
+                for end in kept where end >= 0 { close(end) }
+                throw failure("pipe", EMFILE)
+            }
+            return (kept[0], kept[1])
+        }
+
+        var inputWriter: Int32?
+        if input != nil {
+            let (read, write) = try pipe()
+            childEnds.append(read)
+            ownEnds.append(write)
+            inputWriter = write
+            try check("dup2", posix_spawn_file_actions_adddup2(&actions, read, 0))
+        } else {
+            try check("open", posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
+        }
+        func attach(_ output: Output, to target: Int32) throws -> Int32? {
+            switch output {
+            case .discarded:
+                try check("open", posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0))
+                return nil
+            case .file(let url):
+                try check("open", posix_spawn_file_actions_addopen(&actions, target, url.path, O_WRONLY | O_APPEND | O_CREAT, 0o644))
+                return nil
+            case .captured:
+                let (read, write) = try pipe()
+                childEnds.append(write)
+                ownEnds.append(read)
+                try check("dup2", posix_spawn_file_actions_adddup2(&actions, write, target))
+                return read
+            }
+        }
+        let outputReader = try attach(standardOutput, to: 1)
+        let errorReader = try attach(standardError, to: 2)
+        if let directory {
+            guard let addChdir = Self.addChdir else { throw failure("posix_spawn_file_actions_addchdir_np", ENOSYS) }
+            try check("chdir", directory.path.withCString { addChdir(&actions, $0) })
+        }
+        guard let addCloseFrom = Self.addCloseFrom else { throw failure("posix_spawn_file_actions_addclosefrom_np", ENOSYS) }
+        try check("closefrom", addCloseFrom(&actions, 3))
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD] { sigaddset(&defaults, signal) }
+        try check("signal mask", posix_spawnattr_setsigmask(&attributes, &none))
+        try check("signal defaults", posix_spawnattr_setsigdefault(&attributes, &defaults))
+        try check("flags", posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        try check("posix_spawn", posix_spawn(&pid, path, &actions, &attributes, argv, environ))
+
         let state = NIOLockedValueBox(State())
         self.state = state
-        process.terminationHandler = { ended in
-            let termination = Termination(status: ended.terminationStatus, signalled: ended.terminationReason == .uncaughtSignal)
+        let child = pid
+        self.identifier = child
+        self.standardOutput = outputReader.map(CapturedOutput.init)
+        self.standardError = errorReader.map(CapturedOutput.init)
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+            let signal = status & 0x7f
+            let termination = signal == 0 ? Termination(status: (status >> 8) & 0xff, signalled: false) : Termination(status: signal, signalled: true)
             let waiters = state.withLockedValue { state in
                 state.termination = termination
                 defer { state.waiters = [] }
@@ -66,45 +166,23 @@ public final class ChildProcess: Sendable {
             }
             for waiter in waiters { waiter.resume(returning: termination) }
         }
-        let (out, error, stdin) = try Self.spawning.withLock { () throws -> (CapturedOutput?, CapturedOutput?, Pipe?) in
-            var opened: [FileHandle] = []
-            defer { for handle in opened { try? handle.close() } }
-            func attach(_ output: Output) throws -> (Any, CapturedOutput?) {
-                switch output {
-                case .discarded:
-                    return (FileHandle.nullDevice, nil)
-                case .file(let url):
-                    let handle = try FileHandle(forWritingTo: url)
-                    handle.seekToEndOfFile()
-                    Self.closeOnExec(handle.fileDescriptor)
-                    opened.append(handle)
-                    return (handle, nil)
-                case .captured:
-                    let pipe = Self.pipe()
-                    return (pipe, CapturedOutput(pipe.fileHandleForReading))
-                }
-            }
-            let (outTarget, out) = try attach(standardOutput)
-            let (errorTarget, error) = try attach(standardError)
-            process.standardOutput = outTarget
-            process.standardError = errorTarget
-            let stdin = input.map { _ in Self.pipe() }
-            process.standardInput = stdin ?? FileHandle.nullDevice
-            try process.run()
-            return (out, error, stdin)
-        }
-        self.process = process
-        self.identifier = process.processIdentifier
-        self.standardOutput = out
-        self.standardError = error
-        out?.start()
-        error?.start()
-        if let stdin, let input {
-            // Written by a thread of its own: a child that doesn't read it can't hold up the test.
-            let writer = stdin.fileHandleForWriting
+        if let inputWriter, let input {
             Thread.detachNewThread {
-                try? writer.write(contentsOf: input)
-                try? writer.close()
+                // A child that closes its input early makes the write fail (EPIPE) on this thread alone.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+                input.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(inputWriter, bytes.baseAddress! + offset, bytes.count - offset)
+                        if written < 0 && errno == EINTR { continue }
+                        if written <= 0 { break }
+                        offset += written
+                    }
+                }
+                close(inputWriter)
             }
         }
     }
@@ -158,17 +236,14 @@ public final class ChildProcess: Sendable {
         return (termination, out, error)
     }
 
-    private static func pipe() -> Pipe {
-        let pipe = Pipe()
-        closeOnExec(pipe.fileHandleForReading.fileDescriptor)
-        closeOnExec(pipe.fileHandleForWriting.fileDescriptor)
-        return pipe
-    }
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
-    /// The child gets its own copies as 0, 1 and 2, which don't carry the flag.
-    private static func closeOnExec(_ descriptor: Int32) {
-        _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-    }
+    /// glibc 2.34's and 2.29's additions, which Swift's Glibc module doesn't declare.
+    private static let addCloseFrom: AddCloseFrom? =
+        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: AddCloseFrom.self) }
+    private static let addChdir: AddChdir? =
+        dlsym(nil, "posix_spawn_file_actions_addchdir_np").map { unsafeBitCast($0, to: AddChdir.self) }
 
     /// A child's output, read to its end by a thread of its own.
     private final class CapturedOutput: Sendable {
@@ -178,22 +253,19 @@ public final class ChildProcess: Sendable {
             var waiters: [CheckedContinuation<Data, Never>] = []
         }
 
-        private let handle: FileHandle
         private let state = NIOLockedValueBox(State())
 
-        init(_ handle: FileHandle) {
-            self.handle = handle
-        }
-
-        func start() {
-            let (handle, state) = (handle, state)
+        init(_ descriptor: Int32) {
+            let state = state
             Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    state.withLockedValue { $0.data.append(chunk) }
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    state.withLockedValue { $0.data.append(contentsOf: buffer[0..<count]) }
                 }
-                try? handle.close()
+                close(descriptor)
                 let (data, waiters) = state.withLockedValue { state in
                     state.ended = true
                     defer { state.waiters = [] }

@@ -9,19 +9,12 @@ struct ChildProcessTests {
     static let sleep = URL(fileURLWithPath: "/bin/sleep")
     static let echo = URL(fileURLWithPath: "/bin/echo")
 
-    @Test("started beside long-lived children, each short child's captured output ends when it ends: no other child holds its pipes")
+    @Test("started side by side with long-lived children, each short child's captured output ends when it ends: no other child holds its pipes")
     func outputEndsWithItsChild() async throws {
-        // Many open descriptors make the spawn that lists them slow, the moment in which another
-        // test's new pipe could reach a child (without the spawn lock and close-on-exec, 1 to 5 of
-        // these 100 outputs stayed open here). A quarter of the process's limit at most.
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        let held = (0..<min(3_000, Int(limit.rlim_cur) / 4)).compactMap { _ in FileHandle(forReadingAtPath: "/dev/null") }
-        defer { for handle in held { try? handle.close() } }
         let sleepers = NIOLockedValueBox<[ChildProcess]>([])
         let ended = NIOLockedValueBox<[Int: String]>([:])
         let readers = try await withThrowingTaskGroup(of: Task<Void, Never>?.self) { group in
-            for n in 0..<200 {
+            for n in 0..<60 {
                 group.addTask {
                     if n.isMultiple(of: 2) {
                         let sleeper = try ChildProcess(Self.sleep, ["60"])
@@ -44,11 +37,11 @@ struct ChildProcessTests {
         let outputs = ended.withLockedValue { $0 }
         for sleeper in sleepers.withLockedValue({ $0 }) { sleeper.signal(SIGKILL) }
         for reader in readers { await reader.value }
-        #expect(outputs.count == 100, "outputs still open while other children run: \(100 - outputs.count)")
+        #expect(outputs.count == 30, "outputs still open while other children run: \(30 - outputs.count)")
         #expect(outputs.allSatisfy { $0.value == "child \($0.key)\n" })
     }
 
-    @Test("exit, stop and output: a status, a signal, input to the end of file, a child that ignores SIGTERM is killed")
+    @Test("exit, stop and output: a status, a signal, input to the end of file; the child holds descriptors 0 to 2 only, no signal blocked; one ignoring SIGTERM is killed")
     func lifecycle() async throws {
         let cat = try ChildProcess(URL(fileURLWithPath: "/bin/cat"), [], input: Data("to the end\n".utf8), standardOutput: .captured)
         let (ended, output, _) = await cat.output()
@@ -61,19 +54,33 @@ struct ChildProcessTests {
         #expect(status == .init(status: 3, signalled: false))
         #expect(String(decoding: error, as: UTF8.self) == "refused\n")
 
-        // A child starts with the signals blocked in the thread that spawned it (a pool thread blocks
-        // them); these unblock SIGTERM, as `entitle` handles it.
-        let python = URL(fileURLWithPath: "/usr/bin/python3")
-        func script(_ onTerm: String) -> [String] {
-            ["-c", "import signal, sys, time; signal.signal(signal.SIGTERM, \(onTerm)); signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM}); time.sleep(60)"]
-        }
-        let graceful = try ChildProcess(python, script("lambda *_: sys.exit(0)"))
-        #expect(graceful.isRunning)
-        #expect(await graceful.exit(within: .milliseconds(100)) == nil)
-        #expect(await graceful.stop() == .init(status: 0, signalled: false))
+        // Whatever the spawning thread blocks or this process ignores, the child starts with none blocked.
+        let sleeper = try ChildProcess(Self.sleep, ["60"])
+        #expect(sleeper.isRunning)
+        #expect(await sleeper.exit(within: .milliseconds(100)) == nil)
+        let signals = try Self.signals(sleeper)
+        #expect(signals["SigBlk"] == 0, "\(signals)")
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(sleeper.identifier)/fd").compactMap { Int($0) }.sorted()
+        #expect(descriptors == [0, 1, 2])
+        #expect(await sleeper.stop() == .init(status: SIGTERM, signalled: true))
 
-        let stubborn = try ChildProcess(python, script("signal.SIG_IGN"))
+        let stubborn = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "trap '' TERM; exec sleep 60"])
+        let term = UInt64(1) << (SIGTERM - 1)
+        for _ in 0..<250 where try Self.signals(stubborn)["SigIgn"].map({ $0 & term == 0 }) ?? true {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(await stubborn.stop(within: .milliseconds(500)) == nil)
         #expect(!stubborn.isRunning)
+    }
+
+    /// The signal masks of `child`'s /proc/PID/status (SigBlk, SigIgn…).
+    static func signals(_ child: ChildProcess) throws -> [String: UInt64] {
+        let status = try String(contentsOfFile: "/proc/\(child.identifier)/status", encoding: .utf8)
+        var masks: [String: UInt64] = [:]
+        for line in status.split(separator: "\n") where line.hasPrefix("Sig") {
+            let parts = line.split(separator: ":")
+            if parts.count == 2, let mask = UInt64(parts[1].trimmingCharacters(in: .whitespaces), radix: 16) { masks[String(parts[0])] = mask }
+        }
+        return masks
     }
 }
