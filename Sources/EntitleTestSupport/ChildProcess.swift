@@ -47,14 +47,9 @@ public final class ChildProcess: Sendable {
         public var description: String { "cannot start \(executable): \(step) failed (\(String(cString: strerror(code))))" }
     }
 
-    private struct State {
-        var termination: Termination?
-        var waiters: [CheckedContinuation<Termination, Never>] = []
-    }
-
-    private let state: NIOLockedValueBox<State>
-    private let standardOutput: CapturedOutput?
-    private let standardError: CapturedOutput?
+    private let termination = Once<Termination>()
+    private let standardOutput: Once<Data>?
+    private let standardError: Once<Data>?
     public let identifier: pid_t
 
     /// Starts `executable` with `arguments` in `directory`, feeding it `input` (then end of file) on
@@ -148,23 +143,16 @@ public final class ChildProcess: Sendable {
         var pid = pid_t()
         try check("posix_spawn", posix_spawn(&pid, path, &actions, &attributes, argv, environ))
 
-        let state = NIOLockedValueBox(State())
-        self.state = state
         let child = pid
         self.identifier = child
-        self.standardOutput = outputReader.map(CapturedOutput.init)
-        self.standardError = errorReader.map(CapturedOutput.init)
+        self.standardOutput = outputReader.map(Self.read)
+        self.standardError = errorReader.map(Self.read)
+        let termination = termination
         Thread.detachNewThread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) == -1 && errno == EINTR {}
             let signal = status & 0x7f
-            let termination = signal == 0 ? Termination(status: (status >> 8) & 0xff, signalled: false) : Termination(status: signal, signalled: true)
-            let waiters = state.withLockedValue { state in
-                state.termination = termination
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume(returning: termination) }
+            termination.set(signal == 0 ? Termination(status: (status >> 8) & 0xff, signalled: false) : Termination(status: signal, signalled: true))
         }
         if let inputWriter, let input {
             Thread.detachNewThread {
@@ -188,7 +176,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether the child still runs.
-    public var isRunning: Bool { state.withLockedValue { $0.termination == nil } }
+    public var isRunning: Bool { termination.value == nil }
 
     /// Sends `signal` (SIGTERM by default) to the child, if it still runs.
     public func signal(_ signal: Int32 = SIGTERM) {
@@ -197,24 +185,17 @@ public final class ChildProcess: Sendable {
 
     /// Waits for the child to end.
     public func exit() async -> Termination {
-        await withCheckedContinuation { continuation in
-            let ended = state.withLockedValue { state -> Termination? in
-                if let termination = state.termination { return termination }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let ended { continuation.resume(returning: ended) }
-        }
+        await termination.wait()
     }
 
     /// Waits at most `limit` for the child to end; nil if it still runs.
     public func exit(within limit: Duration) async -> Termination? {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if let termination = state.withLockedValue({ $0.termination }) { return termination }
+            if let ended = termination.value { return ended }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return state.withLockedValue { $0.termination }
+        return termination.value
     }
 
     /// Sends `signal` and waits at most `limit` for the child to end; a child still running then is
@@ -231,8 +212,8 @@ public final class ChildProcess: Sendable {
     /// Waits for the child to end and for all of its captured output.
     public func output() async -> (termination: Termination, standardOutput: Data, standardError: Data) {
         let termination = await exit()
-        let out = await standardOutput?.data() ?? Data()
-        let error = await standardError?.data() ?? Data()
+        let out = await standardOutput?.wait() ?? Data()
+        let error = await standardError?.wait() ?? Data()
         return (termination, out, error)
     }
 
@@ -246,43 +227,46 @@ public final class ChildProcess: Sendable {
         dlsym(nil, "posix_spawn_file_actions_addchdir_np").map { unsafeBitCast($0, to: AddChdir.self) }
 
     /// A child's output, read to its end by a thread of its own.
-    private final class CapturedOutput: Sendable {
-        private struct State {
+    private static func read(_ descriptor: Int32) -> Once<Data> {
+        let output = Once<Data>()
+        Thread.detachNewThread {
             var data = Data()
-            var ended = false
-            var waiters: [CheckedContinuation<Data, Never>] = []
-        }
-
-        private let state = NIOLockedValueBox(State())
-
-        init(_ descriptor: Int32) {
-            let state = state
-            Thread.detachNewThread {
-                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { break }
-                    state.withLockedValue { $0.data.append(contentsOf: buffer[0..<count]) }
-                }
-                close(descriptor)
-                let (data, waiters) = state.withLockedValue { state in
-                    state.ended = true
-                    defer { state.waiters = [] }
-                    return (state.data, state.waiters)
-                }
-                for waiter in waiters { waiter.resume(returning: data) }
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                data.append(contentsOf: buffer[0..<count])
             }
+            close(descriptor)
+            output.set(data)
+        }
+        return output
+    }
+
+    /// A value given once, from any thread, and awaited by any number of tasks.
+    private final class Once<Value: Sendable>: Sendable {
+        private let state = NIOLockedValueBox<(value: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
+
+        var value: Value? { state.withLockedValue { $0.value } }
+
+        func set(_ value: Value) {
+            let waiters = state.withLockedValue { state in
+                state.value = value
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(returning: value) }
         }
 
-        func data() async -> Data {
+        func wait() async -> Value {
             await withCheckedContinuation { continuation in
-                let ended = state.withLockedValue { state -> Data? in
-                    if state.ended { return state.data }
+                let given = state.withLockedValue { state -> Value? in
+                    if let value = state.value { return value }
                     state.waiters.append(continuation)
                     return nil
                 }
-                if let ended { continuation.resume(returning: ended) }
+                if let given { continuation.resume(returning: given) }
             }
         }
     }

@@ -29,9 +29,10 @@ public struct CommandRunner: Sendable {
     }()
 
     /// Runs with `arguments` from `directory` (the package root by default), feeding `input` on
-    /// standard input, and waits for it to end (see ``ChildProcess``: no thread is held meanwhile).
+    /// standard input (/dev/null when nil), and waits for it to end (see ``ChildProcess``: no thread is
+    /// held meanwhile).
     public func run(_ arguments: [String], input: Data? = nil, in directory: URL = Fixtures.root) async throws -> Result {
-        let child = try ChildProcess(executable, arguments, in: directory, input: input ?? Data(), standardOutput: .captured, standardError: .captured)
+        let child = try ChildProcess(executable, arguments, in: directory, input: input, standardOutput: .captured, standardError: .captured)
         let (termination, output, error) = await child.output()
         return Result(
             status: termination.status, standardOutput: String(decoding: output, as: UTF8.self),
