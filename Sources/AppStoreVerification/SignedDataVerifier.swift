@@ -176,7 +176,7 @@ public final class SignedDataVerifier: Sendable {
 
     private func decode<Payload: Decodable>(_ bytes: [UInt8], as type: Payload.Type, kind: String) throws(VerificationError) -> Payload {
         do {
-            return try AppStoreJSON.decoder().decode(type, from: Data(bytes))
+            return try AppStoreJSON.decode(type, from: bytes)
         } catch {
             throw VerificationError(.malformed, "the payload is not a valid \(kind)", underlying: error)
         }

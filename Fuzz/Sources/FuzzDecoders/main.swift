@@ -2,18 +2,28 @@ import AppStoreModels
 import Foundation
 import FuzzSupport
 
-/// Decodes every input as each of Apple's payloads, as the verifier does once a signature checks:
-/// any input must decode or throw, never crash.
+/// Decodes every input as each of Apple's payloads, as the verifier does once a signature checks: any
+/// input must decode or throw, never crash. What `AppStorePayloadReader` reads of an input must be
+/// exactly what `JSONDecoder` reads; anything else it must leave to `JSONDecoder`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = pointer else { return 0 }
-    let data = Data(bytes: bytes, count: count)
+    let buffer = UnsafeBufferPointer(start: bytes, count: count)
+    let data = Data(buffer: buffer)
     let decoder = AppStoreJSON.decoder()
-    _ = try? decoder.decode(ResponseBodyV2DecodedPayload.self, from: data)
-    _ = try? decoder.decode(JWSTransactionDecodedPayload.self, from: data)
-    _ = try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: data)
+    same(ResponseBodyV2DecodedPayload.self, buffer, try? decoder.decode(ResponseBodyV2DecodedPayload.self, from: data))
+    same(JWSTransactionDecodedPayload.self, buffer, try? decoder.decode(JWSTransactionDecodedPayload.self, from: data))
+    same(JWSRenewalInfoDecodedPayload.self, buffer, try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: data))
     _ = try? decoder.decode(AppTransaction.self, from: data)
     return 0
+}
+
+/// Stops the run when the reader reads `buffer` as something other than what `JSONDecoder` decoded.
+func same<T: Equatable>(_ type: T.Type, _ buffer: UnsafeBufferPointer<UInt8>, _ decoded: T?) {
+    guard let read = AppStorePayloadReader.read(type, from: buffer) else { return }
+    guard read == decoded else {
+        fatalError("the reader and JSONDecoder disagree on \(Array(buffer)): \(read) vs \(String(describing: decoded))")
+    }
 }
 
 runFuzzer(fuzz)

@@ -1,25 +1,32 @@
 import Foundation
 
-/// A strict reader of the JSON the ledger writes, a token at a time: objects, strings without escapes,
-/// numbers in JSON's grammar, booleans. Anything else (an escape, `null`, a control character, a
-/// malformed number) makes a read return `nil`, and the caller hands the whole text to `JSONDecoder`,
-/// so what this reads is always what `JSONDecoder` would read.
-struct JSONCursor {
+/// A strict reader of JSON a token at a time: objects, arrays, strings without escapes, numbers in
+/// JSON's grammar, booleans, and values skipped whole. Anything else (an escape, `null` where a value is
+/// read, a control character, invalid UTF-8, a malformed number, nesting past ``maximumDepth``) makes a
+/// read return `nil` or `false`, and the caller hands the whole text to `JSONDecoder`, so what this reads
+/// is always what `JSONDecoder` would read.
+package struct JSONCursor {
+    /// How deep a skipped value may nest before the text is left to `JSONDecoder`.
+    package static let maximumDepth = 32
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// What `read` makes of the whole of `text` (nothing may follow it but whitespace), or `nil`.
-    static func read<T>(_ text: String, _ read: (inout JSONCursor) -> T?) -> T? {
+    package static func read<T>(_ text: String, _ read: (inout JSONCursor) -> T?) -> T? {
         var text = text
-        return text.withUTF8 { bytes in
-            var cursor = JSONCursor(bytes)
-            guard let value = read(&cursor), cursor.atEnd() else { return nil }
-            return value
-        }
+        return text.withUTF8 { Self.read($0, read) }
+    }
+
+    /// What `read` makes of the whole of `bytes` (nothing may follow it but whitespace), or `nil`.
+    package static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout JSONCursor) -> T?) -> T? {
+        var cursor = JSONCursor(bytes)
+        guard let value = read(&cursor), cursor.atEnd() else { return nil }
+        return value
     }
 
     /// Whether only whitespace is left.
@@ -32,7 +39,7 @@ struct JSONCursor {
     /// the value and return whether it could: `false` for a key it doesn't know or has seen already
     /// (`JSONDecoder` doesn't say which of two equal keys wins). `false` when the object or a member
     /// couldn't be read.
-    mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
+    package mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         while true {
@@ -45,14 +52,14 @@ struct JSONCursor {
 
     /// Stores `value` in `field` for an object's member: `false` (leave the text to `JSONDecoder`) when
     /// there was no value to store, or the field was set already (its key came twice).
-    static func set<T>(_ field: inout T?, _ value: T?) -> Bool {
+    package static func set<T>(_ field: inout T?, _ value: T?) -> Bool {
         guard field == nil, let value else { return false }
         field = value
         return true
     }
 
     /// Reads an array, calling `element` for each element.
-    mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
+    package mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
         guard take(UInt8(ascii: "[")) else { return false }
         if take(UInt8(ascii: "]")) { return true }
         while true {
@@ -62,24 +69,34 @@ struct JSONCursor {
         }
     }
 
-    /// A string with no escapes and no control characters.
-    mutating func string() -> String? {
+    /// A string with no escapes, no control characters and valid UTF-8.
+    package mutating func string() -> String? {
+        guard let range = stringBytes() else { return nil }
+        let text = UnsafeBufferPointer(rebasing: bytes[range.bytes])
+        guard range.ascii else { return String(validating: text, as: UTF8.self) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Where the next string's contents are, and whether they are all ASCII; `nil` unless it is a string
+    /// with no escapes and no control characters.
+    private mutating func stringBytes() -> (bytes: Range<Int>, ascii: Bool)? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
+        var high: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
-                return text
+                return (start..<(index - 1), high < 0x80)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            high |= byte
             index += 1
         }
         return nil
     }
 
-    mutating func bool() -> Bool? {
+    package mutating func bool() -> Bool? {
         skipWhitespace()
         if literal("true") { return true }
         if literal("false") { return false }
@@ -87,14 +104,57 @@ struct JSONCursor {
     }
 
     /// An integer: digits only (no fraction or exponent), within `T`'s range.
-    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+    package mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
         guard let (text, integral) = number(), integral else { return nil }
         return T(text, radix: 10)
     }
 
-    mutating func double() -> Double? {
+    package mutating func double() -> Double? {
         guard let (text, _) = number(), let value = Double(text), value.isFinite else { return nil }
         return value
+    }
+
+    /// A date as `JSONDecoder` reads `.millisecondsSince1970`.
+    package mutating func date() -> Date? {
+        double().map { Date(timeIntervalSince1970: $0 / 1000.0) }
+    }
+
+    package mutating func uuid() -> UUID? {
+        string().flatMap(UUID.init(uuidString:))
+    }
+
+    /// One of Apple's enumerations, whose raw value is a string or a 32-bit integer.
+    package mutating func enumeration<E: AppStoreEnumeration>() -> E? {
+        if E.RawValue.self == String.self {
+            return string().flatMap { $0 as? E.RawValue }.map(E.init(rawValue:))
+        }
+        if E.RawValue.self == Int32.self {
+            return integer(Int32.self).flatMap { $0 as? E.RawValue }.map(E.init(rawValue:))
+        }
+        return nil
+    }
+
+    /// Steps over one value of any kind that this cursor reads (`null` included): what `JSONDecoder`
+    /// does with a key its type doesn't have. `false` for anything it would have to read more loosely.
+    package mutating func skipValue(depth: Int = 0) -> Bool {
+        guard depth < Self.maximumDepth else { return false }
+        skipWhitespace()
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return object { cursor, _ in cursor.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            return array { cursor in cursor.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            guard let range = stringBytes() else { return false }
+            return range.ascii || String(validating: UnsafeBufferPointer(rebasing: bytes[range.bytes]), as: UTF8.self) != nil
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            return bool() != nil
+        case UInt8(ascii: "n"):
+            return literal("null")
+        default:
+            return double() != nil
+        }
     }
 
     /// A number's text, and whether it has neither fraction nor exponent.
