@@ -5,7 +5,8 @@ import Foundation
 
 /// Throughput of verification with one task and with two, beside the no-chain JWS floor, measured in
 /// one process outside the benchmark harness (whose runner executes child tasks on a single thread).
-/// Prints operations per second and the two-task/one-task ratio of each workload.
+/// Prints operations per second and the two-task/one-task ratio of each workload (or of those whose
+/// name contains the first argument).
 @main
 enum VerificationScaling {
     static let operations = 4_000
@@ -19,9 +20,11 @@ enum VerificationScaling {
             ("transaction, warm", { _ = try? await verifier.verifyTransaction(signedTransaction) }),
             ("notification + nested, warm", { _ = try? await verifier.verifyNotification(signedNotification) }),
         ]
+        // An argument runs only the workloads whose name contains it (`notification`, to profile one).
+        let only = CommandLine.arguments.dropFirst().first
         print("| workload | 1 task (ops/s) | 2 tasks (ops/s) | 2 tasks / 1 task |")
         print("|---|---:|---:|---:|")
-        for (name, work) in workloads {
+        for (name, work) in workloads where only.map(name.contains) ?? true {
             let one = try await median { try await throughput(tasks: 1, work) }
             let two = try await median { try await throughput(tasks: 2, work) }
             print("| \(name) | \(Int(one)) | \(Int(two)) | \(String(format: "%.2f", two / one))× |")

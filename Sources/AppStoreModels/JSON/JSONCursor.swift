@@ -6,7 +6,7 @@ import Foundation
 /// read return `nil` or `false`, and the caller hands the whole text to `JSONDecoder`, so what this reads
 /// is always what `JSONDecoder` would read.
 package struct JSONCursor {
-    /// How deep a skipped value may nest before the text is left to `JSONDecoder`.
+    /// How many arrays and objects deep a skipped value may nest before the text is left to `JSONDecoder`.
     package static let maximumDepth = 32
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -80,20 +80,43 @@ package struct JSONCursor {
     /// Where the next string's contents are, and whether they are all ASCII; `nil` unless it is a string
     /// with no escapes and no control characters.
     private mutating func stringBytes() -> (bytes: Range<Int>, ascii: Bool)? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
+        guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress, index < bytes.count,
+            let quote = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index)
+        else { return nil }
         let start = index
-        var high: UInt8 = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return (start..<(index - 1), high < 0x80)
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-            high |= byte
-            index += 1
+        let end = UnsafeRawPointer(quote) - UnsafeRawPointer(base)
+        guard let ascii = Self.asciiIfPlain(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))) else { return nil }
+        index = end + 1
+        return (start..<end, ascii)
+    }
+
+    /// Whether `bytes` are all ASCII, or `nil` when they hold a backslash or a control character:
+    /// eight bytes at a time (a signed notification's nested JWS are kilobytes long).
+    private static func asciiIfPlain(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
+        var flagged: UInt64 = 0
+        var seen: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            // A byte below 0x20 (with its high bit clear); a byte equal to a backslash. Exact for "any".
+            flagged |= (word &- ones &* 0x20) & ~word & highs
+            let matched = word ^ backslashes
+            flagged |= (matched &- ones) & ~matched & highs
+            seen |= word
+            offset += 8
         }
-        return nil
+        var tail = seen & highs == 0 ? UInt8(0) : 0x80
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte < 0x20 || byte == UInt8(ascii: "\\") { return nil }
+            tail |= byte
+            offset += 1
+        }
+        guard flagged == 0 else { return nil }
+        return tail < 0x80
     }
 
     package mutating func bool() -> Bool? {
