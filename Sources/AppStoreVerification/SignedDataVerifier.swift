@@ -109,10 +109,10 @@ public final class SignedDataVerifier: Sendable {
         }
 
         // Warm path: the exact header was validated before.
-        if let chain = cache.lookup(jws.headerSegment), isFresh(chain) {
-            try verifySignature(jws, key: chain.signingKey)
+        if let hit = cache.lookup(jws.headerSegment), isFresh(hit.chain) {
+            try verifySignature(jws, key: hit.chain.signingKey, headerHash: hit.headerHash)
             let payload = try decode(jws.payload, as: type, kind: kind)
-            if chain.validity.contains(validationInstant(payload[keyPath: signedDate])) {
+            if hit.chain.validity.contains(validationInstant(payload[keyPath: signedDate])) {
                 return payload
             }
             // Outside the cached chain's validity: validate again to say precisely why.
@@ -159,15 +159,17 @@ public final class SignedDataVerifier: Sendable {
         return signedDate ?? now()
     }
 
-    private func verifySignature(_ jws: CompactJWS, key: P256.Signing.PublicKey) throws(VerificationError) {
+    /// Checks the signature over `header.payload`; with `headerHash` (SHA-256 having read exactly this
+    /// JWS's header and the dot, kept with its cached chain) only the payload is hashed here.
+    private func verifySignature(_ jws: CompactJWS, key: P256.Signing.PublicKey, headerHash: SHA256? = nil) throws(VerificationError) {
         let signature: P256.Signing.ECDSASignature
         do {
             signature = try P256.Signing.ECDSASignature(rawRepresentation: jws.signature)
         } catch {
             throw VerificationError(.invalidSignature, "the signature is not an ECDSA P-256 signature", underlying: error)
         }
-        var hasher = SHA256()
-        var input = jws.signingInput
+        var hasher = headerHash ?? SHA256()
+        var input = headerHash == nil ? jws.signingInput : jws.payloadSegment
         input.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         guard key.isValidSignature(signature, for: hasher.finalize()) else {
             throw VerificationError(.invalidSignature, "the signature does not verify with the leaf certificate's key")

@@ -22,7 +22,7 @@ struct ChainCacheTests {
         cache.insert(Self.chain(1), for: Substring(Self.header("a")))
         let text = "x" + Self.header("a") + ".payload"
         let header = text.dropFirst().prefix(Self.header("a").count)
-        #expect(cache.lookup(header)?.validity.lowerBound == Date(timeIntervalSince1970: 1))
+        #expect(cache.lookup(header)?.chain.validity.lowerBound == Date(timeIntervalSince1970: 1))
     }
 
     @Test("Headers that agree in their first 512 bytes and length but differ later are different keys")
@@ -31,10 +31,23 @@ struct ChainCacheTests {
         cache.insert(Self.chain(1), for: Substring(Self.header("a")))
         cache.insert(Self.chain(2), for: Substring(Self.header("b")))
         #expect(cache.count == 2)
-        #expect(cache.lookup(Substring(Self.header("a")))?.validity.lowerBound == Date(timeIntervalSince1970: 1))
-        #expect(cache.lookup(Substring(Self.header("b")))?.validity.lowerBound == Date(timeIntervalSince1970: 2))
+        #expect(cache.lookup(Substring(Self.header("a")))?.chain.validity.lowerBound == Date(timeIntervalSince1970: 1))
+        #expect(cache.lookup(Substring(Self.header("b")))?.chain.validity.lowerBound == Date(timeIntervalSince1970: 2))
         #expect(cache.lookup(Substring(Self.header("c"))) == nil)
         #expect(cache.lookup(Substring(Self.header("ab"))) == nil)
+    }
+
+    @Test("The hash kept with a chain continues, from one cached state, to the digest of header.payload", arguments: [1, 62, 63, 64, 65, 127, 5_000])
+    func headerHashContinues(headerLength: Int) throws {
+        let cache = ChainCache(capacity: 2)
+        let header = String(repeating: "h", count: headerLength)
+        cache.insert(Self.chain(), for: Substring(header))
+        let hit = try #require(cache.lookup(Substring(header)))
+        for payload in ["", "p", String(repeating: "payload", count: 100), "p"] {
+            var hasher = hit.headerHash
+            hasher.update(data: Data(payload.utf8))
+            #expect(hasher.finalize() == SHA256.hash(data: Data("\(header).\(payload)".utf8)), "\(payload.count)")
+        }
     }
 
     @Test("At capacity the least recently used chain goes first")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Validated chains, keyed by the exact bytes of the JWS header that carries them (the header holds
@@ -7,8 +8,24 @@ import Foundation
 /// costs one P-256 signature check. Bounded: the least recently used entry goes first. Only the
 /// lookup holds the lock; signature checks run outside it, so verification scales with cores.
 final class ChainCache: Sendable {
+    /// A cached chain, and SHA-256 having read its header and the dot after it: the signature's
+    /// digest of `header.payload` continues from there with the payload alone (the header's 4–5 KB
+    /// are most of a transaction's signing input).
+    struct Hit: Sendable {
+        let chain: ValidatedChain
+        let headerHash: SHA256
+
+        init(chain: ValidatedChain, header: Substring) {
+            self.chain = chain
+            var hasher = SHA256()
+            var signed = header + "."
+            signed.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            self.headerHash = hasher
+        }
+    }
+
     private struct Entry {
-        var chain: ValidatedChain
+        var hit: Hit
         var lastUse: UInt64
     }
 
@@ -48,18 +65,19 @@ final class ChainCache: Sendable {
         self.capacity = max(1, capacity)
     }
 
-    func lookup(_ header: Substring) -> ValidatedChain? {
+    func lookup(_ header: Substring) -> Hit? {
         state.withLock { state in
             guard let index = state.entries.index(forKey: Key(header: header)) else { return nil }
             state.clock &+= 1
             state.entries.values[index].lastUse = state.clock
-            return state.entries.values[index].chain
+            return state.entries.values[index].hit
         }
     }
 
     func insert(_ chain: ValidatedChain, for header: Substring) {
         // Store an independent copy so the cache doesn't keep the whole JWS string alive.
         let key = Key(header: Substring(String(header)))
+        let hit = Hit(chain: chain, header: key.header)
         state.withLock { state in
             state.clock &+= 1
             if state.entries[key] == nil, state.entries.count >= capacity,
@@ -67,7 +85,7 @@ final class ChainCache: Sendable {
             {
                 state.entries.removeValue(forKey: oldest)
             }
-            state.entries[key] = Entry(chain: chain, lastUse: state.clock)
+            state.entries[key] = Entry(hit: hit, lastUse: state.clock)
         }
     }
 

@@ -7,6 +7,8 @@ struct CompactJWS: Sendable {
     let signingInput: Substring
     /// The header segment as sent, which identifies the exact certificate chain.
     let headerSegment: Substring
+    /// The payload segment as sent: what follows the header and its dot in `signingInput`.
+    let payloadSegment: Substring
     let payload: [UInt8]
     /// The raw ECDSA signature, r‖s.
     let signature: [UInt8]
@@ -34,6 +36,7 @@ struct CompactJWS: Sendable {
         let utf8 = text.utf8
         self.headerSegment = text[..<utf8.index(utf8.startIndex, offsetBy: firstDot)]
         self.signingInput = text[..<utf8.index(utf8.startIndex, offsetBy: secondDot)]
+        self.payloadSegment = text[utf8.index(utf8.startIndex, offsetBy: firstDot + 1)..<utf8.index(utf8.startIndex, offsetBy: secondDot)]
         self.payload = payload
         self.signature = signature
     }
