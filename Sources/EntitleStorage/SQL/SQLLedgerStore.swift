@@ -758,9 +758,10 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     /// The event as stored in `event`: without its signed payload, which has a column of its own.
-    private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
+    static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
         var stored = event
         stored.rawSignedPayload = nil
+        if let json = StoredEventWriter.json(stored) { return json }
         do {
             return String(decoding: try encoder.encode(stored), as: UTF8.self)
         } catch {

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import AppStoreModels
+
+/// Transactions and renewal info written without `JSONEncoder`: byte for byte what it writes, or left
+/// to it.
+@Suite("AppStorePayloadWriter")
+struct AppStorePayloadWriterTests {
+    static func encoded(_ value: some Encodable) throws -> String {
+        String(decoding: try AppStoreJSON.encoder().encode(value), as: UTF8.self)
+    }
+
+    /// The members of `value` that are `nil`.
+    static func unset(_ value: Any) -> Set<String> {
+        Set(Mirror(reflecting: value).children.compactMap { child in
+            let member = Mirror(reflecting: child.value)
+            return member.displayStyle == .optional && member.children.isEmpty ? child.label : nil
+        })
+    }
+
+    static func transactionSamples() throws -> [JWSTransactionDecodedPayload] {
+        var awkward = AppStorePayloadReaderTests.fullTransaction
+        awkward.productId = "com.example/\"yearly\"\n\u{1}"
+        awkward.expiresDate = Date(timeIntervalSince1970: 1e13)
+        return [
+            AppStorePayloadReaderTests.fullTransaction, awkward, JWSTransactionDecodedPayload(),
+            try AppStoreJSON.decode(JWSTransactionDecodedPayload.self, from: AppStorePayloadReaderTests.shapedPayload("signedTransaction")),
+        ]
+    }
+
+    static func renewalSamples() throws -> [JWSRenewalInfoDecodedPayload] {
+        var awkward = AppStorePayloadReaderTests.fullRenewalInfo
+        awkward.eligibleWinBackOfferIds = ["\\", "/", "\u{1F}", ""]
+        awkward.renewalDate = Date(timeIntervalSince1970: -0.0005)
+        return [
+            AppStorePayloadReaderTests.fullRenewalInfo, awkward, JWSRenewalInfoDecodedPayload(),
+            try AppStoreJSON.decode(JWSRenewalInfoDecodedPayload.self, from: AppStorePayloadReaderTests.shapedPayload("signedRenewalInfo")),
+        ]
+    }
+
+    @Test("the full payloads set every member but those written only through Codable")
+    func fullPayloadsAreFull() {
+        #expect(Self.unset(AppStorePayloadReaderTests.fullTransaction) == ["advancedCommerceInfo", "commitmentInfo"])
+        #expect(Self.unset(AppStorePayloadReaderTests.fullRenewalInfo) == ["advancedCommerceInfo", "commitmentInfo"])
+    }
+
+    @Test("transactions are written as JSONEncoder writes them")
+    func transactions() throws {
+        for transaction in try Self.transactionSamples() {
+            var json = JSONText()
+            #expect(AppStorePayloadWriter.write(transaction, to: &json))
+            #expect(json.text == (try Self.encoded(transaction)))
+        }
+    }
+
+    @Test("renewal info is written as JSONEncoder writes it")
+    func renewals() throws {
+        for info in try Self.renewalSamples() {
+            var json = JSONText()
+            #expect(AppStorePayloadWriter.write(info, to: &json))
+            #expect(json.text == (try Self.encoded(info)))
+        }
+    }
+
+    @Test("a payload with a member written only through Codable is left to JSONEncoder")
+    func leftToJSONEncoder() throws {
+        let models = AppStorePayloadReaderTests.models
+        let transaction = try AppStoreJSON.decoder().decode(
+            JWSTransactionDecodedPayload.self, from: Data(contentsOf: models.appendingPathComponent("signedTransaction.json")))
+        let info = try AppStoreJSON.decoder().decode(
+            JWSRenewalInfoDecodedPayload.self, from: Data(contentsOf: models.appendingPathComponent("signedRenewalInfo.json")))
+        var json = JSONText()
+        #expect(transaction.commitmentInfo != nil && !AppStorePayloadWriter.write(transaction, to: &json))
+        #expect(info.advancedCommerceInfo != nil && !AppStorePayloadWriter.write(info, to: &json))
+        #expect(json.text.isEmpty)
+    }
+}
