@@ -28,6 +28,16 @@ package struct JSONText {
         first = false
     }
 
+    package mutating func emptyObject() {
+        text += "{}"
+        first = false
+    }
+
+    package mutating func emptyArray() {
+        text += "[]"
+        first = false
+    }
+
     /// Starts the member `key` (plain ASCII, no character that needs escaping); its value follows.
     package mutating func key(_ key: StaticString) {
         text += first ? "\"" : ",\""
@@ -45,7 +55,7 @@ package struct JSONText {
     package mutating func member(_ key: StaticString, _ value: Date?) {
         guard let value else { return }
         self.key(key)
-        number(1000.0 * value.timeIntervalSince1970)
+        date(value)
     }
 
     package mutating func member<Integer: FixedWidthInteger>(_ key: StaticString, _ value: Integer?) {
@@ -77,12 +87,42 @@ package struct JSONText {
     package mutating func member(_ key: StaticString, _ values: [String]?) {
         guard let values else { return }
         self.key(key)
+        _ = array(values) { json, value in
+            json.string(value)
+            return true
+        }
+    }
+
+    /// An object of `entries`, its keys in `JSONEncoder`'s order (by their UTF-8 bytes), each value
+    /// written by `value`; `false` as soon as one isn't (the text is then not to be used).
+    package mutating func object<Value>(_ entries: [String: Value], _ value: (inout JSONText, Value) -> Bool) -> Bool {
+        openObject()
+        for (key, entry) in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            if !first { text += "," }
+            first = false
+            string(key)
+            text += ":"
+            guard value(&self, entry) else { return false }
+        }
+        closeObject()
+        return true
+    }
+
+    /// An array of `elements`, each written by `element`; `false` as soon as one isn't.
+    package mutating func array<Element>(_ elements: [Element], _ element: (inout JSONText, Element) -> Bool) -> Bool {
         text += "["
-        for (index, value) in values.enumerated() {
+        for (index, value) in elements.enumerated() {
             if index > 0 { text += "," }
-            string(value)
+            guard element(&self, value) else { return false }
         }
         text += "]"
+        first = false
+        return true
+    }
+
+    /// A date as milliseconds since 1970.
+    package mutating func date(_ value: Date) {
+        number(1000.0 * value.timeIntervalSince1970)
     }
 
     /// A number as `JSONEncoder` writes a `Double`: its shortest form, without a trailing `.0`.

@@ -750,6 +750,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     private static func encodeProjection(_ facts: SubscriberFacts, appUserID: String) throws(StorageError) -> String {
+        if let json = StoredProjectionWriter.json(facts) { return json }
         do {
             return String(decoding: try encoder.encode(facts), as: UTF8.self)
         } catch {
