@@ -185,7 +185,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
+        .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "EntitleTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EntitleCoreTests",
             dependencies: ["EntitleCore", "EntitleTestSupport"],

@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleTestSupport
 import Foundation
 import Testing
 
@@ -86,35 +87,6 @@ struct AppStorePayloadReaderTests {
         return Array(try #require(Base64URL.decode(String(segments[1]))))
     }
 
-    /// Every field of a transaction, with awkward values in each.
-    static let fullTransaction: JWSTransactionDecodedPayload = {
-        var t = JWSTransactionDecodedPayload(
-            appAccountToken: UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138"), appTransactionId: "704",
-            bundleId: "com.example.app", currency: "EUR", environment: .sandbox, expiresDate: Date(timeIntervalSince1970: 1_757_916_813.7115125),
-            inAppOwnershipType: .familyShared, isUpgraded: false, offerDiscountType: OfferDiscountType(rawValue: "SOMETHING_NEW"),
-            offerIdentifier: "winback-ünï", offerPeriod: "P1M", offerType: OfferType(rawValue: 99), originalPurchaseDate: Date(timeIntervalSince1970: 0),
-            originalTransactionId: "1000", price: Int64.min, productId: "com.example.family.yearly", purchaseDate: Date(timeIntervalSince1970: -86_400.5),
-            quantity: Int32.max, revocationDate: Date(timeIntervalSince1970: 1_800_000_000.001), revocationReason: .appIssue,
-            revocationPercentage: 50_000, revocationType: RevocationType(rawValue: "REFUND_PRORATED"), signedDate: Date(timeIntervalSince1970: 1_700_000_000.123),
-            storefront: "FRA", storefrontId: "143442", subscriptionGroupIdentifier: "G1 🎉", transactionId: "1001",
-            transactionReason: .renewal, type: ProductType(rawValue: "Auto-Renewable Subscription"), webOrderLineItemId: "w-1")
-        t.billingPlanType = BillingPlanType(rawValue: "MONTHLY")
-        return t
-    }()
-
-    static let fullRenewalInfo: JWSRenewalInfoDecodedPayload = {
-        var r = JWSRenewalInfoDecodedPayload(
-            appAccountToken: UUID(), appTransactionId: "704", autoRenewProductId: "p2", autoRenewStatus: .off, currency: "JPY",
-            eligibleWinBackOfferIds: ["a", "b c", ""], environment: Environment(rawValue: "Xcode"), expirationIntent: ExpirationIntent(rawValue: Int32.min),
-            gracePeriodExpiresDate: Date(timeIntervalSince1970: 1_757_916_813.7115125), isInBillingRetryPeriod: true, offerDiscountType: .payAsYouGo,
-            offerIdentifier: "o", offerPeriod: "P3M", offerType: .promotionalOffer, originalTransactionId: "1000",
-            priceIncreaseStatus: .customerConsentedOrWasNotifiedWithoutNeedingConsent, productId: "p1",
-            recentSubscriptionStartDate: Date(timeIntervalSince1970: 1.5), renewalDate: Date(timeIntervalSince1970: 2e9), renewalPrice: Int64.max,
-            signedDate: Date(timeIntervalSince1970: 1_700_000_000.999))
-        r.renewalBillingPlanType = BillingPlanType(rawValue: "ANNUAL")
-        return r
-    }()
-
     static let fullNotification = ResponseBodyV2DecodedPayload(
         notificationType: NotificationTypeV2(rawValue: "NOT_YET_DOCUMENTED"), subtype: .autoRenewDisabled, notificationUUID: "n-ü",
         data: NotificationData(
@@ -130,8 +102,8 @@ struct AppStorePayloadReaderTests {
     static func full(_ kind: Kind) throws -> [UInt8] {
         switch kind {
         case .notification: try encoded(fullNotification)
-        case .transaction: try encoded(fullTransaction)
-        case .renewalInfo: try encoded(fullRenewalInfo)
+        case .transaction: try encoded(FullPayloads.transaction)
+        case .renewalInfo: try encoded(FullPayloads.renewalInfo)
         }
     }
 

@@ -1,3 +1,4 @@
+import EntitleTestSupport
 import Foundation
 import Testing
 
@@ -20,29 +21,29 @@ struct AppStorePayloadWriterTests {
     }
 
     static func transactionSamples() throws -> [JWSTransactionDecodedPayload] {
-        var awkward = AppStorePayloadReaderTests.fullTransaction
+        var awkward = FullPayloads.transaction
         awkward.productId = "com.example/\"yearly\"\n\u{1}"
         awkward.expiresDate = Date(timeIntervalSince1970: 1e13)
         return [
-            AppStorePayloadReaderTests.fullTransaction, awkward, JWSTransactionDecodedPayload(),
+            FullPayloads.transaction, awkward, JWSTransactionDecodedPayload(),
             try AppStoreJSON.decode(JWSTransactionDecodedPayload.self, from: AppStorePayloadReaderTests.shapedPayload("signedTransaction")),
         ]
     }
 
     static func renewalSamples() throws -> [JWSRenewalInfoDecodedPayload] {
-        var awkward = AppStorePayloadReaderTests.fullRenewalInfo
+        var awkward = FullPayloads.renewalInfo
         awkward.eligibleWinBackOfferIds = ["\\", "/", "\u{1F}", ""]
         awkward.renewalDate = Date(timeIntervalSince1970: -0.0005)
         return [
-            AppStorePayloadReaderTests.fullRenewalInfo, awkward, JWSRenewalInfoDecodedPayload(),
+            FullPayloads.renewalInfo, awkward, JWSRenewalInfoDecodedPayload(),
             try AppStoreJSON.decode(JWSRenewalInfoDecodedPayload.self, from: AppStorePayloadReaderTests.shapedPayload("signedRenewalInfo")),
         ]
     }
 
     @Test("the full payloads set every member but those written only through Codable")
     func fullPayloadsAreFull() {
-        #expect(Self.unset(AppStorePayloadReaderTests.fullTransaction) == ["advancedCommerceInfo", "commitmentInfo"])
-        #expect(Self.unset(AppStorePayloadReaderTests.fullRenewalInfo) == ["advancedCommerceInfo", "commitmentInfo"])
+        #expect(Self.unset(FullPayloads.transaction) == ["advancedCommerceInfo", "commitmentInfo"])
+        #expect(Self.unset(FullPayloads.renewalInfo) == ["advancedCommerceInfo", "commitmentInfo"])
     }
 
     @Test("transactions are written as JSONEncoder writes them")

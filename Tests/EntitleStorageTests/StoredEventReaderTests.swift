@@ -13,35 +13,6 @@ struct StoredEventReaderTests {
     static let apple = AppleFacts()
     static let start = ReferenceTime.start
 
-    /// A transaction with every field the reader reads, and awkward values in each.
-    static let fullTransaction: JWSTransactionDecodedPayload = {
-        var t = JWSTransactionDecodedPayload(
-            appAccountToken: UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138"), appTransactionId: "704",
-            bundleId: "com.example.app", currency: "EUR", environment: .sandbox, expiresDate: Date(timeIntervalSince1970: 1_757_916_813.7115125),
-            inAppOwnershipType: .familyShared, isUpgraded: true, offerDiscountType: OfferDiscountType(rawValue: "SOMETHING_NEW"),
-            offerIdentifier: "winback-ünï", offerPeriod: "P1M", offerType: OfferType(rawValue: 99), originalPurchaseDate: Date(timeIntervalSince1970: 0),
-            originalTransactionId: "1000", price: Int64.max, productId: "com.example.family.yearly", purchaseDate: Date(timeIntervalSince1970: -86_400.5),
-            quantity: Int32.min, revocationDate: Date(timeIntervalSince1970: 1_800_000_000.001), revocationReason: .appIssue,
-            revocationPercentage: 50_000, revocationType: RevocationType(rawValue: "REFUND_PRORATED"), signedDate: Date(timeIntervalSince1970: 1_700_000_000.123),
-            storefront: "FRA", storefrontId: "143442", subscriptionGroupIdentifier: "G1 🎉", transactionId: "1001",
-            transactionReason: .renewal, type: ProductType(rawValue: "Auto-Renewable Subscription"), webOrderLineItemId: "w-1")
-        t.billingPlanType = BillingPlanType(rawValue: "MONTHLY")
-        return t
-    }()
-
-    static let fullRenewal: JWSRenewalInfoDecodedPayload = {
-        var r = JWSRenewalInfoDecodedPayload(
-            appAccountToken: UUID(uuidString: "7E3FB20B-4CDB-47CC-936D-99D65F608138"), appTransactionId: "704", autoRenewProductId: "p2",
-            autoRenewStatus: .off, currency: "JPY", eligibleWinBackOfferIds: ["a", "b c", ""], environment: Environment(rawValue: "Xcode"),
-            expirationIntent: ExpirationIntent(rawValue: Int32.max), gracePeriodExpiresDate: Date(timeIntervalSince1970: 1_757_916_813.7115125),
-            isInBillingRetryPeriod: false, offerDiscountType: .payAsYouGo, offerIdentifier: "o", offerPeriod: "P3M", offerType: .promotionalOffer,
-            originalTransactionId: "1000", priceIncreaseStatus: .customerConsentedOrWasNotifiedWithoutNeedingConsent, productId: "p1",
-            recentSubscriptionStartDate: Date(timeIntervalSince1970: 1.5), renewalDate: Date(timeIntervalSince1970: 2e9), renewalPrice: -1,
-            signedDate: Date(timeIntervalSince1970: 1_700_000_000.999))
-        r.renewalBillingPlanType = BillingPlanType(rawValue: "ANNUAL")
-        return r
-    }()
-
     static let events: [LedgerEvent] = {
         let transaction = apple.subscription(
             "com.example.monthly", original: "R1", id: "R1-1", purchase: start, expires: ISODuration(months: 1).added(to: start),
@@ -49,13 +20,13 @@ struct StoredEventReaderTests {
         let renewal = apple.renewal(original: "R1", product: "com.example.monthly", signed: start, graceEnds: start.addingTimeInterval(86_400))
         var events: [LedgerEvent] = [
             LedgerEvents.notification(1, appUserID: "u1", type: .subscribed, subtype: .initialBuy, transaction: transaction, renewalInfo: renewal),
-            LedgerEvents.notification(2, appUserID: nil, type: .didRenew, transaction: fullTransaction, renewalInfo: fullRenewal),
+            LedgerEvents.notification(2, appUserID: nil, type: .didRenew, transaction: FullPayloads.transaction, renewalInfo: FullPayloads.renewalInfo),
             LedgerEvents.notification(3, appUserID: nil, type: NotificationTypeV2(rawValue: "NOT_YET_DOCUMENTED"), transaction: nil, renewalInfo: nil),
-            LedgerEvents.admin(4, appUserID: "u1", at: start, .notification(type: nil, subtype: nil, transaction: nil, renewalInfo: fullRenewal)),
+            LedgerEvents.admin(4, appUserID: "u1", at: start, .notification(type: nil, subtype: nil, transaction: nil, renewalInfo: FullPayloads.renewalInfo)),
             LedgerEvents.appTransaction(5, appUserID: "u1", transaction),
-            LedgerEvents.appTransaction(6, appUserID: "👩‍👩‍👧", fullTransaction),
+            LedgerEvents.appTransaction(6, appUserID: "👩‍👩‍👧", FullPayloads.transaction),
             LedgerEvents.admin(7, appUserID: "u1", at: start.addingTimeInterval(0.0005), .appTrialStarted(at: start.addingTimeInterval(-0.25))),
-            LedgerEvents.admin(8, appUserID: "u1", at: start, .renewalInfo(fullRenewal)),
+            LedgerEvents.admin(8, appUserID: "u1", at: start, .renewalInfo(FullPayloads.renewalInfo)),
             LedgerEvents.admin(9, appUserID: "u1", at: start, .renewalInfo(JWSRenewalInfoDecodedPayload())),
             LedgerEvents.admin(10, appUserID: "u1", at: start, .transaction(JWSTransactionDecodedPayload())),
         ]

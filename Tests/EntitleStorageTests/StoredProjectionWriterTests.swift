@@ -23,14 +23,14 @@ struct StoredProjectionWriterTests {
     static let full: SubscriberFacts = {
         var facts = SubscriberFacts(appUserID: "user/\"1\"", appTrialStartedAt: start.addingTimeInterval(-0.0005), timeZone: TimeZone(identifier: "Europe/Paris")!)
         var chain = SubscriptionFacts(originalTransactionID: "1000")
-        var renewal = StoredEventReaderTests.fullTransaction
+        var renewal = FullPayloads.transaction
         renewal.transactionId = "1002"
         renewal.originalTransactionId = "1000"
         var upgraded = renewal
         upgraded.transactionId = "1003"
         chain.record(renewal)
         chain.record(upgraded)
-        chain.record(StoredEventReaderTests.fullRenewal)
+        chain.record(FullPayloads.renewalInfo)
         chain.recordRefundReversal(transactionID: "1002", signedDate: start)
         chain.recordRefundReversal(transactionID: "0999", signedDate: start.addingTimeInterval(1.5))
         var other = SubscriptionFacts(originalTransactionID: "é")

@@ -137,13 +137,19 @@ package struct JSONText {
 
     /// A string as `JSONEncoder` writes it: `"`, `\`, `/` and control characters escaped, the rest as is.
     package mutating func string(_ value: String) {
+        Self.appendQuoted(value, to: &text)
+    }
+
+    /// Appends `value` to `text` as a JSON string, escaped as `JSONEncoder` escapes it; with
+    /// `escapingSlashes: false`, `/` as is (``JSONCursor`` then reads the string without `JSONDecoder`).
+    package static func appendQuoted(_ value: String, to text: inout String, escapingSlashes: Bool = true) {
         text += "\""
-        if value.utf8.contains(where: Self.needsEscape) {
+        if value.utf8.contains(where: { needsEscape($0) || ($0 == UInt8(ascii: "/") && escapingSlashes) }) {
             for scalar in value.unicodeScalars {
                 switch scalar {
                 case "\"": text += "\\\""
                 case "\\": text += "\\\\"
-                case "/": text += "\\/"
+                case "/" where escapingSlashes: text += "\\/"
                 case "\u{8}": text += "\\b"
                 case "\t": text += "\\t"
                 case "\n": text += "\\n"
@@ -162,6 +168,6 @@ package struct JSONText {
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }

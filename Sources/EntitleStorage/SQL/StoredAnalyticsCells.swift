@@ -28,13 +28,13 @@ enum StoredAnalyticsCells {
             first = false
             json += String(key.day)
             json += ",\"m\":"
-            appendQuoted(key.metric.rawValue, to: &json)
+            JSONText.appendQuoted(key.metric.rawValue, to: &json, escapingSlashes: false)
             json += ",\"p\":"
-            appendQuoted(key.product, to: &json)
+            JSONText.appendQuoted(key.product, to: &json, escapingSlashes: false)
             json += ",\"c\":"
-            appendQuoted(key.currency, to: &json)
+            JSONText.appendQuoted(key.currency, to: &json, escapingSlashes: false)
             json += ",\"h\":"
-            appendQuoted(key.cohort, to: &json)
+            JSONText.appendQuoted(key.cohort, to: &json, escapingSlashes: false)
             json += ",\"v\":"
             json += String(value)
             json += "}"
@@ -89,28 +89,5 @@ enum StoredAnalyticsCells {
             }
             return read ? cells : nil
         }
-    }
-
-    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
-    static func appendQuoted(_ text: String, to json: inout String) {
-        json += "\""
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            json += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": json += "\\\""
-                case "\\": json += "\\\\"
-                case "\n": json += "\\n"
-                case "\r": json += "\\r"
-                case "\t": json += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: json.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        json += "\""
     }
 }
