@@ -20,7 +20,7 @@ public enum AppStorePayloadReader {
     }
 
     /// A notification whose content is `data`.
-    package static func notification(_ cursor: inout JSONCursor) -> ResponseBodyV2DecodedPayload? {
+    @inlinable package static func notification(_ cursor: inout JSONCursor) -> ResponseBodyV2DecodedPayload? {
         var n = ResponseBodyV2DecodedPayload()
         let read = cursor.object { cursor, key in
             switch key {
@@ -36,7 +36,7 @@ public enum AppStorePayloadReader {
         return read ? n : nil
     }
 
-    package static func notificationData(_ cursor: inout JSONCursor) -> NotificationData? {
+    @inlinable package static func notificationData(_ cursor: inout JSONCursor) -> NotificationData? {
         var d = NotificationData()
         let read = cursor.object { cursor, key in
             switch key {
@@ -54,7 +54,7 @@ public enum AppStorePayloadReader {
         return read ? d : nil
     }
 
-    package static func transaction(_ cursor: inout JSONCursor) -> JWSTransactionDecodedPayload? {
+    @inlinable package static func transaction(_ cursor: inout JSONCursor) -> JWSTransactionDecodedPayload? {
         var t = JWSTransactionDecodedPayload()
         let read = cursor.object { cursor, key in
             switch key {
@@ -95,7 +95,7 @@ public enum AppStorePayloadReader {
         return read ? t : nil
     }
 
-    package static func renewalInfo(_ cursor: inout JSONCursor) -> JWSRenewalInfoDecodedPayload? {
+    @inlinable package static func renewalInfo(_ cursor: inout JSONCursor) -> JWSRenewalInfoDecodedPayload? {
         var r = JWSRenewalInfoDecodedPayload()
         let read = cursor.object { cursor, key in
             switch key {
@@ -138,17 +138,17 @@ public enum AppStorePayloadReader {
 
     /// Steps over the value of a key the type doesn't have; `false` for one of the type's own keys that
     /// isn't read here (its value is left to `JSONDecoder`).
-    private static func skip(_ key: String, unless own: Set<String>, _ cursor: inout JSONCursor) -> Bool {
+    @inlinable static func skip(_ key: String, unless own: Set<String>, _ cursor: inout JSONCursor) -> Bool {
         !own.contains(key) && cursor.skipValue()
     }
 
     /// Each type's keys: its stored properties' names, which its synthesized `Codable` uses. Taken from
     /// the types themselves, so a property added later is left to `JSONDecoder` until it is read here.
-    private enum Keys {
-        static let notification = names(of: ResponseBodyV2DecodedPayload())
-        static let notificationData = names(of: NotificationData())
-        static let transaction = names(of: JWSTransactionDecodedPayload())
-        static let renewalInfo = names(of: JWSRenewalInfoDecodedPayload())
+    @usableFromInline enum Keys {
+        @usableFromInline static let notification = names(of: ResponseBodyV2DecodedPayload())
+        @usableFromInline static let notificationData = names(of: NotificationData())
+        @usableFromInline static let transaction = names(of: JWSTransactionDecodedPayload())
+        @usableFromInline static let renewalInfo = names(of: JWSRenewalInfoDecodedPayload())
 
         private static func names(of value: Any) -> Set<String> {
             Set(Mirror(reflecting: value).children.compactMap(\.label))

@@ -5,32 +5,32 @@ import Foundation
 /// read, a control character, invalid UTF-8, a malformed number, nesting past ``maximumDepth``) makes a
 /// read return `nil` or `false`, and the caller hands the whole text to `JSONDecoder`, so what this reads
 /// is always what `JSONDecoder` would read.
-package struct JSONCursor {
+@usableFromInline package struct JSONCursor {
     /// How many arrays and objects deep a skipped value may nest before the text is left to `JSONDecoder`.
-    package static let maximumDepth = 32
+    @usableFromInline package static let maximumDepth = 32
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var index = 0
 
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// What `read` makes of the whole of `text` (nothing may follow it but whitespace), or `nil`.
-    package static func read<T>(_ text: String, _ read: (inout JSONCursor) -> T?) -> T? {
+    @inlinable package static func read<T>(_ text: String, _ read: (inout JSONCursor) -> T?) -> T? {
         var text = text
         return text.withUTF8 { Self.read($0, read) }
     }
 
     /// What `read` makes of the whole of `bytes` (nothing may follow it but whitespace), or `nil`.
-    package static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout JSONCursor) -> T?) -> T? {
+    @inlinable package static func read<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout JSONCursor) -> T?) -> T? {
         var cursor = JSONCursor(bytes)
         guard let value = read(&cursor), cursor.atEnd() else { return nil }
         return value
     }
 
     /// Whether only whitespace is left.
-    private mutating func atEnd() -> Bool {
+    @inlinable mutating func atEnd() -> Bool {
         skipWhitespace()
         return index == bytes.count
     }
@@ -39,7 +39,7 @@ package struct JSONCursor {
     /// the value and return whether it could: `false` for a key it doesn't know or has seen already
     /// (`JSONDecoder` doesn't say which of two equal keys wins). `false` when the object or a member
     /// couldn't be read.
-    package mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
+    @inlinable package mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         while true {
@@ -52,14 +52,14 @@ package struct JSONCursor {
 
     /// Stores `value` in `field` for an object's member: `false` (leave the text to `JSONDecoder`) when
     /// there was no value to store, or the field was set already (its key came twice).
-    package static func set<T>(_ field: inout T?, _ value: T?) -> Bool {
+    @inlinable package static func set<T>(_ field: inout T?, _ value: T?) -> Bool {
         guard field == nil, let value else { return false }
         field = value
         return true
     }
 
     /// Reads an array, calling `element` for each element.
-    package mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
+    @inlinable package mutating func array(_ element: (inout JSONCursor) -> Bool) -> Bool {
         guard take(UInt8(ascii: "[")) else { return false }
         if take(UInt8(ascii: "]")) { return true }
         while true {
@@ -70,7 +70,7 @@ package struct JSONCursor {
     }
 
     /// A string with no escapes, no control characters and valid UTF-8.
-    package mutating func string() -> String? {
+    @inlinable package mutating func string() -> String? {
         guard let range = stringBytes() else { return nil }
         let text = UnsafeBufferPointer(rebasing: bytes[range.bytes])
         guard range.ascii else { return String(validating: text, as: UTF8.self) }
@@ -79,7 +79,7 @@ package struct JSONCursor {
 
     /// Where the next string's contents are, and whether they are all ASCII; `nil` unless it is a string
     /// with no escapes and no control characters.
-    private mutating func stringBytes() -> (bytes: Range<Int>, ascii: Bool)? {
+    @inlinable mutating func stringBytes() -> (bytes: Range<Int>, ascii: Bool)? {
         guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress, index < bytes.count,
             let quote = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index)
         else { return nil }
@@ -92,7 +92,7 @@ package struct JSONCursor {
 
     /// Whether `bytes` are all ASCII, or `nil` when they hold a backslash or a control character:
     /// eight bytes at a time (a signed notification's nested JWS are kilobytes long).
-    private static func asciiIfPlain(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+    @inlinable static func asciiIfPlain(_ bytes: UnsafeRawBufferPointer) -> Bool? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let backslashes = ones &* UInt64(UInt8(ascii: "\\"))
@@ -119,7 +119,7 @@ package struct JSONCursor {
         return tail < 0x80
     }
 
-    package mutating func bool() -> Bool? {
+    @inlinable package mutating func bool() -> Bool? {
         skipWhitespace()
         if literal("true") { return true }
         if literal("false") { return false }
@@ -127,27 +127,27 @@ package struct JSONCursor {
     }
 
     /// An integer: digits only (no fraction or exponent), within `T`'s range.
-    package mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+    @inlinable package mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
         guard let (text, integral) = number(), integral else { return nil }
         return T(text, radix: 10)
     }
 
-    package mutating func double() -> Double? {
+    @inlinable package mutating func double() -> Double? {
         guard let (text, _) = number(), let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
     /// A date as `JSONDecoder` reads `.millisecondsSince1970`.
-    package mutating func date() -> Date? {
+    @inlinable package mutating func date() -> Date? {
         double().map { Date(timeIntervalSince1970: $0 / 1000.0) }
     }
 
-    package mutating func uuid() -> UUID? {
+    @inlinable package mutating func uuid() -> UUID? {
         string().flatMap(UUID.init(uuidString:))
     }
 
     /// One of Apple's enumerations, whose raw value is a string or a 32-bit integer.
-    package mutating func enumeration<E: AppStoreEnumeration>() -> E? {
+    @inlinable package mutating func enumeration<E: AppStoreEnumeration>() -> E? {
         if E.RawValue.self == String.self {
             return string().flatMap { $0 as? E.RawValue }.map(E.init(rawValue:))
         }
@@ -159,7 +159,7 @@ package struct JSONCursor {
 
     /// Steps over one value of any kind that this cursor reads (`null` included): what `JSONDecoder`
     /// does with a key its type doesn't have. `false` for anything it would have to read more loosely.
-    package mutating func skipValue(depth: Int = 0) -> Bool {
+    @inlinable package mutating func skipValue(depth: Int = 0) -> Bool {
         guard depth < Self.maximumDepth else { return false }
         skipWhitespace()
         guard index < bytes.count else { return false }
@@ -181,7 +181,7 @@ package struct JSONCursor {
     }
 
     /// A number's text, and whether it has neither fraction nor exponent.
-    private mutating func number() -> (String, Bool)? {
+    @inlinable mutating func number() -> (String, Bool)? {
         skipWhitespace()
         let start = index
         var integral = true
@@ -206,13 +206,13 @@ package struct JSONCursor {
     }
 
     /// One or more digits.
-    private mutating func digits() -> Bool {
+    @inlinable mutating func digits() -> Bool {
         let start = index
         while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
         return index > start
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    @inlinable mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
@@ -222,23 +222,23 @@ package struct JSONCursor {
         return true
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool {
+    @inlinable static func isWordByte(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
-    private func peek(_ byte: UInt8) -> Bool {
+    @inlinable func peek(_ byte: UInt8) -> Bool {
         index < bytes.count && bytes[index] == byte
     }
 
-    private mutating func take(_ byte: UInt8) -> Bool {
+    @inlinable mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard peek(byte) else { return false }
         index += 1
         return true
     }
 
-    private mutating func skipWhitespace() {
+    @inlinable mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
