@@ -14,8 +14,9 @@ import X509
 /// P-256 key; and the payload's bundle, environment and (in production) app Apple ID are the
 /// configured ones. A notification's nested signed parts go through the same checks.
 ///
-/// Validated chains are cached by their exact header bytes, so the steady-state cost is one P-256
-/// verification and the JSON decoding. Safe to share between tasks.
+/// Validated chains are cached by their exact header bytes, with SHA-256 having read the header, so
+/// the steady-state cost is one P-256 verification, hashing the payload and reading it
+/// (``AppStoreJSON/decode(_:from:)``). Safe to share between tasks.
 public final class SignedDataVerifier: Sendable {
     public let configuration: VerifierConfiguration
     private let validator: ChainValidator
