@@ -16,7 +16,7 @@ import X509
 ///
 /// Validated chains are cached by their exact header bytes, with SHA-256 having read the header, so
 /// the steady-state cost is one P-256 verification, hashing the payload and reading it
-/// (``AppStoreJSON/decode(_:from:)``). Safe to share between tasks.
+/// (`AppStoreJSON.decode(_:from:)`). Safe to share between tasks.
 public final class SignedDataVerifier: Sendable {
     public let configuration: VerifierConfiguration
     private let validator: ChainValidator

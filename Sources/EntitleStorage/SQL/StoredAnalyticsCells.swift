@@ -6,7 +6,7 @@ import Foundation
 /// `{"d": day, "m": metric, "p": product, "c": currency, "h": cohort, "v": value}` objects.
 ///
 /// The array is written directly (a refresh writes one per subscriber it touches, and Foundation's
-/// encoder cost more than computing the cells) and read back with ``JSONCursor``; what that doesn't
+/// encoder cost more than computing the cells) and read back with `JSONCursor`; what that doesn't
 /// read (an escaped string, what earlier versions wrote with `JSONEncoder`) `JSONDecoder` reads.
 enum StoredAnalyticsCells {
     private struct Row: Decodable {
@@ -61,7 +61,7 @@ enum StoredAnalyticsCells {
         return cells
     }
 
-    /// The cells as this type writes them, read with ``JSONCursor``; `nil` for anything else (an
+    /// The cells as this type writes them, read with `JSONCursor`; `nil` for anything else (an
     /// escape, another key, an unknown metric), which `JSONDecoder` reads or reports.
     private static func read(_ text: String) -> AnalyticsCells? {
         JSONCursor.read(text) { cursor in

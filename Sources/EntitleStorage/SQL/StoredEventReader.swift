@@ -8,7 +8,7 @@ import Foundation
 ///
 /// It reads only what the ledger's encoder writes, exactly: the keys of each type, each once, strings
 /// without escapes, numbers in JSON's grammar, dates as milliseconds since 1970; the transactions and
-/// renewal info inside through ``AppStorePayloadReader``. On anything else (another event kind, a key the
+/// renewal info inside through `AppStorePayloadReader`. On anything else (another event kind, a key the
 /// event or its payload doesn't have, `null`, an escape, a nested type it doesn't read) it returns `nil`
 /// and the event is decoded by `JSONDecoder`, so an event reads the same either way; the differential
 /// tests and the fuzz target hold it to that.
