@@ -27,6 +27,12 @@ struct StoredEventWriterTests {
         return event
     }
 
+    @Test("every member of an event is set in some sample, so the comparisons with JSONEncoder cover it")
+    func samplesSetEveryMember() {
+        let unsetEverywhere = Self.events.map { Set(StoredProjectionWriterTests.unset($0)) }.reduce(into: Set(Self.events.first.map(StoredProjectionWriterTests.unset) ?? [])) { $0.formIntersection($1) }
+        #expect(unsetEverywhere.isEmpty)
+    }
+
     @Test("the events the ledger holds most of are written as JSONEncoder writes them", arguments: events.indices)
     func sameAsJSONEncoder(index: Int) throws {
         let event = Self.events[index]
