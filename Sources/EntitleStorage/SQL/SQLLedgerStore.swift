@@ -759,7 +759,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     /// The event as stored in `event`: without its signed payload, which has a column of its own.
-    static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
+    private static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
         var stored = event
         stored.rawSignedPayload = nil
         if let json = StoredEventWriter.json(stored) { return json }
