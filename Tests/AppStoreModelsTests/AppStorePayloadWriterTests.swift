@@ -12,14 +12,6 @@ struct AppStorePayloadWriterTests {
         String(decoding: try AppStoreJSON.encoder().encode(value), as: UTF8.self)
     }
 
-    /// The members of `value` that are `nil`.
-    static func unset(_ value: Any) -> Set<String> {
-        Set(Mirror(reflecting: value).children.compactMap { child in
-            let member = Mirror(reflecting: child.value)
-            return member.displayStyle == .optional && member.children.isEmpty ? child.label : nil
-        })
-    }
-
     static func transactionSamples() throws -> [JWSTransactionDecodedPayload] {
         var awkward = FullPayloads.transaction
         awkward.productId = "com.example/\"yearly\"\n\u{1}"
@@ -42,8 +34,8 @@ struct AppStorePayloadWriterTests {
 
     @Test("the full payloads set every member but those written only through Codable")
     func fullPayloadsAreFull() {
-        #expect(Self.unset(FullPayloads.transaction) == ["advancedCommerceInfo", "commitmentInfo"])
-        #expect(Self.unset(FullPayloads.renewalInfo) == ["advancedCommerceInfo", "commitmentInfo"])
+        #expect(unsetMembers(of: FullPayloads.transaction) == ["advancedCommerceInfo", "commitmentInfo"])
+        #expect(unsetMembers(of: FullPayloads.renewalInfo) == ["advancedCommerceInfo", "commitmentInfo"])
     }
 
     @Test("transactions are written as JSONEncoder writes them")

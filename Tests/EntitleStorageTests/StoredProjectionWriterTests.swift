@@ -67,23 +67,13 @@ struct StoredProjectionWriterTests {
         return samples
     }()
 
-    /// The members of `value` that are `nil` or empty: a member added to a type later shows here until
-    /// the samples set it, and the comparisons with `JSONEncoder` then cover it.
-    static func unset(_ value: Any) -> [String] {
-        Mirror(reflecting: value).children.compactMap { child in
-            let member = Mirror(reflecting: child.value)
-            let empty = [.optional, .collection, .dictionary].contains(member.displayStyle) && member.children.isEmpty
-            return empty ? child.label : nil
-        }.sorted()
-    }
-
     @Test("the full facts set every member, and every member of what they hold, but those left to JSONEncoder")
     func fullIsFull() throws {
-        #expect(Self.unset(Self.full) == ["grants", "overrides", "pendingPurchases"])
-        #expect(Self.unset(try #require(Self.full.purchases["1000"])) == [])
-        #expect(Self.unset(try #require(Self.full.usage.first)) == [])
-        #expect(Self.unset(try #require(Self.full.households.values.first { $0.leftAt != nil })) == [])
-        #expect(Self.unset(try #require(Self.full.attributeValues.values.first { $0.value != nil })) == [])
+        #expect(unsetMembers(of: Self.full) == ["grants", "overrides", "pendingPurchases"])
+        #expect(unsetMembers(of: try #require(Self.full.purchases["1000"])) == [])
+        #expect(unsetMembers(of: try #require(Self.full.usage.first)) == [])
+        #expect(unsetMembers(of: try #require(Self.full.households.values.first { $0.leftAt != nil })) == [])
+        #expect(unsetMembers(of: try #require(Self.full.attributeValues.values.first { $0.value != nil })) == [])
     }
 
     @Test("projections are written as JSONEncoder writes them", arguments: samples.indices)
