@@ -169,8 +169,7 @@ import Foundation
         case UInt8(ascii: "["):
             return array { cursor in cursor.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""):
-            guard let range = stringBytes() else { return false }
-            return range.ascii || String(validating: UnsafeBufferPointer(rebasing: bytes[range.bytes]), as: UTF8.self) != nil
+            return string() != nil
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             return bool() != nil
         case UInt8(ascii: "n"):
