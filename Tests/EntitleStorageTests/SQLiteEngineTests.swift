@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import EntitleStorage
+
+/// The embedded engine's file: how its WAL is checkpointed into the database file.
+@Suite("SQLite engine")
+struct SQLiteEngineTests {
+    @Test("the writer checkpoints the WAL into the database file once it holds 4,000 pages, not before, then reuses it")
+    func walCheckpoint() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-engine-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("engine.sqlite").path
+        let engine = try await SQLiteEngine.open(path: path, logger: .init(label: "entitle.tests"))
+        do {
+            let pageSize = try await engine.read { session throws(StorageError) in
+                try await session.execute("PRAGMA page_size", []).first?["page_size"]?.integer
+            }
+            #expect(pageSize == 4_096)
+            // Each frame of the WAL is a page and a 24-byte header, after the file's 32-byte header.
+            func walPages() throws -> Int {
+                let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+                return max(0, size - 32) / (4_096 + 24)
+            }
+            func databaseSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 }
+            _ = try await engine.transaction { session throws(StorageError) in
+                try await session.execute("CREATE TABLE pages (b BLOB NOT NULL)", [])
+            }
+            let sizeBefore = try databaseSize()
+            // 100 rows of 3,000 bytes, a page each, per transaction, until the database file grows.
+            var pagesBeforeCheckpoint: [Int] = []
+            var pagesAtCheckpoint: Int?
+            for _ in 0..<60 where pagesAtCheckpoint == nil {
+                _ = try await engine.transaction { session throws(StorageError) in
+                    try await session.execute("""
+                        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+                        INSERT INTO pages (b) SELECT randomblob(3000) FROM n
+                        """, [])
+                }
+                if try databaseSize() == sizeBefore {
+                    pagesBeforeCheckpoint.append(try walPages())
+                } else {
+                    pagesAtCheckpoint = try walPages()
+                }
+            }
+            let walSize = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+            // Once checkpointed, the next transaction writes from the WAL's start: the file doesn't grow.
+            _ = try await engine.transaction { session throws(StorageError) in
+                try await session.execute("INSERT INTO pages (b) VALUES (randomblob(3000))", [])
+            }
+            let rows = try await engine.read { session throws(StorageError) in
+                try await session.execute("SELECT count(*) AS n FROM pages", []).first?["n"]?.integer
+            }
+            #expect(pagesBeforeCheckpoint.count > 30, "the WAL was checkpointed at \(pagesBeforeCheckpoint.last ?? 0) pages")
+            #expect(pagesBeforeCheckpoint.allSatisfy { $0 < 4_000 })
+            #expect((pagesAtCheckpoint ?? 0) >= 4_000)
+            #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int == walSize)
+            #expect(rows == Int64(pagesBeforeCheckpoint.count * 100 + 101))
+        } catch {
+            await engine.close()
+            throw error
+        }
+        await engine.close()
+    }
+}
