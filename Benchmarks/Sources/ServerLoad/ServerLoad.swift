@@ -17,7 +17,7 @@ import ServiceLifecycle
 /// reference: notification ingestion per second (each acknowledged only after commit), and the
 /// latency of `GET /v1/subscribers/{id}` and of `/health` at a fixed request rate (open loop).
 ///
-///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,delivery]
+///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,delivery,apps]
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -30,7 +30,7 @@ enum ServerLoad {
     static func main() async throws {
         let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
         // SQLite only: which parts to run (all by default), e.g. `off,derive`.
-        let parts = Set((CommandLine.arguments.dropFirst(2).first ?? "off,derive,on,delivery").split(separator: ",").map(String.init))
+        let parts = Set((CommandLine.arguments.dropFirst(2).first ?? "off,derive,on,delivery,apps").split(separator: ",").map(String.init))
         let logger = {
             var logger = Logger(label: "entitle.load")
             logger.logLevel = .error
@@ -47,19 +47,26 @@ enum ServerLoad {
         try await WebhookReceiver.run { url, _ in
             var rates: [String: Double] = [:]
             // Off; on with an endpoint that wants no event of the run (every change derived, nothing sent);
-            // on with an endpoint that wants every event.
-            let configurations: [(key: String, name: String, webhooks: URL?, types: [String])] = [
-                ("off", "off", nil, []), ("derive", "on, nothing to send", url, ["test"]), ("on", "on", url, []),
+            // on with an endpoint that wants every event; off, with the server serving a second app
+            // first (each notification is routed by the bundle ID its payload names).
+            let configurations: [(key: String, name: String, webhooks: URL?, types: [String], secondApp: Bool)] = [
+                ("off", "webhooks off", nil, [], false), ("derive", "webhooks on, nothing to send", url, ["test"], false),
+                ("on", "webhooks on", url, [], false), ("apps", "webhooks off, two apps served", nil, [], true),
             ]
-            for (key, name, webhooks, types) in configurations where parts.contains(key) {
+            for (key, name, webhooks, types, secondApp) in configurations where parts.contains(key) {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 rates[key] = (try await LedgerConnection.with(.sqlite(path: folder.appendingPathComponent("entitle.sqlite").path), logger: logger) { store in
-                    try await run(store: store, engine: "SQLite, webhooks \(name)", logger: logger, webhooks: webhooks, types: types)
+                    try await $app.withValue(secondApp ? "com.screentimerewards" : nil) {
+                        try await run(store: store, engine: "SQLite, \(name)", logger: logger, webhooks: webhooks, types: types, secondApp: secondApp)
+                    }
                 })
             }
             if let off = rates["off"], let derive = rates["derive"], let on = rates["on"] {
                 print(String(format: "ingestion with webhooks on, nothing to send / off: %.2f; on / off: %.2f\n", derive / off, on / off))
+            }
+            if let off = rates["off"], let apps = rates["apps"] {
+                print(String(format: "ingestion with two apps served / one: %.2f\n", apps / off))
             }
             guard parts.contains("delivery") else { return }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
@@ -71,18 +78,27 @@ enum ServerLoad {
     }
 
     /// Returns the ingestion rate.
-    static func run(store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?, types: [String] = []) async throws -> Double {
+    static func run(store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?, types: [String] = [], secondApp: Bool = false) async throws -> Double {
         let pki = try TestPKI()
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let now = Date(timeIntervalSince1970: ReferenceTime.start.timeIntervalSince1970 + 40 * 86_400)
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(bundleID: "com.screentimerewards", environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
             now: { now })
-        let catalog = try CatalogLoader().load(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/ScreenTimeRewards"))
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
+        let catalog = try CatalogLoader().load(directory: examples.appendingPathComponent("ScreenTimeRewards"))
         let keys = try APIKeys(secretKeys: ["sk_load_test_key_000001"], publicKeySecret: "load")
+        var apps = [ServedApp(bundleID: "com.screentimerewards", catalog: catalog, verifiers: [verifier])]
+        if secondApp {
+            let epilogue = SignedDataVerifier(
+                configuration: VerifierConfiguration(bundleID: "com.epilogue.app", environment: .sandbox, appAppleID: 5678, rootCertificates: [pki.root]),
+                now: { now })
+            apps.insert(ServedApp(bundleID: "com.epilogue.app", catalog: try CatalogLoader().load(directory: examples.appendingPathComponent("Epilogue")),
+                                  verifiers: [epilogue]), at: 0)
+        }
         var configuration = ServerConfiguration(
-            http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), catalog: catalog, verifiers: [verifier], keys: keys,
+            http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), apps: apps, keys: keys,
             analyticsRefreshInterval: nil, now: { now }, logger: logger)
         // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every second (the default).
         configuration.webhookInterval = webhooks == nil ? nil : .seconds(1)
@@ -265,9 +281,13 @@ enum ServerLoad {
         return (percentile(0.5), percentile(0.99), String(format: "%.2f", succeeded.last ?? 0), latencies.count - succeeded.count)
     }
 
+    /// The app keyed requests name (`Entitle-App`), when the server serves several.
+    @TaskLocal static var app: String?
+
     static func get(_ http: HTTPClient, _ path: String, key: String?) async throws -> UInt {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        if let key, let app { request.headers.add(name: "Entitle-App", value: app) }
         let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
         return response.status.code
@@ -282,6 +302,7 @@ enum ServerLoad {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        if let key, let app { request.headers.add(name: "Entitle-App", value: app) }
         request.body = .bytes(raw)
         let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
