@@ -36,7 +36,7 @@ struct LocalStoreTests {
                 if line == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             guard let line else {
-                demo.signal()
+                _ = await demo.stop()
                 try? FileManager.default.removeItem(at: folder)
                 throw DemoFailure(log: "the demo printed no sample-app line")
             }
@@ -47,8 +47,20 @@ struct LocalStoreTests {
                 appKey: try value("--app-key"), serverPublicKey: try value("--server-public-key"))
         }
 
-        func stop() {
-            process.signal()
+        /// Runs `body` against a demo started for `app`, then stops it and, once it has exited, removes its folder.
+        static func with(app: String? = nil, _ body: (Demo) async throws -> Void) async throws {
+            let demo = try await start(app: app)
+            do {
+                try await body(demo)
+            } catch {
+                await demo.stop()
+                throw error
+            }
+            await demo.stop()
+        }
+
+        func stop() async {
+            _ = await process.stop()
             try? FileManager.default.removeItem(at: folder)
         }
 
@@ -79,82 +91,82 @@ struct LocalStoreTests {
 
     @Test("a refund reaches the app through transaction updates and revokes at once")
     func refundThroughUpdates() async throws {
-        let demo = try await Demo.start()
-        defer { demo.stop() }
-        let store = LocalStore(storeURL: demo.server, bundleID: demo.bundleID, account: "family-account", pollInterval: .milliseconds(100))
-        let entitle = try demo.entitle(appUserID: "kid-r", store: store)
-        guard case .success(let bought) = await entitle.purchase("com.screentimerewards.family.monthly") else {
-            Issue.record("the purchase must succeed")
-            return
-        }
-        #expect(bought.isActive("family", at: Date()))
-        let original = try #require(bought.subscriber.subscriptions.first?.originalTransactionID)
-        let updates = await entitle.customerInfoUpdates()
-        await entitle.startTransactionUpdates()
-
-        #expect(try await demo.refund(original, account: "family-account") == 200)
-
-        let revoked = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await info in updates where !info.isActive("family", at: Date()) { return true }
-                return false
+        try await Demo.with { demo in
+            let store = LocalStore(storeURL: demo.server, bundleID: demo.bundleID, account: "family-account", pollInterval: .milliseconds(100))
+            let entitle = try demo.entitle(appUserID: "kid-r", store: store)
+            guard case .success(let bought) = await entitle.purchase("com.screentimerewards.family.monthly") else {
+                Issue.record("the purchase must succeed")
+                return
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(30))
-                return false
+            #expect(bought.isActive("family", at: Date()))
+            let original = try #require(bought.subscriber.subscriptions.first?.originalTransactionID)
+            let updates = await entitle.customerInfoUpdates()
+            await entitle.startTransactionUpdates()
+
+            #expect(try await demo.refund(original, account: "family-account") == 200)
+
+            let revoked = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await info in updates where !info.isActive("family", at: Date()) { return true }
+                    return false
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(30))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
             }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+            #expect(revoked, "the refund arrived through transaction updates")
+            await entitle.stopTransactionUpdates()
         }
-        #expect(revoked, "the refund arrived through transaction updates")
-        await entitle.stopTransactionUpdates()
     }
 
     @Test("a promotional offer: refused before the store while the rule leaves the user out; signed, checked by the store and bought at the offer's price once they lapsed")
     func promotionalOffer() async throws {
-        let demo = try await Demo.start(app: "Epilogue")
-        defer { demo.stop() }
-        let (monthly, offer) = ("com.epilogue.plus.monthly", "winback.plus.half")
-        let store = LocalStore(storeURL: demo.server, bundleID: demo.bundleID, account: "reader-account")
-        let entitle = try demo.entitle(appUserID: "returning-reader", store: store)
+        try await Demo.with(app: "Epilogue") { demo in
+            let (monthly, offer) = ("com.epilogue.plus.monthly", "winback.plus.half")
+            let store = LocalStore(storeURL: demo.server, bundleID: demo.bundleID, account: "reader-account")
+            let entitle = try demo.entitle(appUserID: "returning-reader", store: store)
 
-        // Never subscribed, then subscribed: a win-back offer is for neither.
-        guard case .notAllowed = await entitle.purchase(monthly, promotionalOfferID: offer) else {
-            Issue.record("a newcomer is not eligible for a win-back offer")
-            return
-        }
-        guard case .success(let bought) = await entitle.purchase(monthly) else {
-            Issue.record("the purchase at full price must succeed")
-            return
-        }
-        let first = try #require(bought.subscriber.subscriptions.first)
-        #expect(first.periodType == "normal")
-        let active = await entitle.purchase(monthly, promotionalOfferID: offer)
-        #expect(active.code == "purchase.notAllowed", "an active subscriber is not eligible: \(active)")
-        let unknown = await entitle.purchase(monthly, promotionalOfferID: "free.forever")
-        #expect(unknown.code == "purchase.productUnavailable", "\(unknown)")
+            // Never subscribed, then subscribed: a win-back offer is for neither.
+            guard case .notAllowed = await entitle.purchase(monthly, promotionalOfferID: offer) else {
+                Issue.record("a newcomer is not eligible for a win-back offer")
+                return
+            }
+            guard case .success(let bought) = await entitle.purchase(monthly) else {
+                Issue.record("the purchase at full price must succeed")
+                return
+            }
+            let first = try #require(bought.subscriber.subscriptions.first)
+            #expect(first.periodType == "normal")
+            let active = await entitle.purchase(monthly, promotionalOfferID: offer)
+            #expect(active.code == "purchase.notAllowed", "an active subscriber is not eligible: \(active)")
+            let unknown = await entitle.purchase(monthly, promotionalOfferID: "free.forever")
+            #expect(unknown.code == "purchase.productUnavailable", "\(unknown)")
 
-        // Refunded: lapsed, so the server signs the offer and the store accepts the signature.
-        #expect(try await demo.refund(first.originalTransactionID, account: "reader-account") == 200)
-        // The store checks what Apple checks: a signature over another token, or another nonce, is refused.
-        let api = SubscriberAPIClient(baseURL: demo.server, key: demo.appKey)
-        let signed = try await api.promotionalOffer("returning-reader", productID: monthly, offerID: offer)
-        let genuine = LocalPromotionalOffer(offerID: offer, keyID: signed.keyID, nonce: signed.nonce, timestamp: signed.timestamp, signature: signed.signature)
-        var otherNonce = genuine
-        otherNonce.nonce = UUID()
-        for (token, promotion) in [(UUID(), genuine), (signed.appAccountToken, otherNonce)] {
-            let body = try WireJSON.encoder.encode(
-                LocalPurchaseRequest(productID: monthly, account: "reader-account", appAccountToken: token, promotionalOffer: promotion))
-            #expect(try await demo.post("local-store/v1/\(demo.bundleID)/purchases", body) == 400)
+            // Refunded: lapsed, so the server signs the offer and the store accepts the signature.
+            #expect(try await demo.refund(first.originalTransactionID, account: "reader-account") == 200)
+            // The store checks what Apple checks: a signature over another token, or another nonce, is refused.
+            let api = SubscriberAPIClient(baseURL: demo.server, key: demo.appKey)
+            let signed = try await api.promotionalOffer("returning-reader", productID: monthly, offerID: offer)
+            let genuine = LocalPromotionalOffer(offerID: offer, keyID: signed.keyID, nonce: signed.nonce, timestamp: signed.timestamp, signature: signed.signature)
+            var otherNonce = genuine
+            otherNonce.nonce = UUID()
+            for (token, promotion) in [(UUID(), genuine), (signed.appAccountToken, otherNonce)] {
+                let body = try WireJSON.encoder.encode(
+                    LocalPurchaseRequest(productID: monthly, account: "reader-account", appAccountToken: token, promotionalOffer: promotion))
+                #expect(try await demo.post("local-store/v1/\(demo.bundleID)/purchases", body) == 400)
+            }
+            guard case .success(let winback) = await entitle.purchase(monthly, promotionalOfferID: offer) else {
+                Issue.record("a lapsed subscriber buys with the win-back offer")
+                return
+            }
+            let redeemed = try #require(winback.subscriber.subscriptions.first { $0.originalTransactionID != first.originalTransactionID })
+            #expect(redeemed.periodType == "promotional")
+            #expect(redeemed.state.rawValue == "active")
+            #expect(winback.isActive("plus", at: Date()))
         }
-        guard case .success(let winback) = await entitle.purchase(monthly, promotionalOfferID: offer) else {
-            Issue.record("a lapsed subscriber buys with the win-back offer")
-            return
-        }
-        let redeemed = try #require(winback.subscriber.subscriptions.first { $0.originalTransactionID != first.originalTransactionID })
-        #expect(redeemed.periodType == "promotional")
-        #expect(redeemed.state.rawValue == "active")
-        #expect(winback.isActive("plus", at: Date()))
     }
 }

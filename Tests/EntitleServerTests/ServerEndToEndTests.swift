@@ -471,24 +471,30 @@ struct ServerMetricsTests {
             configuration.webhookInterval = nil
             let app = try await buildApplication(configuration: configuration)
             // The harness only signs and calls here; the server under test has its own database.
+            // Closed before the folder is removed (an open SQLite file could leave it behind).
             let scratch = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("scratch.sqlite").path)
-            defer { Task { await scratch.close() } }
             let harness = ServerHarness(
                 pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: scratch, keys: keys,
                 bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),
                 catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
-            try await app.test(.live) { client in
-                let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "990", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
-                try await harness.submit(client, "parent-990", transaction)
-                try await harness.postNotification(client, harness.notification(.subscribed, transaction: transaction))
-                _ = try await harness.subscriber(client, "parent-990")
-                let text = String(buffer: try await harness.get(client, "/metrics", key: nil).body)
-                #expect(text.contains("entitle_database_max_sessions \(capacity)"))
-                #expect(text.contains(#"entitle_database_sessions{kind="write"} 0"#))
-                #expect(text.contains(#"entitle_database_sessions{kind="read"} 0"#))
-                let waits = text.split(separator: "\n").first { $0.hasPrefix(#"entitle_database_session_wait_seconds_count{kind="write"}"#) }
-                #expect((waits?.split(separator: " ").last).flatMap { Int($0) }.map { $0 >= 2 } == true, "\(waits ?? "no write waits")")
+            do {
+                try await app.test(.live) { client in
+                    let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "990", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
+                    try await harness.submit(client, "parent-990", transaction)
+                    try await harness.postNotification(client, harness.notification(.subscribed, transaction: transaction))
+                    _ = try await harness.subscriber(client, "parent-990")
+                    let text = String(buffer: try await harness.get(client, "/metrics", key: nil).body)
+                    #expect(text.contains("entitle_database_max_sessions \(capacity)"))
+                    #expect(text.contains(#"entitle_database_sessions{kind="write"} 0"#))
+                    #expect(text.contains(#"entitle_database_sessions{kind="read"} 0"#))
+                    let waits = text.split(separator: "\n").first { $0.hasPrefix(#"entitle_database_session_wait_seconds_count{kind="write"}"#) }
+                    #expect((waits?.split(separator: " ").last).flatMap { Int($0) }.map { $0 >= 2 } == true, "\(waits ?? "no write waits")")
+                }
+            } catch {
+                await scratch.close()
+                throw error
             }
+            await scratch.close()
         }
         switch engine {
         case .sqlite:
