@@ -4,7 +4,9 @@ import FuzzSupport
 
 /// Decodes every input as each of Apple's payloads, as the verifier does once a signature checks: any
 /// input must decode or throw, never crash. What `AppStorePayloadReader` reads of an input must be
-/// exactly what `JSONDecoder` reads; anything else it must leave to `JSONDecoder`.
+/// exactly what `JSONDecoder` reads; anything else it must leave to `JSONDecoder`. The same holds for
+/// `AppStoreNotificationBody`: the input as a notification's HTTP body, and as the payload a
+/// notification is routed by.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = pointer else { return 0 }
@@ -15,8 +17,24 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     same(JWSTransactionDecodedPayload.self, buffer, try? decoder.decode(JWSTransactionDecodedPayload.self, from: data))
     same(JWSRenewalInfoDecodedPayload.self, buffer, try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: data))
     _ = try? decoder.decode(AppTransaction.self, from: data)
+    if let read = AppStoreNotificationBody.signedPayload(UnsafeRawBufferPointer(buffer)) {
+        let decoded = try? JSONDecoder().decode(Body.self, from: data)
+        guard read == decoded?.signedPayload else {
+            fatalError("the body reader and JSONDecoder disagree on \(Array(buffer)): \(read) vs \(String(describing: decoded))")
+        }
+    }
+    if let read = AppStoreNotificationBody.Route.read(buffer) {
+        let decoded = try? JSONDecoder().decode(AppStoreNotificationBody.Route.self, from: data)
+        guard read == decoded else {
+            fatalError("the route reader and JSONDecoder disagree on \(Array(buffer)): \(read) vs \(String(describing: decoded))")
+        }
+    }
+    _ = AppStoreNotificationBody.bundleID(ofSignedPayload: "e30.\(Base64URL.encode(buffer)).c2ln")
     return 0
 }
+
+/// A notification's HTTP body, as `JSONDecoder` reads it.
+struct Body: Decodable { var signedPayload: String }
 
 /// Stops the run when the reader reads `buffer` as something other than what `JSONDecoder` decoded.
 func same<T: Equatable>(_ type: T.Type, _ buffer: UnsafeBufferPointer<UInt8>, _ decoded: T?) {

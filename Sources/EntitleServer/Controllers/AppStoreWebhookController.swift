@@ -16,7 +16,7 @@ struct AppStoreWebhookController {
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             // Apple's body as sent is read with the cursor; anything else as any request body is.
             let signedPayload: String
-            if let read = Self.signedPayload(body) {
+            if let read = body.withUnsafeReadableBytes({ AppStoreNotificationBody.signedPayload($0) }) {
                 signedPayload = read
             } else {
                 signedPayload = try await request.decode(as: AppStoreNotificationRequest.self, context: context).signedPayload
@@ -30,18 +30,6 @@ struct AppStoreWebhookController {
                 throw error
             }
             return Self.acknowledgement
-        }
-    }
-
-    /// `{"signedPayload": "…"}` read with ``JSONCursor``: `nil` for anything it can't read exactly as
-    /// `JSONDecoder` would (another key, an escape…).
-    static func signedPayload(_ body: ByteBuffer) -> String? {
-        body.withUnsafeReadableBytes { raw in
-            JSONCursor.read(raw.bindMemory(to: UInt8.self)) { cursor in
-                var signedPayload: String?
-                let read = cursor.object { cursor, key in key == "signedPayload" && JSONCursor.set(&signedPayload, cursor.string()) }
-                return read ? signedPayload : nil
-            }
         }
     }
 
