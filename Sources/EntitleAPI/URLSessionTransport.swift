@@ -6,11 +6,12 @@ import FoundationNetworking
 
 /// The transport apps use: Foundation's `URLSession` (FoundationNetworking on Linux).
 ///
-/// A request is a data task awaited through a continuation, and cancelling the awaiting task cancels the
-/// data task from another thread, after the cancellation returns. `URLSession.data(for:)` cancels it from
-/// inside the cancellation, which holds the task's own lock while it waits for the session's queue; on
-/// Linux (swift-corelibs-foundation issue 5412) a response delivered on that queue at the same moment
-/// waits for the task's lock to resume it, and both wait for ever.
+/// A request is a data task awaited through a continuation. Cancelling the awaiting task ends the wait
+/// at once with a `CancellationError` (from another thread) and leaves the data task to finish or time
+/// out on its own, its answer dropped: the data task itself is never cancelled. On Linux, cancelling one
+/// races with its completion inside FoundationNetworking: `URLSession.data(for:)` cancels it while holding
+/// the awaiting task's lock and deadlocks with an answer delivered at that moment (swift-corelibs-foundation
+/// issue 5412), and a cancellation that reaches a task just completed stops the process.
 public struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
@@ -40,51 +41,51 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     private func data(for request: URLRequest) async throws -> (Data, URLResponse?) {
-        let pending = PendingTask()
+        let pending = PendingRequest()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse?), any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    }
-                }
-                pending.start(task)
+                guard pending.wait(continuation) else { return }
+                session.dataTask(with: request) { data, response, error in
+                    pending.finish(error.map { .failure($0) } ?? .success((data ?? Data(), response)))
+                }.resume()
             }
         } onCancel: {
             pending.cancel()
         }
     }
 
-    /// The data task of one request, and whether the request was cancelled (perhaps before the task
-    /// existed). Cancelling the data task happens on another thread, never inside the cancellation.
-    private final class PendingTask: @unchecked Sendable {
+    /// The wait for one request's answer: the answer or a cancellation ends it, whichever comes first.
+    private final class PendingRequest: @unchecked Sendable {
         private let lock = NSLock()
-        private var task: URLSessionDataTask?
+        private var continuation: CheckedContinuation<(Data, URLResponse?), any Error>?
         private var cancelled = false
 
-        /// Resumes `task`, then lets a cancellation reach it (FoundationNetworking stops the process when
-        /// a task cancelled before it was resumed is resumed).
-        func start(_ task: URLSessionDataTask) {
-            task.resume()
+        /// Keeps `continuation` until the answer or a cancellation; `false` (and the wait ended) when the
+        /// request was cancelled already, so it isn't sent.
+        func wait(_ continuation: CheckedContinuation<(Data, URLResponse?), any Error>) -> Bool {
             let cancelled = lock.withLock {
-                self.task = task
+                if !self.cancelled { self.continuation = continuation }
                 return self.cancelled
             }
-            if cancelled { Self.cancelLater(task) }
+            if cancelled { continuation.resume(throwing: CancellationError()) }
+            return !cancelled
         }
 
+        func finish(_ result: Result<(Data, URLResponse?), any Error>) {
+            lock.withLock { () -> CheckedContinuation<(Data, URLResponse?), any Error>? in
+                defer { continuation = nil }
+                return continuation
+            }?.resume(with: result)
+        }
+
+        /// Called inside the awaiting task's cancellation: the wait ends from another thread.
         func cancel() {
-            let task = lock.withLock {
+            let continuation = lock.withLock { () -> CheckedContinuation<(Data, URLResponse?), any Error>? in
                 cancelled = true
-                return self.task
+                defer { self.continuation = nil }
+                return self.continuation
             }
-            if let task { Self.cancelLater(task) }
-        }
-
-        private static func cancelLater(_ task: URLSessionDataTask) {
-            DispatchQueue.global().async { task.cancel() }
+            if let continuation { DispatchQueue.global().async { continuation.resume(throwing: CancellationError()) } }
         }
     }
 }
