@@ -22,11 +22,9 @@ public enum AppStoreNotificationBody {
     public static func bundleID(ofSignedPayload signedPayload: String) -> String? {
         var text = signedPayload
         guard let json = text.withUTF8({ bytes -> [UInt8]? in
-            guard let base = bytes.baseAddress, let first = memchr(base, Int32(UInt8(ascii: ".")), bytes.count) else { return nil }
-            let start = base.distance(to: first.assumingMemoryBound(to: UInt8.self)) + 1
-            guard let second = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
-            let end = base.distance(to: second.assumingMemoryBound(to: UInt8.self))
-            return Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            guard let first = CompactSerialization.dot(in: bytes, from: 0), let second = CompactSerialization.dot(in: bytes, from: first + 1)
+            else { return nil }
+            return Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
         }) else { return nil }
         let route = json.withUnsafeBufferPointer { Route.read($0) } ?? (try? JSONDecoder().decode(Route.self, from: Data(json)))
         guard let route else { return nil }

@@ -52,20 +52,14 @@ struct CompactJWS: Sendable {
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             count = bytes.count
-            guard let first = Self.dot(in: bytes, from: 0), let second = Self.dot(in: bytes, from: first + 1) else { return }
+            guard let first = CompactSerialization.dot(in: bytes, from: 0), let second = CompactSerialization.dot(in: bytes, from: first + 1)
+            else { return }
             firstDot = first
             secondDot = second
-            moreDots = Self.dot(in: bytes, from: second + 1) != nil
+            moreDots = CompactSerialization.dot(in: bytes, from: second + 1) != nil
             guard !moreDots, first > 0, second > first + 1, second < count - 1 else { return }
             payload = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
             signature = Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
-        }
-
-        private static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-            guard start < bytes.count, let base = bytes.baseAddress,
-                let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
-            else { return nil }
-            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
     }
 
