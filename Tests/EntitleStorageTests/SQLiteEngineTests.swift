@@ -18,12 +18,10 @@ struct SQLiteEngineTests {
                 try await session.execute("PRAGMA page_size", []).first?["page_size"]?.integer
             }
             #expect(pageSize == 4_096)
+            func size(_ file: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 }
             // Each frame of the WAL is a page and a 24-byte header, after the file's 32-byte header.
-            func walPages() throws -> Int {
-                let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
-                return max(0, size - 32) / (4_096 + 24)
-            }
-            func databaseSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 }
+            func walPages() throws -> Int { max(0, try size(path + "-wal") - 32) / (4_096 + 24) }
+            func databaseSize() throws -> Int { try size(path) }
             _ = try await engine.transaction { session throws(StorageError) in
                 try await session.execute("CREATE TABLE pages (b BLOB NOT NULL)", [])
             }
@@ -44,7 +42,7 @@ struct SQLiteEngineTests {
                     pagesAtCheckpoint = try walPages()
                 }
             }
-            let walSize = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+            let walSize = try size(path + "-wal")
             // Once checkpointed, the next transaction writes from the WAL's start: the file doesn't grow.
             _ = try await engine.transaction { session throws(StorageError) in
                 try await session.execute("INSERT INTO pages (b) VALUES (randomblob(3000))", [])
@@ -55,7 +53,7 @@ struct SQLiteEngineTests {
             #expect(pagesBeforeCheckpoint.count > 30, "the WAL was checkpointed at \(pagesBeforeCheckpoint.last ?? 0) pages")
             #expect(pagesBeforeCheckpoint.allSatisfy { $0 < 4_000 })
             #expect((pagesAtCheckpoint ?? 0) >= 4_000)
-            #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int == walSize)
+            #expect(try size(path + "-wal") == walSize)
             #expect(rows == Int64(pagesBeforeCheckpoint.count * 100 + 101))
         } catch {
             await engine.close()
