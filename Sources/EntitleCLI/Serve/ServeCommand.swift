@@ -220,7 +220,7 @@ struct ServeCommand: AsyncParsableCommand {
             return seconds
         } ?? 3600
         guard (0...86_400).contains(seconds) else { throw ValidationError("ENTITLE_REVOCATION_FRESHNESS is 0 to 86400 seconds") }
-        return RevocationChecking(transport: URLSessionRevocationTransport(), freshness: seconds)
+        return RevocationChecking(transport: HTTPClientRevocationTransport(), freshness: seconds)
     }
 
     /// A secret kept in the data folder (created once, readable by the owner only): the public-key
