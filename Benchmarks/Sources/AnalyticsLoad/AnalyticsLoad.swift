@@ -12,7 +12,9 @@ import PostgresNIO
 /// background while events arrive, then a report read from them) against a full recompute from the
 /// ledger, measured in the same run.
 ///
-///     swift run --package-path Benchmarks -c release AnalyticsLoad [sqlite|postgres://…] [EVENTS]
+///     swift run --package-path Benchmarks -c release AnalyticsLoad [sqlite|postgres://…] [EVENTS] [ROUNDS]
+///
+/// ROUNDS (3 unless given) is how many times 1,000 new events are appended and the overview refreshed.
 @main
 enum AnalyticsLoad {
     static let product = Population.product
@@ -22,6 +24,7 @@ enum AnalyticsLoad {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let target = arguments.first ?? "sqlite"
         let events = arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+        let rounds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 3
         let logger = {
             var logger = Logger(label: "entitle.analytics-load")
             logger.logLevel = .error
@@ -32,11 +35,11 @@ enum AnalyticsLoad {
         let database = target.hasPrefix("postgres")
             ? try LedgerDatabase(url: target) : .sqlite(path: folder.appendingPathComponent("entitle.sqlite").path)
         try await LedgerConnection.with(database, logger: logger) { store in
-            try await run(store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", events: events)
+            try await run(store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", events: events, rounds: rounds)
         }
     }
 
-    static func run(store: any LedgerStore, engine: String, events target: Int) async throws {
+    static func run(store: any LedgerStore, engine: String, events target: Int, rounds: Int) async throws {
         let catalog = try CatalogLoader().load(directory: Fixtures.examples.appendingPathComponent("ScreenTimeRewards"))
         let contributor = AnalyticsContributor(catalog: catalog)
         let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
@@ -92,7 +95,7 @@ enum AnalyticsLoad {
 
         // 1,000 new events (one renewal each for 1,000 subscribers), then the overview.
         var afterNew: [Duration] = []
-        for round in 0..<3 {
+        for round in 0..<rounds {
             for index in 0..<1_000 {
                 let user = (round * 1_000 + index) * 7 % people.count
                 let original = "A\(user)"
