@@ -44,10 +44,27 @@ public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
     /// Apple's order: by signedDate, then the transaction's purchase date, then arrival, then id —
     /// a total order, so any permutation of the same events sorts the same way.
     public static func precedes(_ lhs: LedgerEvent, _ rhs: LedgerEvent) -> Bool {
-        let l = (lhs.signedDate ?? lhs.receivedAt, lhs.purchaseDate ?? .distantPast, lhs.receivedAt)
-        let r = (rhs.signedDate ?? rhs.receivedAt, rhs.purchaseDate ?? .distantPast, rhs.receivedAt)
+        let (l, r) = (OrderKey(lhs), OrderKey(rhs))
         // The ids' text only when everything else ties (it costs two strings).
         return l != r ? l < r : lhs.id.uuidString < rhs.id.uuidString
+    }
+
+    /// What Apple's order compares before the id: signedDate (else arrival), the transaction's purchase
+    /// date, arrival.
+    struct OrderKey: Equatable, Comparable {
+        var signed: Date
+        var purchase: Date
+        var received: Date
+
+        init(_ event: LedgerEvent) {
+            signed = event.signedDate ?? event.receivedAt
+            purchase = event.purchaseDate ?? .distantPast
+            received = event.receivedAt
+        }
+
+        static func < (l: OrderKey, r: OrderKey) -> Bool {
+            (l.signed, l.purchase, l.received) < (r.signed, r.purchase, r.received)
+        }
     }
 
     var purchaseDate: Date? {

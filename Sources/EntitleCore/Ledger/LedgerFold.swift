@@ -13,8 +13,17 @@ public protocol LedgerFolding {
 public enum LedgerFold {
     /// `events` in Apple's order (``LedgerEvent/precedes(_:_:)``), each idempotency key once.
     public static func ordered(_ events: [LedgerEvent]) -> [LedgerEvent] {
-        var seen = Set<String>()
-        return events.sorted(by: LedgerEvent.precedes).filter { seen.insert($0.idempotencyKey).inserted }
+        // Each event's dates are read once and the positions sorted, not the events: reading a purchase
+        // date copies the transaction out of the payload, and moving an event copies all of it.
+        let keys = events.map(LedgerEvent.OrderKey.init)
+        let order = events.indices.sorted { l, r in
+            keys[l] != keys[r] ? keys[l] < keys[r] : events[l].id.uuidString < events[r].id.uuidString
+        }
+        var seen = Set<String>(minimumCapacity: events.count)
+        var ordered: [LedgerEvent] = []
+        ordered.reserveCapacity(events.count)
+        for index in order where seen.insert(events[index].idempotencyKey).inserted { ordered.append(events[index]) }
+        return ordered
     }
 
     /// `initial` with `events` applied in Apple's order, each idempotency key once.

@@ -25,6 +25,35 @@ struct LedgerFoldDriverTests {
         #expect(Set(folded.keys).count == folded.keys.count)
     }
 
+    @Test("ties: by signed date (else arrival), purchase date, arrival, then id; the first of an idempotency key stays", arguments: 0..<10)
+    func ties(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let dates = [ReferenceTime.start, ReferenceTime.day(1), ReferenceTime.day(2)]
+        let events = (0..<60).shuffled(using: &generator).map { n -> LedgerEvent in
+            let received = dates.randomElement(using: &generator)!
+            let signed = Bool.random(using: &generator) ? nil : dates.randomElement(using: &generator)
+            let payload: LedgerEventPayload = Bool.random(using: &generator)
+                ? .appTrialStarted(at: ReferenceTime.start)
+                : .transaction(Self.apple.subscription("p", original: "o", id: "t\(n)", purchase: dates.randomElement(using: &generator)!, expires: ReferenceTime.day(30)))
+            return LedgerEvent(
+                id: LedgerEvents.id(n * 7_919 % 1_000), appUserID: "u", source: .admin, idempotencyKey: "k\(Int.random(in: 0..<45, using: &generator))",
+                signedDate: signed, receivedAt: received, payload: payload)
+        }
+        func purchase(_ event: LedgerEvent) -> Date {
+            if case .transaction(let transaction) = event.payload { return transaction.purchaseDate ?? .distantPast }
+            return .distantPast
+        }
+        var seen = Set<String>()
+        let expected = events.sorted {
+            ($0.signedDate ?? $0.receivedAt, purchase($0), $0.receivedAt, $0.id.uuidString) < ($1.signedDate ?? $1.receivedAt, purchase($1), $1.receivedAt, $1.id.uuidString)
+        }.filter { seen.insert($0.idempotencyKey).inserted }
+        #expect(LedgerFold.ordered(events).map(\.id) == expected.map(\.id))
+        #expect(LedgerFold.ordered(events.reversed()).map(\.id) == expected.map(\.id))
+        #expect(events.sorted(by: LedgerEvent.precedes).map(\.id) == events.sorted {
+            ($0.signedDate ?? $0.receivedAt, purchase($0), $0.receivedAt, $0.id.uuidString) < ($1.signedDate ?? $1.receivedAt, purchase($1), $1.receivedAt, $1.id.uuidString)
+        }.map(\.id))
+    }
+
     @Test("the projection and the analytics history fold through the driver: the same facts as applying its ordered events")
     func projectionUsesDriver() {
         var facts = SubscriberFacts(appUserID: "u1")
