@@ -88,7 +88,15 @@ public struct ISODuration: Hashable, Sendable, CustomStringConvertible, Codable 
     }
 
     /// The instant this duration after `date`, in `calendar` (Gregorian UTC unless given).
-    public func added(to date: Date, in calendar: Calendar = .gregorianUTC) -> Date {
+    ///
+    /// In Gregorian UTC (given or not) a duration without years or months is a fixed number of seconds,
+    /// added without the calendar.
+    public func added(to date: Date, in calendar: Calendar? = nil) -> Date {
+        if years == 0, months == 0, calendar == nil || calendar == .gregorianUTC {
+            let seconds = ((weeks * 7 + days) * 24 + hours) * 3_600 + minutes * 60 + self.seconds
+            return date.addingTimeInterval(TimeInterval(seconds))
+        }
+        let calendar = calendar ?? .gregorianUTC
         var components = DateComponents()
         components.year = years
         components.month = months
