@@ -23,4 +23,20 @@ struct AnalyticsKeyTests {
             }
         }
     }
+
+    @Test("metrics are equal exactly when their names are, and equal metrics and keys hash alike")
+    func metricIdentity() {
+        for lhs in AnalyticsMetric.allCases {
+            for rhs in AnalyticsMetric.allCases {
+                #expect((lhs == rhs) == (lhs.rawValue == rhs.rawValue))
+            }
+            #expect(AnalyticsMetric(rawValue: lhs.rawValue)!.hashValue == lhs.hashValue)
+        }
+        // Every metric its own hash here (a collision would be allowed, but not for all of them).
+        #expect(Set(AnalyticsMetric.allCases.map(\.hashValue)).count == AnalyticsMetric.allCases.count)
+        var cells = AnalyticsCells()
+        for metric in AnalyticsMetric.allCases { cells[AnalyticsKey(day: 1, metric: metric, product: "p")] = 1 }
+        for metric in AnalyticsMetric.allCases { cells[AnalyticsKey(day: 1, metric: AnalyticsMetric(rawValue: metric.rawValue)!, product: "p")]! += 1 }
+        #expect(cells.count == AnalyticsMetric.allCases.count && cells.values.allSatisfy { $0 == 2 })
+    }
 }

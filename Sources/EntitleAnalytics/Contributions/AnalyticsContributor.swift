@@ -23,7 +23,9 @@ public struct AnalyticsContributor: Sendable {
     }
 
     public func cells(for history: SubscriberHistory) -> AnalyticsCells {
-        var cells = AnalyticsCells()
+        // About ten cells a transaction, a few for the subscriber: reserved, so the cells aren't rehashed
+        // as they grow.
+        var cells = AnalyticsCells(minimumCapacity: history.purchases.values.reduce(8) { $0 + 10 * $1.transactions.count })
         // When each purchase chain began (its first transaction, trial or paid), and whether it paid.
         var chainStarts: [(start: Date, paid: Bool)] = []
         var firstSeen = history.appTrialStartedAt

@@ -58,3 +58,39 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
         }
     }
 }
+
+extension AnalyticsMetric {
+    // By case, not by name: a `String` enum otherwise hashes and compares its raw value, and every cell
+    // key hashes a metric.
+    public static func == (lhs: AnalyticsMetric, rhs: AnalyticsMetric) -> Bool { lhs.ordinal == rhs.ordinal }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+    /// The case's position in the declaration.
+    var ordinal: UInt8 {
+        switch self {
+        case .activePaid: 0
+        case .activeTrial: 1
+        case .activeFamilyShared: 2
+        case .activeAppTrial: 3
+        case .mrr: 4
+        case .newPaid: 5
+        case .introTrialStarts: 6
+        case .introTrialConversions: 7
+        case .appTrialStarts: 8
+        case .appTrialConversions: 9
+        case .expirations: 10
+        case .reactivations: 11
+        case .renewalOpportunities: 12
+        case .renewals: 13
+        case .billingRecoveries: 14
+        case .paidTransactions: 15
+        case .lifetimePurchases: 16
+        case .refunds: 17
+        case .revenue: 18
+        case .refunded: 19
+        case .cohortCustomers: 20
+        case .cohortRevenue: 21
+        }
+    }
+}

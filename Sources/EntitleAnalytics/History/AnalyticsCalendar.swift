@@ -4,11 +4,6 @@ import Foundation
 /// months named `YYYY-MM`. A balance on day `d` is the value at the end of that day.
 public enum AnalyticsCalendar {
     static let secondsPerDay: Double = 86_400
-    static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 
     /// The UTC day `date` falls on.
     public static func day(of date: Date) -> Int {
@@ -22,26 +17,37 @@ public enum AnalyticsCalendar {
 
     /// `YYYY-MM` of day `day`.
     public static func month(ofDay day: Int) -> String {
-        let parts = calendar.dateComponents([.year, .month], from: start(ofDay: day))
-        return String(format: "%04d-%02d", parts.year ?? 1970, parts.month ?? 1)
+        let date = civil(day)
+        var text = ""
+        text.reserveCapacity(7)
+        append(date.year, digits: 4, to: &text)
+        text += "-"
+        append(date.month, digits: 2, to: &text)
+        return text
     }
 
     /// `YYYY-MM-DD` of day `day`.
     public static func isoDate(ofDay day: Int) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: start(ofDay: day))
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        let date = civil(day)
+        var text = ""
+        text.reserveCapacity(10)
+        append(date.year, digits: 4, to: &text)
+        text += "-"
+        append(date.month, digits: 2, to: &text)
+        text += "-"
+        append(date.day, digits: 2, to: &text)
+        return text
     }
 
     /// The first day of the month `day` falls in.
     public static func firstDayOfMonth(containing day: Int) -> Int {
-        let parts = calendar.dateComponents([.year, .month], from: start(ofDay: day))
-        return self.day(of: calendar.date(from: parts) ?? start(ofDay: day))
+        day - civil(day).day + 1
     }
 
     /// The first day of the month after the one `day` falls in.
     public static func firstDayOfNextMonth(after day: Int) -> Int {
-        let first = start(ofDay: firstDayOfMonth(containing: day))
-        return self.day(of: calendar.date(byAdding: .month, value: 1, to: first) ?? first)
+        let date = civil(day)
+        return date.month == 12 ? days(year: date.year + 1, month: 1, day: 1) : days(year: date.year, month: date.month + 1, day: 1)
     }
 
     /// The months overlapping days `from...to`, each as its first and last day (clamped to the range).
@@ -55,5 +61,37 @@ public enum AnalyticsCalendar {
             start = next
         }
         return result
+    }
+
+    /// The proleptic Gregorian date of day `day` (Howard Hinnant's `civil_from_days`: whole eras of
+    /// 400 years, then the year within the era counted from March, so February's length comes last).
+    static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
+    }
+
+    /// The day number of a proleptic Gregorian date (`days_from_civil`, the inverse of ``civil(_:)``).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `value` in decimal, zero-padded to `digits` (a negative year keeps its sign before the digits).
+    private static func append(_ value: Int, digits: Int, to text: inout String) {
+        if value < 0 { text += "-" }
+        let decimal = String(value.magnitude)
+        if decimal.utf8.count < digits { text += String(repeating: "0", count: digits - decimal.utf8.count) }
+        text += decimal
     }
 }

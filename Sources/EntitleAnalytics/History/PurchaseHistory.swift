@@ -51,9 +51,13 @@ public struct PurchaseHistory: Hashable, Sendable {
 
     /// The transactions by purchase date (then id).
     public var chronological: [JWSTransactionDecodedPayload] {
-        transactions.values.sorted {
-            ($0.purchaseDate ?? .distantPast, $0.transactionId ?? "") < ($1.purchaseDate ?? .distantPast, $1.transactionId ?? "")
+        // Positions are sorted rather than the transactions, each of which moving would copy.
+        let values = Array(transactions.values)
+        let order = values.indices.sorted { l, r in
+            let (left, right) = (values[l].purchaseDate ?? .distantPast, values[r].purchaseDate ?? .distantPast)
+            return left != right ? left < right : (values[l].transactionId ?? "") < (values[r].transactionId ?? "")
         }
+        return order.map { values[$0] }
     }
 
     /// The instant `transaction`'s revocation takes effect, when it stands (no refund reversal signed
