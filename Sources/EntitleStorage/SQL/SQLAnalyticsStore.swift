@@ -98,7 +98,6 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 guard let id = row["app_user_id"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
                 eventRows[id, default: []].append(row)
             }
-            let computed = try await computeCells(ids, eventRows, cells)
             // What each added before (a recompute dropped them all, but a refresh may have run since).
             var old: [String: String] = [:]
             for row in try await session.execute(
@@ -107,10 +106,10 @@ final class SQLAnalyticsStore: AnalyticsStore {
             {
                 if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
             }
-            for (id, new) in zip(ids, computed) {
-                let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
-                delta.add(new.cells.difference(from: previous))
-                if let encoded = new.encoded {
+            let computed = try await computeCells(ids, eventRows, old, cells)
+            for (id, contribution) in zip(ids, computed) {
+                delta.add(contribution.difference)
+                if let encoded = contribution.encoded {
                     _ = try await session.execute(
                         """
                         INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
@@ -127,18 +126,21 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// Subscribers whose events are read in one query.
     static let chunk = 500
 
-    /// Decodes each subscriber's events, computes their cells and encodes them to be stored (`nil`
-    /// when there are none), in as many parallel parts as the machine has cores; in the order of `ids`.
+    /// Decodes each subscriber's events, computes their cells, what they change from the cells stored
+    /// before (`old`, as stored), and the cells' text to store (`nil` when there are none), in as many
+    /// parallel parts as the machine has cores; in the order of `ids`.
     private static func computeCells(
-        _ ids: [String], _ rows: [String: [[String: SQLValue]]], _ cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
-    ) async throws(StorageError) -> [(cells: AnalyticsCells, encoded: String?)] {
+        _ ids: [String], _ rows: [String: [[String: SQLValue]]], _ old: [String: String],
+        _ cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
+    ) async throws(StorageError) -> [(difference: AnalyticsCells, encoded: String?)] {
         let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, ids.count / 50))
         let size = (ids.count + parts - 1) / max(1, parts)
-        typealias Computed = (cells: AnalyticsCells, encoded: String?)
+        typealias Computed = (difference: AnalyticsCells, encoded: String?)
         let work: @Sendable (ArraySlice<String>) throws(StorageError) -> [Computed] = { slice throws(StorageError) in
             try slice.map { id throws(StorageError) in
                 let computed = cells(id, try SQLLedgerStore.decodeEvents(rows[id] ?? []))
-                return (computed, computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
+                let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
+                return (computed.difference(from: previous), computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
             }
         }
         guard parts > 1 else { return try work(ids[...]) }
