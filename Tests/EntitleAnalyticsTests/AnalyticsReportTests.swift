@@ -139,6 +139,19 @@ struct AnalyticsReportTests {
         ])
     }
 
+    @Test("a cohort not named YYYY-MM (a month 1 to 12) has no row", arguments: ["2026-1", "2026-13", "2026-00", "x026-01", "2026-01-01", "2026/01", "", "-2026-01"])
+    func malformedCohorts(_ cohort: String) {
+        let day = Self.day("2026-02-10")
+        let cells: AnalyticsCells = [
+            AnalyticsKey(day: day, metric: .cohortCustomers, cohort: "2026-02"): 1,
+            AnalyticsKey(day: day, metric: .cohortRevenue, currency: "USD", cohort: "2026-02"): 5_000,
+            AnalyticsKey(day: day, metric: .cohortCustomers, cohort: cohort): 1,
+            AnalyticsKey(day: day, metric: .cohortRevenue, currency: "USD", cohort: cohort): 7_000,
+        ]
+        let report = AnalyticsReport(cells: cells, catalog: Self.catalog, from: Self.day("2026-01-01"), to: Self.day("2026-03-31"))
+        #expect(report.cohorts == [CohortRow(cohort: "2026-02", customers: 1, lifetimeValue: ["USD": [5_000, 5_000]])])
+    }
+
     @Test("a report of a later range starts from the balances carried in")
     func laterRange() throws {
         let contributor = AnalyticsContributor(catalog: Self.catalog)

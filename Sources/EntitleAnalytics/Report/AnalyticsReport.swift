@@ -134,10 +134,21 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
         return (Double(part) / Double(whole) * 10_000).rounded() / 10_000
     }
 
-    /// `YYYY-MM` as a month count.
+    /// `YYYY-MM` (as ``AnalyticsCalendar/month(ofDay:)`` names months) as a month count; `nil` for
+    /// anything else.
     static func monthIndex(_ month: String) -> Int? {
-        let parts = month.split(separator: "-")
-        guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]) else { return nil }
+        var (year, number, position) = (0, 0, 0)
+        for byte in month.utf8 {
+            let digit = Int(byte) - Int(UInt8(ascii: "0"))
+            switch position {
+            case 0..<4 where (0...9).contains(digit): year = year * 10 + digit
+            case 4 where byte == UInt8(ascii: "-"): break
+            case 5...6 where (0...9).contains(digit): number = number * 10 + digit
+            default: return nil
+            }
+            position += 1
+        }
+        guard position == 7, (1...12).contains(number) else { return nil }
         return year * 12 + number - 1
     }
 
@@ -167,9 +178,9 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             case .cohortCustomers:
                 cohortCustomers[key.cohort, default: 0] += value
             case .cohortRevenue:
-                guard let start = AnalyticsReport.monthIndex(key.cohort),
-                    let month = AnalyticsReport.monthIndex(AnalyticsCalendar.month(ofDay: key.day))
-                else { return }
+                guard let start = AnalyticsReport.monthIndex(key.cohort) else { return }
+                let day = AnalyticsCalendar.civil(key.day)
+                let month = day.year * 12 + day.month - 1
                 cohortRevenue[key.cohort, default: [:]][key.currency, default: [:]][max(0, month - start), default: 0] += value
             default:
                 flowsByDay[key.day, default: [:]][key.metric, default: 0] += value
