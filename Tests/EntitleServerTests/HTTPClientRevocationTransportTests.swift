@@ -24,6 +24,13 @@ struct HTTPClientRevocationTransportTests {
         let calls = NIOLockedValueBox(0)
         /// The last request's body and content type, and the answer sent to it.
         let last = NIOLockedValueBox<(request: [UInt8], contentType: String?, answer: [UInt8])?>(nil)
+
+        init() {}
+
+        /// Answering for `pki`'s certificate authority.
+        init(for pki: TestPKI) {
+            responder.withLockedValue { $0 = OCSPResponder(issuer: pki.intermediate, issuerKey: pki.intermediateKey) }
+        }
     }
 
     /// Runs `body` with the base URL of a server whose `/ocsp` answers as `responding` says, and whose
@@ -110,9 +117,7 @@ struct HTTPClientRevocationTransportTests {
 
     @Test("the responder's answer comes back byte for byte, sent as an OCSP request")
     func answerBytes() async throws {
-        let pki = try TestPKI()
-        let responding = Responding()
-        responding.responder.withLockedValue { $0 = OCSPResponder(issuer: pki.intermediate, issuerKey: pki.intermediateKey) }
+        let responding = try Responding(for: TestPKI())
         let request = Self.request
         try await Self.withServer(responding) { base in
             let answer = try await HTTPClientRevocationTransport().send(request: request, to: "\(base)/ocsp")
@@ -164,9 +169,7 @@ struct HTTPClientRevocationTransportTests {
 
     @Test("checks cancelled at every moment around their answer each end, answered or with an error, and the next is answered")
     func cancelled() async throws {
-        let pki = try TestPKI()
-        let responding = Responding()
-        responding.responder.withLockedValue { $0 = OCSPResponder(issuer: pki.intermediate, issuerKey: pki.intermediateKey) }
+        let responding = try Responding(for: TestPKI())
         let request = Self.request
         try await Self.withServer(responding) { base in
             let transport = HTTPClientRevocationTransport()

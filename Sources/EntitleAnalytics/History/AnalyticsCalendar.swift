@@ -17,25 +17,26 @@ public enum AnalyticsCalendar {
 
     /// `YYYY-MM` of day `day`.
     public static func month(ofDay day: Int) -> String {
-        let date = civil(day)
-        var text = ""
-        text.reserveCapacity(7)
-        append(date.year, digits: 4, to: &text)
-        text += "-"
-        append(date.month, digits: 2, to: &text)
-        return text
+        name(ofDay: day, withDay: false)
     }
 
     /// `YYYY-MM-DD` of day `day`.
     public static func isoDate(ofDay day: Int) -> String {
+        name(ofDay: day, withDay: true)
+    }
+
+    /// `YYYY-MM`, then `-DD` when `withDay`.
+    private static func name(ofDay day: Int, withDay: Bool) -> String {
         let date = civil(day)
         var text = ""
         text.reserveCapacity(10)
         append(date.year, digits: 4, to: &text)
         text += "-"
         append(date.month, digits: 2, to: &text)
-        text += "-"
-        append(date.day, digits: 2, to: &text)
+        if withDay {
+            text += "-"
+            append(date.day, digits: 2, to: &text)
+        }
         return text
     }
 
