@@ -59,7 +59,7 @@ public struct HTTPClientRevocationTransport: RevocationTransport {
                 http.headers.add(name: "Content-Type", value: "application/ocsp-request")
                 http.headers.add(name: "Accept", value: "application/ocsp-response")
                 http.body = .bytes(request)
-                let response = try await client.execute(http, timeout: TimeAmount.nanoseconds(Self.nanoseconds(timeout)))
+                let response = try await client.execute(http, timeout: TimeAmount(timeout))
                 guard response.status == .ok else { throw Failure(reason: .status(Int(response.status.code)), timeout: timeout, maximumResponseBytes: limit) }
                 do {
                     return Array(buffer: try await response.body.collect(upTo: limit))
@@ -78,10 +78,5 @@ public struct HTTPClientRevocationTransport: RevocationTransport {
             }
             return answer
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
