@@ -44,26 +44,28 @@ public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
     /// Apple's order: by signedDate, then the transaction's purchase date, then arrival, then id —
     /// a total order, so any permutation of the same events sorts the same way.
     public static func precedes(_ lhs: LedgerEvent, _ rhs: LedgerEvent) -> Bool {
-        let (l, r) = (OrderKey(lhs), OrderKey(rhs))
-        // The ids' text only when everything else ties (it costs two strings).
-        return l != r ? l < r : lhs.id.uuidString < rhs.id.uuidString
+        OrderKey(lhs) < OrderKey(rhs)
     }
 
-    /// What Apple's order compares before the id: signedDate (else arrival), the transaction's purchase
-    /// date, arrival.
-    struct OrderKey: Equatable, Comparable {
+    /// What Apple's order compares: signedDate (else arrival), the transaction's purchase date, arrival,
+    /// then the id.
+    struct OrderKey: Comparable {
         var signed: Date
         var purchase: Date
         var received: Date
+        var id: UUID
 
         init(_ event: LedgerEvent) {
             signed = event.signedDate ?? event.receivedAt
             purchase = event.purchaseDate ?? .distantPast
             received = event.receivedAt
+            id = event.id
         }
 
         static func < (l: OrderKey, r: OrderKey) -> Bool {
-            (l.signed, l.purchase, l.received) < (r.signed, r.purchase, r.received)
+            let (left, right) = ((l.signed, l.purchase, l.received), (r.signed, r.purchase, r.received))
+            // The ids' text only when everything else ties (it costs two strings).
+            return left != right ? left < right : l.id.uuidString < r.id.uuidString
         }
     }
 

@@ -16,9 +16,7 @@ public enum LedgerFold {
         // Each event's dates are read once and the positions sorted, not the events: reading a purchase
         // date copies the transaction out of the payload, and moving an event copies all of it.
         let keys = events.map(LedgerEvent.OrderKey.init)
-        let order = events.indices.sorted { l, r in
-            keys[l] != keys[r] ? keys[l] < keys[r] : events[l].id.uuidString < events[r].id.uuidString
-        }
+        let order = events.indices.sorted { keys[$0] < keys[$1] }
         var seen = Set<String>(minimumCapacity: events.count)
         var ordered: [LedgerEvent] = []
         ordered.reserveCapacity(events.count)
