@@ -94,6 +94,24 @@ struct LedgerSchemaTests {
         }
     }
 
+    @Test("aggregate rows at zero are deleted through their own index, not by reading the app's other rows")
+    func zeroAggregatesIndex() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-zero-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try #require(
+            try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path, logger: Logger(label: "zero")) as? SQLLedgerStore)
+        do {
+            let plan = try await store.engine.read { session throws(StorageError) in
+                try await session.execute("EXPLAIN QUERY PLAN " + SQLAnalyticsStore.zeroAggregatesDeletion, [.text("app")])
+            }.compactMap { $0["detail"]?.text }
+            #expect(plan == ["SEARCH analytics_daily USING INDEX analytics_daily_zero (app_id=?)"])
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
     /// `Tests/Fixtures/Databases/v4-screentimerewards.sqlite`: written by `entitle demo` at schema version
     /// 4 (ScreenTime Rewards, 30 people over 4 months, a grant, an override, a household, an Ask to Buy
     /// request, the open-access switch, analytics refreshed): 81 events, 31 subscribers.

@@ -1,7 +1,7 @@
 import AppStoreModels
 import EntitleAnalytics
 import EntitleCore
-import EntitleStorage
+@testable import EntitleStorage
 import EntitleTestSupport
 import Foundation
 import Testing
@@ -71,6 +71,70 @@ extension LedgerStoreConformanceTests {
             #expect(moved[AnalyticsKey(day: day, metric: .cohortCustomers, cohort: "2026-01")] == 1)
             #expect(try await store.analyticsStore().recomputeAnalytics(batchSize: 10, cells: cells) == 2)
             #expect(try await store.analyticsStore().analyticsCells(through: nil) == moved)
+        }
+    }
+
+    /// 24 subscribers, each a month of Individual or Family from Jan 1 + its index in days, renewed four
+    /// times; and refunds of every third one's last renewal, on its purchase day.
+    static func manySubscribers() -> (events: [LedgerEvent], refunds: [LedgerEvent]) {
+        var events: [LedgerEvent] = []
+        var refunds: [LedgerEvent] = []
+        var seed = 70_000
+        for index in 0..<24 {
+            let (user, original) = ("many-\(index)", "M\(index)")
+            let product = index % 2 == 0 ? AnalyticsLedger.individual : AnalyticsLedger.family
+            var purchase = AnalyticsLedger.at("2026-01-01T12:00:00Z").addingTimeInterval(Double(index) * 86_400)
+            var last: JWSTransactionDecodedPayload?
+            for month in 0..<5 {
+                let expires = ISODuration(months: 1).added(to: purchase)
+                let transaction = apple.subscription(
+                    product, original: original, id: "\(original)-\(month)", purchase: purchase, expires: expires,
+                    price: index % 2 == 0 ? 7_990 : 12_990, groupID: "20776E67")
+                seed += 1
+                events.append(LedgerEvents.notification(
+                    seed, appUserID: user, type: month == 0 ? .subscribed : .didRenew, subtype: month == 0 ? .initialBuy : nil,
+                    transaction: transaction))
+                (purchase, last) = (expires, transaction)
+            }
+            if index % 3 == 0, var refunded = last, let bought = refunded.purchaseDate {
+                refunded.revocationDate = bought.addingTimeInterval(6 * 3_600)
+                refunded.revocationReason = .other
+                refunded.signedDate = refunded.revocationDate
+                seed += 1
+                refunds.append(LedgerEvents.notification(seed, appUserID: user, type: .refund, transaction: refunded))
+            }
+        }
+        return (events, refunds)
+    }
+
+    @Test(
+        "aggregates of more cells than one statement writes, refreshed, then refunded down to zero in places, then recomputed, equal the pure computation",
+        arguments: StorageEngine.allCases)
+    func analyticsManyCells(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
+            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let (events, refunds) = Self.manySubscribers()
+            for event in events { _ = try await store.append(event) }
+            #expect(try await store.analyticsStore().refreshAnalytics(batchSize: 1_000, cells: cells) == 24)
+            let bought = try await store.analyticsStore().analyticsCells(through: nil)
+            #expect(bought == Self.expectedCells(events))
+            // One refresh writes several full statements and a remainder that is no power of two.
+            let remainder = bought.count % SQLAnalyticsStore.aggregateRows
+            #expect(bought.count > 2 * SQLAnalyticsStore.aggregateRows)
+            #expect(remainder & (remainder - 1) != 0, "\(bought.count) cells")
+
+            for event in refunds { _ = try await store.append(event) }
+            #expect(try await store.analyticsStore().refreshAnalytics(batchSize: 1_000, cells: cells) == 8)
+            let refunded = try await store.analyticsStore().analyticsCells(through: nil)
+            #expect(refunded == Self.expectedCells(events + refunds))
+            // A refund on the purchase day nets its cohort's revenue that day to zero: those rows are gone.
+            let gone = bought.keys.filter { refunded[$0] == nil }
+            #expect(gone.count >= 8)
+            #expect(gone.contains { $0.metric == .cohortRevenue })
+
+            #expect(try await store.analyticsStore().recomputeAnalytics(batchSize: 7, cells: cells) == 24)
+            #expect(try await store.analyticsStore().analyticsCells(through: nil) == refunded)
         }
     }
 }

@@ -268,6 +268,11 @@ enum LedgerSchema {
                 // Events waiting for an owner are few: found without reading every purchase's events.
                 "CREATE INDEX ledger_events_held ON ledger_events (app_id, original_transaction_id, sequence) WHERE app_user_id IS NULL",
             ]),
+            (14, [
+                // Aggregate rows that reached zero, which every update of the aggregates deletes: found
+                // without reading the app's other rows.
+                "CREATE INDEX analytics_daily_zero ON analytics_daily (app_id) WHERE value = 0",
+            ]),
         ]
     }
 

@@ -187,21 +187,41 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// Adds `delta` to the daily aggregates and drops the rows that reach zero. Every writer of an app's
     /// aggregates holds that app's analytics lock, so no two update its rows at once, and any order will
     /// do (sorting the keys first was ~9% of a refresh's samples).
+    ///
+    /// The cells go up to ``aggregateRows`` at a time in one upsert (a recompute's batch touches most of
+    /// an app's cells: one statement each was 40% of a recompute), in chunks of a power of two so only a
+    /// few statements are ever prepared; the rows that reach zero are then deleted in one statement.
     private static func addToAggregates(_ delta: AnalyticsCells, app: String, _ session: any SQLSession) async throws(StorageError) {
-        for (key, value) in delta {
-            let binds: [SQLValue] = [
-                .text(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency), .text(key.cohort),
-            ]
-            let updated = try await session.execute(
-                """
-                INSERT INTO analytics_daily (app_id, day, metric, product, currency, cohort, value) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, day, metric, product, currency, cohort) DO UPDATE SET value = analytics_daily.value + excluded.value
-                RETURNING value
-                """, binds + [.integer(value)])
-            if updated.first?["value"]?.integer == 0 {
-                _ = try await session.execute(
-                    "DELETE FROM analytics_daily WHERE app_id = ? AND day = ? AND metric = ? AND product = ? AND currency = ? AND cohort = ?", binds)
+        guard !delta.isEmpty else { return }
+        var remaining = delta[...]
+        while !remaining.isEmpty {
+            let count = remaining.count >= aggregateRows ? aggregateRows : 1 << (Int.bitWidth - 1 - remaining.count.leadingZeroBitCount)
+            var binds: [SQLValue] = []
+            binds.reserveCapacity(count * 7)
+            for (key, value) in remaining.prefix(count) {
+                binds += [
+                    .text(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency),
+                    .text(key.cohort), .integer(value),
+                ]
             }
+            remaining = remaining.dropFirst(count)
+            _ = try await session.execute(
+                """
+                INSERT INTO analytics_daily (app_id, day, metric, product, currency, cohort, value) VALUES \(aggregateValues(count))
+                ON CONFLICT (app_id, day, metric, product, currency, cohort) DO UPDATE SET value = analytics_daily.value + excluded.value
+                """, binds)
         }
+        _ = try await session.execute(zeroAggregatesDeletion, [.text(app)])
+    }
+
+    /// Deletes an app's aggregate rows at zero (through the schema's `analytics_daily_zero` index).
+    static let zeroAggregatesDeletion = "DELETE FROM analytics_daily WHERE app_id = ? AND value = 0"
+
+    /// Aggregate cells written by one statement at most (7 values each).
+    static let aggregateRows = 256
+
+    /// `count` rows of seven placeholders.
+    private static func aggregateValues(_ count: Int) -> String {
+        Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 }
