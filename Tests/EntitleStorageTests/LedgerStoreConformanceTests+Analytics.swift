@@ -137,4 +137,103 @@ extension LedgerStoreConformanceTests {
             #expect(try await store.analyticsStore().analyticsCells(through: nil) == refunded)
         }
     }
+
+    /// A month of Individual bought on `day` (an instant of 2026) by `user`.
+    static func monthBought(_ seed: Int, _ user: String, _ original: String, _ day: String) -> LedgerEvent {
+        let purchase = AnalyticsLedger.at(day)
+        return LedgerEvents.notification(seed, appUserID: user, type: .subscribed, subtype: .initialBuy, transaction: apple.subscription(
+            AnalyticsLedger.individual, original: original, id: "\(original)1", purchase: purchase,
+            expires: ISODuration(months: 1).added(to: purchase), groupID: "20776E67"))
+    }
+
+    @Test(
+        "between a recompute's batches, appends and refreshes count only the subscribers it has reached; once done, the aggregates equal the pure computation",
+        arguments: StorageEngine.allCases)
+    func analyticsRecomputeInterleaved(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
+            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let analytics = try #require(store.analyticsStore() as? SQLAnalyticsStore)
+            let events = AnalyticsLedger.events
+            // alice's and dan's last events arrive while the recompute runs (alice is in its first batch, dan isn't).
+            let late = [events.lastIndex { $0.appUserID == "alice" }, events.lastIndex { $0.appUserID == "dan" }].compactMap { $0 }
+            #expect(late.count == 2)
+            let early = events.indices.filter { !late.contains($0) }.map { events[$0] }
+            for event in early { _ = try await store.append(event) }
+            _ = try await analytics.refreshAnalytics(batchSize: 100, cells: cells)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(early))
+
+            try await analytics.startRecompute()
+            #expect(try await analytics.analyticsCells(through: nil).isEmpty)
+            let first = try await analytics.recomputeBatch(batchSize: 2, cells: cells)
+            #expect(first.subscribers == 2 && !first.finished)
+            // aaron sorts before the batch's last subscriber (bob), zoe after it.
+            let arrivals = late.map { events[$0] } + [
+                Self.monthBought(81_001, "aaron", "AA", "2026-02-03T12:00:00Z"), Self.monthBought(81_002, "zoe", "ZZ", "2026-02-04T12:00:00Z"),
+            ]
+            for event in arrivals { _ = try await store.append(event) }
+            _ = try await analytics.refreshAnalytics(batchSize: 100, cells: cells)
+            let all = events + arrivals.suffix(2)
+            let reached: Set<String?> = ["aaron", "alice", "bob"]
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(all.filter { reached.contains($0.appUserID) }))
+
+            var batches = 1
+            while !(try await analytics.recomputeBatch(batchSize: 2, cells: cells)).finished { batches += 1 }
+            #expect(batches == 3)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(all))
+            #expect(try await analytics.pendingAnalytics() == 0)
+            // Nothing is left under way: an event for the last subscriber counts at the next refresh.
+            let more = Self.monthBought(81_003, "zoe", "ZY", "2026-03-04T12:00:00Z")
+            _ = try await store.append(more)
+            _ = try await analytics.refreshAnalytics(batchSize: 100, cells: cells)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(all + [more]))
+        }
+    }
+
+    @Test(
+        "a recompute drops cells stored for ids no subscriber has, and one started while another runs takes over from the first subscriber",
+        arguments: StorageEngine.allCases)
+    func analyticsRecomputeTakeover(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
+            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let ledger = try #require(store as? SQLLedgerStore)
+            let analytics = try #require(store.analyticsStore() as? SQLAnalyticsStore)
+            let events = AnalyticsLedger.events
+            for event in events { _ = try await store.append(event) }
+            _ = try await analytics.refreshAnalytics(batchSize: 100, cells: cells)
+            // Cells of ids without a subscriber, one inside the first batch's range and one past the last.
+            let app = ledger.app
+            let stray = StoredAnalyticsCells.encode([AnalyticsKey(day: 20_500, metric: .revenue, product: AnalyticsLedger.individual, currency: "USD"): 100])
+            try await ledger.engine.transaction { session throws(StorageError) in
+                for id in ["aardvark", "ghost"] {
+                    _ = try await session.execute(
+                        "INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)", [.text(app), .text(id), .text(stray)])
+                }
+            }
+            let idle = try await analytics.recomputeBatch(batchSize: 2, cells: cells)
+            #expect(idle.subscribers == 0 && idle.finished)
+
+            try await analytics.startRecompute()
+            #expect(try await analytics.recomputeBatch(batchSize: 2, cells: cells).subscribers == 2)
+            try await analytics.startRecompute()
+            var recomputed = 0
+            while true {
+                let batch = try await analytics.recomputeBatch(batchSize: 2, cells: cells)
+                recomputed += batch.subscribers
+                if batch.finished { break }
+            }
+            #expect(recomputed == 5)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(events))
+            let left = try await ledger.engine.read { session throws(StorageError) in
+                (
+                    try await session.execute("SELECT app_user_id FROM analytics_contributions WHERE app_id = ? ORDER BY app_user_id", [.text(app)])
+                        .compactMap { $0["app_user_id"]?.text },
+                    try await session.execute("SELECT after FROM analytics_recompute", []).count
+                )
+            }
+            #expect(left.0 == ["alice", "bob", "carol", "dan", "erin"])
+            #expect(left.1 == 0)
+        }
+    }
 }

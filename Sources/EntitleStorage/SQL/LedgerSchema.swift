@@ -273,6 +273,11 @@ enum LedgerSchema {
                 // without reading the app's other rows.
                 "CREATE INDEX analytics_daily_zero ON analytics_daily (app_id) WHERE value = 0",
             ]),
+            (15, [
+                // A full recompute under way: the app's subscribers after `after` (in the database's order
+                // of app_user_id) are not counted in the aggregates yet, whatever cells they have stored.
+                "CREATE TABLE analytics_recompute (app_id TEXT PRIMARY KEY, after TEXT NOT NULL)",
+            ]),
         ]
     }
 

@@ -33,7 +33,10 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 let entries = try await cursor.entries(after: position, horizon: horizon, limit: batchSize, session)
                 guard let last = entries.last else { return ([], 0) }
                 let ids = Set(entries.compactMap(\.appUserID)).sorted()
-                try await Self.recompute(ids, app: app, cells: cells, session)
+                // During a recompute, the subscribers it hasn't reached are left to it: it reads all their
+                // events, these included, when it gets there.
+                let uncounted = try await Self.uncounted(ids, app: app, session)
+                try await Self.recompute(ids.filter { !uncounted.contains($0) }, app: app, counted: true, cells: cells, session)
                 try await cursor.advance(to: last.sequence, session)
                 return (ids, entries.count)
             }
@@ -42,46 +45,98 @@ final class SQLAnalyticsStore: AnalyticsStore {
         }
     }
 
+    /// Drops the aggregates and recomputes every subscriber, in transactions of `batchSize`
+    /// subscribers in the order of their ids. The progress is stored (`analytics_recompute`): the
+    /// subscribers past it are not counted in the aggregates, so their stored cells are overwritten as
+    /// they are reached, not deleted first, and a refresh in between leaves them alone. A recompute
+    /// started while another runs takes over from the start; both then advance the same progress.
     func recomputeAnalytics(
         batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
-        let batchSize = max(1, batchSize)
-        // Everything up to the head is recomputed below; what comes after, the next refresh reads.
+        try await startRecompute()
+        var total = 0
+        while true {
+            let (count, finished) = try await recomputeBatch(batchSize: batchSize, cells: cells)
+            total += count
+            if finished { return total }
+        }
+    }
+
+    /// Drops the aggregates and starts a recompute from the first subscriber (taking over one under
+    /// way). Everything up to the ledger's head is recomputed by the batches; what comes after, the
+    /// next refresh reads.
+    func startRecompute() async throws(StorageError) {
         let horizon = try await engine.readHorizon()
         let (app, cursor) = (app, cursor)
         try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.analytics:\(app)")
             _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.text(app)])
-            _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ?", [.text(app)])
+            _ = try await session.execute(
+                "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.text(app)])
             let head = try await cursor.head(horizon: horizon, session)
             try await cursor.advance(to: head, session)
         }
-        var after = ""
-        var total = 0
-        while true {
-            let from = after
-            let ids = try await engine.transaction { session throws(StorageError) in
-                try await session.lock("entitle.analytics:\(app)")
-                let ids = try await session.execute(
-                    "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
-                    [.text(app), .text(from), .integer(Int64(batchSize))]
-                ).compactMap { $0["app_user_id"]?.text }
-                try await Self.recompute(ids, app: app, cells: cells, session)
-                return ids
+    }
+
+    /// Recomputes the next `batchSize` subscribers of the recompute under way, in one transaction;
+    /// `finished` once none is left (or none was under way).
+    func recomputeBatch(
+        batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
+    ) async throws(StorageError) -> (subscribers: Int, finished: Bool) {
+        let batchSize = max(1, batchSize)
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.analytics:\(app)")
+            guard let from = try await Self.recomputeProgress(app: app, session) else { return (0, true) }
+            let ids = try await session.execute(
+                "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
+                [.text(app), .text(from), .integer(Int64(batchSize))]
+            ).compactMap { $0["app_user_id"]?.text }
+            try await Self.recompute(ids, app: app, counted: false, cells: cells, session)
+            let last = ids.count < batchSize ? nil : ids.last
+            // Cells stored for ids this batch passed over (no subscriber) are dropped.
+            let list = SQLValue.inList(ids.map(SQLValue.text))
+            _ = try await session.execute(
+                "DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id > ?"
+                    + (last == nil ? "" : " AND app_user_id <= ?") + (ids.isEmpty ? "" : " AND app_user_id NOT IN \(list.placeholders)"),
+                [.text(app), .text(from)] + (last.map { [.text($0)] } ?? []) + list.values)
+            if let last {
+                _ = try await session.execute("UPDATE analytics_recompute SET after = ? WHERE app_id = ?", [.text(last), .text(app)])
+            } else {
+                _ = try await session.execute("DELETE FROM analytics_recompute WHERE app_id = ?", [.text(app)])
             }
-            let count = ids.count
-            if let last = ids.last { after = last }
-            total += count
-            if count < batchSize { return total }
+            return (ids.count, last == nil)
         }
     }
 
-    /// Computes the cells of `ids` from all their events and adds the difference to the aggregates.
+    /// How far the recompute under way has reached (`nil` when none is).
+    private static func recomputeProgress(app: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute("SELECT after FROM analytics_recompute WHERE app_id = ?", [.text(app)]).first?["after"]?.text
+    }
+
+    /// Those of `ids` a recompute under way hasn't reached, compared in the database's order.
+    private static func uncounted(_ ids: [String], app: String, _ session: any SQLSession) async throws(StorageError) -> Set<String> {
+        guard !ids.isEmpty, let progress = try await recomputeProgress(app: app, session) else { return [] }
+        var beyond = Set<String>()
+        for start in stride(from: 0, to: ids.count, by: chunk) {
+            let list = SQLValue.inList(ids[start..<min(start + chunk, ids.count)].map(SQLValue.text))
+            for row in try await session.execute(
+                "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? AND app_user_id IN \(list.placeholders)",
+                [.text(app), .text(progress)] + list.values)
+            {
+                if let id = row["app_user_id"]?.text { beyond.insert(id) }
+            }
+        }
+        return beyond
+    }
+
+    /// Computes the cells of `ids` from all their events, stores them, and adds to the aggregates what
+    /// changed: from the cells stored before when they are `counted` in the aggregates, else all of them.
     ///
     /// The events of up to ``chunk`` subscribers are read in one query, decoded and turned into
     /// cells on every core, then written; all inside the caller's transaction.
     private static func recompute(
-        _ ids: [String], app: String, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells,
+        _ ids: [String], app: String, counted: Bool, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells,
         _ session: any SQLSession
     ) async throws(StorageError) {
         var delta = AnalyticsCells()
@@ -98,13 +153,15 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 guard let id = row["app_user_id"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
                 eventRows[id, default: []].append(row)
             }
-            // What each added before (a recompute dropped them all, but a refresh may have run since).
+            // What each added before; nothing when what they stored isn't counted.
             var old: [String: String] = [:]
-            for row in try await session.execute(
-                "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
-                binds)
-            {
-                if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
+            if counted {
+                for row in try await session.execute(
+                    "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
+                    binds)
+                {
+                    if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
+                }
             }
             let computed = try await computeCells(ids, eventRows, old, cells)
             for (id, contribution) in zip(ids, computed) {
@@ -115,7 +172,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
                         INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
                         ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
                         """, [.text(app), .text(id), .text(encoded)])
-                } else if old[id] != nil {
+                } else if old[id] != nil || !counted {
                     _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
                 }
             }
