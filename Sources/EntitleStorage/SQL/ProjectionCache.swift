@@ -6,21 +6,23 @@ import NIOConcurrencyHelpers
 ///
 /// Every store of a projection writes a new random revision, so a kept entry matches only the very
 /// write it came from, whichever instance wrote since and whether or not its transaction committed:
-/// nothing here can be stale, only missing. Bounded: past `capacity` subscribers an arbitrary entry
-/// makes room.
+/// nothing here can be stale, only missing. Bounded: past `capacity` subscribers the one kept longest
+/// ago makes room (``BoundedDictionary``).
 final class ProjectionCache: Sendable {
     private struct Entry {
         let revision: Int64
         let facts: SubscriberFacts
     }
 
-    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    private let entries: NIOLockedValueBox<BoundedDictionary<String, Entry>>
     /// The subscriber each purchase's last append went to: a hint, never trusted as an owner.
-    private let owners = NIOLockedValueBox<[String: String]>([:])
+    private let owners: NIOLockedValueBox<BoundedDictionary<String, String>>
     let capacity: Int
 
     init(capacity: Int = 10_000) {
         self.capacity = capacity
+        self.entries = NIOLockedValueBox(BoundedDictionary(capacity: capacity))
+        self.owners = NIOLockedValueBox(BoundedDictionary(capacity: capacity))
     }
 
     /// The revision kept for `appUserID` of `app`, or 0 (no revision is 0).
@@ -37,11 +39,7 @@ final class ProjectionCache: Sendable {
     }
 
     func keep(_ facts: SubscriberFacts, revision: Int64, app: String, appUserID: String) {
-        entries.withLockedValue { entries in
-            let key = Self.key(app, appUserID)
-            if entries[key] == nil, entries.count >= capacity, !entries.isEmpty { entries.remove(at: entries.startIndex) }
-            entries[key] = Entry(revision: revision, facts: facts)
-        }
+        entries.withLockedValue { $0.set(Entry(revision: revision, facts: facts), for: Self.key(app, appUserID)) }
     }
 
     /// The subscriber the last append of purchase `original` of `app` went to, if noted: only a hint of
@@ -51,11 +49,7 @@ final class ProjectionCache: Sendable {
     }
 
     func noteOwner(_ appUserID: String, app: String, original: String) {
-        owners.withLockedValue { owners in
-            let key = Self.key(app, original)
-            if owners[key] == nil, owners.count >= capacity, !owners.isEmpty { owners.remove(at: owners.startIndex) }
-            owners[key] = appUserID
-        }
+        owners.withLockedValue { $0.set(appUserID, for: Self.key(app, original)) }
     }
 
     /// A new revision: random, never 0.
