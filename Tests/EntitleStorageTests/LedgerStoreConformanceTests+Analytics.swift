@@ -9,11 +9,14 @@ import Testing
 extension LedgerStoreConformanceTests {
     static let analyticsCatalog = Fixtures.exampleCatalog("ScreenTimeRewards")
 
+    static let analyticsContributor = AnalyticsContributor(catalog: analyticsCatalog)
+    /// A subscriber's cells, as the server computes them for the stores.
+    static let analyticsCells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { analyticsContributor.cells(appUserID: $0, events: $1) }
+
     static func expectedCells(_ events: [LedgerEvent]) -> AnalyticsCells {
-        let contributor = AnalyticsContributor(catalog: analyticsCatalog)
         var cells = AnalyticsCells()
         for user in Set(events.compactMap(\.appUserID)) {
-            cells.add(contributor.cells(appUserID: user, events: events.filter { $0.appUserID == user }))
+            cells.add(analyticsContributor.cells(appUserID: user, events: events.filter { $0.appUserID == user }))
         }
         return cells
     }
@@ -21,8 +24,7 @@ extension LedgerStoreConformanceTests {
     @Test("analytics refreshed between shuffled, duplicated deliveries equal a full recompute and the pure computation", arguments: StorageEngine.allCases)
     func analyticsIncremental(engine: StorageEngine) async throws {
         try await engine.withStore { store in
-            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let cells = Self.analyticsCells
             let events = AnalyticsLedger.events
             var generator = SeededGenerator(seed: 11)
             let delivered = (events + events.prefix(8)).shuffled(using: &generator)
@@ -50,8 +52,7 @@ extension LedgerStoreConformanceTests {
     @Test("a held notification counts in analytics once its purchase is linked, and a restore moves the purchase's cells", arguments: StorageEngine.allCases)
     func analyticsHeldAndRestored(engine: StorageEngine) async throws {
         try await engine.withStore { store in
-            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let cells = Self.analyticsCells
             let start = AnalyticsLedger.at("2026-01-05T12:00:00Z")
             let transaction = Self.apple.subscription(
                 AnalyticsLedger.individual, original: "H", id: "H1", purchase: start, expires: ISODuration(months: 1).added(to: start))
@@ -112,8 +113,7 @@ extension LedgerStoreConformanceTests {
         arguments: StorageEngine.allCases)
     func analyticsManyCells(engine: StorageEngine) async throws {
         try await engine.withStore { store in
-            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let cells = Self.analyticsCells
             let (events, refunds) = Self.manySubscribers()
             for event in events { _ = try await store.append(event) }
             #expect(try await store.analyticsStore().refreshAnalytics(batchSize: 1_000, cells: cells) == 24)
@@ -151,8 +151,7 @@ extension LedgerStoreConformanceTests {
         arguments: StorageEngine.allCases)
     func analyticsRecomputeInterleaved(engine: StorageEngine) async throws {
         try await engine.withStore { store in
-            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let cells = Self.analyticsCells
             let analytics = try #require(store.analyticsStore() as? SQLAnalyticsStore)
             let events = AnalyticsLedger.events
             // alice's and dan's last events arrive while the recompute runs (alice is in its first batch, dan isn't).
@@ -195,8 +194,7 @@ extension LedgerStoreConformanceTests {
         arguments: StorageEngine.allCases)
     func analyticsRecomputeTakeover(engine: StorageEngine) async throws {
         try await engine.withStore { store in
-            let contributor = AnalyticsContributor(catalog: Self.analyticsCatalog)
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let cells = Self.analyticsCells
             let ledger = try #require(store as? SQLLedgerStore)
             let analytics = try #require(store.analyticsStore() as? SQLAnalyticsStore)
             let events = AnalyticsLedger.events
