@@ -25,6 +25,20 @@ struct StoredAnalyticsCellsTests {
         #expect(parsed.contains { $0["p"] as? String == text && $0["v"] as? Int64 == 7_990 })
     }
 
+    @Test("a subscriber's many distinct strings, in every field, each written as it is: more than the writer quotes once")
+    func manyStrings() throws {
+        var cells = AnalyticsCells()
+        for index in 0..<40 {
+            let text = Self.awkward[index % Self.awkward.count] + String(index)
+            cells[AnalyticsKey(day: index, metric: .revenue, product: text, currency: "USD", cohort: "2025-01")] = Int64(index) - 20
+            cells[AnalyticsKey(day: index, metric: .refunds, product: "USD", currency: text, cohort: text)] = Int64(index) * 1_000_003
+        }
+        let json = StoredAnalyticsCells.encode(cells)
+        #expect(try StoredAnalyticsCells.decode(json, appUserID: "u") == cells)
+        let parsed = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(Set(parsed.compactMap { $0["c"] as? String }) == Set(cells.keys.map(\.currency)))
+    }
+
     @Test("no cells are an empty array")
     func empty() throws {
         #expect(StoredAnalyticsCells.encode([:]) == "[]")

@@ -19,28 +19,66 @@ enum StoredAnalyticsCells {
     }
 
     /// The JSON text of `cells`, in no particular order (they are read back into a dictionary).
+    ///
+    /// Written as bytes: a subscriber's cells repeat a few strings (products, currencies, cohorts,
+    /// metrics), each quoted once per call; appending to a `String` piece by piece, every string
+    /// checked for escapes each time, was 17% of computing a refresh's cells.
     static func encode(_ cells: AnalyticsCells) -> String {
-        var json = "["
-        json.reserveCapacity(cells.count * 64 + 2)
-        var first = true
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(cells.count * 96 + 2)
+        var quoted = QuotedStrings()
+        bytes.append(UInt8(ascii: "["))
         for (key, value) in cells {
-            json += first ? "{\"d\":" : ",{\"d\":"
-            first = false
-            json += String(key.day)
-            json += ",\"m\":"
-            JSONText.appendQuoted(key.metric.rawValue, to: &json, escapingSlashes: false)
-            json += ",\"p\":"
-            JSONText.appendQuoted(key.product, to: &json, escapingSlashes: false)
-            json += ",\"c\":"
-            JSONText.appendQuoted(key.currency, to: &json, escapingSlashes: false)
-            json += ",\"h\":"
-            JSONText.appendQuoted(key.cohort, to: &json, escapingSlashes: false)
-            json += ",\"v\":"
-            json += String(value)
-            json += "}"
+            bytes.append(contentsOf: bytes.count == 1 ? #"{"d":"#.utf8 : #",{"d":"#.utf8)
+            appendDecimal(Int64(key.day), to: &bytes)
+            bytes.append(contentsOf: #","m":"#.utf8)
+            quoted.append(key.metric.rawValue, to: &bytes)
+            bytes.append(contentsOf: #","p":"#.utf8)
+            quoted.append(key.product, to: &bytes)
+            bytes.append(contentsOf: #","c":"#.utf8)
+            quoted.append(key.currency, to: &bytes)
+            bytes.append(contentsOf: #","h":"#.utf8)
+            quoted.append(key.cohort, to: &bytes)
+            bytes.append(contentsOf: #","v":"#.utf8)
+            appendDecimal(value, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
         }
-        json += "]"
-        return json
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The strings one encoding has quoted (``JSONText/appendQuoted(_:to:escapingSlashes:)``, slashes as
+    /// they are), up to ``limit`` of them; a string past those is quoted each time.
+    private struct QuotedStrings {
+        static let limit = 16
+        private var strings: [String] = []
+        private var quoted: [[UInt8]] = []
+
+        mutating func append(_ string: String, to bytes: inout [UInt8]) {
+            if let index = strings.firstIndex(of: string) {
+                bytes.append(contentsOf: quoted[index])
+                return
+            }
+            var text = ""
+            JSONText.appendQuoted(string, to: &text, escapingSlashes: false)
+            bytes.append(contentsOf: text.utf8)
+            if strings.count < Self.limit {
+                strings.append(string)
+                quoted.append(Array(text.utf8))
+            }
+        }
+    }
+
+    /// `value` in decimal digits.
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
     }
 
     static func decode(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
