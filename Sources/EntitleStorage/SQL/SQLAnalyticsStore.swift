@@ -28,7 +28,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             let horizon = try await engine.readHorizon()
             let (subscribers, events): ([String], Int) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
-                try await session.lock("entitle.analytics:\(app)")
+                try await session.lock(Self.analyticsLock(app))
                 let position = try await cursor.position(session)
                 let entries = try await cursor.entries(after: position, horizon: horizon, limit: batchSize, session)
                 guard let last = entries.last else { return ([], 0) }
@@ -69,7 +69,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let horizon = try await engine.readHorizon()
         let (app, cursor) = (app, cursor)
         try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.analytics:\(app)")
+            try await session.lock(Self.analyticsLock(app))
             _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.text(app)])
             _ = try await session.execute(
                 "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.text(app)])
@@ -86,7 +86,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let batchSize = max(1, batchSize)
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.analytics:\(app)")
+            try await session.lock(Self.analyticsLock(app))
             guard let from = try await Self.recomputeProgress(app: app, session) else { return (0, true) }
             let ids = try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
@@ -108,6 +108,10 @@ final class SQLAnalyticsStore: AnalyticsStore {
             return (ids.count, last == nil)
         }
     }
+
+    /// The lock every writer of `app`'s aggregates holds (refreshes and a recompute's steps), so that
+    /// one at a time updates them.
+    private static func analyticsLock(_ app: String) -> String { "entitle.analytics:\(app)" }
 
     /// How far the recompute under way has reached (`nil` when none is).
     private static func recomputeProgress(app: String, _ session: any SQLSession) async throws(StorageError) -> String? {
