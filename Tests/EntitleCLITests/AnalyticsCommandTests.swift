@@ -1,3 +1,4 @@
+import EntitleAnalytics
 import EntitleStorage
 import EntitleTestSupport
 import Foundation
@@ -26,6 +27,17 @@ struct AnalyticsCommandTests {
         let again = try await entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", catalog])
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("refreshed 0 subscribers"))
+
+        // A recompute interrupted after its first batch is finished before the comparison.
+        let reopened = try await SQLiteLedgerStore.open(path: path).forApp("com.screentimerewards")
+        let contributor = AnalyticsContributor(catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
+        try await reopened.analyticsStore().startRecompute()
+        _ = try await reopened.analyticsStore().recomputeBatch(batchSize: 2, cells: { contributor.cells(appUserID: $0, events: $1) })
+        await reopened.close()
+        let interrupted = try await entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", catalog])
+        #expect(interrupted.status == 0, "\(interrupted.standardOutput)")
+        #expect(interrupted.standardOutput.contains("finished the recompute under way (3 subscribers); refreshed 0 subscribers"))
+        #expect(interrupted.standardOutput.contains("they equal the incremental aggregates"))
 
         let otherCatalog = Fixtures.examples.appendingPathComponent("ScreenTimeRewardsTiers").path
         let changed = try await entitle.run(["analytics", "recompute", "--database", "sqlite:\(path)", "--catalog", otherCatalog])

@@ -60,6 +60,28 @@ struct DashboardTests {
         }
     }
 
+    @Test("a recompute interrupted after its first batch is finished before the next report, which counts every subscriber", arguments: StorageEngine.allCases)
+    func interruptedRecompute(engine: StorageEngine) async throws {
+        try await withLedger(engine: engine) { harness, client in
+            let before = try ServerHarness.decode(
+                AnalyticsReport.self, try await harness.get(client, "/v1/analytics/overview?\(Self.range)", key: ServerHarness.secretKey))
+            let contributor = AnalyticsContributor(catalog: harness.catalog)
+            let analytics = harness.store.analyticsStore()
+            try await analytics.startRecompute()
+            let first = try await analytics.recomputeBatch(batchSize: 1, cells: { contributor.cells(appUserID: $0, events: $1) })
+            #expect(first.subscribers == 1 && !first.finished)
+            #expect(try await analytics.recomputeUnderWay())
+            let partial = try await analytics.analyticsCells(through: nil)
+
+            let after = try ServerHarness.decode(
+                AnalyticsReport.self, try await harness.get(client, "/v1/analytics/overview?\(Self.range)", key: ServerHarness.secretKey))
+            #expect(after == before)
+            #expect(after.current.mrr == ["USD": 7_990])
+            #expect(try await !analytics.recomputeUnderWay())
+            #expect(try await analytics.analyticsCells(through: nil) != partial)
+        }
+    }
+
     @Test("the default range is the last twelve calendar months up to today")
     func defaultRange() async throws {
         try await withLedger { harness, client in

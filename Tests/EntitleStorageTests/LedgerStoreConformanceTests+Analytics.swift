@@ -190,6 +190,40 @@ extension LedgerStoreConformanceTests {
     }
 
     @Test(
+        "a recompute interrupted between batches is finished by finishRecompute, and a cancelled task leaves it under way",
+        arguments: StorageEngine.allCases)
+    func analyticsRecomputeFinished(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let cells = Self.analyticsCells
+            let analytics = store.analyticsStore()
+            let events = AnalyticsLedger.events
+            for event in events { _ = try await store.append(event) }
+            #expect(try await !analytics.recomputeUnderWay())
+            #expect(try await analytics.finishRecompute(batchSize: 2, cells: cells) == 0)
+            _ = try await analytics.refreshAnalytics(batchSize: 100, cells: cells)
+
+            try await analytics.startRecompute()
+            #expect(try await analytics.recomputeBatch(batchSize: 2, cells: cells).subscribers == 2)
+            #expect(try await analytics.recomputeUnderWay())
+            let partial = try await analytics.analyticsCells(through: nil)
+            #expect(partial != Self.expectedCells(events))
+            // Cancelled before its first batch: nothing recomputed, the progress kept.
+            let cancelled = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await analytics.finishRecompute(batchSize: 2, cells: cells)
+            }
+            #expect(try await cancelled.value == 0)
+            #expect(try await analytics.recomputeUnderWay())
+            #expect(try await analytics.analyticsCells(through: nil) == partial)
+
+            #expect(try await analytics.finishRecompute(batchSize: 2, cells: cells) == 3)
+            #expect(try await !analytics.recomputeUnderWay())
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(events))
+            #expect(try await analytics.finishRecompute(batchSize: 2, cells: cells) == 0)
+        }
+    }
+
+    @Test(
         "a recompute drops cells stored for ids no subscriber has, and one started while another runs takes over from the first subscriber",
         arguments: StorageEngine.allCases)
     func analyticsRecomputeTakeover(engine: StorageEngine) async throws {

@@ -20,15 +20,19 @@ extension SubscriptionService {
         return { contributor.cells(appUserID: $0, events: $1) }
     }
 
-    /// Adds what changed since the last refresh to the daily aggregates. Returns how many
-    /// subscribers were refreshed.
+    /// Adds what changed since the last refresh to the daily aggregates, after finishing a recompute
+    /// under way (one a crash or a shutdown interrupted, or one another instance or the CLI runs), so
+    /// the aggregates count every subscriber. Returns how many subscribers were recomputed and refreshed.
     @discardableResult
     public func refreshAnalytics() async throws(ServiceError) -> Int {
         let start = ContinuousClock.now
         do {
-            let refreshed = try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: analyticsCells)
+            let cells = analyticsCells
+            let recomputed = try await analytics.finishRecompute(batchSize: Self.recomputeBatch, cells: cells)
+            if recomputed > 0 { logger.info("analytics recompute continued", metadata: ["subscribers": "\(recomputed)"]) }
+            let refreshed = try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: cells)
             metrics.recordAnalyticsRefresh(duration: ContinuousClock.now - start, at: now())
-            return refreshed
+            return recomputed + refreshed
         } catch {
             logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"])
             throw ServiceError(error)

@@ -45,26 +45,13 @@ final class SQLAnalyticsStore: AnalyticsStore {
         }
     }
 
-    /// Drops the aggregates and recomputes every subscriber, in transactions of `batchSize`
-    /// subscribers in the order of their ids. The progress is stored (`analytics_recompute`): the
-    /// subscribers past it are not counted in the aggregates, so their stored cells are overwritten as
-    /// they are reached, not deleted first, and a refresh in between leaves them alone. A recompute
-    /// started while another runs takes over from the start; both then advance the same progress.
-    func recomputeAnalytics(
-        batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
-    ) async throws(StorageError) -> Int {
-        try await startRecompute()
-        var total = 0
-        while true {
-            let (count, finished) = try await recomputeBatch(batchSize: batchSize, cells: cells)
-            total += count
-            if finished { return total }
-        }
-    }
-
     /// Drops the aggregates and starts a recompute from the first subscriber (taking over one under
     /// way). Everything up to the ledger's head is recomputed by the batches; what comes after, the
     /// next refresh reads.
+    ///
+    /// How far the recompute has reached is stored (`analytics_recompute`): the subscribers past it are
+    /// not counted in the aggregates, so their stored cells are overwritten as they are reached, not
+    /// deleted first, and a refresh in between leaves them alone.
     func startRecompute() async throws(StorageError) {
         let horizon = try await engine.readHorizon()
         let (app, cursor) = (app, cursor)
@@ -107,6 +94,11 @@ final class SQLAnalyticsStore: AnalyticsStore {
             }
             return (ids.count, last == nil)
         }
+    }
+
+    func recomputeUnderWay() async throws(StorageError) -> Bool {
+        let app = app
+        return try await engine.read { session throws(StorageError) in try await Self.recomputeProgress(app: app, session) != nil }
     }
 
     /// The lock every writer of `app`'s aggregates holds (refreshes and a recompute's steps), so that
