@@ -44,6 +44,26 @@ struct SQLiteHandleTests {
         }
     }
 
+    @Test("a kept statement whose plan looked at its binds is not prepared again on every run; placeholders given no value are null")
+    func bindsAcrossRuns() throws {
+        try Self.withHandle { handle in
+            _ = try handle.execute("CREATE TABLE e (sequence INTEGER PRIMARY KEY, app_id TEXT NOT NULL, app_user_id TEXT, event TEXT NOT NULL)", [])
+            for (index, user) in ["a", "b", "a", "c"].enumerated() {
+                _ = try handle.execute("INSERT INTO e (app_id, app_user_id, event) VALUES (?, ?, ?)", [.text("app"), .text(user), .text("\(user)\(index)")])
+            }
+            _ = try handle.execute("INSERT INTO e (app_id, app_user_id, event) VALUES (?, ?, ?)", [.text("app"), .null, .text("held")])
+            let query = "SELECT event FROM e WHERE app_id = ? AND app_user_id = ? ORDER BY sequence"
+            for (user, events) in [("a", ["a0", "a2"]), ("b", ["b1"]), ("c", ["c3"]), ("a", ["a0", "a2"]), ("z", [])] {
+                #expect(try handle.execute(query, [.text("app"), .text(user)]).compactMap { $0["event"]?.text } == events)
+            }
+            #expect(handle.repreparations(query) == 0)
+
+            let count = "SELECT COUNT(*) AS n FROM e WHERE app_user_id IS ?"
+            #expect(try handle.execute(count, [.text("a")]).first?["n"] == .integer(2))
+            #expect(try handle.execute(count, []).first?["n"] == .integer(1))
+        }
+    }
+
     @Test("a failing statement throws a typed error naming the statement, and the connection goes on working")
     func failures() throws {
         try Self.withHandle { handle in
