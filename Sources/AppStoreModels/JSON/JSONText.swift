@@ -120,6 +120,16 @@ package struct JSONText {
         return true
     }
 
+    /// An integer value (a dictionary's, an array's).
+    package mutating func integer<Integer: FixedWidthInteger>(_ value: Integer) {
+        text += String(value)
+    }
+
+    /// `null`, as `JSONEncoder` writes a dictionary's `nil` value.
+    package mutating func null() {
+        text += "null"
+    }
+
     /// A date as milliseconds since 1970.
     package mutating func date(_ value: Date) {
         number(1000.0 * value.timeIntervalSince1970)

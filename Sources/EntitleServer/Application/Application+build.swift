@@ -10,7 +10,7 @@ import ServiceLifecycle
 extension SubscriberResponse: ResponseGenerator {
     /// JSON, signed with the server's customer-info key when it has one (``CustomerInfoSigner``).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try WireJSON.encoder.encode(self)
+        let body = try SubscriberResponseWriter.json(self).map { Data($0.utf8) } ?? WireJSON.encoder.encode(self)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if let signer = (context as? EntitleRequestContext)?.signer {
