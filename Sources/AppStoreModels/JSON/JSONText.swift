@@ -120,6 +120,32 @@ package struct JSONText {
         return true
     }
 
+    package mutating func openArray() {
+        text += "["
+        first = true
+    }
+
+    package mutating func closeArray() {
+        text += "]"
+        first = false
+    }
+
+    /// Starts the next element of the array being written (the generic ``array(_:_:)`` spelled out,
+    /// for writers called often enough that its unspecialized calls show in a profile).
+    package mutating func element() {
+        if !first { text += "," }
+        first = false
+    }
+
+    /// Starts the member `key`, escaped as `JSONEncoder` escapes it; its value follows. Members must
+    /// come in `JSONEncoder`'s order (by their keys' UTF-8 bytes).
+    package mutating func key(_ key: String) {
+        if !first { text += "," }
+        first = false
+        string(key)
+        text += ":"
+    }
+
     /// An integer value (a dictionary's, an array's).
     package mutating func integer<Integer: FixedWidthInteger>(_ value: Integer) {
         text += String(value)

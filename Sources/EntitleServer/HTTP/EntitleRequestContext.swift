@@ -52,6 +52,8 @@ extension EntitleRequestContext {
     }
 
     static func decodeSubscriberID(_ raw: some StringProtocol) throws(ServiceError) -> String {
+        // Without a `%` there is nothing to decode.
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return try normalizeSubscriberID(String(raw)) }
         guard let decoded = String(raw).removingPercentEncoding else {
             throw ServiceError(.invalidAppUserID, "the app user ID is not valid percent-encoding (a % must be followed by two hex digits)")
         }
@@ -60,7 +62,8 @@ extension EntitleRequestContext {
 
     /// A subscriber ID from a body or a query parameter (not percent-encoded): NFC, then the ID rules.
     static func normalizeSubscriberID(_ text: String) throws(ServiceError) -> String {
-        let id = text.precomposedStringWithCanonicalMapping
+        // ASCII text is its own NFC.
+        let id = text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.precomposedStringWithCanonicalMapping
         try SubscriptionService.validate(id)
         return id
     }

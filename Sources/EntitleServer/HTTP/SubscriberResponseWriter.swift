@@ -7,32 +7,38 @@ import Foundation
 /// keys, ISO 8601 dates, `nil` members left out), without `Codable`'s machinery: the encoder was the
 /// largest part of a read after HTTP itself. An answer with access periods (`?access=periods`) or a
 /// date the writer doesn't spell as the encoder does (before 1583, after 9999) is left to the encoder
-/// (`nil`); the tests hold every text written here to equal the encoder's.
+/// (`nil`); the tests hold every text written here to equal the encoder's. Arrays and dictionaries are
+/// written with plain loops, not ``JSONText``'s generic helpers, which aren't specialized across modules.
 enum SubscriberResponseWriter {
     /// `response` as the API sends it, or `nil` when ``WireJSON/encoder`` must write it.
     static func json(_ response: SubscriberResponse) -> String? {
         guard response.accessPeriods.isEmpty else { return nil }
         var json = JSONText(capacity: 2_048)
-        var valid = true
         json.openObject()
         json.key("accessPeriods")
         json.emptyArray()
         json.member("appAccountToken", response.appAccountToken)
         json.key("appTrial")
         json.openObject()
-        valid = valid && json.member("endsAt", iso8601: response.appTrial.endsAt)
-        valid = valid && json.member("lockoutAt", iso8601: response.appTrial.lockoutAt)
+        guard json.member("endsAt", iso8601: response.appTrial.endsAt), json.member("lockoutAt", iso8601: response.appTrial.lockoutAt) else { return nil }
         json.member("phase", response.appTrial.phase.rawValue)
-        valid = valid && json.member("startedAt", iso8601: response.appTrial.startedAt)
+        guard json.member("startedAt", iso8601: response.appTrial.startedAt) else { return nil }
         json.closeObject()
         json.member("appUserID", response.appUserID)
         json.key("attributes")
-        _ = json.object(response.attributes) { json, value in
+        json.openObject()
+        for (key, value) in sorted(response.attributes) {
+            json.key(key)
             json.string(value)
-            return true
         }
+        json.closeObject()
         json.key("entitlements")
-        valid = valid && json.array(response.entitlements, entitlement)
+        json.openArray()
+        for entitlement in response.entitlements {
+            json.element()
+            guard write(entitlement, to: &json) else { return nil }
+        }
+        json.closeArray()
         if let lapse = response.lapse {
             json.key("lapse")
             json.openObject()
@@ -41,75 +47,92 @@ enum SubscriberResponseWriter {
             json.closeObject()
         }
         json.key("pendingPurchases")
-        valid = valid && json.array(response.pendingPurchases) { json, pending in
+        json.openArray()
+        for pending in response.pendingPurchases {
+            json.element()
             json.openObject()
-            defer { json.closeObject() }
-            guard json.member("expiresAt", iso8601: pending.expiresAt) else { return false }
+            guard json.member("expiresAt", iso8601: pending.expiresAt) else { return nil }
             json.member("productID", pending.productID)
-            return json.member("requestedAt", iso8601: pending.requestedAt)
+            guard json.member("requestedAt", iso8601: pending.requestedAt) else { return nil }
+            json.closeObject()
         }
+        json.closeArray()
         json.key("purchases")
-        valid = valid && json.array(response.purchases, subscription)
+        guard write(response.purchases, to: &json) else { return nil }
         json.key("quotas")
-        valid = valid && json.array(response.quotas) { json, quota in
+        json.openArray()
+        for quota in response.quotas {
+            json.element()
             json.openObject()
-            defer { json.closeObject() }
             json.member("feature", quota.feature)
             json.member("limit", quota.limit)
             json.member("remaining", quota.remaining)
-            guard json.member("resetsAt", iso8601: quota.resetsAt) else { return false }
+            guard json.member("resetsAt", iso8601: quota.resetsAt) else { return nil }
             json.member("used", quota.used)
             json.member("window", quota.window)
-            return true
+            json.closeObject()
         }
-        valid = valid && json.member("serverTime", iso8601: response.serverTime)
+        json.closeArray()
+        guard json.member("serverTime", iso8601: response.serverTime) else { return nil }
         json.key("subscriptions")
-        valid = valid && json.array(response.subscriptions, subscription)
+        guard write(response.subscriptions, to: &json) else { return nil }
         json.closeObject()
-        return valid && !json.failed ? json.text : nil
+        return json.failed ? nil : json.text
     }
 
-    private static func entitlement(_ json: inout JSONText, _ entitlement: EntitlementInfo) -> Bool {
+    /// A dictionary's entries in `JSONEncoder`'s order: by their keys' UTF-8 bytes.
+    private static func sorted<Value>(_ entries: [String: Value]) -> [(key: String, value: Value)] {
+        entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
+    private static func write(_ entitlement: EntitlementInfo, to json: inout JSONText) -> Bool {
         json.openObject()
-        defer { json.closeObject() }
         guard json.member("expiresAt", iso8601: entitlement.expiresAt) else { return false }
         json.member("id", entitlement.id)
         json.member("isActive", entitlement.isActive)
         json.member("isFamilyShared", entitlement.isFamilyShared)
         json.key("limits")
-        _ = json.object(entitlement.limits) { json, limit in
-            json.value(limit)
-            return true
+        json.openObject()
+        for (key, limit) in sorted(entitlement.limits) {
+            json.key(key)
+            if let limit { json.integer(limit) } else { json.null() }
         }
+        json.closeObject()
         json.member("periodType", entitlement.periodType)
         json.member("productID", entitlement.productID)
         json.member("renewsToProductID", entitlement.renewsToProductID)
         json.member("source", entitlement.source.rawValue)
         json.member("state", entitlement.state.rawValue)
         json.member("willRenew", entitlement.willRenew)
+        json.closeObject()
         return true
     }
 
-    private static func subscription(_ json: inout JSONText, _ subscription: SubscriptionInfo) -> Bool {
-        json.openObject()
-        defer { json.closeObject() }
-        json.member("appleStatus", subscription.appleStatus)
-        json.member("environment", subscription.environment)
-        json.member("expirationReason", subscription.expirationReason)
-        guard json.member("expiresAt", iso8601: subscription.expiresAt),
-            json.member("gracePeriodExpiresAt", iso8601: subscription.gracePeriodExpiresAt)
-        else { return false }
-        json.member("isFamilyShared", subscription.isFamilyShared)
-        json.member("kind", subscription.kind)
-        json.member("originalTransactionID", subscription.originalTransactionID)
-        json.member("periodType", subscription.periodType)
-        json.member("productID", subscription.productID)
-        guard json.member("purchasedAt", iso8601: subscription.purchasedAt) else { return false }
-        json.member("renewalChange", subscription.renewalChange)
-        json.member("renewsToProductID", subscription.renewsToProductID)
-        json.member("revocationCause", subscription.revocationCause)
-        json.member("state", subscription.state.rawValue)
-        json.member("willRenew", subscription.willRenew)
+    private static func write(_ subscriptions: [SubscriptionInfo], to json: inout JSONText) -> Bool {
+        json.openArray()
+        for subscription in subscriptions {
+            json.element()
+            json.openObject()
+            json.member("appleStatus", subscription.appleStatus)
+            json.member("environment", subscription.environment)
+            json.member("expirationReason", subscription.expirationReason)
+            guard json.member("expiresAt", iso8601: subscription.expiresAt),
+                json.member("gracePeriodExpiresAt", iso8601: subscription.gracePeriodExpiresAt)
+            else { return false }
+            json.member("isFamilyShared", subscription.isFamilyShared)
+            json.member("kind", subscription.kind)
+            json.member("originalTransactionID", subscription.originalTransactionID)
+            json.member("periodType", subscription.periodType)
+            json.member("productID", subscription.productID)
+            guard json.member("purchasedAt", iso8601: subscription.purchasedAt) else { return false }
+            json.member("renewalChange", subscription.renewalChange)
+            json.member("renewsToProductID", subscription.renewsToProductID)
+            json.member("revocationCause", subscription.revocationCause)
+            json.member("state", subscription.state.rawValue)
+            json.member("willRenew", subscription.willRenew)
+            json.closeObject()
+        }
+        json.closeArray()
         return true
     }
 }
@@ -127,19 +150,16 @@ extension JSONText {
         let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let time = whole - day * 86_400
         var text = AnalyticsCalendar.isoDate(ofDay: day)
-        text += "T"
-        for (index, part) in [time / 3_600, time / 60 % 60, time % 60].enumerated() {
-            if index > 0 { text += ":" }
-            if part < 10 { text += "0" }
-            text += String(part)
+        func append(_ separator: Unicode.Scalar, _ part: Int) {
+            text.unicodeScalars.append(separator)
+            text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(part / 10)))
+            text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(part % 10)))
         }
+        append("T", time / 3_600)
+        append(":", time / 60 % 60)
+        append(":", time % 60)
         text += "Z"
         member(key, text)
         return true
-    }
-
-    /// An optional integer as `JSONEncoder` writes a dictionary's optional value: `null` when `nil`.
-    fileprivate mutating func value(_ value: Int?) {
-        if let value { integer(value) } else { null() }
     }
 }
