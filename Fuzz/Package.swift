@@ -23,10 +23,13 @@ let package = Package(
         .executableTarget(name: "FuzzDecoders", dependencies: ["FuzzSupport", .product(name: "AppStoreModels", package: "Entitle")]),
         // The catalog loader: a `.storekit` file and an `entitlements.json`.
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzSupport", .product(name: "EntitleCore", package: "Entitle")]),
-        // The ledger's stored events, read without JSONDecoder: the same event as JSONDecoder, or left to it.
+        // The ledger's stored events and analytics cells, read without JSONDecoder: the same as JSONDecoder reads, or left to it.
         .executableTarget(
             name: "FuzzStoredEvents",
-            dependencies: ["FuzzSupport", .product(name: "EntitleStorage", package: "Entitle"), .product(name: "EntitleCore", package: "Entitle")]),
+            dependencies: [
+                "FuzzSupport", .product(name: "EntitleStorage", package: "Entitle"), .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleAnalytics", package: "Entitle"),
+            ]),
         // The JSON request bodies the server decodes.
         .executableTarget(name: "FuzzRequestBodies", dependencies: ["FuzzSupport", .product(name: "EntitleWire", package: "Entitle")]),
     ]

@@ -1,3 +1,4 @@
+import EntitleAnalytics
 import EntitleCore
 import Foundation
 import FuzzSupport
@@ -6,11 +7,14 @@ import FuzzSupport
 
 /// Reads every input as a stored ledger event both ways: what `StoredEventReader` reads must be exactly
 /// what `JSONDecoder` reads from the same text; anything else it must leave to `JSONDecoder`. What it
-/// reads, `StoredEventWriter` must write back exactly as `JSONEncoder` does, or leave to it.
+/// reads, `StoredEventWriter` must write back exactly as `JSONEncoder` does, or leave to it. Then as a
+/// subscriber's stored analytics cells, the same way: `StoredAnalyticsCells`' reader beside
+/// `JSONDecoder`, and what either reads written back and read again unchanged.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = pointer else { return 0 }
     let json = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    checkCells(json)
     guard let read = StoredEventReader.event(json) else { return 0 }
     let decoded = try? SQLLedgerStore.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
     guard read == decoded else { fatalError("the reader and JSONDecoder disagree on \(json): \(read) vs \(String(describing: decoded))") }
@@ -21,6 +25,19 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("the writer and JSONEncoder disagree on \(read): \(written)")
     }
     return 0
+}
+
+func checkCells(_ json: String) {
+    let read = StoredAnalyticsCells.read(json)
+    let decoded = try? StoredAnalyticsCells.decoded(json, appUserID: "fuzz")
+    if let read, read != decoded {
+        fatalError("the cells reader and JSONDecoder disagree on \(json): \(read) vs \(String(describing: decoded))")
+    }
+    guard let cells = read ?? decoded else { return }
+    let written = StoredAnalyticsCells.encode(cells)
+    guard (try? StoredAnalyticsCells.decode(written, appUserID: "fuzz")) == cells else {
+        fatalError("cells written as \(written) do not read back as \(cells)")
+    }
 }
 
 runFuzzer(fuzz)

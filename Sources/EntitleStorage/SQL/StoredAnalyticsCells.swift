@@ -107,6 +107,11 @@ enum StoredAnalyticsCells {
 
     static func decode(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
         if let cells = read(text) { return cells }
+        return try decoded(text, appUserID: appUserID)
+    }
+
+    /// The cells read with `JSONDecoder`: what ``read(_:)`` leaves to it, and its reference.
+    static func decoded(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
         let rows: [Row]
         do {
             rows = try SQLLedgerStore.decoder().decode([Row].self, from: Data(text.utf8))
@@ -125,7 +130,7 @@ enum StoredAnalyticsCells {
 
     /// The cells as this type writes them, read with `JSONCursor`; `nil` for anything else (an
     /// escape, another key, an unknown metric), which `JSONDecoder` reads or reports.
-    private static func read(_ text: String) -> AnalyticsCells? {
+    static func read(_ text: String) -> AnalyticsCells? {
         JSONCursor.read(text) { cursor in
             var cells = AnalyticsCells()
             let read = cursor.array { cursor in
