@@ -435,7 +435,7 @@ struct ServerMetricsTests {
         }
     }
 
-    @Test("/metrics exposes what an operator alerts on: refused verifications, appends, held events, the analytics backlog")
+    @Test("/metrics exposes what an operator alerts on: refused verifications, appends, held events, the analytics backlog, a recompute under way")
     func operatorMetrics() async throws {
         try await ServerHarness.run { harness, client in
             let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "881", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
@@ -449,6 +449,13 @@ struct ServerMetricsTests {
             #expect(text.contains(#"entitle_ledger_append_duration_seconds_count{source="app_store_notification"} 1"#))
             #expect(text.contains("entitle_ledger_held_events 1"))
             #expect(text.contains("entitle_analytics_pending_events 1"))
+            #expect(text.contains("entitle_analytics_recomputing_apps 0"))
+
+            // A recompute started and not finished shows until a report finishes it.
+            try await harness.store.analyticsStore().startRecompute()
+            #expect(String(buffer: try await harness.get(client, "/metrics", key: nil).body).contains("entitle_analytics_recomputing_apps 1"))
+            _ = try await harness.get(client, "/v1/analytics/overview", key: ServerHarness.secretKey)
+            #expect(String(buffer: try await harness.get(client, "/metrics", key: nil).body).contains("entitle_analytics_recomputing_apps 0"))
         }
     }
 

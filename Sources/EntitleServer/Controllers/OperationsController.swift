@@ -20,13 +20,14 @@ struct OperationsController {
             // The ledger's backlogs (of every app) are read when scraped; a scrape still answers when the
             // ledger doesn't.
             do throws(ServiceError) {
-                var (held, pending) = (0, 0)
+                var (held, pending, recomputing) = (0, 0, 0)
                 for service in apps.services {
                     let backlog = try await service.ledgerBacklog()
                     held += backlog.heldEvents
                     pending += backlog.analyticsPending
+                    recomputing += backlog.recomputing ? 1 : 0
                 }
-                metrics.recordLedgerState(heldEvents: held, analyticsPending: pending)
+                metrics.recordLedgerState(heldEvents: held, analyticsPending: pending, recomputingApps: recomputing)
             } catch {
                 context.logger.warning("metrics: the ledger's backlog is unavailable", metadata: ["error.code": "\(error.code)"])
             }

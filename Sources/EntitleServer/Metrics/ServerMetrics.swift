@@ -156,8 +156,9 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The gauges read from the ledger when `/metrics` is scraped: `entitle_ledger_held_events` (events
-    /// waiting for an owner) and `entitle_analytics_pending_events` (events analytics has not read).
-    func recordLedgerState(heldEvents: Int, analyticsPending: Int) {
+    /// waiting for an owner), `entitle_analytics_pending_events` (events analytics has not read) and
+    /// `entitle_analytics_recomputing_apps` (apps whose analytics recompute is under way).
+    func recordLedgerState(heldEvents: Int, analyticsPending: Int, recomputingApps: Int) {
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 metricName: "entitle_ledger_held", unitName: "events", helpText: "Ledger events held for a purchase no subscriber owns yet.")
@@ -166,6 +167,11 @@ public final class ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 metricName: "entitle_analytics_pending", unitName: "events", helpText: "Ledger events the analytics aggregates have not read yet.")
         ).set(Double(analyticsPending))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_analytics_recomputing", unitName: "apps",
+                helpText: "Apps whose analytics recompute is under way; their next refresh, and any report, finishes it first.")
+        ).set(Double(recomputingApps))
     }
 
     /// `entitle_database_sessions{kind}` (in use now) and `entitle_database_session_wait_seconds{kind}`
