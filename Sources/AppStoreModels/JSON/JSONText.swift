@@ -98,10 +98,7 @@ package struct JSONText {
     package mutating func object<Value>(_ entries: [String: Value], _ value: (inout JSONText, Value) -> Bool) -> Bool {
         openObject()
         for (key, entry) in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            if !first { text += "," }
-            first = false
-            string(key)
-            text += ":"
+            self.key(key)
             guard value(&self, entry) else { return false }
         }
         closeObject()
@@ -110,13 +107,12 @@ package struct JSONText {
 
     /// An array of `elements`, each written by `element`; `false` as soon as one isn't.
     package mutating func array<Element>(_ elements: [Element], _ element: (inout JSONText, Element) -> Bool) -> Bool {
-        text += "["
-        for (index, value) in elements.enumerated() {
-            if index > 0 { text += "," }
+        openArray()
+        for value in elements {
+            self.element()
             guard element(&self, value) else { return false }
         }
-        text += "]"
-        first = false
+        closeArray()
         return true
     }
 
@@ -130,8 +126,8 @@ package struct JSONText {
         first = false
     }
 
-    /// Starts the next element of the array being written (the generic ``array(_:_:)`` spelled out,
-    /// for writers called often enough that its unspecialized calls show in a profile).
+    /// Starts the next element of the array being written (what ``array(_:_:)`` does for each, for
+    /// writers called often enough that its unspecialized calls show in a profile).
     package mutating func element() {
         if !first { text += "," }
         first = false
