@@ -112,6 +112,55 @@ struct LedgerSchemaTests {
         await store.close()
     }
 
+    /// The column's storage and, for each stored row, whether its signed payload was kept compressed.
+    static func payloadStorage(_ client: PostgresClient) async throws -> (storage: String, compressed: [Bool]) {
+        var storage = ""
+        for try await value in try await client.query(
+            "SELECT attstorage::text FROM pg_attribute WHERE attrelid = 'ledger_events'::regclass AND attname = 'signed_payload'",
+            logger: Logger(label: "v16")
+        ).decode(String.self) { storage = value }
+        var compressed: [Bool] = []
+        for try await (stored, length) in try await client.query(
+            "SELECT pg_column_size(signed_payload), octet_length(signed_payload) FROM ledger_events ORDER BY sequence", logger: Logger(label: "v16")
+        ).decode((Int32, Int32).self) { compressed.append(stored < length) }
+        return (storage, compressed)
+    }
+
+    @Test("PostgreSQL: from schema version 16 signed payloads are stored as they are, without an attempt at compressing them; older rows read as before")
+    func uncompressedPayloads() async throws {
+        // Base64url text that does compress, unlike a real JWS: where PostgreSQL would try, it shows.
+        let payload = String(repeating: "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF", count: 400)
+        let event: @Sendable (Int, String) -> LedgerEvent = { seed, user in
+            var event = LedgerEvents.admin(seed, appUserID: user, at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
+            event.rawSignedPayload = payload
+            return event
+        }
+        try await StorageEngine.withPostgresDatabase { client in
+            let store = try #require(PostgresLedgerStore.store(client: client, logger: Logger(label: "v16")) as? SQLLedgerStore)
+            try await store.migrate(through: 15)
+            // As version 15 stored an event (its routines come with the latest version only).
+            var plain = event(1, "before")
+            plain.rawSignedPayload = nil
+            let stored = try SQLLedgerStore.encoder.encode(plain)
+            try await client.query("""
+                INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, received_at, event, signed_payload)
+                VALUES ('e1', '', 'k1', 'before', 'admin', 0, \(String(decoding: stored, as: UTF8.self)), \(payload))
+                """, logger: Logger(label: "v16"))
+            let before = try await Self.payloadStorage(client)
+            #expect(before.storage == "x")
+            #expect(before.compressed == [true])
+
+            try await store.migrate()
+            _ = try await store.append(event(2, "after"))
+            let after = try await Self.payloadStorage(client)
+            #expect(after.storage == "e")
+            #expect(after.compressed == [true, false])
+            for user in ["before", "after"] {
+                #expect(try await store.events(appUserID: user).map(\.rawSignedPayload) == [payload])
+            }
+        }
+    }
+
     /// `Tests/Fixtures/Databases/v4-screentimerewards.sqlite`: written by `entitle demo` at schema version
     /// 4 (ScreenTime Rewards, 30 people over 4 months, a grant, an override, a household, an Ask to Buy
     /// request, the open-access switch, analytics refreshed): 81 events, 31 subscribers.

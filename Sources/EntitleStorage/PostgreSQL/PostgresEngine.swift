@@ -13,6 +13,8 @@ final class PostgresEngine: SQLEngine {
     let sequenceReset: String? = """
         SELECT setval(pg_get_serial_sequence('ledger_events', 'sequence'), MAX(sequence)) FROM ledger_events HAVING MAX(sequence) IS NOT NULL
         """
+    /// Out of line (TOAST) as before, without pglz's attempt at compressing each payload first.
+    let uncompressedPayloads: String? = "ALTER TABLE ledger_events ALTER COLUMN signed_payload SET STORAGE EXTERNAL"
 
     init(client: PostgresClient, logger: Logger, observer: StorageObserver = .none) {
         self.client = client

@@ -3,9 +3,14 @@ import Foundation
 /// The ledger's versioned migrations. A migration is never edited once released; changes are new
 /// versions.
 enum LedgerSchema {
-    /// - Parameter sequenceReset: the engine's statement that moves `ledger_events`' sequence past the
-    ///   rows a migration copied in, when the engine needs one (PostgreSQL).
-    static func migrations(sequenceColumn: String, sequenceReset: String? = nil) -> [(version: Int, statements: [String])] {
+    /// - Parameters:
+    ///   - sequenceReset: the engine's statement that moves `ledger_events`' sequence past the rows a
+    ///     migration copied in, when the engine needs one (PostgreSQL).
+    ///   - uncompressedPayloads: the engine's statement that stores signed payloads without trying to
+    ///     compress them, when the engine would otherwise try (PostgreSQL).
+    static func migrations(
+        sequenceColumn: String, sequenceReset: String? = nil, uncompressedPayloads: String? = nil
+    ) -> [(version: Int, statements: [String])] {
         [
             (1, [
                 """
@@ -278,6 +283,9 @@ enum LedgerSchema {
                 // of app_user_id) are not counted in the aggregates yet, whatever cells they have stored.
                 "CREATE TABLE analytics_recompute (app_id TEXT PRIMARY KEY, after TEXT NOT NULL)",
             ]),
+            // A signed payload is base64url text (a JWS and its certificates), which does not compress
+            // by the quarter PostgreSQL asks of it: trying, on every insert, only cost time.
+            (16, uncompressedPayloads.map { [$0] } ?? []),
         ]
     }
 

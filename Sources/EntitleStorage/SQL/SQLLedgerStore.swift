@@ -164,7 +164,9 @@ final class SQLLedgerStore: LedgerStore {
 
     /// Brings the schema to `version` (the latest when `nil`); tests start from an older version.
     func migrate(through version: Int?) async throws(StorageError) {
-        let migrations = LedgerSchema.migrations(sequenceColumn: engine.sequenceColumn, sequenceReset: engine.sequenceReset).filter { $0.version <= version ?? .max }
+        let migrations = LedgerSchema.migrations(
+            sequenceColumn: engine.sequenceColumn, sequenceReset: engine.sequenceReset, uncompressedPayloads: engine.uncompressedPayloads
+        ).filter { $0.version <= version ?? .max }
         try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.migrations")
             _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])

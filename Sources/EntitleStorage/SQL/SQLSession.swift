@@ -20,6 +20,9 @@ protocol SQLEngine: Sendable {
     /// Moves `ledger_events`' sequence past the rows a migration copied in with their sequences;
     /// `nil` when the engine does so itself (SQLite's AUTOINCREMENT).
     var sequenceReset: String? { get }
+    /// Makes `ledger_events.signed_payload` stored without compression; `nil` when the engine never
+    /// compresses (SQLite).
+    var uncompressedPayloads: String? { get }
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }

@@ -19,6 +19,7 @@ final class SQLiteEngine: SQLEngine {
     private let threadPool: NIOThreadPool
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
     let sequenceReset: String? = nil
+    let uncompressedPayloads: String? = nil
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
     /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
