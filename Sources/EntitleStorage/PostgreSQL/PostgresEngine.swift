@@ -97,6 +97,32 @@ final class PostgresEngine: SQLEngine {
         let logger: Logger
 
         func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+            let query = PostgresQuery(unsafeSQL: PostgresEngine.numberPlaceholders(sql), binds: Self.bindings(binds))
+            do {
+                var rows: [[String: SQLValue]] = []
+                for try await row in try await connection.query(query, logger: logger) { rows.append(try Self.columns(row)) }
+                return rows
+            } catch {
+                throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
+            }
+        }
+
+        func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+            do {
+                var rows: [[String: SQLValue]] = []
+                for try await row in try await connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger) {
+                    rows.append(try Self.columns(row))
+                }
+                return rows
+            } catch {
+                // PostgresNIO answers a statement whose preparation failed with that failure for the rest
+                // of the connection's life: closed, the pool opens another that prepares it afresh.
+                try? await connection.close()
+                throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
+            }
+        }
+
+        static func bindings(_ binds: [SQLValue]) -> PostgresBindings {
             var bindings = PostgresBindings(capacity: binds.count)
             for value in binds {
                 switch value {
@@ -105,44 +131,43 @@ final class PostgresEngine: SQLEngine {
                 case .null: bindings.appendNull()
                 }
             }
-            let query = PostgresQuery(unsafeSQL: Self.numberPlaceholders(sql), binds: bindings)
-            do {
-                var rows: [[String: SQLValue]] = []
-                for try await row in try await connection.query(query, logger: logger) {
-                    var columns: [String: SQLValue] = [:]
-                    for cell in row {
-                        switch cell.dataType {
-                        case .int8, .int4, .int2:
-                            columns[cell.columnName] = SQLValue(try cell.decode(Int64?.self))
-                        default:
-                            columns[cell.columnName] = SQLValue(try cell.decode(String?.self))
-                        }
-                    }
-                    rows.append(columns)
+            return bindings
+        }
+
+        static func columns(_ row: PostgresRow) throws -> [String: SQLValue] {
+            var columns: [String: SQLValue] = [:]
+            for cell in row {
+                switch cell.dataType {
+                case .int8, .int4, .int2:
+                    columns[cell.columnName] = SQLValue(try cell.decode(Int64?.self))
+                default:
+                    columns[cell.columnName] = SQLValue(try cell.decode(String?.self))
                 }
-                return rows
-            } catch {
-                throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
             }
+            return columns
         }
 
         func lock(_ key: String) async throws(StorageError) {
             _ = try await execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(key)])
         }
+    }
 
-        /// `?` → `$1`, `$2`, … (the ledger's statements have no `?` inside literals).
-        static func numberPlaceholders(_ sql: String) -> String {
-            var result = ""
-            var index = 0
-            for character in sql {
-                if character == "?" {
-                    index += 1
-                    result += "$\(index)"
-                } else {
-                    result.append(character)
-                }
+    /// `?` → `$1`, `$2`, … (the ledger's statements have no `?` inside literals).
+    static func numberPlaceholders(_ sql: String) -> String {
+        let question = UInt8(ascii: "?")
+        guard sql.utf8.contains(question) else { return sql }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(sql.utf8.count + 32)
+        var index = 0
+        for byte in sql.utf8 {
+            if byte == question {
+                index += 1
+                bytes.append(UInt8(ascii: "$"))
+                bytes.append(contentsOf: String(index).utf8)
+            } else {
+                bytes.append(byte)
             }
-            return result
         }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -138,9 +138,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     private static func aliasTarget(_ app: String, _ alias: String, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute(
-            "SELECT app_user_id FROM subscriber_aliases WHERE app_id = ? AND alias = ?", [.text(app), .text(alias)]
-        ).first?["app_user_id"]?.text
+        try await session.execute(LedgerStatements.AliasTarget.self, [.text(app), .text(alias)]).first?["app_user_id"]?.text
     }
 
     func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String? {
@@ -409,16 +407,9 @@ final class SQLLedgerStore: LedgerStore {
 
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
         try await engine.read { session throws(StorageError) in
-            try Self.decodeEvents(await session.execute(Self.latestGlobalEventQuery, [.text(app), .text(source.rawValue)])).first
+            try Self.decodeEvents(await session.execute(LedgerStatements.latestGlobalEvent, [.text(app), .text(source.rawValue)])).first
         }
     }
-
-    /// The latest event of a source that belongs to no subscriber (binds: app, source); alone, or as a
-    /// subquery beside a subscriber's projection.
-    private static let latestGlobalEventQuery = """
-        SELECT event FROM ledger_events WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL
-        ORDER BY sequence DESC LIMIT 1
-        """
 
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
@@ -458,14 +449,8 @@ final class SQLLedgerStore: LedgerStore {
         let app = app
         let kept = projections.revision(app, appUserID)
         return try await engine.read { session throws(StorageError) in
-            // One row whether or not the subscriber has one: `found` says which.
             guard let row = try await session.execute(
-                """
-                SELECT s.app_user_id AS found, s.revision AS revision,
-                    CASE WHEN s.revision = ? THEN NULL ELSE s.projection END AS projection,
-                    (\(Self.latestGlobalEventQuery)) AS event
-                FROM (SELECT 1 AS one) AS o LEFT JOIN subscribers s ON s.app_id = ? AND s.app_user_id = ?
-                """, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .text(appUserID)]
+                LedgerStatements.SubscriberRead.self, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .text(appUserID)]
             ).first
             else { return (nil, nil) }
             var answer: (facts: SubscriberFacts?, global: LedgerEvent?) = (nil, nil)
@@ -698,12 +683,7 @@ final class SQLLedgerStore: LedgerStore {
     /// is then not even read), else decoded from the row and kept.
     private func projection(_ app: String, _ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
         let kept = projections.revision(app, appUserID)
-        guard let row = try await session.execute(
-            """
-            SELECT revision, CASE WHEN revision = ? THEN NULL ELSE projection END AS projection
-            FROM subscribers WHERE app_id = ? AND app_user_id = ?
-            """, [.integer(kept), .text(app), .text(appUserID)]
-        ).first
+        guard let row = try await session.execute(LedgerStatements.ProjectionRead.self, [.integer(kept), .text(app), .text(appUserID)]).first
         else { return nil }
         return try await projection(app, appUserID, row: row, kept: kept, session)
     }

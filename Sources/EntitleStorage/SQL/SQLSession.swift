@@ -4,8 +4,17 @@ import Foundation
 /// each engine translates them. Rows come back as column name → value.
 protocol SQLSession: Sendable {
     func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
+    /// Runs a statement the engine may keep prepared on the connection.
+    func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
     /// Serialises writers of one key (a subscriber or a purchase) until the transaction ends.
     func lock(_ key: String) async throws(StorageError)
+}
+
+extension SQLSession {
+    /// A kept statement run as any other, by its text (SQLite keeps every statement by its text).
+    func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        try await execute(Statement.sql, binds)
+    }
 }
 
 /// Runs work in transactions on one engine.
