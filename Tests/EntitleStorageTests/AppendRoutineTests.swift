@@ -65,7 +65,7 @@ struct AppendRoutineTests {
         try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
-                #expect((store as? SQLLedgerStore)?.engine.appendCall == AppendRoutine.call)
+                #expect((store as? SQLLedgerStore)?.engine.appendCall == AppendRoutine.self)
                 let app = LedgerEvents.appTransaction(100, appUserID: "u1", Self.apple.subscription(
                     "com.example.monthly", original: "R1", id: "R1-0", purchase: Self.start, expires: ISODuration(months: 1).added(to: Self.start)))
                 _ = try await store.append(app)

@@ -41,7 +41,7 @@ struct KeptAppendRoutineTests {
         try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
-                #expect((store as? SQLLedgerStore)?.engine.keptAppendCall == KeptAppendRoutine.call)
+                #expect((store as? SQLLedgerStore)?.engine.keptAppendCall == KeptAppendRoutine.self)
                 _ = try await store.append(Self.purchase("u1"))
                 let key = SQLLedgerStore.subscriberLock("", "u1")
                 try await StorageEngine.withClient(configuration) { holder in

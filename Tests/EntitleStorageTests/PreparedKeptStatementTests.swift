@@ -35,11 +35,16 @@ struct PreparedKeptStatementTests {
         return runs
     }
 
-    @Test("PostgreSQL: a subscriber's reads run their statements prepared once on the connection, and answer as before")
+    @Test("PostgreSQL: a subscriber's reads and appends run their statements prepared once on the connection, and answer as before")
     func preparedOnce() async throws {
         try await Self.withOneConnection { store, _ in
             let start = ReferenceTime.start
-            _ = try await store.append(LedgerEvents.admin(1, appUserID: "u1", at: start, .appTrialStarted(at: start)))
+            // The first append goes through the append routine; the next ones, to a projection the
+            // instance keeps, through the kept one.
+            for seed in 1...4 {
+                let at = start.addingTimeInterval(Double(seed))
+                #expect(try await store.append(LedgerEvents.admin(seed, appUserID: "u1", at: at, .appTrialStarted(at: at))) == .appended(sequence: Int64(seed), appUserID: "u1"))
+            }
             let expected = try #require(try await store.projection(appUserID: "u1"))
             for _ in 0..<10 {
                 let read = try await store.projection(appUserID: "u1", latestGlobalEvent: .openAccess)
@@ -52,6 +57,9 @@ struct PreparedKeptStatementTests {
             #expect(runs[LedgerStatements.SubscriberRead.name] == 20)
             #expect(runs[LedgerStatements.AliasTarget.name] == 10)
             #expect(runs[LedgerStatements.ProjectionRead.name] == 1)
+            #expect(runs[AppendRoutine.name] == 1)
+            #expect(runs[KeptAppendRoutine.name] == 3)
+            #expect(try await store.events(appUserID: "u1").count == 4)
         }
     }
 

@@ -8,11 +8,12 @@
 /// every statement, so what it reads after a lock includes what the lock's previous holder committed.
 /// Replaced at every migration; its name carries its version, so instances running an older Entitle
 /// keep theirs.
-enum AppendRoutine {
+enum AppendRoutine: KeptStatement {
     static let name = "entitle_append_v1"
 
-    /// The call: `?` placeholders in the order of ``SQLLedgerStore``'s binds.
-    static let call = """
+    /// The call: `?` placeholders in the order of ``SQLLedgerStore``'s binds; kept prepared on each
+    /// connection under the function's name.
+    static let sql = """
         SELECT o_app_user_id, o_owner, o_sequence, o_found, o_revision, o_projection
         FROM \(name)(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """

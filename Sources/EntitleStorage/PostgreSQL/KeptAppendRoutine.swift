@@ -11,12 +11,12 @@
 /// duplicate answers `o_done = 1` with no sequence, and changes nothing.
 ///
 /// Replaced at every migration, like ``AppendRoutine``; its name carries its version.
-enum KeptAppendRoutine {
+enum KeptAppendRoutine: KeptStatement {
     static let name = "entitle_append_kept_v1"
 
     /// The call: `?` placeholders for ``AppendRoutine``'s binds, then the folded projection and its
-    /// new revision.
-    static let call = """
+    /// new revision; kept prepared on each connection under the function's name.
+    static let sql = """
         SELECT o_done, o_sequence FROM \(name)(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 

@@ -28,8 +28,8 @@ final class PostgresEngine: SQLEngine {
     static let appendLock = "hashtextextended('entitle.ledger.appends', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
     let routines = [AppendRoutine.definition, KeptAppendRoutine.definition]
-    let appendCall: String? = AppendRoutine.call
-    let keptAppendCall: String? = KeptAppendRoutine.call
+    let appendCall: (any KeptStatement.Type)? = AppendRoutine.self
+    let keptAppendCall: (any KeptStatement.Type)? = KeptAppendRoutine.self
 
     func readHorizon() async throws(StorageError) -> Int64 {
         try await transaction { session throws(StorageError) in

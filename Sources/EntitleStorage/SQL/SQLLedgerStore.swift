@@ -239,7 +239,7 @@ final class SQLLedgerStore: LedgerStore {
     /// projection of the subscriber the event likely goes to: the event is folded into it here, and the
     /// routine stores both only if that subscriber's stored revision is still the kept one. `nil`: the
     /// routine wrote nothing, and the append runs in a transaction.
-    private func appendKept(_ call: String, _ event: LedgerEvent, encoded: String) async throws(StorageError) -> AppendOutcome? {
+    private func appendKept(_ call: any KeptStatement.Type, _ event: LedgerEvent, encoded: String) async throws(StorageError) -> AppendOutcome? {
         let app = app
         guard let likely = likelySubscriber(of: event) else { return nil }
         let kept = projections.revision(app, likely)
@@ -325,7 +325,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     /// An append's first steps in one call of the engine's routine (``AppendRoutine``).
-    private func startInOneCall(_ call: String, _ event: LedgerEvent, encoded: String, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
+    private func startInOneCall(_ call: any KeptStatement.Type, _ event: LedgerEvent, encoded: String, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
         // The routine leaves the projection out only when it is the likely subscriber's and at the kept
         // revision.
         let likely = likelySubscriber(of: event)

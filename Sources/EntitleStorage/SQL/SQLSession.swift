@@ -39,10 +39,10 @@ protocol SQLEngine: Sendable {
     var routines: [String] { get }
     /// One statement doing an append's first steps (locks, owner, insert, projection), taking
     /// ``SQLLedgerStore``'s binds and returning its columns; `nil`: the ledger runs them one by one.
-    var appendCall: String? { get }
+    var appendCall: (any KeptStatement.Type)? { get }
     /// One statement doing a whole append when the caller keeps the subscriber's current projection
     /// (``KeptAppendRoutine``), run with ``statement(_:)``; `nil`: appends always run in a transaction.
-    var keptAppendCall: String? { get }
+    var keptAppendCall: (any KeptStatement.Type)? { get }
     /// Runs `work`, a single statement that writes and is atomic on its own (a stored routine), outside
     /// any transaction: committed when it returns.
     func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T

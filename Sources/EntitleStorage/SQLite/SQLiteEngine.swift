@@ -24,8 +24,8 @@ final class SQLiteEngine: SQLEngine {
     let appendGuardStatement: String? = nil
     /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
     let routines: [String] = []
-    let appendCall: String? = nil
-    let keptAppendCall: String? = nil
+    let appendCall: (any KeptStatement.Type)? = nil
+    let keptAppendCall: (any KeptStatement.Type)? = nil
 
     /// WAL pages after which a commit checkpoints (`PRAGMA wal_autocheckpoint`).
     static let walCheckpointPages = 4_000
