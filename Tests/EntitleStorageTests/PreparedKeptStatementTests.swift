@@ -75,4 +75,18 @@ struct PreparedKeptStatementTests {
             #expect(try await Self.prepared(store)[LedgerStatements.AliasTarget.name] == 1)
         }
     }
+
+    @Test("PostgreSQL: a kept statement whose result changes type under it fails once on its connection, then runs prepared afresh")
+    func resultTypeChanged() async throws {
+        try await Self.withOneConnection { store, configuration in
+            #expect(try await store.aliasTarget("$anon:a") == nil)
+            try await StorageEngine.withClient(configuration) { admin in
+                try await admin.query("ALTER TABLE subscriber_aliases ALTER COLUMN app_user_id TYPE VARCHAR(300)", logger: Self.logger)
+            }
+            // PostgreSQL: "cached plan must not change result type".
+            await #expect(throws: StorageError.self) { try await store.aliasTarget("$anon:a") }
+            #expect(try await store.aliasTarget("$anon:a") == nil)
+            #expect(try await Self.prepared(store)[LedgerStatements.AliasTarget.name] == 1)
+        }
+    }
 }
