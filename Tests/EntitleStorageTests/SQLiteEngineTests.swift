@@ -61,4 +61,44 @@ struct SQLiteEngineTests {
         }
         await engine.close()
     }
+
+    /// SQLite's temporary files open in this process: it opens them unnamed (`O_TMPFILE`) in the
+    /// temporary folder, so they show among the descriptors as `/var/tmp/#<inode> (deleted)`.
+    static func openTemporaryFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")).flatMap { link in
+                link.wholeMatch(of: /.*\/#[0-9]+ \(deleted\)/) == nil ? nil : link
+            }
+        }
+    }
+
+    @Test("a transaction's savepoint journal stays in memory: a group that rewrites 300 pages opens no temporary file")
+    func savepointJournalInMemory() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-engine-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("engine.sqlite").path, logger: .init(label: "entitle.tests"))
+        do {
+            _ = try await engine.transaction { session throws(StorageError) in
+                try await session.execute("CREATE TABLE pages (b BLOB NOT NULL)", [])
+                return try await session.execute("""
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+                    INSERT INTO pages (b) SELECT randomblob(3000) FROM n
+                    """, [])
+            }
+            // Rewriting every row journals each page as it was: 1.2 MB, past SQLite's 64 KiB spill.
+            let during = try await engine.transaction { session throws(StorageError) in
+                _ = try await session.execute("UPDATE pages SET b = randomblob(3000)", [])
+                return (try? Self.openTemporaryFiles()) ?? ["/proc/self/fd unreadable"]
+            }
+            #expect(during.isEmpty, "\(during)")
+            let rows = try await engine.read { session throws(StorageError) in
+                try await session.execute("SELECT count(*) AS n FROM pages", []).first?["n"]?.integer
+            }
+            #expect(rows == 300)
+        } catch {
+            await engine.close()
+            throw error
+        }
+        await engine.close()
+    }
 }

@@ -80,6 +80,11 @@ final class SQLiteEngine: SQLEngine {
         // about within the first of its index's hash tables (4,062 pages), where a read finds a page
         // with one lookup.
         _ = try connection.execute("PRAGMA wal_autocheckpoint = \(walCheckpointPages)", [])
+        // Group commit runs each transaction in a savepoint, whose journal (the pages as they were
+        // before it, to roll it back alone) SQLite moves to a temporary file past 64 KiB: a file opened
+        // and written for nearly every group. Kept in memory, it costs no system call; it is gone at
+        // the commit, and never needed for recovery (the WAL is).
+        _ = try connection.execute("PRAGMA temp_store = MEMORY", [])
         _ = try reader.execute("PRAGMA busy_timeout = 5000", [])
         return SQLiteEngine(connection: connection, reader: reader, observer: observer, threadPool: threadPool)
     }
