@@ -79,7 +79,7 @@ struct SQLiteEngineTests {
         let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("engine.sqlite").path, logger: .init(label: "entitle.tests"))
         do {
             _ = try await engine.transaction { session throws(StorageError) in
-                try await session.execute("CREATE TABLE pages (b BLOB NOT NULL)", [])
+                _ = try await session.execute("CREATE TABLE pages (b BLOB NOT NULL)", [])
                 return try await session.execute("""
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
                     INSERT INTO pages (b) SELECT randomblob(3000) FROM n
