@@ -99,9 +99,7 @@ final class PostgresEngine: SQLEngine {
         func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
             let query = PostgresQuery(unsafeSQL: PostgresEngine.numberPlaceholders(sql), binds: Self.bindings(binds))
             do {
-                var rows: [[String: SQLValue]] = []
-                for try await row in try await connection.query(query, logger: logger) { rows.append(try Self.columns(row)) }
-                return rows
+                return try await Self.rows(connection.query(query, logger: logger))
             } catch {
                 throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
             }
@@ -109,11 +107,7 @@ final class PostgresEngine: SQLEngine {
 
         func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
             do {
-                var rows: [[String: SQLValue]] = []
-                for try await row in try await connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger) {
-                    rows.append(try Self.columns(row))
-                }
-                return rows
+                return try await Self.rows(connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger))
             } catch {
                 // PostgresNIO answers a statement whose preparation failed with that failure for the rest
                 // of the connection's life: closed, the pool opens another that prepares it afresh.
@@ -134,23 +128,35 @@ final class PostgresEngine: SQLEngine {
             return bindings
         }
 
-        static func columns(_ row: PostgresRow) throws -> [String: SQLValue] {
-            var columns: [String: SQLValue] = [:]
-            for cell in row {
-                switch cell.dataType {
-                case .int8, .int4, .int2:
-                    columns[cell.columnName] = SQLValue(try cell.decode(Int64?.self))
-                default:
-                    columns[cell.columnName] = SQLValue(try cell.decode(String?.self))
+        /// Each row as column name → value.
+        static func rows<Rows: AsyncSequence>(_ rows: Rows) async throws -> [[String: SQLValue]] where Rows.Element == PostgresRow {
+            var read: [[String: SQLValue]] = []
+            for try await row in rows {
+                var columns: [String: SQLValue] = [:]
+                for cell in row {
+                    switch cell.dataType {
+                    case .int8, .int4, .int2:
+                        columns[cell.columnName] = SQLValue(try cell.decode(Int64?.self))
+                    default:
+                        columns[cell.columnName] = SQLValue(try cell.decode(String?.self))
+                    }
                 }
+                read.append(columns)
             }
-            return columns
+            return read
         }
 
         func lock(_ key: String) async throws(StorageError) {
             _ = try await execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(key)])
         }
     }
+
+    /// The statements PostgreSQL keeps prepared: the ledger's and the append routines' calls.
+    static let keptStatements: [any KeptStatement.Type] = LedgerStatements.kept + [AppendRoutine.self, KeptAppendRoutine.self]
+
+    /// Their texts with numbered placeholders, made once (PostgresNIO asks for a prepared statement's
+    /// text at each of its runs).
+    static let numberedKeptTexts = Dictionary(uniqueKeysWithValues: keptStatements.map { (ObjectIdentifier($0), numberPlaceholders($0.sql)) })
 
     /// `?` → `$1`, `$2`, … (the ledger's statements have no `?` inside literals).
     static func numberPlaceholders(_ sql: String) -> String {

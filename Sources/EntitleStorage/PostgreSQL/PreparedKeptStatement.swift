@@ -6,7 +6,9 @@ struct PreparedKeptStatement<Statement: KeptStatement>: PostgresPreparedStatemen
     typealias Row = PostgresRow
 
     static var name: String { Statement.name }
-    static var sql: String { PostgresEngine.numberPlaceholders(Statement.sql) }
+    static var sql: String {
+        PostgresEngine.numberedKeptTexts[ObjectIdentifier(Statement.self)] ?? PostgresEngine.numberPlaceholders(Statement.sql)
+    }
 
     let bindings: PostgresBindings
 

@@ -7,7 +7,8 @@ import Foundation
 /// placeholders, as every statement does, and each placeholder is bound with the same kind of value on
 /// every run (PostgreSQL fixes the parameters' types at the first).
 protocol KeptStatement: Sendable {
-    /// Unique among ``LedgerStatements/kept``, at most 63 bytes (PostgreSQL's longest name).
+    /// Unique among the kept statements (``PostgresEngine/keptStatements``), at most 63 bytes
+    /// (PostgreSQL's longest name).
     static var name: String { get }
     static var sql: String { get }
 }
