@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import EntitleStorage
@@ -69,12 +70,93 @@ struct GroupCommitTests {
         }
     }
 
-    /// Runs `body` on an engine over a new database file with an empty `items (n)` table, then
-    /// closes it and deletes the file.
-    static func withItemsTable(_ body: (SQLiteEngine) async throws -> Void) async throws {
+    @Test("transactions that arrive while a batch commits are committed together in the next one, each caller with its own result")
+    func arrivalsShareTheNextCommit() async throws {
+        let groups = Groups()
+        try await Self.withItemsTable(observer: StorageObserver(groupCommitted: { count in groups.sizes.withLock { $0.append(count) } })) { engine in
+            groups.sizes.withLock { $0.removeAll() }
+            let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+            let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await engine.transaction { session throws(StorageError) in
+                    _ = try await session.execute("INSERT INTO items (n) VALUES (0)", [])
+                    startedContinuation.finish()
+                    for await _ in gate {}
+                    return 0
+                }
+            }
+            for await _ in started {}
+            let arrivals = (1...10).map { n in
+                Task {
+                    try await engine.transaction { session throws(StorageError) in
+                        _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                        return n
+                    }
+                }
+            }
+            while engine.queuedWrites < arrivals.count { try await Task.sleep(for: .milliseconds(1)) }
+            gateContinuation.finish()
+            #expect(try await holder.value == 0)
+            for (index, arrival) in arrivals.enumerated() { #expect(try await arrival.value == index + 1) }
+            #expect(groups.sizes.withLock { $0 } == [1, arrivals.count])
+            #expect(try await Self.items(engine) == Array(0...10))
+        }
+    }
+
+    @Test("closing while transactions wait for the writer returns, and so does every transaction, committed or failed")
+    func closingWithQueuedWork() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-group-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let engine = try await SQLiteEngine.open(path: folder.appendingPathComponent("group.sqlite").path, logger: .init(label: "entitle.tests"))
+        let path = folder.appendingPathComponent("group.sqlite").path
+        let engine = try await SQLiteEngine.open(path: path, logger: .init(label: "entitle.tests"))
+        _ = try await engine.transaction { session throws(StorageError) in try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", []) }
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await engine.transaction { session throws(StorageError) in
+                _ = try await session.execute("INSERT INTO items (n) VALUES (0)", [])
+                startedContinuation.finish()
+                for await _ in gate {}
+            }
+        }
+        for await _ in started {}
+        let queued = (1...3).map { n in
+            Task {
+                try await engine.transaction { session throws(StorageError) in
+                    _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                }
+            }
+        }
+        while engine.queuedWrites < queued.count { try await Task.sleep(for: .milliseconds(1)) }
+        let closing = Task { await engine.close() }
+        gateContinuation.finish()
+        await closing.value
+        var committed: [Int] = []
+        if (try? await holder.value) != nil { committed.append(0) }
+        for (index, work) in queued.enumerated() where (try? await work.value) != nil { committed.append(index + 1) }
+        let after: Void? = try? await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute("INSERT INTO items (n) VALUES (9)", [])
+        }
+        #expect(after == nil)
+        let reopened = try await SQLiteEngine.open(path: path, logger: .init(label: "entitle.tests"))
+        let stored = try await Self.items(reopened)
+        await reopened.close()
+        #expect(committed.contains(0))
+        #expect(stored == committed)
+    }
+
+    /// The sizes of the groups committed, in order.
+    final class Groups: Sendable {
+        let sizes = Mutex<[Int]>([])
+    }
+
+    /// Runs `body` on an engine over a new database file with an empty `items (n)` table, then
+    /// closes it and deletes the file.
+    static func withItemsTable(observer: StorageObserver = .none, _ body: (SQLiteEngine) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = try await SQLiteEngine.open(
+            path: folder.appendingPathComponent("group.sqlite").path, logger: .init(label: "entitle.tests"), observer: observer)
         do {
             _ = try await engine.transaction { session throws(StorageError) in
                 try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", [])

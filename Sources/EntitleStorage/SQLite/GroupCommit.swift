@@ -3,33 +3,49 @@ import NIOConcurrencyHelpers
 /// Group commit for SQLite's single writer: transactions that arrive while one is committing are run
 /// together in the next one, each inside its own savepoint, so one fsync covers many of them.
 ///
-/// Every caller queues its work, then waits for the writer. Whoever holds the writer takes every
-/// queued work, runs each in a savepoint (a work that throws is rolled back alone), commits once,
-/// and hands each caller its result. A caller whose work an earlier holder already committed finds
-/// its result waiting. No caller returns before the commit that holds its work; if that commit fails,
+/// Every caller queues its work and waits for it to be committed. The first caller to find no drain
+/// under way starts one: a task that, holding the writer, takes every queued work, runs each in a
+/// savepoint (a work that throws is rolled back alone), commits once, resumes each work's caller, and
+/// goes on with whatever queued meanwhile until nothing is left. A caller never takes the writer
+/// itself, so one whose work is committed returns at once instead of waiting its turn for a writer
+/// it no longer needs. No caller returns before the commit that holds its work; if that commit fails,
 /// every work in it fails. Cancelling a caller doesn't reach a batch already committing.
 final class GroupCommit: Sendable {
-    /// One queued transaction, type-erased: runs the work and keeps its provisional result.
+    /// One queued transaction, type-erased: runs the work and keeps its provisional result, then
+    /// resumes its caller once the batch holding it is committed or has failed.
     private final class Work: Sendable {
         let run: @Sendable (any SQLSession) async -> Bool
         let fail: @Sendable (StorageError) -> Void
+        let finished: @Sendable () -> Void
 
-        init(run: @escaping @Sendable (any SQLSession) async -> Bool, fail: @escaping @Sendable (StorageError) -> Void) {
+        init(
+            run: @escaping @Sendable (any SQLSession) async -> Bool, fail: @escaping @Sendable (StorageError) -> Void,
+            finished: @escaping @Sendable () -> Void
+        ) {
             self.run = run
             self.fail = fail
+            self.finished = finished
         }
     }
 
+    /// The works waiting for the next batch; whether a drain is under way; whether a close waits for
+    /// the writer (the drain then stops between batches).
+    private struct State {
+        var queued: [Work] = []
+        var draining = false
+        var closing = false
+    }
+
+    /// Held by a drain while it runs batches, and by a close.
     private let writer = AsyncMutex()
-    private let queue = NIOLockedValueBox<[Work]>([])
+    private let state = NIOLockedValueBox(State())
     private let execute: @Sendable (String) async throws(StorageError) -> Void
     private let session: any SQLSession
+    private let observer: StorageObserver
 
     /// - Parameters:
     ///   - session: the writer connection's session.
     ///   - execute: runs a control statement (BEGIN, SAVEPOINT, COMMIT…) on that connection.
-    private let observer: StorageObserver
-
     init(session: any SQLSession, observer: StorageObserver = .none, execute: @escaping @Sendable (String) async throws(StorageError) -> Void) {
         self.session = session
         self.observer = observer
@@ -38,28 +54,30 @@ final class GroupCommit: Sendable {
 
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
         let result = NIOLockedValueBox<Result<T, StorageError>?>(nil)
-        let work = Work(
-            run: { session in
-                do throws(StorageError) {
-                    let value = try await body(session)
-                    result.withLockedValue { $0 = .success(value) }
-                    return true
-                } catch {
-                    result.withLockedValue { $0 = .failure(error) }
-                    return false
-                }
-            },
-            fail: { error in result.withLockedValue { $0 = .failure(error) } })
-        queue.withLockedValue { $0.append(work) }
-        try await writer.withLock { () throws(StorageError) in
-            let batch = queue.withLockedValue { queued in
-                defer { queued.removeAll() }
-                return queued
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let work = Work(
+                run: { session in
+                    do throws(StorageError) {
+                        let value = try await body(session)
+                        result.withLockedValue { $0 = .success(value) }
+                        return true
+                    } catch {
+                        result.withLockedValue { $0 = .failure(error) }
+                        return false
+                    }
+                },
+                fail: { error in result.withLockedValue { $0 = .failure(error) } },
+                finished: { continuation.resume() })
+            let starts = state.withLockedValue { state -> Bool in
+                state.queued.append(work)
+                guard !state.draining, !state.closing else { return false }
+                state.draining = true
+                return true
             }
-            // The batch holds other callers' work: it runs in its own task, so cancelling the caller
-            // that happens to hold the writer (SQLite's statements check for cancellation) can't
-            // fail their work or leave the transaction open.
-            if !batch.isEmpty { await Task { await self.commit(batch) }.value }
+            // The batches hold other callers' work: they run in a task of their own, so cancelling the
+            // caller that started the drain (SQLite's statements check for cancellation) can't fail
+            // their work or leave the transaction open.
+            if starts { Task { await self.drain() } }
         }
         guard let outcome = result.withLockedValue({ $0 }) else {
             throw StorageError(.queryFailed, "a queued SQLite transaction was never run")
@@ -67,10 +85,43 @@ final class GroupCommit: Sendable {
         return try outcome.get()
     }
 
-    /// Runs `body` holding the writer (to close its connection): transactions that get the writer
-    /// afterwards fail on the closed connection.
+    /// How many works wait for the next batch.
+    var queuedCount: Int { state.withLockedValue { $0.queued.count } }
+
+    /// Runs `body` holding the writer (to close its connection), once the batch under way is
+    /// committed: transactions run afterwards fail on the closed connection.
     func closing(_ body: @escaping @Sendable () -> Void) async {
+        state.withLockedValue { $0.closing = true }
         try? await writer.withLock { () throws(StorageError) in body() }
+        let starts = state.withLockedValue { state -> Bool in
+            state.closing = false
+            guard !state.queued.isEmpty, !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if starts { await drain() }
+    }
+
+    /// Runs batches, holding the writer, until no work is queued (or a close waits).
+    private func drain() async {
+        try? await writer.withLock { () throws(StorageError) in
+            while let batch = nextBatch() {
+                await commit(batch)
+                for work in batch { work.finished() }
+            }
+        }
+    }
+
+    /// Every queued work, or `nil` (the drain over) when none is queued or a close waits.
+    private func nextBatch() -> [Work]? {
+        state.withLockedValue { state -> [Work]? in
+            guard !state.queued.isEmpty, !state.closing else {
+                state.draining = false
+                return nil
+            }
+            defer { state.queued.removeAll() }
+            return state.queued
+        }
     }
 
     private func commit(_ batch: [Work]) async {

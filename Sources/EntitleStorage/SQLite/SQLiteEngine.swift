@@ -105,6 +105,9 @@ final class SQLiteEngine: SQLEngine {
         }
     }
 
+    /// Write transactions waiting for the writer's next group.
+    var queuedWrites: Int { writer.queuedCount }
+
     func close() async {
         let (reader, connection) = (reader, connection)
         try? await readerMutex.withLock { () throws(StorageError) in reader.close() }
