@@ -37,26 +37,10 @@ struct GroupCommitTests {
     @Test("a caller cancelled while its batch commits neither fails the others' work nor leaves a transaction open")
     func cancelledHolder() async throws {
         try await Self.withItemsTable { engine in
-            let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-            let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
-            // The holder: its work waits, inside the open transaction, until the gate is finished.
-            let holder = Task {
-                try await engine.transaction { session throws(StorageError) in
-                    _ = try await session.execute("INSERT INTO items (n) VALUES (1)", [])
-                    startedContinuation.finish()
-                    for await _ in gate {}
-                }
-            }
-            for await _ in started {}
-            let others = (2...3).map { n in
-                Task {
-                    try await engine.transaction { session throws(StorageError) in
-                        _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
-                    }
-                }
-            }
+            let (holder, open) = await Self.holder(engine, inserting: 1)
+            let others = Self.inserts(engine, 2...3)
             holder.cancel()
-            gateContinuation.finish()
+            open()
             let holderCommitted = (try? await holder.value) != nil
             var othersCommitted = 0
             for other in others where (try? await other.value) != nil { othersCommitted += 1 }
@@ -75,27 +59,10 @@ struct GroupCommitTests {
         let groups = Groups()
         try await Self.withItemsTable(observer: StorageObserver(groupCommitted: { count in groups.sizes.withLock { $0.append(count) } })) { engine in
             groups.sizes.withLock { $0.removeAll() }
-            let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-            let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
-            let holder = Task {
-                try await engine.transaction { session throws(StorageError) in
-                    _ = try await session.execute("INSERT INTO items (n) VALUES (0)", [])
-                    startedContinuation.finish()
-                    for await _ in gate {}
-                    return 0
-                }
-            }
-            for await _ in started {}
-            let arrivals = (1...10).map { n in
-                Task {
-                    try await engine.transaction { session throws(StorageError) in
-                        _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
-                        return n
-                    }
-                }
-            }
+            let (holder, open) = await Self.holder(engine, inserting: 0)
+            let arrivals = Self.inserts(engine, 1...10)
             while engine.queuedWrites < arrivals.count { try await Task.sleep(for: .milliseconds(1)) }
-            gateContinuation.finish()
+            open()
             #expect(try await holder.value == 0)
             for (index, arrival) in arrivals.enumerated() { #expect(try await arrival.value == index + 1) }
             #expect(groups.sizes.withLock { $0 } == [1, arrivals.count])
@@ -110,26 +77,11 @@ struct GroupCommitTests {
         let path = folder.appendingPathComponent("group.sqlite").path
         let engine = try await SQLiteEngine.open(path: path, logger: .init(label: "entitle.tests"))
         _ = try await engine.transaction { session throws(StorageError) in try await session.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)", []) }
-        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-        let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
-        let holder = Task {
-            try await engine.transaction { session throws(StorageError) in
-                _ = try await session.execute("INSERT INTO items (n) VALUES (0)", [])
-                startedContinuation.finish()
-                for await _ in gate {}
-            }
-        }
-        for await _ in started {}
-        let queued = (1...3).map { n in
-            Task {
-                try await engine.transaction { session throws(StorageError) in
-                    _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
-                }
-            }
-        }
+        let (holder, open) = await Self.holder(engine, inserting: 0)
+        let queued = Self.inserts(engine, 1...3)
         while engine.queuedWrites < queued.count { try await Task.sleep(for: .milliseconds(1)) }
         let closing = Task { await engine.close() }
-        gateContinuation.finish()
+        open()
         await closing.value
         var committed: [Int] = []
         if (try? await holder.value) != nil { committed.append(0) }
@@ -143,6 +95,35 @@ struct GroupCommitTests {
         await reopened.close()
         #expect(committed.contains(0))
         #expect(stored == committed)
+    }
+
+    /// A transaction inserting `n` whose work waits, inside the open transaction, until `open` is
+    /// called; returned once its work has started, so it holds the writer.
+    static func holder(_ engine: SQLiteEngine, inserting n: Int) async -> (transaction: Task<Int, any Error>, open: @Sendable () -> Void) {
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+        let transaction = Task {
+            try await engine.transaction { session throws(StorageError) in
+                _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                startedContinuation.finish()
+                for await _ in gate {}
+                return n
+            }
+        }
+        for await _ in started {}
+        return (transaction, { gateContinuation.finish() })
+    }
+
+    /// A transaction for each of `values`, inserting it and returning it.
+    static func inserts(_ engine: SQLiteEngine, _ values: ClosedRange<Int>) -> [Task<Int, any Error>] {
+        values.map { n in
+            Task {
+                try await engine.transaction { session throws(StorageError) in
+                    _ = try await session.execute("INSERT INTO items (n) VALUES (?)", [.integer(Int64(n))])
+                    return n
+                }
+            }
+        }
     }
 
     /// The sizes of the groups committed, in order.
