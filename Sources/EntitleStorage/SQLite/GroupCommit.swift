@@ -70,9 +70,7 @@ final class GroupCommit: Sendable {
                 finished: { continuation.resume() })
             let starts = state.withLockedValue { state -> Bool in
                 state.queued.append(work)
-                guard !state.draining, !state.closing else { return false }
-                state.draining = true
-                return true
+                return Self.claimDrain(&state)
             }
             // The batches hold other callers' work: they run in a task of their own, so cancelling the
             // caller that started the drain (SQLite's statements check for cancellation) can't fail
@@ -95,11 +93,17 @@ final class GroupCommit: Sendable {
         try? await writer.withLock { () throws(StorageError) in body() }
         let starts = state.withLockedValue { state -> Bool in
             state.closing = false
-            guard !state.queued.isEmpty, !state.draining else { return false }
-            state.draining = true
-            return true
+            return Self.claimDrain(&state)
         }
         if starts { await drain() }
+    }
+
+    /// Whether the caller is to start a drain: work is queued, none is under way and no close waits
+    /// (then one is, from now on).
+    private static func claimDrain(_ state: inout State) -> Bool {
+        guard !state.queued.isEmpty, !state.draining, !state.closing else { return false }
+        state.draining = true
+        return true
     }
 
     /// Runs batches, holding the writer, until no work is queued (or a close waits).
