@@ -32,14 +32,23 @@ enum AnalyticsLoad {
         }()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-analytics-load-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = target.hasPrefix("postgres")
-            ? try LedgerDatabase(url: target) : .sqlite(path: folder.appendingPathComponent("entitle.sqlite").path)
+        let file = folder.appendingPathComponent("entitle.sqlite").path
+        let database = target.hasPrefix("postgres") ? try LedgerDatabase(url: target) : .sqlite(path: file)
+        let residency: @Sendable () -> String = {
+            target.hasPrefix("postgres") ? "n/a" : PageResidency.fraction(of: file).map { String(format: "%.0f%%", $0 * 100) } ?? "unknown"
+        }
         try await LedgerConnection.with(database, logger: logger) { store in
-            try await run(store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", events: events, rounds: rounds)
+            try await run(
+                store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", events: events, rounds: rounds,
+                residency: residency)
         }
     }
 
-    static func run(store: any LedgerStore, engine: String, events target: Int, rounds: Int) async throws {
+    /// `residency` tells how much of the ledger's file is in memory (SQLite only), printed before each
+    /// measured path: on a large ledger a refresh's reads come from the disk for what isn't.
+    static func run(
+        store: any LedgerStore, engine: String, events target: Int, rounds: Int, residency: @Sendable () -> String
+    ) async throws {
         let catalog = try CatalogLoader().load(directory: Fixtures.examples.appendingPathComponent("ScreenTimeRewards"))
         let contributor = AnalyticsContributor(catalog: catalog)
         let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
@@ -82,6 +91,8 @@ enum AnalyticsLoad {
             format: "ingested in %.0f s (%.0f events/s) with %d background refreshes of %d subscriber updates taking %.1f s; catch-up after the last event %.2f s",
             seconds(ingested), Double(total) / seconds(ingested), await refreshes.count, refreshed, seconds(refreshTime), seconds(catchUp)))
 
+        print("ledger file in memory after ingestion: \(residency())")
+
         // The overview from the aggregates (nothing pending), repeated.
         var incremental: [Duration] = []
         var report: AnalyticsReport?
@@ -95,6 +106,7 @@ enum AnalyticsLoad {
 
         // 1,000 new events (one renewal each for 1,000 subscribers), then the overview.
         var afterNew: [Duration] = []
+        var residencies: [String] = []
         for round in 0..<rounds {
             for index in 0..<1_000 {
                 let user = (round * 1_000 + index) * 7 % people.count
@@ -106,11 +118,14 @@ enum AnalyticsLoad {
                 _ = try await store.append(LedgerEvents.notification(
                     900_000_000 + round * 1_000 + index, appUserID: "user-\(user)", type: .didRenew, transaction: transaction))
             }
+            residencies.append(residency())
             afterNew.append(try await measure {
                 _ = try await store.analyticsStore().refreshAnalytics(batchSize: 500, cells: cells)
                 report = AnalyticsReport(cells: try await store.analyticsStore().analyticsCells(through: lastDay), catalog: catalog, from: firstDay, to: lastDay)
             })
         }
+
+        print("ledger file in memory before each round's refresh: \(residencies.joined(separator: ", "))")
 
         // The reference: a full recompute from the ledger, then the same overview.
         var full: [Duration] = []
