@@ -86,43 +86,10 @@ struct SQLiteHandleTests {
             handle.close()
             let closed = #expect(throws: StorageError.self) { try handle.execute("SELECT 1", []) }
             #expect(closed?.code == .unavailable)
-            let checkpoint = #expect(throws: StorageError.self) { try handle.checkpoint() }
-            #expect(checkpoint?.code == .unavailable)
         }
         let missing = #expect(throws: StorageError.self) { try SQLiteHandle(path: "/nonexistent-\(UUID().uuidString)/entitle.sqlite") }
         #expect(missing?.code == .unavailable)
         #expect(missing?.message.contains("/nonexistent-") == true)
-    }
-
-    @Test("in WAL mode, each commit reports the WAL's pages and checkpoints none; a checkpoint elsewhere lets the WAL start over")
-    func walPages() throws {
-        try Self.withHandle { handle in
-            _ = try handle.execute("PRAGMA journal_mode = WAL", [])
-            handle.reportWALPages()
-            _ = try handle.execute("CREATE TABLE pages (b BLOB NOT NULL)", [])
-            // 300 rows of 3,000 bytes, a page each, per commit: past SQLite's own checkpoint (1,000
-            // pages) by the fourth.
-            var reported: [Int] = []
-            for _ in 0..<5 {
-                _ = try handle.execute("""
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
-                    INSERT INTO pages (b) SELECT randomblob(3000) FROM n
-                    """, [])
-                reported.append(handle.walPages)
-            }
-            #expect(reported.first ?? 0 >= 300)
-            #expect(zip(reported, reported.dropFirst()).allSatisfy { $0.0 + 300 <= $0.1 }, "\(reported)")
-            let other = try SQLiteHandle(path: handle.path)
-            defer { other.close() }
-            // A connection that hasn't read the file or set its mode doesn't know it is in WAL mode.
-            let unaware = #expect(throws: StorageError.self) { try other.checkpoint() }
-            #expect(unaware?.code == .queryFailed)
-            _ = try other.execute("PRAGMA journal_mode = WAL", [])
-            #expect(try other.checkpoint())
-            _ = try handle.execute("INSERT INTO pages (b) VALUES (randomblob(3000))", [])
-            #expect(handle.walPages < 10, "the WAL did not start over: \(handle.walPages) pages")
-            #expect(try other.execute("SELECT count(*) AS n FROM pages", []).first?["n"] == .integer(1_501))
-        }
     }
 
     static func withHandle(_ body: (SQLiteHandle) throws -> Void) throws {

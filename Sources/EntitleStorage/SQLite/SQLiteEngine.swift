@@ -15,7 +15,6 @@ final class SQLiteEngine: SQLEngine {
     private let reader: SQLiteHandle
     private let readerMutex = AsyncMutex()
     private let writer: GroupCommit
-    private let checkpointer: WALCheckpointer
     private let observer: StorageObserver
     private let threadPool: NIOThreadPool
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
@@ -28,7 +27,7 @@ final class SQLiteEngine: SQLEngine {
     let appendCall: (any KeptStatement.Type)? = nil
     let keptAppendCall: (any KeptStatement.Type)? = nil
 
-    /// WAL pages from which a commit has the checkpointer checkpoint (``WALCheckpointer``).
+    /// WAL pages after which a commit checkpoints (`PRAGMA wal_autocheckpoint`).
     static let walCheckpointPages = 4_000
 
     func readHorizon() async throws(StorageError) -> Int64 { .max }
@@ -38,12 +37,9 @@ final class SQLiteEngine: SQLEngine {
         try await transaction(work)
     }
 
-    private init(
-        connection: SQLiteHandle, reader: SQLiteHandle, checkpointer: WALCheckpointer, observer: StorageObserver, threadPool: NIOThreadPool
-    ) {
+    private init(connection: SQLiteHandle, reader: SQLiteHandle, observer: StorageObserver, threadPool: NIOThreadPool) {
         self.connection = connection
         self.reader = reader
-        self.checkpointer = checkpointer
         self.observer = observer
         self.threadPool = threadPool
         self.writer = GroupCommit(session: Session(handle: connection), observer: observer) { statement throws(StorageError) in
@@ -51,28 +47,20 @@ final class SQLiteEngine: SQLEngine {
                 _ = try connection.execute(statement, [])
                 return
             }
-            // The commit's fsync waits for the disk: off the caller's thread. The WAL's checkpoint
-            // into the database file runs after it, on the checkpointer's connection.
-            let walPages: Int
+            // The commit's fsync (and any checkpoint) waits for the disk: off the caller's thread.
             do {
-                walPages = try await threadPool.runIfActive { () throws -> Int in
-                    _ = try connection.execute(statement, [])
-                    return connection.walPages
-                }
+                try await threadPool.runIfActive { () throws -> Void in _ = try connection.execute(statement, []) }
             } catch let error as StorageError {
                 throw error
             } catch {
                 throw StorageError(.unavailable, "the SQLite commit could not run: \(error)", underlying: error)
             }
-            checkpointer.committed(walPages: walPages)
         }
     }
 
     /// Opens (creating when missing) the database file at `path`, creating its folder too.
-    /// `walCheckpointPages` and `beforeCheckpoint` are the checkpointer's (``WALCheckpointer``).
     static func open(
-        path: String, logger: Logger, observer: StorageObserver = .none, threadPool: NIOThreadPool = .singleton,
-        walCheckpointPages: Int = walCheckpointPages, beforeCheckpoint: @escaping @Sendable () async -> Void = {}
+        path: String, logger: Logger, observer: StorageObserver = .none, threadPool: NIOThreadPool = .singleton
     ) async throws(StorageError) -> SQLiteEngine {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -85,30 +73,20 @@ final class SQLiteEngine: SQLEngine {
         for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
             _ = try connection.execute(pragma, [])
         }
-        // The WAL is checkpointed into the database file once it holds this many pages (SQLite's
+        // The writer checkpoints the WAL into the database file once it holds this many pages (SQLite's
         // default is 1,000). An event with its signed payload, indexes, projection and analytics mark
         // writes ~20 pages, so the default checkpointed (and synced the database file) every few dozen
-        // events. 4,000 pages (16 MB) keeps the WAL about within the first of its index's hash tables
-        // (4,062 pages), where a read finds a page with one lookup. The checkpoint runs on a
-        // connection of its own, not inside the commit that crosses the threshold (which every append
-        // waiting for that commit would wait for): the writer reports its WAL's pages after each
-        // commit instead of checkpointing.
-        connection.reportWALPages()
-        let checkpoints = try SQLiteHandle(path: path)
-        // The connection learns the file's mode from the statement (a checkpoint alone wouldn't), and
-        // a checkpoint syncs the database file before the WAL it copied can be reused.
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL"] {
-            _ = try checkpoints.execute(pragma, [])
-        }
-        let checkpointer = WALCheckpointer(
-            handle: checkpoints, threshold: walCheckpointPages, threadPool: threadPool, logger: logger, beforeCheckpoint: beforeCheckpoint)
+        // events, inside the commit that every waiting append waits for. 4,000 pages (16 MB) keeps the WAL
+        // about within the first of its index's hash tables (4,062 pages), where a read finds a page
+        // with one lookup.
+        _ = try connection.execute("PRAGMA wal_autocheckpoint = \(walCheckpointPages)", [])
         // Group commit runs each transaction in a savepoint, whose journal (the pages as they were
         // before it, to roll it back alone) SQLite moves to a temporary file past 64 KiB: a file opened
         // and written for nearly every group. Kept in memory, it costs no system call; it is gone at
         // the commit, and never needed for recovery (the WAL is).
         _ = try connection.execute("PRAGMA temp_store = MEMORY", [])
         _ = try reader.execute("PRAGMA busy_timeout = 5000", [])
-        return SQLiteEngine(connection: connection, reader: reader, checkpointer: checkpointer, observer: observer, threadPool: threadPool)
+        return SQLiteEngine(connection: connection, reader: reader, observer: observer, threadPool: threadPool)
     }
 
     func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
@@ -130,17 +108,7 @@ final class SQLiteEngine: SQLEngine {
     /// Write transactions waiting for the writer's next group.
     var queuedWrites: Int { writer.queuedCount }
 
-    /// Checkpoints that ran on the checkpointer's connection.
-    var walCheckpoints: Int { checkpointer.completed }
-
-    /// Returns once no checkpoint runs or is asked for.
-    func checkpointsSettled() async { await checkpointer.settled() }
-
-    /// Whether the engine is closing: its checkpointer takes no more commits.
-    var checkpointerClosing: Bool { checkpointer.isClosing }
-
     func close() async {
-        await checkpointer.close()
         let (reader, connection) = (reader, connection)
         try? await readerMutex.withLock { () throws(StorageError) in reader.close() }
         await writer.closing { connection.close() }

@@ -10,9 +10,7 @@ import VaporCSQLite
 final class SQLiteHandle: @unchecked Sendable {
     private var database: OpaquePointer?
     private var statements: [String: Statement] = [:]
-    let path: String
-    /// Pages in the WAL after this connection's last commit, once ``reportWALPages()`` was called.
-    private(set) var walPages = 0
+    private let path: String
     /// Statements kept at most; statements built for a variable number of `IN` values vary, so the
     /// cache is emptied when it grows past this, rather than growing without bound.
     private static let cacheLimit = 512
@@ -111,34 +109,6 @@ final class SQLiteHandle: @unchecked Sendable {
             }
             rows.append(row)
         }
-    }
-
-    /// Has SQLite set ``walPages`` after each commit on this connection (its WAL hook, called inside
-    /// the commit). This replaces SQLite's automatic checkpoint, which is that same hook: a commit
-    /// on this connection no longer checkpoints.
-    func reportWALPages() {
-        guard let database else { return }
-        let hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = { context, _, _, pages in
-            if let context { Unmanaged<SQLiteHandle>.fromOpaque(context).takeUnretainedValue().walPages = Int(pages) }
-            return SQLITE_OK
-        }
-        // The hook goes with the connection, which this handle closes before it goes.
-        _ = sqlite_nio_sqlite3_wal_hook(database, hook, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// Checkpoints the WAL into the database file as far as no reader still needs it, without waiting
-    /// for anyone (SQLite's `PASSIVE` mode); `false` when another connection was checkpointing.
-    ///
-    /// A connection knows the file is in WAL mode once it has read it or set the mode itself; before,
-    /// SQLite's checkpoint does nothing and says so, which fails here rather than pass for a checkpoint.
-    func checkpoint() throws(StorageError) -> Bool {
-        guard let database else { throw StorageError(.unavailable, "the SQLite database \(path) is closed") }
-        var walPages: Int32 = -1
-        let status = sqlite_nio_sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, nil)
-        if status & 0xFF == SQLITE_BUSY { return false }
-        guard status == SQLITE_OK else { throw failure(status, "wal_checkpoint", database) }
-        guard walPages >= 0 else { throw StorageError(.queryFailed, "the SQLite database \(path) is not in WAL mode on this connection") }
-        return true
     }
 
     /// How many times SQLite prepared the kept statement `sql` again since it was first prepared
