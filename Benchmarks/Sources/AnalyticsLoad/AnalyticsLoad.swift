@@ -44,8 +44,8 @@ enum AnalyticsLoad {
         }
     }
 
-    /// `residency` tells how much of the ledger's file is in memory (SQLite only), printed before each
-    /// measured path: on a large ledger a refresh's reads come from the disk for what isn't.
+    /// `residency` tells how much of the ledger's file is in memory (SQLite only), printed after
+    /// ingestion and before each round's refresh: a refresh reads from the disk what isn't.
     static func run(
         store: any LedgerStore, engine: String, events target: Int, rounds: Int, residency: @Sendable () -> String
     ) async throws {
