@@ -32,15 +32,14 @@ enum AnalyticsLoad {
         }()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-analytics-load-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let postgres = target.hasPrefix("postgres")
         let file = folder.appendingPathComponent("entitle.sqlite").path
-        let database = target.hasPrefix("postgres") ? try LedgerDatabase(url: target) : .sqlite(path: file)
+        let database = postgres ? try LedgerDatabase(url: target) : .sqlite(path: file)
         let residency: @Sendable () -> String = {
-            target.hasPrefix("postgres") ? "n/a" : PageResidency.fraction(of: file).map { String(format: "%.0f%%", $0 * 100) } ?? "unknown"
+            postgres ? "n/a" : PageResidency.fraction(of: file).map { String(format: "%.0f%%", $0 * 100) } ?? "unknown"
         }
         try await LedgerConnection.with(database, logger: logger) { store in
-            try await run(
-                store: store, engine: target.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", events: events, rounds: rounds,
-                residency: residency)
+            try await run(store: store, engine: postgres ? "PostgreSQL" : "SQLite", events: events, rounds: rounds, residency: residency)
         }
     }
 
