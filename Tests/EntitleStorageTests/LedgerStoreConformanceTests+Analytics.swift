@@ -268,4 +268,49 @@ extension LedgerStoreConformanceTests {
             #expect(left.1 == 0)
         }
     }
+
+    @Test(
+        "aggregates kept in memory follow every write, this instance's and another's: rows changed behind their revision are not read, a new revision is",
+        arguments: StorageEngine.allCases)
+    func analyticsKeptAggregates(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let cells = Self.analyticsCells
+            let mine = try #require(store as? SQLLedgerStore)
+            // Another server on the same database: the same engine, its own kept aggregates.
+            let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache(), aggregates: AggregateCache())
+            let events = AnalyticsLedger.events
+            let (early, late) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
+            for event in early { _ = try await mine.append(event) }
+            _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
+            #expect(try await mine.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(early))
+            for event in late { _ = try await mine.append(event) }
+            _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
+
+            // Every row changed without a new revision: this instance reads what its refresh left, the
+            // other (nothing kept) the rows.
+            let app = mine.app
+            try await mine.engine.transaction { session throws(StorageError) in
+                _ = try await session.execute("UPDATE analytics_daily SET value = value * 3 WHERE app_id = ?", [.text(app)])
+            }
+            let expected = Self.expectedCells(events)
+            #expect(try await mine.analyticsStore().analyticsCells(through: nil) == expected)
+            let cutoff = AnalyticsCalendar.day(of: AnalyticsLedger.at("2026-01-31T00:00:00Z"))
+            #expect(try await mine.analyticsStore().analyticsCells(through: cutoff) == expected.filter { $0.key.day <= cutoff })
+            let rows = try await other.analyticsStore().analyticsCells(through: nil)
+            #expect(rows != expected)
+            #expect(rows.count == expected.count)
+
+            // The other instance refreshes: a new revision, so this one reads the rows it left.
+            let more = Self.monthBought(81_010, "zoe", "ZX", "2026-03-04T12:00:00Z")
+            _ = try await other.append(more)
+            _ = try await other.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
+            let refreshed = try await other.analyticsStore().analyticsCells(through: nil)
+            #expect(refreshed != expected && refreshed != rows)
+            #expect(try await mine.analyticsStore().analyticsCells(through: nil) == refreshed)
+            // A recompute there: both read the pure computation.
+            _ = try await other.analyticsStore().recomputeAnalytics(batchSize: 2, cells: cells)
+            #expect(try await mine.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(events + [more]))
+            #expect(try await other.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(events + [more]))
+        }
+    }
 }

@@ -286,6 +286,12 @@ enum LedgerSchema {
             // A signed payload is base64url text (a JWS and its certificates), which does not compress
             // by the quarter PostgreSQL asks of it: trying, on every insert, only cost time.
             (16, uncompressedPayloads.map { [$0] } ?? []),
+            (17, [
+                // A random revision of each app's aggregates, new with every change of its analytics_daily
+                // rows, so a copy of them kept in memory is used only while they are the very ones it
+                // came from (no row: none).
+                "CREATE TABLE analytics_revisions (app_id TEXT PRIMARY KEY, revision BIGINT NOT NULL)",
+            ]),
         ]
     }
 

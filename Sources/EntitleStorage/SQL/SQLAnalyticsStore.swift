@@ -6,16 +6,24 @@ import Foundation
 /// reads the events past the analytics cursor, computes each subscriber they touch from all their
 /// events, adds the difference from what that subscriber added before, and advances the cursor in
 /// the same transaction — so the daily aggregates always equal the sum of every subscriber's cells.
+///
+/// Every transaction that changes an app's aggregate rows stores a new revision of them
+/// (`analytics_revisions`), and the cells it leaves are kept in memory under that revision
+/// (``AggregateCache``), so a read of the aggregates after a refresh, or after nothing changed, costs
+/// one row rather than every cell.
 final class SQLAnalyticsStore: AnalyticsStore {
     let engine: any SQLEngine
     /// The app whose aggregates these are.
     let app: String
     let cursor: LedgerCursor
+    /// The aggregates kept in memory, shared by the stores of every app on this engine.
+    let aggregates: AggregateCache
 
-    init(engine: any SQLEngine, app: String) {
+    init(engine: any SQLEngine, app: String, aggregates: AggregateCache) {
         self.engine = engine
         self.app = app
         self.cursor = LedgerCursor(app: app, consumer: "analytics")
+        self.aggregates = aggregates
     }
 
     func refreshAnalytics(
@@ -26,20 +34,21 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let (app, cursor) = (app, cursor)
         while true {
             let horizon = try await engine.readHorizon()
-            let (subscribers, events): ([String], Int) = try await engine.transaction { session throws(StorageError) in
+            let (subscribers, events, change): ([String], Int, AggregateChange?) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
                 try await session.lock(Self.analyticsLock(app))
                 let position = try await cursor.position(session)
                 let entries = try await cursor.entries(after: position, horizon: horizon, limit: batchSize, session)
-                guard let last = entries.last else { return ([], 0) }
+                guard let last = entries.last else { return ([], 0, nil) }
                 let ids = Set(entries.compactMap(\.appUserID)).sorted()
                 // During a recompute, the subscribers it hasn't reached are left to it: it reads all their
                 // events, these included, when it gets there.
                 let uncounted = try await Self.uncounted(ids, app: app, session)
-                try await Self.recompute(ids.filter { !uncounted.contains($0) }, app: app, counted: true, cells: cells, session)
+                let change = try await Self.recompute(ids.filter { !uncounted.contains($0) }, app: app, counted: true, cells: cells, session)
                 try await cursor.advance(to: last.sequence, session)
-                return (ids, entries.count)
+                return (ids, entries.count, change)
             }
+            change?.apply(to: aggregates, app: app)
             refreshed.formUnion(subscribers)
             if events < batchSize { return refreshed.count }
         }
@@ -55,14 +64,16 @@ final class SQLAnalyticsStore: AnalyticsStore {
     func startRecompute() async throws(StorageError) {
         let horizon = try await engine.readHorizon()
         let (app, cursor) = (app, cursor)
-        try await engine.transaction { session throws(StorageError) in
+        let revision = try await engine.transaction { session throws(StorageError) in
             try await session.lock(Self.analyticsLock(app))
             _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.text(app)])
             _ = try await session.execute(
                 "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.text(app)])
             let head = try await cursor.head(horizon: horizon, session)
             try await cursor.advance(to: head, session)
+            return try await Self.storeNewRevision(app: app, session).to
         }
+        aggregates.keep([:], revision: revision, app: app)
     }
 
     /// Recomputes the next `batchSize` subscribers of the recompute under way, in one transaction;
@@ -72,14 +83,14 @@ final class SQLAnalyticsStore: AnalyticsStore {
     ) async throws(StorageError) -> (subscribers: Int, finished: Bool) {
         let batchSize = max(1, batchSize)
         let app = app
-        return try await engine.transaction { session throws(StorageError) in
+        let (subscribers, finished, change): (Int, Bool, AggregateChange?) = try await engine.transaction { session throws(StorageError) in
             try await session.lock(Self.analyticsLock(app))
-            guard let from = try await Self.recomputeProgress(app: app, session) else { return (0, true) }
+            guard let from = try await Self.recomputeProgress(app: app, session) else { return (0, true, nil) }
             let ids = try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
                 [.text(app), .text(from), .integer(Int64(batchSize))]
             ).compactMap { $0["app_user_id"]?.text }
-            try await Self.recompute(ids, app: app, counted: false, cells: cells, session)
+            let change = try await Self.recompute(ids, app: app, counted: false, cells: cells, session)
             let last = ids.count < batchSize ? nil : ids.last
             // Cells stored for ids this batch passed over (no subscriber) are dropped.
             let list = SQLValue.inList(ids.map(SQLValue.text))
@@ -92,8 +103,10 @@ final class SQLAnalyticsStore: AnalyticsStore {
             } else {
                 _ = try await session.execute("DELETE FROM analytics_recompute WHERE app_id = ?", [.text(app)])
             }
-            return (ids.count, last == nil)
+            return (ids.count, last == nil, change)
         }
+        change?.apply(to: aggregates, app: app)
+        return (subscribers, finished)
     }
 
     func recomputeUnderWay() async throws(StorageError) -> Bool {
@@ -128,13 +141,14 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// Computes the cells of `ids` from all their events, stores them, and adds to the aggregates what
     /// changed: from the cells stored before when they are `counted` in the aggregates, else all of them.
+    /// Returns that change (`nil` when the aggregates are unchanged).
     ///
     /// The events of up to ``chunk`` subscribers are read in one query, decoded and turned into
     /// cells on every core, then written; all inside the caller's transaction.
     private static func recompute(
         _ ids: [String], app: String, counted: Bool, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells,
         _ session: any SQLSession
-    ) async throws(StorageError) {
+    ) async throws(StorageError) -> AggregateChange? {
         var delta = AnalyticsCells()
         for start in stride(from: 0, to: ids.count, by: chunk) {
             let ids = Array(ids[start..<min(start + chunk, ids.count)])
@@ -173,7 +187,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 }
             }
         }
-        try await addToAggregates(delta, app: app, session)
+        return try await addToAggregates(delta, app: app, session)
     }
 
     /// Subscribers whose events are read in one query.
@@ -212,23 +226,52 @@ final class SQLAnalyticsStore: AnalyticsStore {
         return all
     }
 
+    /// The kept cells when the stored revision is theirs; else every row, then kept under the revision.
+    /// The revision is read first: the rows read after it are of that revision or a later one, and a
+    /// later one is stored under another revision, so the cells are never kept under one they are not.
     func analyticsCells(through day: Int?) async throws(StorageError) -> AnalyticsCells {
-        try await engine.read { session throws(StorageError) in
-            let rows = try await session.execute(
-                "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ? AND day <= ?",
-                [.text(app), .integer(Int64(day ?? Int(Int32.max)))])
-            var cells = AnalyticsCells(minimumCapacity: rows.count)
-            for row in rows {
-                guard let day = row["day"]?.integer, let name = row["metric"]?.text, let metric = AnalyticsMetric(rawValue: name),
-                    let value = row["value"]?.integer
-                else { throw StorageError(.corruptRecord, "an analytics row has an unknown metric or no value") }
-                let key = AnalyticsKey(
-                    day: Int(day), metric: metric, product: row["product"]?.text ?? "", currency: row["currency"]?.text ?? "",
-                    cohort: row["cohort"]?.text ?? "")
-                cells[key] = value
-            }
-            return cells
+        let (app, aggregates) = (app, aggregates)
+        return try await engine.read { session throws(StorageError) in
+            let revision = try await Self.revision(app: app, session)
+            if let kept = aggregates.cells(app, revision: revision, through: day) { return kept }
+            let cells = try await Self.readAggregates(app: app, session)
+            aggregates.keep(cells, revision: revision, app: app)
+            guard let day else { return cells }
+            return cells.filter { $0.key.day <= day }
         }
+    }
+
+    /// Every aggregate cell of `app`.
+    private static func readAggregates(app: String, _ session: any SQLSession) async throws(StorageError) -> AnalyticsCells {
+        let rows = try await session.execute(
+            "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ?", [.text(app)])
+        var cells = AnalyticsCells(minimumCapacity: rows.count)
+        for row in rows {
+            guard let day = row["day"]?.integer, let name = row["metric"]?.text, let metric = AnalyticsMetric(rawValue: name),
+                let value = row["value"]?.integer
+            else { throw StorageError(.corruptRecord, "an analytics row has an unknown metric or no value") }
+            let key = AnalyticsKey(
+                day: Int(day), metric: metric, product: row["product"]?.text ?? "", currency: row["currency"]?.text ?? "",
+                cohort: row["cohort"]?.text ?? "")
+            cells[key] = value
+        }
+        return cells
+    }
+
+    /// The revision of `app`'s aggregates stored last; 0 when none is stored (none is ever 0).
+    private static func revision(app: String, _ session: any SQLSession) async throws(StorageError) -> Int64 {
+        try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.text(app)]).first?["revision"]?.integer ?? 0
+    }
+
+    /// Stores a new revision of `app`'s aggregates, in the transaction that changes them (which holds
+    /// the app's analytics lock, so the revision it replaces is the one the rows were at).
+    private static func storeNewRevision(app: String, _ session: any SQLSession) async throws(StorageError) -> (from: Int64, to: Int64) {
+        let from = try await revision(app: app, session)
+        let to = AggregateCache.newRevision()
+        _ = try await session.execute(
+            "INSERT INTO analytics_revisions (app_id, revision) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET revision = excluded.revision",
+            [.text(app), .integer(to)])
+        return (from, to)
     }
 
     func pendingAnalytics() async throws(StorageError) -> Int {
@@ -237,15 +280,18 @@ final class SQLAnalyticsStore: AnalyticsStore {
         }
     }
 
-    /// Adds `delta` to the daily aggregates and drops the rows that reach zero. Every writer of an app's
+    /// Adds `delta` to the daily aggregates, drops the rows that reach zero, and stores a new revision;
+    /// returns the change (`nil` when `delta` is empty: nothing is written). Every writer of an app's
     /// aggregates holds that app's analytics lock, so no two update its rows at once, and any order will
     /// do (sorting the keys first was ~9% of a refresh's samples).
     ///
     /// The cells go up to ``aggregateRows`` at a time in one upsert (a recompute's batch touches most of
     /// an app's cells: one statement each was 40% of a recompute), in chunks of a power of two so only a
     /// few statements are ever prepared; the rows that reach zero are then deleted in one statement.
-    private static func addToAggregates(_ delta: AnalyticsCells, app: String, _ session: any SQLSession) async throws(StorageError) {
-        guard !delta.isEmpty else { return }
+    private static func addToAggregates(
+        _ delta: AnalyticsCells, app: String, _ session: any SQLSession
+    ) async throws(StorageError) -> AggregateChange? {
+        guard !delta.isEmpty else { return nil }
         var remaining = delta[...]
         while !remaining.isEmpty {
             let count = remaining.count >= aggregateRows ? aggregateRows : 1 << (Int.bitWidth - 1 - remaining.count.leadingZeroBitCount)
@@ -265,6 +311,8 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 """, binds)
         }
         _ = try await session.execute(zeroAggregatesDeletion, [.text(app)])
+        let (from, to) = try await storeNewRevision(app: app, session)
+        return AggregateChange(from: from, to: to, delta: delta)
     }
 
     /// Deletes an app's aggregate rows at zero (through the schema's `analytics_daily_zero` index).

@@ -9,15 +9,20 @@ final class SQLLedgerStore: LedgerStore {
     let app: String
     /// Decoded projections, shared by the stores of every app on this engine.
     let projections: ProjectionCache
+    /// The analytics aggregates kept in memory, shared by the stores of every app on this engine.
+    let aggregates: AggregateCache
 
-    init(engine: any SQLEngine, app: String = "", projections: ProjectionCache = ProjectionCache()) {
+    init(
+        engine: any SQLEngine, app: String = "", projections: ProjectionCache = ProjectionCache(), aggregates: AggregateCache = AggregateCache()
+    ) {
         self.engine = engine
         self.app = app
         self.projections = projections
+        self.aggregates = aggregates
     }
 
     func forApp(_ app: String) -> any LedgerStore {
-        SQLLedgerStore(engine: engine, app: app, projections: projections)
+        SQLLedgerStore(engine: engine, app: app, projections: projections, aggregates: aggregates)
     }
 
     static let encoder: JSONEncoder = {
@@ -157,6 +162,8 @@ final class SQLLedgerStore: LedgerStore {
             for table in LedgerSchema.appTables {
                 _ = try await session.execute("UPDATE \(table) SET app_id = ? WHERE app_id = ''", [.text(app)])
             }
+            // The app's aggregates now hold the rows adopted: no revision is theirs until the next write.
+            _ = try await session.execute("DELETE FROM analytics_revisions WHERE app_id IN ('', ?)", [.text(app)])
         }
     }
 
@@ -629,7 +636,7 @@ final class SQLLedgerStore: LedgerStore {
     }
 
     func analyticsStore() -> any AnalyticsStore {
-        SQLAnalyticsStore(engine: engine, app: app)
+        SQLAnalyticsStore(engine: engine, app: app, aggregates: aggregates)
     }
 
     func close() async {
