@@ -313,4 +313,28 @@ extension LedgerStoreConformanceTests {
             #expect(try await other.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(events + [more]))
         }
     }
+
+    @Test("rows an app adopts from a ledger older than apps are read into its aggregates, not the copy kept before", arguments: StorageEngine.allCases)
+    func analyticsAdoptedRows(engine: StorageEngine) async throws {
+        try await engine.withStore { root in
+            let one = try #require(root.forApp("com.example.one") as? SQLLedgerStore)
+            let events = AnalyticsLedger.events
+            for event in events { _ = try await one.append(event) }
+            _ = try await one.analyticsStore().refreshAnalytics(batchSize: 100, cells: Self.analyticsCells)
+            let before = try await one.analyticsStore().analyticsCells(through: nil)
+            #expect(before == Self.expectedCells(events))
+            // A subscriber and an aggregate row as a ledger from before apps holds them (no app).
+            try await one.engine.transaction { session throws(StorageError) in
+                _ = try await session.execute(
+                    "INSERT INTO subscribers (app_id, app_user_id, projection, event_count, updated_at) VALUES ('', 'legacy', '{}', 0, 0)", [])
+                _ = try await session.execute(
+                    "INSERT INTO analytics_daily (app_id, day, metric, product, currency, cohort, value) VALUES ('', 19000, 'revenue', 'legacy', 'USD', '', 500)",
+                    [])
+            }
+            try await one.adoptUnassignedRows()
+            let after = try await one.analyticsStore().analyticsCells(through: nil)
+            #expect(after[AnalyticsKey(day: 19_000, metric: .revenue, product: "legacy", currency: "USD")] == 500)
+            #expect(after.count == before.count + 1)
+        }
+    }
 }
