@@ -2,13 +2,19 @@ import AppStoreModels
 import EntitleAnalytics
 import Foundation
 
-/// A subscriber's analytics cells as stored in `analytics_contributions.cells`: a JSON array of
-/// `{"d": day, "m": metric, "p": product, "c": currency, "h": cohort, "v": value}` objects.
+/// A subscriber's analytics cells as stored in `analytics_contributions.cells`: a JSON object
+/// `{"s": [strings], "c": [integers]}`, where `s` holds each distinct metric, product, currency and
+/// cohort once and `c` six integers a cell: day, the metric's, product's, currency's and cohort's
+/// positions in `s`, and value.
 ///
-/// The array is written directly (a refresh writes one per subscriber it touches, and Foundation's
-/// encoder cost more than computing the cells) and read back with `JSONCursor`; what that doesn't
-/// read (an escaped string, what earlier versions wrote with `JSONEncoder`) `JSONDecoder` reads.
+/// A refresh reads and writes these for every subscriber it touches. Earlier versions wrote an array of
+/// `{"d": day, "m": metric, "p": product, "c": currency, "h": cohort, "v": value}` objects, five to six
+/// times longer (~100 bytes a cell against ~18) with every string repeated and decoded again in every
+/// cell; both are read, the rows written so are rewritten in this form when their subscriber is next
+/// refreshed. `JSONCursor` reads either; what it doesn't (an escape, another key order) `JSONDecoder`
+/// reads.
 enum StoredAnalyticsCells {
+    /// A cell as earlier versions stored it.
     private struct Row: Decodable {
         var d: Int
         var m: String
@@ -18,73 +24,57 @@ enum StoredAnalyticsCells {
         var v: Int64
     }
 
+    /// The cells as this type writes them.
+    private struct Table: Decodable {
+        var s: [String]
+        var c: [Int64]
+    }
+
     /// The JSON text of `cells`, in no particular order (they are read back into a dictionary).
     ///
-    /// Written as bytes: a subscriber's cells repeat a few strings (products, currencies, cohorts,
-    /// metrics), each quoted once per call; appending to a `String` piece by piece, every string
-    /// checked for escapes each time, was 17% of computing a refresh's cells (41 → 17 µs for 70 cells).
+    /// Written as bytes, each string quoted once (``JSONText/appendQuoted(_:to:escapingSlashes:)``,
+    /// slashes as they are): appending to a `String` piece by piece, every string checked for escapes
+    /// each time, was 17% of computing a refresh's cells.
     static func encode(_ cells: AnalyticsCells) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(cells.count * 96 + 2)
-        var (metrics, products, currencies, cohorts) = (QuotedStrings(), QuotedStrings(), QuotedStrings(), QuotedStrings())
-        bytes.append(UInt8(ascii: "["))
+        var strings = StringTable()
+        var numbers: [UInt8] = []
+        numbers.reserveCapacity(cells.count * 24)
         for (key, value) in cells {
-            bytes.append(contentsOf: bytes.count == 1 ? Literal.firstDay : Literal.day)
-            appendDecimal(Int64(key.day), to: &bytes)
-            bytes.append(contentsOf: Literal.metric)
-            metrics.append(key.metric.rawValue, to: &bytes)
-            bytes.append(contentsOf: Literal.product)
-            products.append(key.product, to: &bytes)
-            bytes.append(contentsOf: Literal.currency)
-            currencies.append(key.currency, to: &bytes)
-            bytes.append(contentsOf: Literal.cohort)
-            cohorts.append(key.cohort, to: &bytes)
-            bytes.append(contentsOf: Literal.value)
-            appendDecimal(value, to: &bytes)
-            bytes.append(UInt8(ascii: "}"))
+            if !numbers.isEmpty { numbers.append(UInt8(ascii: ",")) }
+            appendDecimal(Int64(key.day), to: &numbers)
+            for string in [key.metric.rawValue, key.product, key.currency, key.cohort] {
+                numbers.append(UInt8(ascii: ","))
+                appendDecimal(Int64(strings.position(of: string)), to: &numbers)
+            }
+            numbers.append(UInt8(ascii: ","))
+            appendDecimal(value, to: &numbers)
         }
-        bytes.append(UInt8(ascii: "]"))
-        return String(decoding: bytes, as: UTF8.self)
+        var text = #"{"s":["#
+        for (index, string) in strings.strings.enumerated() {
+            if index > 0 { text += "," }
+            JSONText.appendQuoted(string, to: &text, escapingSlashes: false)
+        }
+        text += #"],"c":["#
+        text += String(decoding: numbers, as: UTF8.self)
+        text += "]}"
+        return text
     }
 
-    /// The text between a cell's values.
-    private enum Literal {
-        static let firstDay = Array(#"{"d":"#.utf8)
-        static let day = Array(#",{"d":"#.utf8)
-        static let metric = Array(#","m":"#.utf8)
-        static let product = Array(#","p":"#.utf8)
-        static let currency = Array(#","c":"#.utf8)
-        static let cohort = Array(#","h":"#.utf8)
-        static let value = Array(#","v":"#.utf8)
-    }
-
-    /// The strings of one field one encoding has quoted (``JSONText/appendQuoted(_:to:escapingSlashes:)``,
-    /// slashes as they are), up to ``limit`` of them, the last one used tried first; a string past
-    /// those is quoted each time.
-    private struct QuotedStrings {
-        static let limit = 16
-        private var strings: [String] = []
-        private var quoted: [[UInt8]] = []
+    /// The distinct strings of one encoding, in the order first used; the last one found is tried
+    /// first (a subscriber's cells repeat a few products, currencies and cohorts).
+    private struct StringTable {
+        private(set) var strings: [String] = []
         private var last = 0
 
-        mutating func append(_ string: String, to bytes: inout [UInt8]) {
-            if last < strings.count, strings[last] == string {
-                bytes.append(contentsOf: quoted[last])
-                return
-            }
+        mutating func position(of string: String) -> Int {
+            if last < strings.count, strings[last] == string { return last }
             if let index = strings.firstIndex(of: string) {
                 last = index
-                bytes.append(contentsOf: quoted[index])
-                return
+                return index
             }
-            var text = ""
-            JSONText.appendQuoted(string, to: &text, escapingSlashes: false)
-            bytes.append(contentsOf: text.utf8)
-            if strings.count < Self.limit {
-                last = strings.count
-                strings.append(string)
-                quoted.append(Array(text.utf8))
-            }
+            strings.append(string)
+            last = strings.count - 1
+            return last
         }
     }
 
@@ -110,11 +100,18 @@ enum StoredAnalyticsCells {
         return try decoded(text, appUserID: appUserID)
     }
 
-    /// The cells read with `JSONDecoder`: what ``read(_:)`` leaves to it, and its reference.
+    /// The cells read with `JSONDecoder`, in either form: what ``read(_:)`` leaves to it, and its reference.
     static func decoded(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
+        let data = Data(text.utf8)
+        if let table = try? SQLLedgerStore.decoder().decode(Table.self, from: data) {
+            guard let cells = cells(strings: table.s, numbers: table.c) else {
+                throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) point past their strings or name an unknown metric")
+            }
+            return cells
+        }
         let rows: [Row]
         do {
-            rows = try SQLLedgerStore.decoder().decode([Row].self, from: Data(text.utf8))
+            rows = try SQLLedgerStore.decoder().decode([Row].self, from: data)
         } catch {
             throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not decode", underlying: error)
         }
@@ -128,10 +125,82 @@ enum StoredAnalyticsCells {
         return cells
     }
 
-    /// The cells as this type writes them, read with `JSONCursor`; `nil` for anything else (an
-    /// escape, another key, an unknown metric), which `JSONDecoder` reads or reports.
+    /// The cells of a table's strings and numbers, or `nil` when the numbers aren't six a cell, a
+    /// position is past the strings, a day isn't an `Int`, or a metric is unknown. A cell given twice
+    /// keeps its last value (as a dictionary decoded from the earlier form does).
+    private static func cells(strings: [String], numbers: [Int64]) -> AnalyticsCells? {
+        guard numbers.count % 6 == 0 else { return nil }
+        var cells = AnalyticsCells(minimumCapacity: numbers.count / 6)
+        var metrics: [AnalyticsMetric?] = Array(repeating: nil, count: strings.count)
+        var cell = 0
+        while cell < numbers.count {
+            guard let day = Int(exactly: numbers[cell]) else { return nil }
+            var positions = (0, 0, 0, 0)
+            for (offset, number) in numbers[(cell + 1)...(cell + 4)].enumerated() {
+                guard number >= 0, number < strings.count else { return nil }
+                switch offset {
+                case 0: positions.0 = Int(number)
+                case 1: positions.1 = Int(number)
+                case 2: positions.2 = Int(number)
+                default: positions.3 = Int(number)
+                }
+            }
+            if metrics[positions.0] == nil { metrics[positions.0] = AnalyticsMetric(rawValue: strings[positions.0]) }
+            guard let metric = metrics[positions.0] else { return nil }
+            let key = AnalyticsKey(day: day, metric: metric, product: strings[positions.1], currency: strings[positions.2], cohort: strings[positions.3])
+            cells[key] = numbers[cell + 5]
+            cell += 6
+        }
+        return cells
+    }
+
+    /// The cells read with `JSONCursor`, in either form (strings first in this type's); `nil` for
+    /// anything else (an escape, another key, an unknown metric), which `JSONDecoder` reads or reports.
     static func read(_ text: String) -> AnalyticsCells? {
-        JSONCursor.read(text) { cursor in
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }
+                == UInt8(ascii: "{") ? readTable(bytes) : readRows(bytes)
+        }
+    }
+
+    /// `{"s": [...], "c": [...]}`, in that order.
+    private static func readTable(_ bytes: UnsafeBufferPointer<UInt8>) -> AnalyticsCells? {
+        JSONCursor.read(bytes) { cursor in
+            var strings: [String]?
+            var cells: AnalyticsCells?
+            guard cursor.object({ cursor, key in
+                switch key {
+                case "s" where strings == nil:
+                    var read: [String] = []
+                    guard cursor.array({ cursor in
+                        guard let string = cursor.string() else { return false }
+                        read.append(string)
+                        return true
+                    }) else { return false }
+                    strings = read
+                    return true
+                case "c" where cells == nil:
+                    guard let strings else { return false }
+                    var numbers: [Int64] = []
+                    guard cursor.array({ cursor in
+                        guard let number = cursor.integer(Int64.self) else { return false }
+                        numbers.append(number)
+                        return true
+                    }) else { return false }
+                    cells = Self.cells(strings: strings, numbers: numbers)
+                    return cells != nil
+                default:
+                    return false
+                }
+            }) else { return nil }
+            return cells
+        }
+    }
+
+    /// The earlier form: an array of objects.
+    private static func readRows(_ bytes: UnsafeBufferPointer<UInt8>) -> AnalyticsCells? {
+        JSONCursor.read(bytes) { cursor in
             var cells = AnalyticsCells()
             let read = cursor.array { cursor in
                 var day: Int?
