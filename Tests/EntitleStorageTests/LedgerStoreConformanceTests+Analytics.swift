@@ -337,4 +337,53 @@ extension LedgerStoreConformanceTests {
             #expect(after.count == before.count + 1)
         }
     }
+
+    @Test(
+        "a refresh and a recompute over several chunks of subscribers equal the pure computation; a chunk that fails leaves nothing written",
+        arguments: StorageEngine.allCases)
+    func analyticsChunks(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let cells = Self.analyticsCells
+            let ledger = try #require(store as? SQLLedgerStore)
+            let analytics = store.analyticsStore()
+            // Two and a half chunks of subscribers, each buying a month on a day of January or February.
+            let count = SQLAnalyticsStore.chunk * 5 / 2
+            let users = (0..<count).map { String(format: "user-%04d", $0) }
+            let events = users.enumerated().map { index, user in
+                Self.monthBought(82_000 + index, user, "C\(index)", String(format: "2026-%02d-%02dT12:00:00Z", 1 + index % 2, 1 + index % 28))
+            }
+            for event in events { _ = try await store.append(event) }
+            #expect(try await analytics.refreshAnalytics(batchSize: 1_000, cells: cells) == count)
+            let expected = Self.expectedCells(events)
+            #expect(try await analytics.analyticsCells(through: nil) == expected)
+            #expect(try await analytics.recomputeAnalytics(batchSize: 1_000, cells: cells) == count)
+            #expect(try await analytics.analyticsCells(through: nil) == expected)
+
+            // A renewal each for a subscriber of the first chunk and one of the last, whose stored cells are damaged.
+            let (first, last) = (users[1], users[count - 1])
+            let renewals = [(first, 1), (last, count - 1)].map { user, index in
+                LedgerEvents.notification(83_000 + index, appUserID: user, type: .didRenew, transaction: Self.apple.subscription(
+                    AnalyticsLedger.individual, original: "C\(index)", id: "C\(index)-2", purchase: AnalyticsLedger.at("2026-03-01T12:00:00Z"),
+                    expires: AnalyticsLedger.at("2026-04-01T12:00:00Z"), groupID: "20776E67"))
+            }
+            for event in renewals { _ = try await store.append(event) }
+            let app = ledger.app
+            try await ledger.engine.transaction { session throws(StorageError) in
+                _ = try await session.execute(
+                    "UPDATE analytics_contributions SET cells = '{' WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(last)])
+            }
+            await #expect(throws: StorageError(.corruptRecord, "")) { try await analytics.refreshAnalytics(batchSize: 1_000, cells: cells) }
+            #expect(try await analytics.analyticsCells(through: nil) == expected)
+            #expect(try await analytics.pendingAnalytics() == 2)
+            let stored = try await ledger.engine.read { session throws(StorageError) in
+                try await session.execute("SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(first)])
+                    .first?["cells"]?.text
+            }
+            #expect(try StoredAnalyticsCells.decode(try #require(stored), appUserID: first) == Self.expectedCells([events[1]]))
+            // A recompute rewrites the damaged cells; the refresh then counts both renewals.
+            #expect(try await analytics.recomputeAnalytics(batchSize: 1_000, cells: cells) == count)
+            _ = try await analytics.refreshAnalytics(batchSize: 1_000, cells: cells)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(events + renewals))
+        }
+    }
 }

@@ -143,87 +143,130 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// changed: from the cells stored before when they are `counted` in the aggregates, else all of them.
     /// Returns that change (`nil` when the aggregates are unchanged).
     ///
-    /// The events of up to ``chunk`` subscribers are read in one query, decoded and turned into
-    /// cells on every core, then written; all inside the caller's transaction.
+    /// The events of up to ``chunk`` subscribers are read in one query, decoded and turned into cells
+    /// on every core, then written; all inside the caller's transaction. A chunk's cells are computed
+    /// while the session reads the next chunk and writes the one before, so the statements (one at a
+    /// time, on one connection) and the computation overlap instead of taking turns.
     private static func recompute(
         _ ids: [String], app: String, counted: Bool, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells,
         _ session: any SQLSession
     ) async throws(StorageError) -> AggregateChange? {
         var delta = AnalyticsCells()
+        var pending: Computing?
+        defer { pending?.task.cancel() }
         for start in stride(from: 0, to: ids.count, by: chunk) {
             let ids = Array(ids[start..<min(start + chunk, ids.count)])
-            for id in ids { try await session.lock(SQLLedgerStore.subscriberLock(app, id)) }
-            let list = SQLValue.inList(ids.map(SQLValue.text))
-            let binds = [SQLValue.text(app)] + list.values
-            let rows = try await session.execute(
-                "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(list.placeholders) ORDER BY app_user_id, sequence",
-                binds)
-            var eventRows: [String: [[String: SQLValue]]] = [:]
-            for row in rows {
-                guard let id = row["app_user_id"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
-                eventRows[id, default: []].append(row)
-            }
-            // What each added before; nothing when what they stored isn't counted.
-            var old: [String: String] = [:]
-            if counted {
-                for row in try await session.execute(
-                    "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
-                    binds)
-                {
-                    if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
-                }
-            }
-            let computed = try await computeCells(ids, eventRows, old, cells)
-            for (id, contribution) in zip(ids, computed) {
-                delta.add(contribution.difference)
-                if let encoded = contribution.encoded {
-                    _ = try await session.execute(
-                        """
-                        INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
-                        ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
-                        """, [.text(app), .text(id), .text(encoded)])
-                } else if old[id] != nil || !counted {
-                    _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
-                }
-            }
+            let (rows, old) = try await read(ids, app: app, counted: counted, session)
+            let computing = Computing(ids: ids, old: old, task: Task { await computeCells(ids, rows, old, cells) })
+            if let previous = pending { try await write(previous, app: app, counted: counted, into: &delta, session) }
+            pending = computing
+        }
+        if let last = pending {
+            pending = nil
+            try await write(last, app: app, counted: counted, into: &delta, session)
         }
         return try await addToAggregates(delta, app: app, session)
     }
 
-    /// Subscribers whose events are read in one query.
-    static let chunk = 500
+    /// A chunk's cells being computed, with what its subscribers stored before.
+    private struct Computing {
+        let ids: [String]
+        let old: [String: String]
+        let task: Task<Result<[Computed], StorageError>, Never>
+    }
+
+    /// A subscriber's computed cells: what they change from those stored before, and their text to
+    /// store (`nil` when there are none).
+    private typealias Computed = (difference: AnalyticsCells, encoded: String?)
+
+    /// The event rows of `ids` (locked first, in order), by subscriber, and the cells each stored
+    /// before (none when what they stored isn't `counted`).
+    private static func read(
+        _ ids: [String], app: String, counted: Bool, _ session: any SQLSession
+    ) async throws(StorageError) -> (rows: [String: [[String: SQLValue]]], old: [String: String]) {
+        for id in ids { try await session.lock(SQLLedgerStore.subscriberLock(app, id)) }
+        let list = SQLValue.inList(ids.map(SQLValue.text))
+        let binds = [SQLValue.text(app)] + list.values
+        var rows: [String: [[String: SQLValue]]] = [:]
+        for row in try await session.execute(
+            "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(list.placeholders) ORDER BY app_user_id, sequence",
+            binds)
+        {
+            guard let id = row["app_user_id"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
+            rows[id, default: []].append(row)
+        }
+        var old: [String: String] = [:]
+        if counted {
+            for row in try await session.execute(
+                "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
+                binds)
+            {
+                if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
+            }
+        }
+        return (rows, old)
+    }
+
+    /// Waits for a chunk's cells, stores them and adds what they change to `delta`.
+    private static func write(
+        _ chunk: Computing, app: String, counted: Bool, into delta: inout AnalyticsCells, _ session: any SQLSession
+    ) async throws(StorageError) {
+        let computed = try await chunk.task.value.get()
+        for (id, contribution) in zip(chunk.ids, computed) {
+            delta.add(contribution.difference)
+            if let encoded = contribution.encoded {
+                _ = try await session.execute(
+                    """
+                    INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
+                    ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
+                    """, [.text(app), .text(id), .text(encoded)])
+            } else if chunk.old[id] != nil || !counted {
+                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
+            }
+        }
+    }
+
+    /// Subscribers whose events are read in one query: small enough that several chunks make a
+    /// refresh's batch, so reading, computing and writing overlap.
+    static let chunk = 100
 
     /// Decodes each subscriber's events, computes their cells, what they change from the cells stored
-    /// before (`old`, as stored), and the cells' text to store (`nil` when there are none), in as many
-    /// parallel parts as the machine has cores; in the order of `ids`.
+    /// before (`old`, as stored), and the cells' text to store, in as many parallel parts as the machine
+    /// has cores; in the order of `ids`.
     private static func computeCells(
         _ ids: [String], _ rows: [String: [[String: SQLValue]]], _ old: [String: String],
         _ cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
-    ) async throws(StorageError) -> [(difference: AnalyticsCells, encoded: String?)] {
+    ) async -> Result<[Computed], StorageError> {
         let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, ids.count / 50))
         let size = (ids.count + parts - 1) / max(1, parts)
-        typealias Computed = (difference: AnalyticsCells, encoded: String?)
-        let work: @Sendable (ArraySlice<String>) throws(StorageError) -> [Computed] = { slice throws(StorageError) in
-            try slice.map { id throws(StorageError) in
-                let computed = cells(id, try SQLLedgerStore.decodeEvents(rows[id] ?? []))
-                let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
-                return (computed.difference(from: previous), computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
+        let work: @Sendable (ArraySlice<String>) -> Result<[Computed], StorageError> = { slice in
+            do throws(StorageError) {
+                return .success(try slice.map { id throws(StorageError) in
+                    let computed = cells(id, try SQLLedgerStore.decodeEvents(rows[id] ?? []))
+                    let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
+                    return (computed.difference(from: previous), computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
+                })
+            } catch {
+                return .failure(error)
             }
         }
-        guard parts > 1 else { return try work(ids[...]) }
+        guard parts > 1 else { return work(ids[...]) }
         let results = await withTaskGroup(of: (Int, Result<[Computed], StorageError>).self) { group in
             for part in 0..<parts {
                 let slice = ids[min(part * size, ids.count)..<min((part + 1) * size, ids.count)]
-                group.addTask {
-                    do throws(StorageError) { return (part, .success(try work(slice))) } catch { return (part, .failure(error)) }
-                }
+                group.addTask { (part, work(slice)) }
             }
             return await group.reduce(into: [Int: Result<[Computed], StorageError>]()) { $0[$1.0] = $1.1 }
         }
         var all: [Computed] = []
         all.reserveCapacity(ids.count)
-        for part in 0..<parts { all += try (results[part] ?? .success([])).get() }
-        return all
+        for part in 0..<parts {
+            switch results[part] ?? .success([]) {
+            case .success(let computed): all += computed
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(all)
     }
 
     /// The kept cells when the stored revision is theirs; else every row, then kept under the revision.
