@@ -13,21 +13,25 @@ public protocol LedgerFolding {
 public enum LedgerFold {
     /// `events` in Apple's order (``LedgerEvent/precedes(_:_:)``), each idempotency key once.
     public static func ordered(_ events: [LedgerEvent]) -> [LedgerEvent] {
-        // Each event's dates are read once and the positions sorted, not the events: reading a purchase
-        // date copies the transaction out of the payload, and moving an event copies all of it.
-        let keys = events.map(LedgerEvent.OrderKey.init)
-        let order = events.indices.sorted { keys[$0] < keys[$1] }
-        var seen = Set<String>(minimumCapacity: events.count)
-        var ordered: [LedgerEvent] = []
-        ordered.reserveCapacity(events.count)
-        for index in order where seen.insert(events[index].idempotencyKey).inserted { ordered.append(events[index]) }
-        return ordered
+        order(events).map { events[$0] }
     }
 
-    /// `initial` with `events` applied in Apple's order, each idempotency key once.
+    /// `initial` with `events` applied in Apple's order, each idempotency key once. The events are
+    /// applied where they are, not copied into an ordered array first (an event is a large value).
     public static func fold<State: LedgerFolding>(_ events: [LedgerEvent], into initial: State) -> State {
         var state = initial
-        for event in ordered(events) { state.apply(event) }
+        for index in order(events) { state.apply(events[index]) }
         return state
+    }
+
+    /// The positions of `events` in Apple's order, each idempotency key's first.
+    ///
+    /// Each event's dates are read once and the positions sorted, not the events: reading a purchase
+    /// date copies the transaction out of the payload, and moving an event copies all of it.
+    private static func order(_ events: [LedgerEvent]) -> [Int] {
+        let keys = events.map(LedgerEvent.OrderKey.init)
+        let sorted = events.indices.sorted { keys[$0] < keys[$1] }
+        var seen = Set<String>(minimumCapacity: events.count)
+        return sorted.filter { seen.insert(events[$0].idempotencyKey).inserted }
     }
 }
