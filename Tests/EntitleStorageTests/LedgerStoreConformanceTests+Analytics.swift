@@ -386,4 +386,60 @@ extension LedgerStoreConformanceTests {
             #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(events + renewals))
         }
     }
+
+    @Test(
+        "a refresh that commits between a read's revision and its rows: what the read got is not kept under the earlier revision, so that refresh's own change is never added twice",
+        arguments: StorageEngine.allCases)
+    func analyticsKeptAcrossACommit(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let cells = Self.analyticsCells
+            let mine = try #require(store as? SQLLedgerStore)
+            let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache(), aggregates: AggregateCache())
+            let events = AnalyticsLedger.events
+            let (early, late) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
+            for event in early { _ = try await mine.append(event) }
+            _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
+            let app = mine.app
+            let revision: @Sendable () async throws -> Int64 = {
+                try await mine.engine.read { session throws(StorageError) in
+                    try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.text(app)]).first?["revision"]?.integer ?? 0
+                }
+            }
+            let before = try await revision()
+            // The read, with the late events appended and refreshed (another instance) just before its rows.
+            let read = try await mine.engine.read { session throws(StorageError) in
+                try await SQLAnalyticsStore.keptOrRead(app: app, aggregates: mine.aggregates, through: nil, InterposedSession(session) {
+                    for event in late { _ = try await other.append(event) }
+                    _ = try await other.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
+                })
+            }
+            #expect(read == Self.expectedCells(events))
+            let after = try await revision()
+            #expect(before != 0 && after != before)
+            // What that refresh does once committed, had it run here: advance the cells kept at its first revision.
+            mine.aggregates.advance(app, from: before, to: after, adding: Self.expectedCells(events).difference(from: Self.expectedCells(early)))
+            #expect(try await mine.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(events))
+        }
+    }
+}
+
+/// A session that runs `beforeAggregates` once, just before the first statement reading `analytics_daily`.
+private final class InterposedSession: SQLSession, @unchecked Sendable {
+    let session: any SQLSession
+    var beforeAggregates: (() async throws -> Void)?
+
+    init(_ session: any SQLSession, beforeAggregates: @escaping () async throws -> Void) {
+        self.session = session
+        self.beforeAggregates = beforeAggregates
+    }
+
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        if sql.contains("FROM analytics_daily"), let work = beforeAggregates {
+            beforeAggregates = nil
+            do { try await work() } catch { throw StorageError(.queryFailed, "the interposed work failed: \(error)") }
+        }
+        return try await session.execute(sql, binds)
+    }
+
+    func lock(_ key: String) async throws(StorageError) { try await session.lock(key) }
 }

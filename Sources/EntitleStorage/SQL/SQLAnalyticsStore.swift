@@ -269,19 +269,28 @@ final class SQLAnalyticsStore: AnalyticsStore {
         return .success(all)
     }
 
-    /// The kept cells when the stored revision is theirs; else every row, then kept under the revision.
-    /// The revision is read first: the rows read after it are of that revision or a later one, and a
-    /// later one is stored under another revision, so the cells are never kept under one they are not.
     func analyticsCells(through day: Int?) async throws(StorageError) -> AnalyticsCells {
         let (app, aggregates) = (app, aggregates)
         return try await engine.read { session throws(StorageError) in
-            let revision = try await Self.revision(app: app, session)
-            if let kept = aggregates.cells(app, revision: revision, through: day) { return kept }
-            let cells = try await Self.readAggregates(app: app, session)
-            aggregates.keep(cells, revision: revision, app: app)
-            guard let day else { return cells }
-            return cells.filter { $0.key.day <= day }
+            try await Self.keptOrRead(app: app, aggregates: aggregates, through: day, session)
         }
+    }
+
+    /// The kept cells when the stored revision is theirs; else every row, kept under the revision only
+    /// when it reads the same before the rows and after them. A read's statements each see a committed
+    /// state, not necessarily the same one: rows that a write committed between the revision and the
+    /// rows, kept under the earlier revision, would later have that write's own change added to them
+    /// again (its ``AggregateChange`` advances the cells kept at the revision it started from). Equal
+    /// revisions mean no write of the aggregates committed between (none is ever stored twice).
+    static func keptOrRead(
+        app: String, aggregates: AggregateCache, through day: Int?, _ session: any SQLSession
+    ) async throws(StorageError) -> AnalyticsCells {
+        let revision = try await revision(app: app, session)
+        if let kept = aggregates.cells(app, revision: revision, through: day) { return kept }
+        let cells = try await readAggregates(app: app, session)
+        if try await Self.revision(app: app, session) == revision { aggregates.keep(cells, revision: revision, app: app) }
+        guard let day else { return cells }
+        return cells.filter { $0.key.day <= day }
     }
 
     /// Every aggregate cell of `app`.
