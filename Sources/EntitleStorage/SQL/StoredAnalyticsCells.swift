@@ -39,13 +39,17 @@ enum StoredAnalyticsCells {
         var strings = StringTable()
         var numbers: [UInt8] = []
         numbers.reserveCapacity(cells.count * 24)
+        func appendPosition(of string: String) {
+            numbers.append(UInt8(ascii: ","))
+            appendDecimal(Int64(strings.position(of: string)), to: &numbers)
+        }
         for (key, value) in cells {
             if !numbers.isEmpty { numbers.append(UInt8(ascii: ",")) }
             appendDecimal(Int64(key.day), to: &numbers)
-            for string in [key.metric.rawValue, key.product, key.currency, key.cohort] {
-                numbers.append(UInt8(ascii: ","))
-                appendDecimal(Int64(strings.position(of: string)), to: &numbers)
-            }
+            appendPosition(of: key.metric.rawValue)
+            appendPosition(of: key.product)
+            appendPosition(of: key.currency)
+            appendPosition(of: key.cohort)
             numbers.append(UInt8(ascii: ","))
             appendDecimal(value, to: &numbers)
         }
@@ -132,22 +136,17 @@ enum StoredAnalyticsCells {
         guard numbers.count % 6 == 0 else { return nil }
         var cells = AnalyticsCells(minimumCapacity: numbers.count / 6)
         var metrics: [AnalyticsMetric?] = Array(repeating: nil, count: strings.count)
+        /// The string at a cell's position `number`, if there is one.
+        func string(_ number: Int64) -> String? { number >= 0 && number < strings.count ? strings[Int(number)] : nil }
         var cell = 0
         while cell < numbers.count {
-            guard let day = Int(exactly: numbers[cell]) else { return nil }
-            var positions = (0, 0, 0, 0)
-            for (offset, number) in numbers[(cell + 1)...(cell + 4)].enumerated() {
-                guard number >= 0, number < strings.count else { return nil }
-                switch offset {
-                case 0: positions.0 = Int(number)
-                case 1: positions.1 = Int(number)
-                case 2: positions.2 = Int(number)
-                default: positions.3 = Int(number)
-                }
-            }
-            if metrics[positions.0] == nil { metrics[positions.0] = AnalyticsMetric(rawValue: strings[positions.0]) }
-            guard let metric = metrics[positions.0] else { return nil }
-            let key = AnalyticsKey(day: day, metric: metric, product: strings[positions.1], currency: strings[positions.2], cohort: strings[positions.3])
+            guard let day = Int(exactly: numbers[cell]), numbers[cell + 1] >= 0, numbers[cell + 1] < strings.count,
+                let product = string(numbers[cell + 2]), let currency = string(numbers[cell + 3]), let cohort = string(numbers[cell + 4])
+            else { return nil }
+            let position = Int(numbers[cell + 1])
+            if metrics[position] == nil { metrics[position] = AnalyticsMetric(rawValue: strings[position]) }
+            guard let metric = metrics[position] else { return nil }
+            let key = AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort)
             cells[key] = numbers[cell + 5]
             cell += 6
         }
