@@ -138,8 +138,8 @@ public enum AppStorePayloadReader {
 
     /// Steps over the value of a key the type doesn't have; `false` for one of the type's own keys that
     /// isn't read here (its value is left to `JSONDecoder`).
-    @inlinable static func skip(_ key: String, unless own: Set<String>, _ cursor: inout JSONCursor) -> Bool {
-        !own.contains(key) && cursor.skipValue()
+    @inlinable static func skip(_ key: JSONKey, unless own: Set<String>, _ cursor: inout JSONCursor) -> Bool {
+        !own.contains(key.string) && cursor.skipValue()
     }
 
     /// Each type's keys: its stored properties' names, which its synthesized `Codable` uses. Taken from

@@ -38,13 +38,16 @@ import Foundation
     /// Reads an object, calling `member` with each key (positioned at its value), which must read
     /// the value and return whether it could: `false` for a key it doesn't know or has seen already
     /// (`JSONDecoder` doesn't say which of two equal keys wins). `false` when the object or a member
-    /// couldn't be read.
-    @inlinable package mutating func object(_ member: (inout JSONCursor, String) -> Bool) -> Bool {
+    /// couldn't be read. Keys are read as strings are (a key past ASCII only as valid UTF-8), but
+    /// handed over as their bytes (``JSONKey``): matching one costs no `String`.
+    @inlinable package mutating func object(_ member: (inout JSONCursor, JSONKey) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         while true {
-            guard let key = string(), take(UInt8(ascii: ":")) else { return false }
-            guard member(&self, key) else { return false }
+            guard let range = stringBytes() else { return false }
+            let key = UnsafeBufferPointer(rebasing: bytes[range.bytes])
+            guard range.ascii || String(validating: key, as: UTF8.self) != nil, take(UInt8(ascii: ":")) else { return false }
+            guard member(&self, JSONKey(key)) else { return false }
             if take(UInt8(ascii: ",")) { continue }
             return take(UInt8(ascii: "}"))
         }
@@ -126,15 +129,41 @@ import Foundation
         return nil
     }
 
-    /// An integer: digits only (no fraction or exponent), within `T`'s range.
+    /// An integer: digits only (no fraction or exponent), within `T`'s range; read from the digits
+    /// as `T(text, radix: 10)` reads them.
     @inlinable package mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
-        guard let (text, integral) = number(), integral else { return nil }
-        return T(text, radix: 10)
+        guard let (range, integral) = numberBytes(), integral else { return nil }
+        let negative = bytes[range.lowerBound] == UInt8(ascii: "-")
+        // `-0` as an unsigned integer: as `T(text, radix: 10)` has it.
+        guard T.isSigned || !negative else { return T(numberText(range), radix: 10) }
+        var value: T = 0
+        for index in (negative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound {
+            let digit = T(bytes[index] &- UInt8(ascii: "0"))
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            // Negative numbers accumulate downwards, so `T.min` reads.
+            let (next, overflowedAgain) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = next
+        }
+        return value
     }
 
+    /// A number as `Double(text)` reads it; finite only. An integer of at most 15 digits (below 2⁵³,
+    /// where every integer is a `Double` exactly, as `Double(text)` rounds it) is read from its digits.
     @inlinable package mutating func double() -> Double? {
-        guard let (text, _) = number(), let value = Double(text), value.isFinite else { return nil }
-        return value
+        guard let (range, integral) = numberBytes() else { return nil }
+        let negative = bytes[range.lowerBound] == UInt8(ascii: "-")
+        let digits = range.count - (negative ? 1 : 0)
+        guard integral, digits <= 15 else {
+            guard let value = Double(numberText(range)), value.isFinite else { return nil }
+            return value
+        }
+        var magnitude: Int64 = 0
+        for index in (negative ? range.lowerBound + 1 : range.lowerBound)..<range.upperBound {
+            magnitude = magnitude &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+        }
+        // `-0` is negative zero, as `Double("-0")` has it.
+        return negative ? -Double(magnitude) : Double(magnitude)
     }
 
     /// A date as `JSONDecoder` reads `.millisecondsSince1970`.
@@ -142,8 +171,47 @@ import Foundation
         double().map { Date(timeIntervalSince1970: $0 / 1000.0) }
     }
 
+    /// A UUID as `UUID(uuidString:)` reads the string: the canonical form (8-4-4-4-12 hexadecimal
+    /// digits, either case) from its bytes; any other string through `UUID(uuidString:)` itself, which
+    /// reads some others too.
     @inlinable package mutating func uuid() -> UUID? {
-        string().flatMap(UUID.init(uuidString:))
+        guard let range = stringBytes() else { return nil }
+        let text = UnsafeBufferPointer(rebasing: bytes[range.bytes])
+        if let uuid = Self.canonicalUUID(text) { return uuid }
+        guard let string = range.ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self) else { return nil }
+        return UUID(uuidString: string)
+    }
+
+    /// The UUID of `text` if it is in the canonical form, else `nil`.
+    @inlinable static func canonicalUUID(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let complete = withUnsafeMutableBytes(of: &uuid) { output -> Bool in
+            var position = 0
+            var byte = 0
+            while position < 36 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard text[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                    continue
+                }
+                guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else { return false }
+                output[byte] = high << 4 | low
+                byte += 1
+                position += 2
+            }
+            return true
+        }
+        return complete ? UUID(uuid: uuid) : nil
+    }
+
+    @inlinable static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
     }
 
     /// One of Apple's enumerations, whose raw value is a string or a 32-bit integer.
@@ -179,8 +247,13 @@ import Foundation
         }
     }
 
-    /// A number's text, and whether it has neither fraction nor exponent.
-    @inlinable mutating func number() -> (String, Bool)? {
+    /// The number's text at `range`.
+    @inlinable func numberText(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Where a number's text is, and whether it has neither fraction nor exponent.
+    @inlinable mutating func numberBytes() -> (Range<Int>, Bool)? {
         skipWhitespace()
         let start = index
         var integral = true
@@ -201,7 +274,7 @@ import Foundation
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             guard digits() else { return nil }
         }
-        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), integral)
+        return (start..<index, integral)
     }
 
     /// One or more digits.

@@ -1,0 +1,28 @@
+import Foundation
+
+/// An object's key as ``JSONCursor`` read it: its bytes in the text (no escapes, no control characters,
+/// valid UTF-8), matched against literals byte for byte without making a `String`: `switch key { case
+/// "productId": … }`. Valid only inside the member call it was given to.
+@usableFromInline package struct JSONKey {
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+
+    @inlinable init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The key as a `String`.
+    @inlinable package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the key is `literal`, byte for byte (JSON compares keys by their characters, and a key
+    /// and a literal both without escapes are equal exactly when their UTF-8 bytes are).
+    @inlinable package static func == (key: JSONKey, literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { literal in
+            literal.count == key.bytes.count
+                && (literal.isEmpty || memcmp(literal.baseAddress!, key.bytes.baseAddress!, literal.count) == 0)
+        }
+    }
+
+    @inlinable package static func ~= (literal: StaticString, key: JSONKey) -> Bool {
+        key == literal
+    }
+}
