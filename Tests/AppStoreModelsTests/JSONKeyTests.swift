@@ -35,6 +35,19 @@ struct JSONKeyTests {
         #expect(Self.matches(#"{"clé":1,"cle":2}"#) { $0 == "clé" } == ["clé": true, "cle": false])
     }
 
+    @Test("a key matches byte for byte, not by canonical equivalence as String's == does")
+    func canonicalEquivalence() {
+        #expect("\u{212A}ey" == "Key")
+        let matched = JSONCursorTests.read(Array("{\"\u{212A}ey\":1,\"Key\":2}".utf8)) { cursor in
+            var matched: [Bool] = []
+            return cursor.object { cursor, key in
+                matched.append(key == "Key")
+                return cursor.skipValue()
+            } ? matched : nil
+        }
+        #expect(matched == [false, true])
+    }
+
     @Test("a switch matches the key's case")
     func switchCases() {
         let cases = Self.matches(#"{"type":1,"subtype":2,"other":3}"#) { key in

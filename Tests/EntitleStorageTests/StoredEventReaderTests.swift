@@ -90,6 +90,8 @@ struct StoredEventReaderTests {
         #"{"id":"00000000-0000-4000-8000-000000000001","idempotencyKey":"k","payload":{"appTrialStarted":{"at":1,"at":1}},"receivedAt":1,"source":"admin"}"#,
         #"{"id":"not-a-uuid","idempotencyKey":"k","payload":{"appTrialStarted":{"at":1}},"receivedAt":1,"source":"admin"}"#,
         #"{"idempotencyKey":"k","payload":{"appTrialStarted":{"at":1}},"receivedAt":1,"source":"admin"}"#,
+        // A key spelt with U+212A KELVIN SIGN, canonically equivalent to "idempotencyKey".
+        #"{"id":"00000000-0000-4000-8000-000000000001","idempotencyKey":"k","payload":{"appTrialStarted":{"at":1}},"receivedAt":1,"source":"admin"}"#,
     ])
     func leftToJSONDecoder(json: String) {
         #expect(StoredEventReader.event(json) == nil)

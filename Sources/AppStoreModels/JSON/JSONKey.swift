@@ -13,8 +13,10 @@ import Foundation
     /// The key as a `String`.
     @inlinable package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Whether the key is `literal`, byte for byte (JSON compares keys by their characters, and a key
-    /// and a literal both without escapes are equal exactly when their UTF-8 bytes are).
+    /// Whether the key is `literal`, byte for byte: stricter than `String`'s `==`, which `JSONDecoder`
+    /// uses and which also takes canonically equivalent text (a key spelt with U+212A KELVIN SIGN
+    /// equals the same key with `K`). A key that matches no literal is left to `JSONDecoder`, or
+    /// skipped only where no key of the type has an equivalent spelling.
     @inlinable package static func == (key: JSONKey, literal: StaticString) -> Bool {
         literal.withUTF8Buffer { literal in
             literal.count == key.bytes.count
