@@ -74,7 +74,11 @@ import Foundation
 
     /// A string with no escapes, no control characters and valid UTF-8.
     @inlinable package mutating func string() -> String? {
-        guard let range = stringBytes() else { return nil }
+        stringBytes().flatMap(text)
+    }
+
+    /// The string whose contents ``stringBytes()`` found: as is when all ASCII, else only as valid UTF-8.
+    @inlinable func text(_ range: (bytes: Range<Int>, ascii: Bool)) -> String? {
         let text = UnsafeBufferPointer(rebasing: bytes[range.bytes])
         guard range.ascii else { return String(validating: text, as: UTF8.self) }
         return String(decoding: text, as: UTF8.self)
@@ -176,10 +180,8 @@ import Foundation
     /// reads some others too.
     @inlinable package mutating func uuid() -> UUID? {
         guard let range = stringBytes() else { return nil }
-        let text = UnsafeBufferPointer(rebasing: bytes[range.bytes])
-        if let uuid = Self.canonicalUUID(text) { return uuid }
-        guard let string = range.ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self) else { return nil }
-        return UUID(uuidString: string)
+        if let uuid = Self.canonicalUUID(UnsafeBufferPointer(rebasing: bytes[range.bytes])) { return uuid }
+        return text(range).flatMap(UUID.init(uuidString:))
     }
 
     /// The UUID of `text` if it is in the canonical form, else `nil`.
