@@ -21,6 +21,21 @@ extension LedgerStoreConformanceTests {
         return cells
     }
 
+    /// `store` and another server on the same database (the same engine, its own kept projections and
+    /// aggregates), with the first half of the analytics ledger appended and refreshed through `store`;
+    /// the second half is returned unappended.
+    static func twoInstancesWithEarlyEvents(
+        _ store: any LedgerStore
+    ) async throws -> (mine: SQLLedgerStore, other: SQLLedgerStore, early: [LedgerEvent], late: [LedgerEvent]) {
+        let mine = try #require(store as? SQLLedgerStore)
+        let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache(), aggregates: AggregateCache())
+        let events = AnalyticsLedger.events
+        let (early, late) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
+        for event in early { _ = try await mine.append(event) }
+        _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: analyticsCells)
+        return (mine, other, early, late)
+    }
+
     @Test("analytics refreshed between shuffled, duplicated deliveries equal a full recompute and the pure computation", arguments: StorageEngine.allCases)
     func analyticsIncremental(engine: StorageEngine) async throws {
         try await engine.withStore { store in
@@ -275,13 +290,8 @@ extension LedgerStoreConformanceTests {
     func analyticsKeptAggregates(engine: StorageEngine) async throws {
         try await engine.withStore { store in
             let cells = Self.analyticsCells
-            let mine = try #require(store as? SQLLedgerStore)
-            // Another server on the same database: the same engine, its own kept aggregates.
-            let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache(), aggregates: AggregateCache())
+            let (mine, other, early, late) = try await Self.twoInstancesWithEarlyEvents(store)
             let events = AnalyticsLedger.events
-            let (early, late) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
-            for event in early { _ = try await mine.append(event) }
-            _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
             #expect(try await mine.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(early))
             for event in late { _ = try await mine.append(event) }
             _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
@@ -393,12 +403,8 @@ extension LedgerStoreConformanceTests {
     func analyticsKeptAcrossACommit(engine: StorageEngine) async throws {
         try await engine.withStore { store in
             let cells = Self.analyticsCells
-            let mine = try #require(store as? SQLLedgerStore)
-            let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache(), aggregates: AggregateCache())
+            let (mine, other, early, late) = try await Self.twoInstancesWithEarlyEvents(store)
             let events = AnalyticsLedger.events
-            let (early, late) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
-            for event in early { _ = try await mine.append(event) }
-            _ = try await mine.analyticsStore().refreshAnalytics(batchSize: 100, cells: cells)
             let app = mine.app
             let revision: @Sendable () async throws -> Int64 = {
                 try await mine.engine.read { session throws(StorageError) in
