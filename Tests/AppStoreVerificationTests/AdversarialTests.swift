@@ -79,6 +79,62 @@ struct AdversarialTests {
         await Self.expect(.invalidSignature, Self.pki.sign(payload: try! JSONEncoder().encode(["a": 1]), key: TestPKI.makeSigningKey()))
     }
 
+    /// `r ‖ s` of a signature, replaced by `replace` (its 64 bytes in, 64 out).
+    static func resigned(_ jws: String, _ replace: ([UInt8]) -> [UInt8]) throws -> String {
+        let parts = jws.split(separator: ".")
+        var text = parts[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        let signature = try #require(Data(base64Encoded: text))
+        return "\(parts[0]).\(parts[1]).\(TestPKI.base64URL(Data(replace(Array(signature)))))"
+    }
+
+    /// P-256's order n, big-endian.
+    static let order: [UInt8] = Array(Data(base64Encoded: "/////wAAAAD//////////7zm+q2nF56E87nKwvxjJVE=")!)
+
+    @Test(
+        "warm, a signature by another key, or with r or s outside 1…n − 1, is refused",
+        arguments: ["other key", "r = 0", "s = 0", "r = n", "s = n", "s all ones"])
+    func warmSignatures(change: String) async throws {
+        let verifier = Self.verifier()
+        let jws = Self.pki.sign(Self.transaction())
+        _ = try await verifier.verifyTransaction(jws)
+        #expect(verifier.cachedChainCount == 1)
+        let parts = jws.split(separator: ".")
+        let altered: String
+        switch change {
+        case "other key":
+            let signature = try TestPKI.makeSigningKey().signature(for: Data("\(parts[0]).\(parts[1])".utf8)).rawRepresentation
+            altered = "\(parts[0]).\(parts[1]).\(TestPKI.base64URL(signature))"
+        case "r = 0": altered = try Self.resigned(jws) { [UInt8](repeating: 0, count: 32) + $0.suffix(32) }
+        case "s = 0": altered = try Self.resigned(jws) { $0.prefix(32) + [UInt8](repeating: 0, count: 32) }
+        case "r = n": altered = try Self.resigned(jws) { Self.order + $0.suffix(32) }
+        case "s = n": altered = try Self.resigned(jws) { $0.prefix(32) + Self.order }
+        default: altered = try Self.resigned(jws) { $0.prefix(32) + [UInt8](repeating: 0xFF, count: 32) }
+        }
+        await Self.expect(.invalidSignature, verifier: verifier, altered)
+        _ = try await verifier.verifyTransaction(jws)
+    }
+
+    @Test("a signature with s replaced by n − s verifies cold and warm, as BoringSSL's ECDSA has it")
+    func highS() async throws {
+        let jws = Self.pki.sign(Self.transaction())
+        // n − s, big-endian, by subtracting byte by byte.
+        let flipped = try Self.resigned(jws) { signature in
+            var result = [UInt8](repeating: 0, count: 32)
+            var borrow = 0
+            for index in (0..<32).reversed() {
+                let difference = Int(Self.order[index]) - Int(signature[32 + index]) - borrow
+                result[index] = UInt8((difference + 256) % 256)
+                borrow = difference < 0 ? 1 : 0
+            }
+            return signature.prefix(32) + result
+        }
+        #expect(try await Self.verifier().verifyTransaction(flipped) == Self.transaction())
+        let verifier = Self.verifier()
+        _ = try await verifier.verifyTransaction(jws)
+        #expect(try await verifier.verifyTransaction(flipped) == Self.transaction())
+    }
+
     @Test("a root with the same names but another key is not trusted")
     func impostorRoot() async throws {
         var options = TestPKI.Options()

@@ -1,13 +1,14 @@
 @testable import AppStoreVerification
 import Crypto
 import Foundation
+import P256FixedKey
 import Testing
 
 @Suite("ChainCache")
 struct ChainCacheTests {
-    static func chain(_ seconds: TimeInterval = 0) -> ValidatedChain {
+    static func chain(_ seconds: TimeInterval = 0, key: P256.Signing.PublicKey = P256.Signing.PrivateKey().publicKey) -> ValidatedChain {
         ValidatedChain(
-            signingKey: P256.Signing.PrivateKey().publicKey,
+            signingKey: key,
             validity: Date(timeIntervalSince1970: seconds)...Date(timeIntervalSince1970: seconds + 1), checkedAt: nil)
     }
 
@@ -63,5 +64,23 @@ struct ChainCacheTests {
         #expect(cache.lookup("three") != nil)
         cache.removeAll()
         #expect(cache.count == 0)
+    }
+
+    @Test("Chains ending in the same key share one verifier with the key's table; another key has its own")
+    func verifiers() throws {
+        let cache = ChainCache(capacity: 4)
+        let signer = P256.Signing.PrivateKey()
+        cache.insert(Self.chain(1, key: signer.publicKey), for: "one")
+        cache.insert(Self.chain(2, key: signer.publicKey), for: "two")
+        cache.insert(Self.chain(3), for: "three")
+        let one = try #require(cache.lookup("one")?.verifier)
+        let two = try #require(cache.lookup("two")?.verifier)
+        let three = try #require(cache.lookup("three")?.verifier)
+        #expect(one === two)
+        #expect(one !== three)
+        let message = Data("header.payload".utf8)
+        let signature = try signer.signature(for: message).rawRepresentation
+        #expect(one.isValidSignature(signature, for: SHA256.hash(data: message)))
+        #expect(!three.isValidSignature(signature, for: SHA256.hash(data: message)))
     }
 }

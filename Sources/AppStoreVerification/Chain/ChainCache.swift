@@ -1,12 +1,15 @@
 import Crypto
 import Foundation
+import P256FixedKey
 
 /// Validated chains, keyed by the exact bytes of the JWS header that carries them (the header holds
 /// `alg` and every x5c certificate, so equal bytes mean the same chain).
 ///
 /// Apple signs with a few long-lived certificates, so nearly every lookup hits and a verification
-/// costs one P-256 signature check. Bounded: the least recently used entry goes first. Only the
-/// lookup holds the lock; signature checks run outside it, so verification scales with cores.
+/// costs one P-256 signature check, made with the leaf key's own comb table (``P256FixedKeyVerifier``,
+/// 151,552 bytes, shared by the entries whose chains end in the same key). Bounded: the least
+/// recently used entry goes first. Only the lookup holds the lock; signature checks and building a
+/// table run outside it, so verification scales with cores.
 final class ChainCache: Sendable {
     /// A cached chain, and SHA-256 having read its header and the dot after it: the signature's
     /// digest of `header.payload` continues from there with the payload alone (the header's 4–5 KB
@@ -14,9 +17,13 @@ final class ChainCache: Sendable {
     struct Hit: Sendable {
         let chain: ValidatedChain
         let headerHash: SHA256
+        /// The chain's signing key with its table; `nil` only if one couldn't be built, and the key
+        /// itself then verifies.
+        let verifier: P256FixedKeyVerifier?
 
-        init(chain: ValidatedChain, header: Substring) {
+        init(chain: ValidatedChain, header: Substring, verifier: P256FixedKeyVerifier?) {
             self.chain = chain
+            self.verifier = verifier
             var hasher = SHA256()
             var signed = header + "."
             signed.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
@@ -77,7 +84,11 @@ final class ChainCache: Sendable {
     func insert(_ chain: ValidatedChain, for header: Substring) {
         // Store an independent copy so the cache doesn't keep the whole JWS string alive.
         let key = Key(header: Substring(String(header)))
-        let hit = Hit(chain: chain, header: key.header)
+        let signingKey = chain.signingKey.rawRepresentation
+        let shared = state.withLock { state in
+            state.entries.values.first { $0.hit.chain.signingKey.rawRepresentation == signingKey }?.hit.verifier
+        }
+        let hit = Hit(chain: chain, header: key.header, verifier: shared ?? P256FixedKeyVerifier(chain.signingKey))
         state.withLock { state in
             state.clock &+= 1
             if state.entries[key] == nil, state.entries.count >= capacity,
