@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "Entitle", path: ".."),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "X509", package: "swift-certificates")]),
@@ -18,6 +19,12 @@ let package = Package(
             dependencies: [
                 "FuzzSupport", .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]),
+        // ECDSA P-256 with a key's comb table: the same verdict as swift-crypto's on every input.
+        .executableTarget(
+            name: "FuzzP256",
+            dependencies: [
+                "FuzzSupport", .product(name: "P256FixedKey", package: "Entitle"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Apple's payload decoders: notifications, transactions, renewal info, app transactions.
         .executableTarget(name: "FuzzDecoders", dependencies: ["FuzzSupport", .product(name: "AppStoreModels", package: "Entitle")]),

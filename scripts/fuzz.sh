@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [--seconds S] [--runs N] [TARGET...]      (both: whichever comes first; default 60 s)
 #
-# TARGET is FuzzVerifier, FuzzDecoders, FuzzCatalog, FuzzRequestBodies or FuzzStoredEvents (all by default). A crash, a
+# TARGET is FuzzVerifier, FuzzP256, FuzzDecoders, FuzzCatalog, FuzzRequestBodies or FuzzStoredEvents (all by default). A crash, a
 # sanitizer report or a false accept stops with the input saved under .build-fuzz/artifacts/ and exit 1.
 # The last lines per target: executions, time, peak RSS. Leak detection is off: LeakSanitizer reports
 # Foundation's buffers held by the targets' globals at exit, which are not leaks.
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=60)
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzDecoders FuzzCatalog FuzzRequestBodies FuzzStoredEvents)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzP256 FuzzDecoders FuzzCatalog FuzzRequestBodies FuzzStoredEvents)
 
 scratch=.build-fuzz
 for target in "${targets[@]}"; do
@@ -42,6 +42,11 @@ seed() { mkdir -p "$work/$1"; }
 seed FuzzVerifier
 cp $vectors/apple-shaped/signed* "$work/FuzzVerifier/"
 for file in $vectors/apple/mock_signed_data/*; do cp "$file" "$work/FuzzVerifier/apple-$(basename "$file")"; done
+seed FuzzP256
+# A signature checked as it was made, by a fixed key and by a named one; raw bytes for the even choices.
+printf '\x01' > "$work/FuzzP256/signed"
+printf '\x07%s' "$(printf 'k%.0s' $(seq 32))" > "$work/FuzzP256/named-key"
+python3 -c "import sys; sys.stdout.buffer.write(bytes([0]) + bytes(range(1, 65)) + bytes(32))" > "$work/FuzzP256/raw"
 seed FuzzDecoders
 cp Tests/Fixtures/AppleModels/*.json "$work/FuzzDecoders/"
 python3 - "$work/FuzzDecoders" $vectors/apple-shaped/signed* <<'PY'

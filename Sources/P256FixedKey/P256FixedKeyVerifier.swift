@@ -23,20 +23,30 @@ public final class P256FixedKeyVerifier: Sendable {
         self.table = table
     }
 
-    /// Whether `signature` (r ‖ s, 64 bytes) signs `digest` with this key.
-    public func isValidSignature(_ signature: some ContiguousBytes, for digest: SHA256Digest) -> Bool {
+    /// Whether `signature` (r ‖ s, 64 bytes) signs `digest` with this key. A digest longer than 32
+    /// bytes counts by its first 32, a shorter one as the integer it spells, as BoringSSL takes them.
+    public func isValidSignature<D: Digest>(_ signature: some ContiguousBytes, for digest: D) -> Bool {
         signature.withUnsafeBytes { signature in
             digest.withUnsafeBytes { digest in isValidSignature(signature, digest: digest) }
         }
     }
 
     func isValidSignature(_ signature: UnsafeRawBufferPointer, digest: UnsafeRawBufferPointer) -> Bool {
-        guard signature.count == 64, digest.count == 32 else { return false }
+        guard signature.count == 64 else { return false }
+        let e: P256Limbs
+        if digest.count >= 32 {
+            e = P256Order.reduced(P256Limbs(bigEndian: digest))
+        } else {
+            e = withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { padded in
+                padded.initializeMemory(as: UInt8.self, repeating: 0)
+                UnsafeMutableRawBufferPointer(rebasing: padded[(32 - digest.count)...]).copyMemory(from: digest)
+                return P256Limbs(bigEndian: UnsafeRawBufferPointer(padded))
+            }
+        }
         let n = P256Order.n
         let r = P256Limbs(bigEndian: signature, at: 0)
         let s = P256Limbs(bigEndian: signature, at: 32)
         guard !r.isZero, !s.isZero, r.isLess(than: n), s.isLess(than: n) else { return false }
-        let e = P256Order.reduced(P256Limbs(bigEndian: digest))
 
         // w = s⁻¹ in Montgomery form; e·w and r·w come out of it as plain integers.
         let w = P256Order.inverse(P256Order.montgomery(s))

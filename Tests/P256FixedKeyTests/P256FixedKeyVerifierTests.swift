@@ -130,6 +130,35 @@ struct P256FixedKeyVerifierTests {
         #expect(Self.verdicts(key, verifier, r: candidate, s: s, digest: e) == (false, false))
     }
 
+    @Test("Digests of other lengths count as BoringSSL counts them: the first 32 bytes, or a shorter integer", arguments: [0, 1, 20, 31, 33, 48, 64])
+    func digestLengths(length: Int) throws {
+        var random = SeededGenerator(seed: 70 + UInt64(length))
+        let privateKey = P256Samples.privateKey(P256Samples.below(P256Samples.n, &random))
+        let key = privateKey.publicKey
+        let verifier = try #require(P256FixedKeyVerifier(key))
+        let digest = RawDigest(bytes: (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let signature = try privateKey.signature(for: digest)
+        #expect(key.isValidSignature(signature, for: digest))
+        #expect(verifier.isValidSignature(signature.rawRepresentation, for: digest))
+        // The same value spelt in 32 bytes (leading zeros, or the first 32 of a longer digest) verifies too.
+        let same = RawDigest(bytes: length >= 32 ? Array(digest.bytes.prefix(32)) : [UInt8](repeating: 0, count: 32 - length) + digest.bytes)
+        #expect(verifier.isValidSignature(signature.rawRepresentation, for: same))
+        #expect(key.isValidSignature(signature, for: same))
+        if length > 32 {
+            var changedTail = digest.bytes
+            changedTail[length - 1] ^= 1
+            #expect(verifier.isValidSignature(signature.rawRepresentation, for: RawDigest(bytes: changedTail)))
+        }
+        if length > 0 {
+            var changedFirst = digest.bytes
+            changedFirst[0] ^= 0x80
+            #expect(!verifier.isValidSignature(signature.rawRepresentation, for: RawDigest(bytes: changedFirst)))
+            #expect(!key.isValidSignature(signature, for: RawDigest(bytes: changedFirst)))
+        }
+        let sha384 = SHA384.hash(data: Data("header.payload".utf8))
+        #expect(verifier.isValidSignature(try privateKey.signature(for: sha384).rawRepresentation, for: sha384))
+    }
+
     @Test("The public entry takes the raw signature and a SHA-256 digest; other lengths are refused")
     func publicEntry() throws {
         let privateKey = P256.Signing.PrivateKey()

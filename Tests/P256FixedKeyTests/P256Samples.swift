@@ -89,13 +89,15 @@ enum P256Samples {
     }
 }
 
-/// A digest of any 32 bytes, so swift-crypto signs and verifies values no hash gives on demand
-/// (above n, chosen to cancel a term).
+/// A digest of any bytes, so swift-crypto signs and verifies values no hash gives on demand (above n,
+/// chosen to cancel a term, shorter or longer than 32 bytes). Both verifiers read the bytes given,
+/// not `byteCount`.
 struct RawDigest: Digest {
     static let byteCount = 32
     let bytes: [UInt8]
 
     init(_ value: P256Limbs) { bytes = value.bigEndianBytes }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try bytes.withUnsafeBytes(body) }
     func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
