@@ -49,7 +49,7 @@ public final class P256FixedKeyVerifier: Sendable {
         guard !r.isZero, !s.isZero, r.isLess(than: n), s.isLess(than: n) else { return false }
 
         // w = s⁻¹ in Montgomery form; e·w and r·w come out of it as plain integers.
-        let w = P256Order.inverse(P256Order.montgomery(s))
+        let w = P256Order.montgomery(P256Order.inverseVariableTime(s))
         let u1 = P256Order.multiply(e, w)
         let u2 = P256Order.multiply(r, w)
 

@@ -98,6 +98,17 @@ struct P256Limbs: Equatable, Sendable {
         return (UInt64(truncatingIfNeeded: value >> 64), UInt64(truncatingIfNeeded: value))
     }
 
+    /// `self >> count` for `count` in 1…63.
+    @inline(__always)
+    func shiftedRight(_ count: Int) -> P256Limbs {
+        let (right, left) = (UInt64(count), UInt64(64 - count))
+        return P256Limbs(w0: w0 >> right | w1 << left, w1: w1 >> right | w2 << left, w2: w2 >> right | w3 << left, w3: w3 >> right)
+    }
+
+    /// `self >> 64`.
+    @inline(__always)
+    var shiftedRightOneLimb: P256Limbs { P256Limbs(w0: w1, w1: w2, w2: w3, w3: 0) }
+
     /// The `count` bits (at most 8) starting at bit `position`; bits past 255 read as zero.
     @inline(__always)
     func bits(at position: Int, count: Int) -> Int {

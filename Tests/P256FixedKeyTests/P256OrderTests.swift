@@ -38,6 +38,27 @@ struct P256OrderTests {
         #expect(P256Samples.plainScalar(P256Order.inverse(P256Order.montgomery(top))) == top)
     }
 
+    @Test("The binary inverse agrees with the exponentiation, across long runs of zero bits too", arguments: 0..<3)
+    func binaryInverse(seed: UInt64) {
+        var random = SeededGenerator(seed: 13 + seed)
+        let top = P256Samples.n.subtractingReportingBorrow(P256Samples.one).difference
+        // Powers of two up to 2²⁵⁵ (a limb or more of zeros at once), values with a zero low limb, the edges.
+        let powers = (0..<256).map { P256CombTableTests.power(of: $0) }
+        let sparse = (0..<20).map { _ in
+            var value = P256Samples.below(P256Samples.n, &random)
+            value.w0 = 0
+            if Bool.random(using: &random) { value.w1 = 0 }
+            return value
+        }
+        for a in powers + sparse + [P256Samples.one, top] + (0..<100).map({ _ in P256Samples.below(P256Samples.n, &random) }) {
+            let inverse = P256Order.inverseVariableTime(a)
+            #expect(inverse.isLess(than: P256Samples.n))
+            #expect(P256Samples.scalarProduct(a, inverse) == P256Samples.one, "\(a)")
+            #expect(inverse == P256Samples.plainScalar(P256Order.inverse(P256Order.montgomery(a))))
+        }
+        #expect(P256Order.inverseVariableTime(.zero) == .zero)
+    }
+
     @Test("Any 256-bit value reduces below n by at most one subtraction")
     func reduced() {
         let all = P256Limbs(w0: .max, w1: .max, w2: .max, w3: .max)
