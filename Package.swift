@@ -48,7 +48,7 @@ let package = Package(
         // The pure domain core: catalog, lifecycle, app-managed trials, entitlements, gating, quotas.
         // Foundation only: no networking, no database, no HTTP.
         .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
-        // ECDSA P-256 verification for one key with comb tables (about half BoringSSL's cost a
+        // ECDSA P-256 verification for one key with comb tables (under half BoringSSL's cost a
         // signature). Optimized in every configuration: unoptimized, a table takes ~0.6 s and a
         // verification ~12 ms, which the tests and fuzzers that verify thousands of signatures can't
         // afford. Nothing the SDK links depends on it (unsafe flags are refused in remote dependencies).

@@ -163,7 +163,7 @@ public final class SignedDataVerifier: Sendable {
 
     /// Checks the signature over `header.payload`; with `headerHash` (SHA-256 having read exactly this
     /// JWS's header and the dot, kept with its cached chain) only the payload is hashed here, and with
-    /// `verifier` (the key's comb table, kept with it too) the check costs about half.
+    /// `verifier` (the key's comb table, kept with it too) the check costs under half.
     private func verifySignature(
         _ jws: CompactJWS, key: P256.Signing.PublicKey, verifier: P256FixedKeyVerifier? = nil, headerHash: SHA256? = nil
     ) throws(VerificationError) {

@@ -4,7 +4,8 @@ import Foundation
 /// ECDSA P-256 verification for one public key, with comb tables for the generator and the key:
 /// `u₁·G + u₂·Q` without a single doubling, where BoringSSL doubles 255 times for `u₂·Q` on every
 /// signature. Apple signs nearly every payload with a few long-lived leaf keys, so a cached chain
-/// builds its key's table once (~2 ms, 151,552 bytes) and each later signature costs about half.
+/// builds its key's table once (~2 ms, 151,552 bytes) and each later signature costs under half
+/// (~22.5 µs against ~54 µs, with s⁻¹ by ``P256Order/inverseVariableTime(_:)``).
 ///
 /// The same checks as BoringSSL's `ECDSA_do_verify`: `r` and `s` in 1…n−1, the digest's 256 bits as
 /// an integer reduced mod n, `x(u₁·G + u₂·Q) mod n = r`, the point at infinity rejected. Held to
