@@ -1,6 +1,6 @@
 /// Multiples of one point for multiplying it by any scalar without doubling: for each of 37 windows
 /// of 7 bits, `1·2⁷ⁱ·P … 64·2⁷ⁱ·P` in affine form (151,552 bytes). A scalar recoded into signed digits
-/// in −64…64 (``digits(of:)``) then costs at most 37 mixed additions.
+/// in −64…64 (``digit(of:window:carry:)``) then costs at most 37 mixed additions.
 ///
 /// BoringSSL keeps such a table for the generator only; a verifier that checks many signatures with
 /// one key gains the same for that key.

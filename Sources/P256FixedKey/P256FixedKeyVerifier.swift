@@ -7,8 +7,8 @@ import Foundation
 /// builds its key's table once (~2 ms, 151,552 bytes) and each later signature costs under half
 /// (~22.5 µs against ~54 µs, with s⁻¹ by ``P256Order/inverseVariableTime(_:)``).
 ///
-/// The same checks as BoringSSL's `ECDSA_do_verify`: `r` and `s` in 1…n−1, the digest's 256 bits as
-/// an integer reduced mod n, `x(u₁·G + u₂·Q) mod n = r`, the point at infinity rejected. Held to
+/// The same checks as BoringSSL's `ECDSA_do_verify`: `r` and `s` in 1…n−1, the digest as an integer
+/// (its first 32 bytes) reduced mod n, `x(u₁·G + u₂·Q) mod n = r`, the point at infinity rejected. Held to
 /// swift-crypto's verification by differential tests and the `FuzzP256` fuzzer. Not constant-time:
 /// it handles public keys, signatures and digests only.
 public final class P256FixedKeyVerifier: Sendable {
