@@ -82,10 +82,8 @@ struct AdversarialTests {
     /// `r ‖ s` of a signature, replaced by `replace` (its 64 bytes in, 64 out).
     static func resigned(_ jws: String, _ replace: ([UInt8]) -> [UInt8]) throws -> String {
         let parts = jws.split(separator: ".")
-        var text = parts[2].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        let signature = try #require(Data(base64Encoded: text))
-        return "\(parts[0]).\(parts[1]).\(TestPKI.base64URL(Data(replace(Array(signature)))))"
+        let signature = try #require(Base64URL.decode(parts[2].utf8))
+        return "\(parts[0]).\(parts[1]).\(TestPKI.base64URL(Data(replace(signature))))"
     }
 
     /// P-256's order n, big-endian.
