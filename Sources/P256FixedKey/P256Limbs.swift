@@ -1,5 +1,5 @@
 /// A 256-bit unsigned integer as four 64-bit limbs, least significant first: the values of P-256's
-/// field and scalar arithmetic (``P256Modulus``).
+/// field and scalar arithmetic (``P256MontgomeryModulus``).
 struct P256Limbs: Equatable, Sendable {
     var w0: UInt64
     var w1: UInt64

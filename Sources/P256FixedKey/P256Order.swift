@@ -23,14 +23,15 @@ enum P256Order: P256MontgomeryModulus {
     /// is 1. `gcd(u, v)` stays `gcd(a, n) = 1`, so they are never equal above 1.
     static func inverseVariableTime(_ a: P256Limbs) -> P256Limbs {
         guard !a.isZero else { return .zero }
-        let one = P256Limbs(w0: 1, w1: 0, w2: 0, w3: 0)
+        // 1 itself, not `one` (which is 1 in Montgomery form).
+        let plainOne = P256Limbs(w0: 1, w1: 0, w2: 0, w3: 0)
         var (u, v) = (a, n)
-        var (x1, x2) = (one, P256Limbs.zero)
+        var (x1, x2) = (plainOne, P256Limbs.zero)
         while true {
             stripTrailingZeros(&u, &x1)
-            if u == one { return x1 }
+            if u == plainOne { return x1 }
             stripTrailingZeros(&v, &x2)
-            if v == one { return x2 }
+            if v == plainOne { return x2 }
             let (difference, borrow) = u.subtractingReportingBorrow(v)
             if borrow {
                 v = v.subtractingReportingBorrow(u).difference
@@ -66,10 +67,9 @@ enum P256Order: P256MontgomeryModulus {
         (carry, t.1) = P256Limbs.multiplyAdd(m, n.w1, x.w1, carry)
         (carry, t.2) = P256Limbs.multiplyAdd(m, n.w2, x.w2, carry)
         (carry, t.3) = P256Limbs.multiplyAdd(m, n.w3, x.w3, carry)
-        let (right, left) = (UInt64(count), UInt64(64 - count))
-        return P256Limbs(
-            w0: t.0 >> right | t.1 << left, w1: t.1 >> right | t.2 << left, w2: t.2 >> right | t.3 << left,
-            w3: t.3 >> right | carry << left)
+        var shifted = P256Limbs(w0: t.0, w1: t.1, w2: t.2, w3: t.3).shiftedRight(count)
+        shifted.w3 |= carry << UInt64(64 - count)
+        return shifted
     }
 
     @inline(__always)
