@@ -54,12 +54,17 @@ extension P256MontgomeryModulus {
         t.4 = reduce(&t.0, &t.1, &t.2, &t.3, top: UInt128(t.4) &+ UInt128(carry))
     }
 
-    /// `a⁻¹` for `a ≠ 0`, in Montgomery form if `a` is (Fermat: `a^(m−2)`, m prime, 4-bit windows).
+    /// `a⁻¹` for `a ≠ 0`, in Montgomery form if `a` is (Fermat: `a^(m−2)`, m prime).
     static func inverse(_ a: P256Limbs) -> P256Limbs {
-        let exponent = modulus.subtractingReportingBorrow(P256Limbs(w0: 2, w1: 0, w2: 0, w3: 0)).difference
-        return withUnsafeTemporaryAllocation(of: P256Limbs.self, capacity: 16) { powers in
+        power(a, modulus.subtractingReportingBorrow(P256Limbs(w0: 2, w1: 0, w2: 0, w3: 0)).difference)
+    }
+
+    /// `base^exponent`, `base` in Montgomery form and the result too, the exponent a plain integer
+    /// (4-bit windows).
+    static func power(_ base: P256Limbs, _ exponent: P256Limbs) -> P256Limbs {
+        withUnsafeTemporaryAllocation(of: P256Limbs.self, capacity: 16) { powers in
             powers[0] = one
-            for index in 1..<16 { powers[index] = multiply(powers[index - 1], a) }
+            for index in 1..<16 { powers[index] = multiply(powers[index - 1], base) }
             var result = one
             for window in stride(from: 63, through: 0, by: -1) {
                 if window != 63 { for _ in 0..<4 { result = square(result) } }

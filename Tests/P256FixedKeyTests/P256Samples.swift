@@ -70,16 +70,6 @@ enum P256Samples {
         return (r, value)
     }
 
-    /// `base^exponent` in the field, Montgomery form in and out, by squaring and multiplying.
-    static func fieldPower(_ base: P256Limbs, _ exponent: P256Limbs) -> P256Limbs {
-        var result = P256Field.one
-        for bit in stride(from: 255, through: 0, by: -1) {
-            result = P256Field.square(result)
-            if exponent.bits(at: bit, count: 1) == 1 { result = P256Field.multiply(result, base) }
-        }
-        return result
-    }
-
     /// A scalar in plain form from Montgomery form mod n.
     static func plainScalar(_ value: P256Limbs) -> P256Limbs { P256Order.multiply(value, one) }
 
