@@ -1,6 +1,7 @@
 # Sourced by scripts/test.sh: a throwaway PostgreSQL cluster for the tests, on loopback.
 #   postgres_cluster_start   installs PostgreSQL when missing, starts a cluster in a temp folder,
-#                            exports ENTITLE_TEST_POSTGRES_URL; fsync is off unless
+#                            exports ENTITLE_TEST_POSTGRES_URL (loopback TCP) and
+#                            ENTITLE_TEST_POSTGRES_SOCKET_URL (its Unix socket); fsync is off unless
 #                            ENTITLE_TEST_POSTGRES_FSYNC=on (benchmarks of durable commits)
 #   postgres_cluster_stop    stops it and deletes the folder
 PG_PORT=${ENTITLE_TEST_POSTGRES_PORT:-54329}
@@ -37,6 +38,7 @@ postgres_cluster_start() {
         -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR/socket -c fsync=${ENTITLE_TEST_POSTGRES_FSYNC:-off} -c max_connections=200" start >/dev/null) \
         || { cat "$PG_DIR/server.log" >&2; return 1; }
     export ENTITLE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres?sslmode=disable"
+    export ENTITLE_TEST_POSTGRES_SOCKET_URL="postgres://postgres@/postgres?host=$PG_DIR/socket&port=$PG_PORT"
     echo "== PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT ($PG_DIR)"
 }
 

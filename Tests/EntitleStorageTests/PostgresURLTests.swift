@@ -1,4 +1,8 @@
+import AppStoreModels
+import EntitleCore
 import EntitleStorage
+import EntitleTestSupport
+import Foundation
 import PostgresNIO
 import Testing
 
@@ -16,11 +20,48 @@ struct PostgresURLTests {
         #expect(try PostgresLedgerStore.configuration(url: "postgresql://localhost/x").options.maximumConnections == 20)
     }
 
+    @Test("host= names a Unix-socket directory (libpq's form) or a host; port= the port", arguments: [
+        ("postgres://entitle@/ledger?host=/var/run/postgresql", "/var/run/postgresql/.s.PGSQL.5432", nil, 5432),
+        ("postgresql:///ledger?host=/var/run/postgresql/&port=6543", "/var/run/postgresql/.s.PGSQL.6543", nil, 5432),
+        ("postgres://entitle@:6000/ledger?host=/tmp/pg&pool_size=4", "/tmp/pg/.s.PGSQL.6000", nil, 5432),
+        ("postgres://entitle@localhost/ledger?host=db.internal&port=6543", nil, "db.internal", 6543),
+    ] as [(String, String?, String?, Int)])
+    func socketOrHost(_ url: String, socket: String?, host: String?, port: Int) throws {
+        let configuration = try PostgresLedgerStore.configuration(url: url)
+        #expect(configuration.unixSocketPath == socket)
+        #expect(configuration.host == host)
+        if host != nil { #expect(configuration.port == port) }
+        #expect(configuration.database == "ledger")
+    }
+
     @Test("what a URL can't say is refused with storage.invalidURL", arguments: [
         "mysql://localhost/x", "postgres:///x", "postgres://localhost/x?sslmode=require", "postgres://localhost/x?pool_size=0",
-        "postgres://localhost/x?pool_size=many", "postgres://localhost/x?pool_size=5000",
+        "postgres://localhost/x?pool_size=many", "postgres://localhost/x?pool_size=5000", "postgres:///x?host=",
+        "postgres:///x?host=/run/postgresql&port=0", "postgres://localhost/x?port=99999", "postgres://localhost/x?port=five",
+        "postgres:///x?host=/run/postgresql&sslmode=require",
     ])
     func refused(_ url: String) {
         #expect { try PostgresLedgerStore.configuration(url: url) } throws: { ($0 as? StorageError)?.code == .invalidURL }
+    }
+
+    @Test("PostgreSQL: a ledger opened through the cluster's Unix socket appends and reads, with no TCP in between")
+    func throughTheSocket() async throws {
+        let variable = "ENTITLE_TEST_POSTGRES_SOCKET_URL"
+        let url = try #require(
+            ProcessInfo.processInfo.environment[variable], "\(variable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
+        try await StorageEngine.withPostgresDatabaseConfiguration { loopback in
+            var configuration = try PostgresLedgerStore.configuration(url: url)
+            #expect(configuration.unixSocketPath != nil)
+            configuration.database = loopback.database
+            try await StorageEngine.withClient(configuration) { client in
+                let rows = try await client.query("SELECT inet_server_addr() IS NULL AS local")
+                for try await local in rows.decode(Bool.self) { #expect(local, "a Unix-socket connection has no server address") }
+                let store = try await PostgresLedgerStore.open(client: client)
+                let transaction = AppleFacts().subscription(
+                    "com.example.monthly", original: "S1", id: "S1-0", purchase: ReferenceTime.start, expires: ISODuration(months: 1).added(to: ReferenceTime.start))
+                #expect(try await store.append(LedgerEvents.appTransaction(1, appUserID: "u1", transaction)) == .appended(sequence: 1, appUserID: "u1"))
+                #expect(try await store.projection(appUserID: "u1")?.purchases["S1"]?.currentTransaction?.transactionId == "S1-0")
+            }
+        }
     }
 }

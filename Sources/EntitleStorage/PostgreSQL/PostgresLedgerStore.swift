@@ -20,21 +20,44 @@ public enum PostgresLedgerStore {
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;
     /// `pool_size=N` (1 to 1000, default 20) sets how many connections the instance's pool may open.
+    /// `host=/directory` (libpq's form, e.g. `postgres://entitle@/ledger?host=/var/run/postgresql`)
+    /// connects through the Unix-domain socket PostgreSQL keeps in that directory for the port
+    /// (`.s.PGSQL.5432`), a server on the same machine; any other `host=` names the host instead of the
+    /// URL's, and `port=` the port.
     public static func configuration(url text: String) throws(StorageError) -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: text), components.scheme == "postgres" || components.scheme == "postgresql",
-            let host = components.host, !host.isEmpty
-        else {
+        guard let components = URLComponents(string: text), components.scheme == "postgres" || components.scheme == "postgresql" else {
             throw StorageError(.invalidURL, "\(text) is not a postgres://user:password@host:port/database URL")
         }
-        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let items = components.queryItems ?? []
+        let hostItem = items.first { $0.name == "host" }?.value
+        guard let host = hostItem ?? components.host, !host.isEmpty else {
+            throw StorageError(.invalidURL, "\(text) is not a postgres://user:password@host:port/database URL")
+        }
+        let sslMode = items.first { $0.name == "sslmode" }?.value ?? "disable"
         guard sslMode == "disable" else {
             throw StorageError(.invalidURL, "sslmode=\(sslMode) is not supported yet; use sslmode=disable on a private network")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres", password: components.password,
-            database: database.isEmpty ? nil : database, tls: .disable)
-        if let value = components.queryItems?.first(where: { $0.name == "pool_size" })?.value {
+        var port = components.port ?? 5432
+        if let value = items.first(where: { $0.name == "port" })?.value {
+            guard let number = Int(value), (1...65_535).contains(number) else {
+                throw StorageError(.invalidURL, "port=\(value) is not a port number from 1 to 65535")
+            }
+            port = number
+        }
+        let username = components.user ?? "postgres"
+        var configuration: PostgresClient.Configuration
+        if host.hasPrefix("/") {
+            let directory = host.hasSuffix("/") ? String(host.dropLast()) : host
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: username, password: components.password,
+                database: database.isEmpty ? nil : database)
+        } else {
+            configuration = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: components.password,
+                database: database.isEmpty ? nil : database, tls: .disable)
+        }
+        if let value = items.first(where: { $0.name == "pool_size" })?.value {
             guard let size = Int(value), (1...1000).contains(size) else {
                 throw StorageError(.invalidURL, "pool_size=\(value) is not a number of connections from 1 to 1000")
             }
