@@ -79,6 +79,16 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "PostgresRoundTrip",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .executableTarget(
             name: "AnalyticsLoad",
             dependencies: [
                 "LedgerPopulation",
