@@ -37,7 +37,8 @@ public enum PostgresLedgerStore {
         guard sslMode == "disable" else {
             throw StorageError(.invalidURL, "sslmode=\(sslMode) is not supported yet; use sslmode=disable on a private network")
         }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let database = path.isEmpty ? nil : path
         var port = components.port ?? 5432
         if let value = items.first(where: { $0.name == "port" })?.value {
             guard let number = Int(value), (1...65_535).contains(number) else {
@@ -45,17 +46,14 @@ public enum PostgresLedgerStore {
             }
             port = number
         }
-        let username = components.user ?? "postgres"
+        let (username, password) = (components.user ?? "postgres", components.password)
         var configuration: PostgresClient.Configuration
         if host.hasPrefix("/") {
             let directory = host.hasSuffix("/") ? String(host.dropLast()) : host
             configuration = PostgresClient.Configuration(
-                unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: username, password: components.password,
-                database: database.isEmpty ? nil : database)
+                unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
         } else {
-            configuration = PostgresClient.Configuration(
-                host: host, port: port, username: username, password: components.password,
-                database: database.isEmpty ? nil : database, tls: .disable)
+            configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: .disable)
         }
         if let value = items.first(where: { $0.name == "pool_size" })?.value {
             guard let size = Int(value), (1...1000).contains(size) else {
