@@ -25,15 +25,19 @@ public struct LedgerConnection: Sendable {
         }
     }
 
-    /// Opens `database`; nothing is migrated yet.
+    /// Opens `database`; nothing is migrated yet. PostgreSQL is connected to once first
+    /// (``PostgresStartupCheck``): a server that refuses the role, the password or the database fails
+    /// here with PostgreSQL's reason; one not reachable yet is waited for up to `startupPatience`.
     public static func open(
-        _ database: LedgerDatabase, logger: Logger, observer: StorageObserver = .none
+        _ database: LedgerDatabase, logger: Logger, observer: StorageObserver = .none,
+        startupPatience: Duration = PostgresStartupCheck.standardPatience, clock: some Clock<Duration> & Sendable = ContinuousClock()
     ) async throws(StorageError) -> LedgerConnection {
         switch database {
         case .sqlite(let path):
             let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [])
         case .postgres(let configuration):
+            try await PostgresStartupCheck(configuration: configuration, patience: startupPatience, clock: clock, logger: logger).run()
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let store = PostgresLedgerStore.store(client: client, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [client])
