@@ -143,6 +143,26 @@ struct ServeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("entitle-data").path))
     }
 
+    @Test("PostgreSQL: a database URL naming a missing database exits 1 before serving, with PostgreSQL's reason and never the password")
+    func missingPostgresDatabase() async throws {
+        let variable = StorageEngine.postgresURLVariable
+        let cluster = try #require(
+            ProcessInfo.processInfo.environment[variable], "\(variable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
+        var url = try #require(URLComponents(string: cluster))
+        url.password = "pw-never-printed"
+        url.path = "/entitle_no_such_database"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-missing-db-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await CommandRunner.entitle.run(["serve", "--port", "0", "--database", try #require(url.string)], in: folder)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(
+            "storage.unavailable: PostgreSQL at \(url.host ?? ""):\(url.port ?? 5432) refused the connection: database \"entitle_no_such_database\" does not exist (SQLSTATE 3D000)"),
+            "\(result.standardError)")
+        #expect(!(result.standardError + result.standardOutput).contains("pw-never-printed"))
+        #expect(!(result.standardError + result.standardOutput).contains("listening"))
+    }
+
     @Test("App Store Server API keys: all three settings together, a readable P-256 key, a prefix naming a served app; a URL needs a key", arguments: [
         (["--app-store-key", "KEY"], "go together"),
         (["--app-store-key", "com.unknown.app=KEY", "--app-store-key-id", "com.unknown.app=K1", "--app-store-issuer-id", "com.unknown.app=I1"], "not an app this server serves"),
