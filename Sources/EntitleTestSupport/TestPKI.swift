@@ -31,6 +31,9 @@ public struct TestPKI: Sendable {
     public let rootKey: P384.Signing.PrivateKey
     public let intermediateKey: P384.Signing.PrivateKey
 
+    /// The root certificate as PEM, for tools that read certificates from files.
+    public func rootPEM() throws -> String { try root.serializeAsPEM().pemString }
+
     /// A fresh P-256 signing key, generated under the process-wide key generation lock.
     public static func makeSigningKey() -> P256.Signing.PrivateKey { KeyGeneration.p256() }
 

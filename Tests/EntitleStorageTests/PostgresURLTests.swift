@@ -35,10 +35,10 @@ struct PostgresURLTests {
     }
 
     @Test("what a URL can't say is refused with storage.invalidURL", arguments: [
-        "mysql://localhost/x", "postgres:///x", "postgres://localhost/x?sslmode=require", "postgres://localhost/x?pool_size=0",
+        "mysql://localhost/x", "postgres:///x", "postgres://localhost/x?sslmode=allow", "postgres://localhost/x?pool_size=0",
         "postgres://localhost/x?pool_size=many", "postgres://localhost/x?pool_size=5000", "postgres:///x?host=",
         "postgres:///x?host=/run/postgresql&port=0", "postgres://localhost/x?port=99999", "postgres://localhost/x?port=five",
-        "postgres:///x?host=/run/postgresql&sslmode=require",
+        "postgres:///x?host=/run/postgresql&sslmode=verify-everything",
     ])
     func refused(_ url: String) {
         #expect { try PostgresLedgerStore.configuration(url: url) } throws: { ($0 as? StorageError)?.code == .invalidURL }

@@ -21,7 +21,7 @@ public struct LedgerConnection: Sendable {
     public static func sessionCapacity(_ database: LedgerDatabase) -> Int {
         switch database {
         case .sqlite: 2
-        case .postgres(let configuration): configuration.options.maximumConnections
+        case .postgres(let configuration, _): configuration.options.maximumConnections
         }
     }
 
@@ -36,8 +36,8 @@ public struct LedgerConnection: Sendable {
         case .sqlite(let path):
             let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [])
-        case .postgres(let configuration):
-            try await PostgresStartupCheck(configuration: configuration, patience: startupPatience, clock: clock, logger: logger).run()
+        case .postgres(let configuration, let tls):
+            try await PostgresStartupCheck(configuration: configuration, tls: tls, patience: startupPatience, clock: clock, logger: logger).run()
             let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
             let store = PostgresLedgerStore.store(client: client, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [client])

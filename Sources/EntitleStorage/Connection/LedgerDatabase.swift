@@ -2,12 +2,13 @@ import Foundation
 import PostgresNIO
 
 /// Where a ledger lives, read from a database URL: `sqlite:PATH` or
-/// `postgres://user:password@host:port/database?sslmode=disable`.
+/// `postgres://user:password@host:port/database?sslmode=disable` (or another `sslmode`: ``PostgresTLS``).
 public enum LedgerDatabase: Sendable, CustomStringConvertible {
     /// The embedded engine: one SQLite file (created with its folder when missing).
     case sqlite(path: String)
-    /// PostgreSQL, shared by any number of server instances.
-    case postgres(PostgresClient.Configuration)
+    /// PostgreSQL, shared by any number of server instances; `tls` is the configuration's own TLS,
+    /// for the connection made before the pool opens (``PostgresStartupCheck``).
+    case postgres(PostgresClient.Configuration, tls: PostgresTLS = .disable)
 
     /// Parses a database URL; any other form is `storage.invalidURL`.
     public init(url: String) throws(StorageError) {
@@ -16,7 +17,8 @@ public enum LedgerDatabase: Sendable, CustomStringConvertible {
             guard !path.isEmpty else { throw StorageError(.invalidURL, "sqlite: needs a file path, as in sqlite:entitle-data/entitle.sqlite") }
             self = .sqlite(path: path)
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            self = .postgres(try PostgresLedgerStore.configuration(url: url))
+            let settings = try PostgresLedgerStore.settings(url: url)
+            self = .postgres(settings.configuration, tls: settings.tls)
         } else {
             throw StorageError(.invalidURL, "the database is sqlite:PATH or a postgres:// URL")
         }
@@ -32,7 +34,7 @@ public enum LedgerDatabase: Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite(let path): "sqlite:\(path)"
-        case .postgres(let configuration): "PostgreSQL on \(configuration.host ?? "a socket")"
+        case .postgres(let configuration, _): "PostgreSQL on \(configuration.host ?? "a socket")"
         }
     }
 }

@@ -19,12 +19,19 @@ public enum PostgresLedgerStore {
     }
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;
-    /// `pool_size=N` (1 to 1000, default 20) sets how many connections the instance's pool may open.
+    /// `pool_size=N` (1 to 1000, default 20) sets how many connections the instance's pool may open;
+    /// `sslmode` and `sslrootcert` set TLS as libpq does (``PostgresTLS``).
     /// `host=/directory` (libpq's form, e.g. `postgres://entitle@/ledger?host=/var/run/postgresql`)
     /// connects through the Unix-domain socket PostgreSQL keeps in that directory for the port
     /// (`.s.PGSQL.5432`), a server on the same machine; any other `host=` names the host instead of the
     /// URL's, and `port=` the port.
     public static func configuration(url text: String) throws(StorageError) -> PostgresClient.Configuration {
+        try settings(url: text).configuration
+    }
+
+    /// The client configuration for a URL and the TLS its connections use (``PostgresTLS``: `sslmode`,
+    /// `sslrootcert`), kept apart as well for connections made outside the pool.
+    static func settings(url text: String) throws(StorageError) -> (configuration: PostgresClient.Configuration, tls: PostgresTLS) {
         guard let components = URLComponents(string: text), components.scheme == "postgres" || components.scheme == "postgresql" else {
             throw StorageError(.invalidURL, "\(text) is not a postgres://user:password@host:port/database URL")
         }
@@ -33,10 +40,7 @@ public enum PostgresLedgerStore {
         guard let host = hostItem ?? components.host, !host.isEmpty else {
             throw StorageError(.invalidURL, "\(text) is not a postgres://user:password@host:port/database URL")
         }
-        let sslMode = items.first { $0.name == "sslmode" }?.value ?? "disable"
-        guard sslMode == "disable" else {
-            throw StorageError(.invalidURL, "sslmode=\(sslMode) is not supported yet; use sslmode=disable on a private network")
-        }
+        var tls = try PostgresTLS(queryItems: items)
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let database = path.isEmpty ? nil : path
         var port = components.port ?? 5432
@@ -52,8 +56,9 @@ public enum PostgresLedgerStore {
             let directory = host.hasSuffix("/") ? String(host.dropLast()) : host
             configuration = PostgresClient.Configuration(
                 unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
+            tls = .disable
         } else {
-            configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: .disable)
+            configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: tls.client)
         }
         if let value = items.first(where: { $0.name == "pool_size" })?.value {
             guard let size = Int(value), (1...1000).contains(size) else {
@@ -62,6 +67,6 @@ public enum PostgresLedgerStore {
             configuration.options.maximumConnections = size
             configuration.options.minimumConnections = min(configuration.options.minimumConnections, size)
         }
-        return configuration
+        return (configuration, tls)
     }
 }

@@ -5,17 +5,18 @@ import NIOPosix
 import PostgresNIO
 
 /// One connection made and closed before the pool opens, so that a PostgreSQL URL that can't work
-/// says why at start-up: a server that refuses the role or the password, or has no such database,
-/// fails at once (waiting won't change it); a server not reachable yet (connection refused, a
+/// says why at start-up: a server that refuses the role or the password, or has no such database, or
+/// whose TLS certificate fails the check, fails at once (waiting won't change it); a server not reachable yet (connection refused, a
 /// timeout, PostgreSQL starting up or full) is tried again, waiting longer each time, for up to
 /// `patience`. Either way the error is `storage.unavailable`, naming the server (never the password)
-/// and PostgreSQL's or the network's reason. It connects without TLS, as the URLs Entitle reads
-/// (`sslmode=disable`) do.
+/// and PostgreSQL's, TLS's or the network's reason. It connects with the pool's TLS (`tls`, read from
+/// the same URL); a certificate that fails the check fails at once.
 ///
 /// Without it, the pool keeps retrying in the background and the first statement fails only when its
 /// circuit breaker trips (about a minute), with no reason given.
 public struct PostgresStartupCheck: Sendable {
     let configuration: PostgresClient.Configuration
+    let tls: PostgresTLS
     let patience: Duration
     /// Starts a stopwatch on the clock given: the time since, whenever asked.
     let stopwatch: @Sendable () -> @Sendable () -> Duration
@@ -27,10 +28,11 @@ public struct PostgresStartupCheck: Sendable {
     public static let standardPatience: Duration = .seconds(30)
 
     public init<C: Clock<Duration> & Sendable>(
-        configuration: PostgresClient.Configuration, patience: Duration = Self.standardPatience, clock: C = ContinuousClock(),
+        configuration: PostgresClient.Configuration, tls: PostgresTLS = .disable, patience: Duration = Self.standardPatience, clock: C = ContinuousClock(),
         logger: Logger, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
+        self.tls = tls
         self.patience = patience
         stopwatch = {
             let start = clock.now
@@ -49,6 +51,12 @@ public struct PostgresStartupCheck: Sendable {
         while true {
             attempts += 1
             let failure: Failure
+            let connectionConfiguration: PostgresConnection.Configuration
+            do {
+                connectionConfiguration = try self.connectionConfiguration()
+            } catch {
+                throw StorageError(.unavailable, "PostgreSQL at \(server): the TLS configuration can't be used (\(error))", underlying: error)
+            }
             do {
                 let connection = try await PostgresConnection.connect(
                     on: eventLoopGroup.any(), configuration: connectionConfiguration, id: 0, logger: logger)
@@ -81,17 +89,18 @@ public struct PostgresStartupCheck: Sendable {
     }
 
     /// The pool's configuration for a single connection.
-    var connectionConfiguration: PostgresConnection.Configuration {
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
         var connection: PostgresConnection.Configuration
         if let path = configuration.unixSocketPath {
             connection = .init(unixSocketPath: path, username: configuration.username, password: configuration.password, database: configuration.database)
         } else {
             connection = .init(
                 host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: .disable)
+                password: configuration.password, database: configuration.database, tls: try tls.connection())
         }
         connection.options.connectTimeout = TimeAmount(configuration.options.connectTimeout)
         connection.options.requireBackendKeyData = configuration.options.requireBackendKeyData
+        connection.options.tlsServerName = configuration.options.tlsServerName
         return connection
     }
 
@@ -104,7 +113,8 @@ public struct PostgresStartupCheck: Sendable {
 
     /// What went wrong, in words, and whether it may pass. PostgreSQL's own answer is quoted with its
     /// SQLSTATE; refusals of the role, the password or the database (classes 28 and 3D) don't pass,
-    /// nor does an authentication method the client can't answer.
+    /// nor does an authentication method the client can't answer, a server without the TLS the URL
+    /// requires, or a certificate that fails the check.
     static func failure(_ error: any Error) -> Failure {
         guard let error = error as? PSQLError else {
             return Failure(reason: "can't be reached: \(String(describing: error))", mayPass: true, error: error)
@@ -118,6 +128,12 @@ public struct PostgresStartupCheck: Sendable {
         switch error.code {
         case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
             return Failure(reason: "asks for an authentication this connection can't give (\(error.code); is the password in the URL?)", mayPass: false, error: error)
+        case .sslUnsupported:
+            return Failure(reason: "does not offer TLS, which the URL's sslmode requires", mayPass: false, error: error)
+        case .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest:
+            return Failure(reason: "failed to set up TLS (\(error.code))", mayPass: false, error: error)
+        case _ where error.underlying is NIOSSLError || error.underlying is NIOSSLExtraError || error.underlying is BoringSSLError:
+            return Failure(reason: "failed the TLS handshake: \(String(describing: error.underlying!))", mayPass: false, error: error)
         default:
             let cause = error.underlying.map { String(describing: $0) } ?? "\(error.code)"
             return Failure(reason: "can't be reached: \(cause)", mayPass: true, error: error)
