@@ -38,10 +38,20 @@ struct PostgresURLTests {
         "mysql://localhost/x", "postgres:///x", "postgres://localhost/x?sslmode=allow", "postgres://localhost/x?pool_size=0",
         "postgres://localhost/x?pool_size=many", "postgres://localhost/x?pool_size=5000", "postgres:///x?host=",
         "postgres:///x?host=/run/postgresql&port=0", "postgres://localhost/x?port=99999", "postgres://localhost/x?port=five",
-        "postgres:///x?host=/run/postgresql&sslmode=verify-everything",
+        "postgres:///x?host=/run/postgresql&sslmode=verify-everything", "postgres://localhost:99999999/x", "postgres://localhost:0/x",
     ])
     func refused(_ url: String) {
         #expect { try PostgresLedgerStore.configuration(url: url) } throws: { ($0 as? StorageError)?.code == .invalidURL }
+    }
+
+    @Test("a refused URL's message never shows its password", arguments: [
+        "postgres://entitle:pw-never-shown@/ledger", "postgresql://entitle:pw-never-shown@/ledger?host=", "mysql://entitle:pw-never-shown@db/ledger",
+    ])
+    func refusedWithoutPassword(_ url: String) {
+        let error = #expect(throws: StorageError.self) { try PostgresLedgerStore.configuration(url: url) }
+        #expect(error?.code == .invalidURL)
+        #expect(error?.message.contains("pw-never-shown") == false, "\(error?.message ?? "")")
+        #expect(error?.message.hasSuffix("is not a postgres://user:password@host:port/database URL") == true)
     }
 
     @Test("PostgreSQL: a ledger opened through the cluster's Unix socket appends and reads, with no TCP in between")

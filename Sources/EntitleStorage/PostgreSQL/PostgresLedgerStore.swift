@@ -33,17 +33,20 @@ public enum PostgresLedgerStore {
     /// `sslrootcert`), kept apart as well for connections made outside the pool.
     static func settings(url text: String) throws(StorageError) -> (configuration: PostgresClient.Configuration, tls: PostgresTLS) {
         guard let components = URLComponents(string: text), components.scheme == "postgres" || components.scheme == "postgresql" else {
-            throw StorageError(.invalidURL, "\(text) is not a postgres://user:password@host:port/database URL")
+            throw StorageError(.invalidURL, "\(redacted(text)) is not a postgres://user:password@host:port/database URL")
         }
         let items = components.queryItems ?? []
         let hostItem = items.first { $0.name == "host" }?.value
         guard let host = hostItem ?? components.host, !host.isEmpty else {
-            throw StorageError(.invalidURL, "\(text) is not a postgres://user:password@host:port/database URL")
+            throw StorageError(.invalidURL, "\(redacted(text)) is not a postgres://user:password@host:port/database URL")
         }
         var tls = try PostgresTLS(queryItems: items)
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let database = path.isEmpty ? nil : path
         var port = components.port ?? 5432
+        guard (1...65_535).contains(port) else {
+            throw StorageError(.invalidURL, "port \(port) is not a port number from 1 to 65535")
+        }
         if let value = items.first(where: { $0.name == "port" })?.value {
             guard let number = Int(value), (1...65_535).contains(number) else {
                 throw StorageError(.invalidURL, "port=\(value) is not a port number from 1 to 65535")
@@ -68,5 +71,12 @@ public enum PostgresLedgerStore {
             configuration.options.minimumConnections = min(configuration.options.minimumConnections, size)
         }
         return (configuration, tls)
+    }
+
+    /// A URL as messages may show it: its password replaced, or nothing of it if it doesn't parse.
+    static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return "the database URL" }
+        if components.password != nil { components.password = "redacted" }
+        return components.string ?? "the database URL"
     }
 }
