@@ -8,16 +8,22 @@ import Testing
 
 @Suite("PostgresLedgerStore: database URLs")
 struct PostgresURLTests {
-    @Test("a URL gives host, port, user, password, database and pool size")
+    @Test("a URL gives host, port, user, password, database, pool size, connect timeout and application name")
     func parts() throws {
-        let configuration = try PostgresLedgerStore.configuration(url: "postgres://entitle:pw@db.internal:6543/ledger?sslmode=disable&pool_size=40")
+        let configuration = try PostgresLedgerStore.configuration(
+            url: "postgres://entitle:pw@db.internal:6543/ledger?sslmode=disable&pool_size=40&connect_timeout=3&application_name=entitle-eu-1")
         #expect(configuration.host == "db.internal")
         #expect(configuration.port == 6543)
         #expect(configuration.username == "entitle")
         #expect(configuration.password == "pw")
         #expect(configuration.database == "ledger")
         #expect(configuration.options.maximumConnections == 40)
-        #expect(try PostgresLedgerStore.configuration(url: "postgresql://localhost/x").options.maximumConnections == 20)
+        #expect(configuration.options.connectTimeout == .seconds(3))
+        #expect(configuration.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["application_name=entitle-eu-1"])
+        let plain = try PostgresLedgerStore.configuration(url: "postgresql://localhost/x")
+        #expect(plain.options.maximumConnections == 20)
+        #expect(plain.options.connectTimeout == .seconds(10))
+        #expect(plain.options.additionalStartupParameters.map { "\($0.0)=\($0.1)" } == ["application_name=entitle"])
     }
 
     @Test("host= names a Unix-socket directory (libpq's form) or a host; port= the port", arguments: [
@@ -39,6 +45,9 @@ struct PostgresURLTests {
         "postgres://localhost/x?pool_size=many", "postgres://localhost/x?pool_size=5000", "postgres:///x?host=",
         "postgres:///x?host=/run/postgresql&port=0", "postgres://localhost/x?port=99999", "postgres://localhost/x?port=five",
         "postgres:///x?host=/run/postgresql&sslmode=verify-everything", "postgres://localhost:99999999/x", "postgres://localhost:0/x",
+        "postgres://localhost/x?sslmod=require", "postgres://localhost/x?target_session_attrs=read-write", "postgres://localhost/x?connect_timeout=0",
+        "postgres://localhost/x?connect_timeout=soon", "postgres://localhost/x?application_name=", "postgres://localhost/x?application_name=caf%C3%A9",
+        "postgres://localhost/x?application_name=\(String(repeating: "a", count: 64))",
     ])
     func refused(_ url: String) {
         #expect { try PostgresLedgerStore.configuration(url: url) } throws: { ($0 as? StorageError)?.code == .invalidURL }
@@ -64,8 +73,11 @@ struct PostgresURLTests {
             #expect(configuration.unixSocketPath != nil)
             configuration.database = loopback.database
             try await StorageEngine.withClient(configuration) { client in
-                let rows = try await client.query("SELECT inet_server_addr() IS NULL AS local")
-                for try await local in rows.decode(Bool.self) { #expect(local, "a Unix-socket connection has no server address") }
+                let rows = try await client.query("SELECT inet_server_addr() IS NULL AS local, current_setting('application_name') AS name")
+                for try await (local, name) in rows.decode((Bool, String).self) {
+                    #expect(local, "a Unix-socket connection has no server address")
+                    #expect(name == "entitle", "the connections name themselves in pg_stat_activity")
+                }
                 let store = try await PostgresLedgerStore.open(client: client)
                 let transaction = AppleFacts().subscription(
                     "com.example.monthly", original: "S1", id: "S1-0", purchase: ReferenceTime.start, expires: ISODuration(months: 1).added(to: ReferenceTime.start))

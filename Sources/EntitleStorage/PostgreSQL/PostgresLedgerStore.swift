@@ -20,7 +20,9 @@ public enum PostgresLedgerStore {
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;
     /// `pool_size=N` (1 to 1000, default 20) sets how many connections the instance's pool may open;
-    /// `sslmode` and `sslrootcert` set TLS as libpq does (``PostgresTLS``).
+    /// `sslmode` and `sslrootcert` set TLS as libpq does (``PostgresTLS``); `connect_timeout=S` (1 to
+    /// 3600 s, default 10) bounds each connection attempt; `application_name` (default `entitle`) names
+    /// the connections in `pg_stat_activity`; any other parameter is refused.
     /// `host=/directory` (libpq's form, e.g. `postgres://entitle@/ledger?host=/var/run/postgresql`)
     /// connects through the Unix-domain socket PostgreSQL keeps in that directory for the port
     /// (`.s.PGSQL.5432`), a server on the same machine; any other `host=` names the host instead of the
@@ -39,6 +41,9 @@ public enum PostgresLedgerStore {
         let hostItem = items.first { $0.name == "host" }?.value
         guard let host = hostItem ?? components.host, !host.isEmpty else {
             throw StorageError(.invalidURL, "\(redacted(text)) is not a postgres://user:password@host:port/database URL")
+        }
+        for item in items where !Self.parameters.contains(item.name) {
+            throw StorageError(.invalidURL, "\(item.name)= is not a parameter Entitle reads (\(Self.parameters.sorted().joined(separator: ", ")))")
         }
         var tls = try PostgresTLS(queryItems: items)
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
@@ -70,8 +75,27 @@ public enum PostgresLedgerStore {
             configuration.options.maximumConnections = size
             configuration.options.minimumConnections = min(configuration.options.minimumConnections, size)
         }
+        if let value = items.first(where: { $0.name == "connect_timeout" })?.value {
+            guard let seconds = Int(value), (1...3_600).contains(seconds) else {
+                throw StorageError(.invalidURL, "connect_timeout=\(value) is not a number of seconds from 1 to 3600")
+            }
+            configuration.options.connectTimeout = .seconds(seconds)
+        }
+        let applicationName = items.first { $0.name == "application_name" }?.value ?? "entitle"
+        guard !applicationName.isEmpty, applicationName.utf8.count < 64, applicationName.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            throw StorageError(.invalidURL, "application_name= is 1 to 63 printable ASCII characters")
+        }
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
         return (configuration, tls)
     }
+
+    /// The URL parameters read: libpq's `host`, `port`, `sslmode`, `sslrootcert`, `connect_timeout`,
+    /// `application_name` (and its client-certificate ones, to refuse them by name), and Entitle's
+    /// `pool_size`. Any other is refused, as libpq refuses parameters it doesn't know, so that a
+    /// misspelt `sslmode` doesn't quietly connect without TLS.
+    static let parameters: Set<String> = [
+        "host", "port", "sslmode", "sslrootcert", "sslcert", "sslkey", "sslpassword", "connect_timeout", "application_name", "pool_size",
+    ]
 
     /// A URL as messages may show it: its password replaced, or nothing of it if it doesn't parse.
     static func redacted(_ text: String) -> String {

@@ -101,6 +101,7 @@ public struct PostgresStartupCheck: Sendable {
         connection.options.connectTimeout = TimeAmount(configuration.options.connectTimeout)
         connection.options.requireBackendKeyData = configuration.options.requireBackendKeyData
         connection.options.tlsServerName = configuration.options.tlsServerName
+        connection.options.additionalStartupParameters = configuration.options.additionalStartupParameters
         return connection
     }
 
