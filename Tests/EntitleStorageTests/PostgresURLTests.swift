@@ -53,6 +53,16 @@ struct PostgresURLTests {
         #expect { try PostgresLedgerStore.configuration(url: url) } throws: { ($0 as? StorageError)?.code == .invalidURL }
     }
 
+    @Test("the ledger's description names the server and its TLS mode, never the password", arguments: [
+        ("postgres://entitle:pw-never-shown@db.internal/ledger", "PostgreSQL on db.internal:5432"),
+        ("postgres://entitle:pw-never-shown@db.internal:6543/ledger?sslmode=verify-full", "PostgreSQL on db.internal:6543 (TLS, sslmode=verify-full)"),
+        ("postgres://entitle:pw-never-shown@/ledger?host=/var/run/postgresql&sslmode=require", "PostgreSQL on /var/run/postgresql/.s.PGSQL.5432"),
+        ("sqlite:entitle-data/entitle.sqlite", "sqlite:entitle-data/entitle.sqlite"),
+    ])
+    func described(_ url: String, _ description: String) throws {
+        #expect(try LedgerDatabase(url: url).description == description)
+    }
+
     @Test("a refused URL's message never shows its password", arguments: [
         "postgres://entitle:pw-never-shown@/ledger", "postgresql://entitle:pw-never-shown@/ledger?host=", "mysql://entitle:pw-never-shown@db/ledger",
     ])

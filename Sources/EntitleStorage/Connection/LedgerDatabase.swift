@@ -30,11 +30,14 @@ public enum LedgerDatabase: Sendable, CustomStringConvertible {
         return URL(fileURLWithPath: path).deletingLastPathComponent()
     }
 
-    /// What to call the ledger in messages: the SQLite path, or "PostgreSQL" (never a password).
+    /// What to call the ledger in messages: the SQLite path, or PostgreSQL's server (`host:port` or the
+    /// socket's path) and its TLS mode; never a password.
     public var description: String {
         switch self {
         case .sqlite(let path): "sqlite:\(path)"
-        case .postgres(let configuration, _): "PostgreSQL on \(configuration.host ?? "a socket")"
+        case .postgres(let configuration, let tls):
+            "PostgreSQL on \(configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? configuration.unixSocketPath ?? "a socket")"
+                + (tls.mode == .disable ? "" : " (TLS, sslmode=\(tls.mode.rawValue))")
         }
     }
 }
