@@ -147,7 +147,9 @@ secret_key=$(awk '/secret key/ {print $3; exit}' "$demo_folder/demo.log")
 python3 scripts/webhook-check.py check "$demo_folder/webhooks.jsonl" "http://127.0.0.1:$demo_port" "$secret_key"
 
 log "dashboard in headless Chromium: the demo's population, every chart against GET /v1/analytics/overview"
-python3 scripts/dashboard-browser-check.py "http://127.0.0.1:$demo_port" "$secret_key"
+# Chromium keeps its singleton socket in a folder of TMPDIR that it leaves behind: give it the demo's.
+mkdir -p "$demo_folder/browser-tmp"
+TMPDIR="$demo_folder/browser-tmp" python3 scripts/dashboard-browser-check.py "http://127.0.0.1:$demo_port" "$secret_key"
 
 log "schemathesis: the live server against docs/openapi.json (bounded: 25 examples an operation, 60 s, seed 1)"
 # Every check but positive_data_acceptance: a schema can't say which signatures verify or which
