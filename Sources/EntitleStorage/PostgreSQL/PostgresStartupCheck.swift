@@ -4,13 +4,13 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 
-/// One connection made and closed before the pool opens, so that a PostgreSQL URL that can't work
-/// says why at start-up: a server that refuses the role or the password, or has no such database, or
-/// whose TLS certificate fails the check, fails at once (waiting won't change it); a server not reachable yet (connection refused, a
-/// timeout, PostgreSQL starting up or full) is tried again, waiting longer each time, for up to
-/// `patience`. Either way the error is `storage.unavailable`, naming the server (never the password)
-/// and PostgreSQL's, TLS's or the network's reason. It connects with the pool's TLS (`tls`, read from
-/// the same URL); a certificate that fails the check fails at once.
+/// One connection made and closed before the pool opens, with the pool's TLS (`tls`, read from the
+/// same URL), so that a PostgreSQL URL that can't work says why at start-up: a server that refuses the
+/// role or the password, has no such database, or whose TLS certificate fails the check, fails at once
+/// (waiting won't change it); a server not reachable yet (connection refused, a timeout, PostgreSQL
+/// starting up or full) is tried again, waiting longer each time, for up to `patience`. Either way the
+/// error is `storage.unavailable`, naming the server (never the password) and PostgreSQL's, TLS's or
+/// the network's reason.
 ///
 /// Without it, the pool keeps retrying in the background and the first statement fails only when its
 /// circuit breaker trips (about a minute), with no reason given.
@@ -46,17 +46,17 @@ public struct PostgresStartupCheck: Sendable {
     /// Connects once, then again after a pause while the failure may pass and `patience` lasts.
     public func run() async throws(StorageError) {
         let elapsed = stopwatch()
+        let connectionConfiguration: PostgresConnection.Configuration
+        do {
+            connectionConfiguration = try self.connectionConfiguration()
+        } catch {
+            throw StorageError(.unavailable, "PostgreSQL at \(server): the TLS configuration can't be used (\(error))", underlying: error)
+        }
         var pause: Duration = .milliseconds(500)
         var attempts = 0
         while true {
             attempts += 1
             let failure: Failure
-            let connectionConfiguration: PostgresConnection.Configuration
-            do {
-                connectionConfiguration = try self.connectionConfiguration()
-            } catch {
-                throw StorageError(.unavailable, "PostgreSQL at \(server): the TLS configuration can't be used (\(error))", underlying: error)
-            }
             do {
                 let connection = try await PostgresConnection.connect(
                     on: eventLoopGroup.any(), configuration: connectionConfiguration, id: 0, logger: logger)

@@ -67,7 +67,6 @@ public struct PostgresTLS: Sendable {
 
     /// The TLS configuration connections use; `nil` when TLS is disabled.
     public var configuration: TLSConfiguration? {
-        guard mode != .disable else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch mode {
         case .disable: return nil
