@@ -36,7 +36,7 @@ public enum LedgerDatabase: Sendable, CustomStringConvertible {
         switch self {
         case .sqlite(let path): "sqlite:\(path)"
         case .postgres(let configuration, let tls):
-            "PostgreSQL on \(configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? configuration.unixSocketPath ?? "a socket")"
+            "PostgreSQL on \(PostgresLedgerStore.server(configuration))"
                 + (tls.mode == .disable ? "" : " (TLS, sslmode=\(tls.mode.rawValue))")
         }
     }

@@ -97,6 +97,12 @@ public enum PostgresLedgerStore {
         "host", "port", "sslmode", "sslrootcert", "sslcert", "sslkey", "sslpassword", "connect_timeout", "application_name", "pool_size",
     ]
 
+    /// Where a configuration's server is, as messages say it: `host:port`, or the socket's path.
+    static func server(_ configuration: PostgresClient.Configuration) -> String {
+        if let path = configuration.unixSocketPath { return path }
+        return "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
+    }
+
     /// A URL as messages may show it: its password replaced, or nothing of it if it doesn't parse.
     static func redacted(_ text: String) -> String {
         guard var components = URLComponents(string: text) else { return "the database URL" }

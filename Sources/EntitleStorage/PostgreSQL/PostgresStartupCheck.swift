@@ -82,11 +82,7 @@ public struct PostgresStartupCheck: Sendable {
         }
     }
 
-    /// Where the server is, as messages say it: `host:port`, or the socket's path.
-    var server: String {
-        if let path = configuration.unixSocketPath { return path }
-        return "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
-    }
+    var server: String { PostgresLedgerStore.server(configuration) }
 
     /// The pool's configuration for a single connection.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
