@@ -48,7 +48,7 @@ public struct PostgresStartupCheck: Sendable {
         let elapsed = stopwatch()
         let connectionConfiguration: PostgresConnection.Configuration
         do {
-            connectionConfiguration = try self.connectionConfiguration()
+            connectionConfiguration = try configuration.connection(tls: tls)
         } catch {
             throw StorageError(.unavailable, "PostgreSQL at \(server): the TLS configuration can't be used (\(error))", underlying: error)
         }
@@ -83,23 +83,6 @@ public struct PostgresStartupCheck: Sendable {
     }
 
     var server: String { PostgresLedgerStore.server(configuration) }
-
-    /// The pool's configuration for a single connection.
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        var connection: PostgresConnection.Configuration
-        if let path = configuration.unixSocketPath {
-            connection = .init(unixSocketPath: path, username: configuration.username, password: configuration.password, database: configuration.database)
-        } else {
-            connection = .init(
-                host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
-                password: configuration.password, database: configuration.database, tls: try tls.connection())
-        }
-        connection.options.connectTimeout = TimeAmount(configuration.options.connectTimeout)
-        connection.options.requireBackendKeyData = configuration.options.requireBackendKeyData
-        connection.options.tlsServerName = configuration.options.tlsServerName
-        connection.options.additionalStartupParameters = configuration.options.additionalStartupParameters
-        return connection
-    }
 
     struct Failure {
         let reason: String
