@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 
@@ -10,8 +11,22 @@ import ServiceLifecycle
 /// listed after them has stopped. Migrating is the owner's step, once the services run.
 public struct LedgerConnection: Sendable {
     public let store: any LedgerStore
-    /// What the database needs running while the store is used (PostgreSQL's pool).
+    /// What the database needs running while the store is used (PostgreSQL's pool and the event
+    /// loops' connections).
     let databaseServices: [any Service]
+    /// PostgreSQL's connections for reads from tasks running on the event loops of
+    /// `MultiThreadedEventLoopGroup.singleton` (the HTTP server's), one loop's each; nil on SQLite, or
+    /// when the pool's size leaves none.
+    public let loopLease: PostgresLoopLease?
+
+    /// Whether reads from tasks on the event loops use connections of their own loop.
+    public var readsOnEventLoops: Bool { loopLease != nil }
+
+    init(store: any LedgerStore, databaseServices: [any Service], loopLease: PostgresLoopLease? = nil) {
+        self.store = store
+        self.databaseServices = databaseServices
+        self.loopLease = loopLease
+    }
 
     /// Run these in the owner's service group, first, so they stop last: the database's services,
     /// then the store's closing on graceful shutdown.
@@ -28,6 +43,7 @@ public struct LedgerConnection: Sendable {
     /// Opens `database`; nothing is migrated yet. PostgreSQL is connected to once first
     /// (``PostgresStartupCheck``): a server that refuses the role, the password or the database fails
     /// here with PostgreSQL's reason; one not reachable yet is waited for up to `startupPatience`.
+    /// PostgreSQL's connections (the URL's `pool_size`) are shared out by ``postgresShares(total:loops:)``.
     public static func open(
         _ database: LedgerDatabase, logger: Logger, observer: StorageObserver = .none,
         startupPatience: Duration = PostgresStartupCheck.standardPatience, clock: some Clock<Duration> & Sendable = ContinuousClock()
@@ -38,10 +54,34 @@ public struct LedgerConnection: Sendable {
             return LedgerConnection(store: store, databaseServices: [])
         case .postgres(let configuration, let tls):
             try await PostgresStartupCheck(configuration: configuration, tls: tls, patience: startupPatience, clock: clock, logger: logger).run()
-            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            let store = PostgresLedgerStore.store(client: client, logger: logger, observer: observer)
-            return LedgerConnection(store: store, databaseServices: [client])
+            let group = MultiThreadedEventLoopGroup.singleton
+            let shares = postgresShares(total: configuration.options.maximumConnections, loops: Array(group.makeIterator()).count)
+            var pooled = configuration
+            pooled.options.maximumConnections = shares.pool
+            let client = PostgresClient(configuration: pooled, eventLoopGroup: group, backgroundLogger: logger)
+            guard shares.perLoop > 0 else {
+                return LedgerConnection(store: PostgresLedgerStore.store(client: client, logger: logger, observer: observer), databaseServices: [client])
+            }
+            let connection: PostgresConnection.Configuration
+            do {
+                connection = try configuration.connection(tls: tls)
+            } catch {
+                throw StorageError(.unavailable, "PostgreSQL: the TLS configuration can't be used (\(error))", underlying: error)
+            }
+            let lease = PostgresLoopLease(configuration: connection, group: group, perLoop: shares.perLoop, logger: logger)
+            let store = PostgresLedgerStore.store(client: client, lease: lease, logger: logger, observer: observer)
+            return LedgerConnection(store: store, databaseServices: [client, lease], loopLease: lease)
         }
+    }
+
+    /// How `total` PostgreSQL connections are shared between the pool (writes, and reads from tasks
+    /// not running on an event loop) and the reads of `loops` event loops: at most half go to the
+    /// loops, the same number to each and at most 4, none when a loop would get less than one; the
+    /// pool keeps the rest.
+    public static func postgresShares(total: Int, loops: Int) -> (pool: Int, perLoop: Int) {
+        guard loops > 0 else { return (total, 0) }
+        let perLoop = min(4, total / (2 * loops))
+        return (total - perLoop * loops, perLoop)
     }
 
     /// Opens and migrates `database`, runs `body` with its store while its services run, then closes it.

@@ -7,6 +7,8 @@ import PostgresNIO
 /// on unique constraints.
 final class PostgresEngine: SQLEngine {
     let client: PostgresClient
+    /// Reads from tasks on an event loop it serves use that loop's connections.
+    let lease: PostgresLoopLease?
     let logger: Logger
     let observer: StorageObserver
     let sequenceColumn = "BIGSERIAL PRIMARY KEY"
@@ -16,8 +18,9 @@ final class PostgresEngine: SQLEngine {
     /// Out of line (TOAST) as before, without pglz's attempt at compressing each payload first.
     let uncompressedPayloads: String? = "ALTER TABLE ledger_events ALTER COLUMN signed_payload SET STORAGE EXTERNAL"
 
-    init(client: PostgresClient, logger: Logger, observer: StorageObserver = .none) {
+    init(client: PostgresClient, lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none) {
         self.client = client
+        self.lease = lease
         self.logger = logger
         self.observer = observer
     }
@@ -64,11 +67,27 @@ final class PostgresEngine: SQLEngine {
         try await outsideTransaction(.write, work)
     }
 
-    /// Reads are single statements, each atomic on its own: they run on a pooled connection outside
-    /// any transaction (PostgreSQL runs them beside writers, MVCC), which saves BEGIN and COMMIT's
-    /// two round trips per read.
+    /// Reads are single statements, each atomic on its own: they run outside any transaction
+    /// (PostgreSQL runs them beside writers, MVCC), which saves BEGIN and COMMIT's two round trips per
+    /// read; on the calling task's event loop's connection when the lease serves that loop, else on a
+    /// pooled one.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        try await outsideTransaction(.read, work)
+        if let lease, lease.servesCurrentLoop {
+            do {
+                let asked = ContinuousClock.now
+                let answer = try await lease.withCurrentLoopConnection { [observer, logger] connection in
+                    try await observer.session(.read, askedAt: asked) { () throws(StorageError) in
+                        try await work(Session(connection: connection, logger: logger))
+                    }
+                }
+                if let answer { return answer }
+            } catch let error as StorageError {
+                throw error
+            } catch {
+                throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
+            }
+        }
+        return try await outsideTransaction(.read, work)
     }
 
     /// `work` on a pooled connection, each statement committed on its own.
@@ -97,6 +116,7 @@ final class PostgresEngine: SQLEngine {
         let logger: Logger
 
         func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+            try ensureOpen()
             let query = PostgresQuery(unsafeSQL: PostgresEngine.numberPlaceholders(sql), binds: Self.bindings(binds))
             do {
                 return try await Self.rows(connection.query(query, logger: logger))
@@ -106,6 +126,7 @@ final class PostgresEngine: SQLEngine {
         }
 
         func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+            try ensureOpen()
             do {
                 return try await Self.rows(connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger))
             } catch {
@@ -114,6 +135,13 @@ final class PostgresEngine: SQLEngine {
                 try? await connection.close()
                 throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
             }
+        }
+
+        /// PostgresNIO drops a statement written to a connection already closed and never answers it:
+        /// a closed connection fails here instead. On the connection's own event loop nothing can
+        /// close it between this check and the write.
+        func ensureOpen() throws(StorageError) {
+            if connection.isClosed { throw StorageError(.unavailable, "the PostgreSQL connection closed") }
         }
 
         static func bindings(_ binds: [SQLValue]) -> PostgresBindings {

@@ -14,12 +14,13 @@ public enum PostgresLedgerStore {
     }
 
     /// A ledger on `client`, not migrated yet.
-    static func store(client: PostgresClient, logger: Logger, observer: StorageObserver = .none) -> any LedgerStore {
-        SQLLedgerStore(engine: PostgresEngine(client: client, logger: logger, observer: observer))
+    static func store(client: PostgresClient, lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none) -> any LedgerStore {
+        SQLLedgerStore(engine: PostgresEngine(client: client, lease: lease, logger: logger, observer: observer))
     }
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;
-    /// `pool_size=N` (1 to 1000, default 20) sets how many connections the instance's pool may open;
+    /// `pool_size=N` (1 to 1000, default 20) sets how many connections the instance may open (shared
+    /// between the pool and the event loops' reads, ``LedgerConnection/postgresShares(total:loops:)``);
     /// `sslmode` and `sslrootcert` set TLS as libpq does (``PostgresTLS``); `connect_timeout=S` (1 to
     /// 3600 s, default 10) bounds each connection attempt; `application_name` (default `entitle`) names
     /// the connections in `pg_stat_activity`; any other parameter is refused.

@@ -1,0 +1,217 @@
+@testable import EntitleStorage
+import EntitleTestSupport
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import ServiceLifecycle
+import Testing
+
+@Suite("PostgresLoopLease: reads on an event loop use that loop's PostgreSQL connections")
+struct PostgresLoopLeaseTests {
+    static let logger = {
+        var logger = Logger(label: "entitle.tests.loop-lease")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    static func testCluster() throws -> PostgresClient.Configuration {
+        let variable = StorageEngine.postgresURLVariable
+        let url = try #require(
+            ProcessInfo.processInfo.environment[variable], "\(variable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
+        return try PostgresLedgerStore.configuration(url: url)
+    }
+
+    /// A lease over a group of its own, closed and shut down after `body`.
+    static func withLease(
+        perLoop: Int, configuration: PostgresClient.Configuration? = nil, _ body: (PostgresLoopLease, MultiThreadedEventLoopGroup) async throws -> Void
+    ) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let lease = PostgresLoopLease(
+            configuration: try (configuration ?? testCluster()).connection(tls: .disable), group: group, perLoop: perLoop, logger: logger)
+        do {
+            try await body(lease, group)
+        } catch {
+            await lease.close()
+            try await group.shutdownGracefully()
+            throw error
+        }
+        await lease.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// `body` in a task running on `loop`.
+    static func on<T: Sendable>(_ loop: any EventLoop, _ body: () async throws -> T) async rethrows -> T {
+        try await withTaskExecutorPreference(EventLoopExecutor(loop: loop), operation: body)
+    }
+
+    /// The backend serving the read, and whether its connection lives on `loop`.
+    static func backend(_ lease: PostgresLoopLease, loop: any EventLoop, sleep: Double = 0) async throws -> (pid: Int, onLoop: Bool)? {
+        try await lease.withCurrentLoopConnection { connection in
+            // PostgresNIO never answers a statement written to a closed connection.
+            if connection.isClosed { throw ClosedConnectionLeased() }
+            let query: PostgresQuery = sleep > 0 ? "SELECT pg_backend_pid() AS pid, pg_sleep(\(sleep)) IS NULL AS slept" : "SELECT pg_backend_pid() AS pid"
+            var pid = 0
+            for try await row in try await connection.query(query, logger: Self.logger) {
+                pid = Int(try row.makeRandomAccess()["pid"].decode(Int32.self))
+            }
+            return (pid, connection.eventLoop === loop)
+        }.map { (pid: $0.0, onLoop: $0.1) }
+    }
+
+    struct ClosedConnectionLeased: Error {}
+
+    static func terminate(_ pid: Int) async throws {
+        try await StorageEngine.withClient(try testCluster()) { admin in
+            _ = try await admin.query("SELECT pg_terminate_backend(\(Int32(pid)))")
+        }
+    }
+
+    @Test("PostgreSQL: reads from a task on a loop reuse one connection of that loop; from elsewhere the lease declines")
+    func readsOnTheirLoop() async throws {
+        try await Self.withLease(perLoop: 2) { lease, group in
+            let loop = group.next()
+            let reads = try await Self.on(loop) {
+                var reads: [(pid: Int, onLoop: Bool)] = []
+                for _ in 0..<5 { reads.append(try #require(try await Self.backend(lease, loop: loop))) }
+                return reads.map { [$0.pid, $0.onLoop ? 1 : 0] }
+            }
+            #expect(Set(reads.map { $0[0] }).count == 1)
+            #expect(reads.allSatisfy { $0[1] == 1 })
+            #expect(lease.openConnections == 1)
+            // Not on one of the group's loops: nothing is leased, the body doesn't run.
+            #expect(!lease.servesCurrentLoop)
+            #expect(try await Self.backend(lease, loop: loop) == nil)
+            let elsewhere = MultiThreadedEventLoopGroup.singleton.next()
+            #expect(try await Self.on(elsewhere) { try await Self.backend(lease, loop: elsewhere) } == nil)
+        }
+    }
+
+    @Test("PostgreSQL: concurrent reads on one loop open at most perLoop connections and wait their turn")
+    func boundedPerLoop() async throws {
+        try await Self.withLease(perLoop: 2) { lease, group in
+            let loop = group.next()
+            let pids = try await Self.on(loop) {
+                try await withThrowingTaskGroup(of: Int.self) { tasks in
+                    for _ in 0..<12 { tasks.addTask { try #require(try await Self.backend(lease, loop: loop, sleep: 0.02)).pid } }
+                    var pids: [Int] = []
+                    for try await pid in tasks { pids.append(pid) }
+                    return pids
+                }
+            }
+            #expect(pids.count == 12)
+            #expect(Set(pids).count <= 2)
+            #expect(lease.openConnections <= 2)
+        }
+    }
+
+    @Test("PostgreSQL: a connection whose backend was terminated is replaced; the read still answers")
+    func replacesTerminated() async throws {
+        try await Self.withLease(perLoop: 1) { lease, group in
+            let loop = group.next()
+            let first = try #require(try await Self.on(loop) { try await Self.backend(lease, loop: loop) })
+            try await Self.terminate(first.pid)
+            let second = try #require(try await Self.on(loop) { try await Self.backend(lease, loop: loop) })
+            #expect(second.pid != first.pid)
+            #expect(second.onLoop)
+            #expect(lease.openConnections == 1)
+        }
+    }
+
+    @Test("PostgreSQL: a server that can't be reached fails each read, the waiting ones too, and leaves no connection counted")
+    func unreachable() async throws {
+        var configuration = try Self.testCluster()
+        configuration = PostgresClient.Configuration(
+            host: "127.0.0.1", port: 1, username: configuration.username, password: configuration.password, database: configuration.database, tls: .disable)
+        try await Self.withLease(perLoop: 1, configuration: configuration) { lease, group in
+            let loop = group.next()
+            let failures = await Self.on(loop) {
+                await withTaskGroup(of: Bool.self) { tasks in
+                    for _ in 0..<3 {
+                        tasks.addTask {
+                            do {
+                                _ = try await Self.backend(lease, loop: loop)
+                                return false
+                            } catch {
+                                return true
+                            }
+                        }
+                    }
+                    var failures = 0
+                    for await failed in tasks where failed { failures += 1 }
+                    return failures
+                }
+            }
+            #expect(failures == 3)
+            #expect(lease.openConnections == 0)
+        }
+    }
+
+    @Test("PostgreSQL: closing closes the idle connections (their backends end) and refuses later reads")
+    func closing() async throws {
+        try await Self.withLease(perLoop: 2) { lease, group in
+            let loop = group.next()
+            let read = try #require(try await Self.on(loop) { try await Self.backend(lease, loop: loop) })
+            await lease.close()
+            #expect(lease.openConnections == 0)
+            await #expect(throws: PostgresLoopLease.Closed.self) {
+                _ = try await Self.on(loop) { try await Self.backend(lease, loop: loop) }
+            }
+            // The backend ends once PostgreSQL has read the connection's termination.
+            var alive = true
+            try await StorageEngine.withClient(try Self.testCluster()) { admin in
+                for _ in 0..<100 where alive {
+                    var count = 0
+                    for try await row in try await admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = \(Int32(read.pid))") {
+                        count = try row.decode(Int.self)
+                    }
+                    alive = count > 0
+                    if alive { try await Task.sleep(for: .milliseconds(50)) }
+                }
+            }
+            #expect(!alive)
+        }
+    }
+
+    @Test("PostgreSQL: a ledger opened by LedgerConnection reads on a loop's connection from that loop, on the pool elsewhere, with the same answer")
+    func ledgerReads() async throws {
+        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+            var configuration = configuration
+            configuration.options.maximumConnections = 4 * loops.count
+            let connection = try await LedgerConnection.open(.postgres(configuration), logger: Self.logger)
+            let lease = try #require(connection.loopLease)
+            #expect(lease.perLoop == 2)
+            #expect(lease.loops == loops.count)
+            try await withThrowingTaskGroup(of: Void.self) { services in
+                for service in connection.databaseServices { services.addTask { try await service.run() } }
+                let store = connection.store
+                try await store.migrate()
+                let transaction = AppleFacts(bundleID: "com.screentimerewards").subscription(
+                    "com.screentimerewards.family.monthly", original: "100", purchase: ReferenceTime.start, expires: ReferenceTime.day(30))
+                _ = try await store.append(LedgerEvents.appTransaction(1, appUserID: "reader-1", transaction))
+                let pooled = try await store.events(appUserID: "reader-1")
+                #expect(lease.openConnections == 0)
+                let onLoop = try await Self.on(loops[0]) { try await store.events(appUserID: "reader-1") }
+                #expect(onLoop == pooled)
+                #expect(pooled.count == 1)
+                #expect(lease.openConnections == 1)
+                await store.close()
+                services.cancelAll()
+            }
+        }
+    }
+
+    @Test(
+        "How a pool_size is shared between the pool and the event loops' reads",
+        arguments: [
+            (20, 2, 12, 4), (100, 2, 92, 4), (8, 2, 4, 2), (4, 2, 2, 1), (3, 2, 3, 0), (1, 1, 1, 0), (20, 16, 20, 0), (64, 16, 32, 2), (8, 0, 8, 0),
+        ])
+    func shares(_ total: Int, _ loops: Int, _ pool: Int, _ perLoop: Int) {
+        let shares = LedgerConnection.postgresShares(total: total, loops: loops)
+        #expect(shares.pool == pool)
+        #expect(shares.perLoop == perLoop)
+        #expect(shares.pool + shares.perLoop * loops == total)
+    }
+}
