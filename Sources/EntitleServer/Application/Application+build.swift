@@ -35,6 +35,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     var services: [any Service] = []
     let store: any LedgerStore
     var migrate = false
+    var readsOnEventLoops = false
     switch configuration.ledger {
     case .database(let database):
         let connection = try await LedgerConnection.open(database, logger: configuration.logger, observer: configuration.metrics.storageObserver)
@@ -42,6 +43,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         store = connection.store
         services += connection.services
         migrate = true
+        readsOnEventLoops = connection.readsOnEventLoops
     case .store(let given):
         store = given
     }
@@ -73,6 +75,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     let onServerRunning = configuration.onServerRunning
     var application = Application(
         router: router,
+        server: configuration.http.requestsOnEventLoops ?? readsOnEventLoops ? .http1OnEventLoops() : .http1(),
         configuration: .init(address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "Entitle"),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
@@ -113,7 +116,7 @@ func buildRouter(
     SubscribersController().addRoutes(to: router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: forApps))
     let secret = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: false)
     AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
-    AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: select).add(middleware: secret))
+    AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))
     DashboardController(apps: apps, keys: keys, stored: stored).addRoutes(to: router)

@@ -52,7 +52,7 @@ struct DashboardController {
             return response
         }
 
-        let pages = router.group("/dashboard").add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
+        let pages = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
             .add(middleware: DashboardAppMiddleware(apps: apps))
         // The app switcher: remembers the choice in a cookie, then shows the overview.
         pages.get("apps/{bundleID}") { request, context -> Response in
