@@ -18,6 +18,10 @@ import ServiceLifecycle
 /// latency of `GET /v1/subscribers/{id}` and of `/health` at a fixed request rate (open loop).
 ///
 ///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,delivery,apps]
+///
+/// On PostgreSQL the server handles requests on their connections' event loops, with reads on each
+/// loop's connections, as `entitle serve` does; `ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS=0` handles them
+/// on the global executor with reads on the pool instead, for comparison in the same build.
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -37,8 +41,11 @@ enum ServerLoad {
             return logger
         }()
         guard !target.hasPrefix("postgres") else {
+            let onLoops = ProcessInfo.processInfo.environment["ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS"] != "0"
             try await LedgerConnection.with(try LedgerDatabase(url: target), logger: logger) { store in
-                _ = try await run(store: store, engine: "PostgreSQL", logger: logger, webhooks: nil)
+                _ = try await run(
+                    store: store, engine: onLoops ? "PostgreSQL, requests on event loops" : "PostgreSQL, requests on the global executor", logger: logger,
+                    webhooks: nil, requestsOnEventLoops: onLoops)
             }
             return
         }
@@ -78,7 +85,9 @@ enum ServerLoad {
     }
 
     /// Returns the ingestion rate.
-    static func run(store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?, types: [String] = [], secondApp: Bool = false) async throws -> Double {
+    static func run(
+        store: any LedgerStore, engine: String, logger: Logger, webhooks: URL?, types: [String] = [], secondApp: Bool = false, requestsOnEventLoops: Bool = false
+    ) async throws -> Double {
         let pki = try TestPKI()
         let apple = AppleFacts(bundleID: "com.screentimerewards")
         let now = Date(timeIntervalSince1970: ReferenceTime.start.timeIntervalSince1970 + 40 * 86_400)
@@ -98,7 +107,7 @@ enum ServerLoad {
                                   verifiers: [epilogue]), at: 0)
         }
         var configuration = ServerConfiguration(
-            http: HTTPConfiguration(host: "127.0.0.1", port: port), ledger: .store(store), apps: apps, keys: keys,
+            http: HTTPConfiguration(host: "127.0.0.1", port: port, requestsOnEventLoops: requestsOnEventLoops), ledger: .store(store), apps: apps, keys: keys,
             analyticsRefreshInterval: nil, now: { now }, logger: logger)
         // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every second (the default).
         configuration.webhookInterval = webhooks == nil ? nil : .seconds(1)
