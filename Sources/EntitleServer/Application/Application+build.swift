@@ -47,11 +47,14 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     case .store(let given):
         store = given
     }
+    // Background work waits for the migration below (a given store is its owner's to migrate).
+    let readiness = LedgerReadiness(ready: !migrate)
     // Each app gets its own service over its part of the ledger.
     let apps = ServedApps(services: configuration.apps.map { app in
         SubscriptionService(
             store: store.forApp(app.bundleID), catalog: app.catalog, verifiers: app.verifiers, restorePolicy: configuration.restorePolicy,
-            metrics: configuration.metrics, now: configuration.now, logger: configuration.logger, serverAPI: app.serverAPI, offerKey: app.offerKey)
+            metrics: configuration.metrics, now: configuration.now, logger: configuration.logger, serverAPI: app.serverAPI, offerKey: app.offerKey,
+            ledgerReadiness: readiness)
     })
     if let interval = configuration.analyticsRefreshInterval {
         for service in apps.services { services.append(AnalyticsRefresher(service: service, interval: interval)) }
@@ -90,6 +93,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         for service in apps.services {
             try await StaticWebhook.register(staticWebhooks.filter { $0.app == nil || $0.app == service.bundleID }, in: service.webhooks, at: now())
         }
+        readiness.markReady()
     }
     return application
 }

@@ -13,10 +13,10 @@ public struct AnalyticsRefresher: Service {
         self.interval = interval
     }
 
-    /// Waits one interval (the ledger is migrated meanwhile), then refreshes every interval. A failed
+    /// Waits for the ledger's migration and one interval, then refreshes every interval. A failed
     /// refresh is logged and tried again next time.
     public func run() async throws {
-        await everyInterval(interval) {
+        await everyInterval(interval, after: [service.ledgerReadiness]) {
             do throws(ServiceError) {
                 try await service.refreshAnalytics()
             } catch {

@@ -18,7 +18,7 @@ public struct ConsumptionResponder: Service {
     public func run() async throws {
         // A service that returns ends the application: with nothing to answer, wait for shutdown.
         guard !services.isEmpty else { return try await gracefulShutdown() }
-        await everyInterval(interval) {
+        await everyInterval(interval, after: services.map(\.ledgerReadiness)) {
             for service in services {
                 do throws(ServiceError) {
                     _ = try await service.answerConsumptionRequests(holder: service.instanceID)

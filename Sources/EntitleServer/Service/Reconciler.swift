@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Reconciles every app whose App Store Server API is configured: soon after start (once the ledger
-/// is migrated), then every `interval` until graceful shutdown. A failed pass is logged and tried
+/// Reconciles every app whose App Store Server API is configured: soon after the ledger is migrated,
+/// then every `interval` until graceful shutdown. A failed pass is logged and tried
 /// again after `retryAfter` (or the interval, if shorter). Each pass takes the app's lease, so of
 /// several instances sharing a database one runs it.
 public struct Reconciler: Service {
@@ -29,6 +29,7 @@ public struct Reconciler: Service {
         // A service that returns ends the application: with nothing to reconcile, wait for shutdown.
         guard !services.isEmpty else { return try await gracefulShutdown() }
         await cancelWhenGracefulShutdown {
+            for service in services { await service.ledgerReadiness.wait() }
             var wait = startDelay
             while !Task.isCancelled {
                 do {

@@ -29,6 +29,8 @@ public final class SubscriptionService: Sendable {
     let serverAPI: AppStoreServerAPIClient?
     /// The key promotional offers are signed with, when configured.
     let offerKey: InAppPurchaseKey?
+    /// Opened once the ledger is migrated; background work waits for it.
+    let ledgerReadiness: LedgerReadiness
     /// This server instance's name in job leases.
     let instanceID = UUID().uuidString
     /// The webhooks' leases this instance holds.
@@ -39,8 +41,9 @@ public final class SubscriptionService: Sendable {
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
         metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger,
-        serverAPI: AppStoreServerAPIClient? = nil, offerKey: InAppPurchaseKey? = nil
+        serverAPI: AppStoreServerAPIClient? = nil, offerKey: InAppPurchaseKey? = nil, ledgerReadiness: LedgerReadiness = .ready
     ) {
+        self.ledgerReadiness = ledgerReadiness
         self.serverAPI = serverAPI
         self.offerKey = offerKey
         self.store = store

@@ -24,6 +24,7 @@ public struct WebhookWorker: Service {
         // Publishing and sending run side by side: a long queue to send never holds back what the
         // ledger brings next.
         await cancelWhenGracefulShutdown {
+            for service in services { await service.ledgerReadiness.wait() }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await loop { service in await publish(service) } }
                 group.addTask { await loop { service in await send(service) } }
