@@ -64,6 +64,13 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
+    /// The configuration of the test cluster's server (its `postgres` database), from
+    /// ENTITLE_TEST_POSTGRES_URL.
+    public static func testClusterConfiguration() throws -> PostgresClient.Configuration {
+        guard let url = ProcessInfo.processInfo.environment[postgresURLVariable] else { throw PostgresNotConfigured() }
+        return try PostgresLedgerStore.configuration(url: url)
+    }
+
     public static func withPostgresDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
         try await withPostgresDatabaseConfiguration { configuration in
             try await withClient(configuration, body)

@@ -17,10 +17,7 @@ struct PostgresLoopLeaseTests {
     }()
 
     static func testCluster() throws -> PostgresClient.Configuration {
-        let variable = StorageEngine.postgresURLVariable
-        let url = try #require(
-            ProcessInfo.processInfo.environment[variable], "\(variable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
-        return try PostgresLedgerStore.configuration(url: url)
+        try StorageEngine.testClusterConfiguration()
     }
 
     /// A lease over a group of its own, closed and shut down after `body`.

@@ -14,10 +14,7 @@ struct PostgresStartupCheckTests {
     }()
 
     static func testCluster() throws -> PostgresClient.Configuration {
-        let variable = StorageEngine.postgresURLVariable
-        let url = try #require(
-            ProcessInfo.processInfo.environment[variable], "\(variable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
-        return try PostgresLedgerStore.configuration(url: url)
+        try StorageEngine.testClusterConfiguration()
     }
 
     @Test("PostgreSQL: a reachable server with the role and the database passes at the first attempt")
