@@ -72,35 +72,25 @@ final class PostgresEngine: SQLEngine {
     /// read; on the calling task's event loop's connection when the lease serves that loop, else on a
     /// pooled one.
     func read<T: Sendable>(_ work: @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
-        if let lease, lease.servesCurrentLoop {
-            do {
-                let asked = ContinuousClock.now
-                let answer = try await lease.withCurrentLoopConnection { [observer, logger] connection in
-                    try await observer.session(.read, askedAt: asked) { () throws(StorageError) in
-                        try await work(Session(connection: connection, logger: logger))
-                    }
-                }
-                if let answer { return answer }
-            } catch let error as StorageError {
-                throw error
-            } catch {
-                throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
-            }
-        }
-        return try await outsideTransaction(.read, work)
+        try await outsideTransaction(.read, work)
     }
 
-    /// `work` on a pooled connection, each statement committed on its own.
+    /// `work` outside any transaction, each statement committed on its own: a read from a task on an
+    /// event loop the lease serves on one of that loop's connections, anything else on a pooled one.
     private func outsideTransaction<T: Sendable>(
         _ kind: StorageObserver.SessionKind, _ work: @Sendable (any SQLSession) async throws(StorageError) -> T
     ) async throws(StorageError) -> T {
         do {
             let asked = ContinuousClock.now
-            return try await client.withConnection { [observer, logger] connection in
+            func session(_ connection: PostgresConnection) async throws -> T {
                 try await observer.session(kind, askedAt: asked) { () throws(StorageError) in
                     try await work(Session(connection: connection, logger: logger))
                 }
             }
+            if kind == .read, let lease, let slot = lease.currentSlot() {
+                return try await lease.withConnection(on: slot, session)
+            }
+            return try await client.withConnection(session)
         } catch let error as StorageError {
             throw error
         } catch {

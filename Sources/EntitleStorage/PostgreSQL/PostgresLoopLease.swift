@@ -87,6 +87,11 @@ public final class PostgresLoopLease: Service, Sendable {
     /// the calling task doesn't run on one of the group's loops.
     public func withCurrentLoopConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T? {
         guard let slot = currentSlot() else { return nil }
+        return try await withConnection(on: slot, body)
+    }
+
+    /// Runs `body` with one of `slot`'s connections (the calling task's loop's, ``currentSlot()``).
+    func withConnection<T>(on slot: Slot, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await acquire(slot)
         do {
             let result = try await body(connection)
