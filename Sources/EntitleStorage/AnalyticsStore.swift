@@ -15,7 +15,8 @@ public protocol AnalyticsStore: Sendable {
     /// `batchSize` events; for each subscriber those events touch, computes their cells from all
     /// their events with `cells` and adds the difference from the cells added before; advances the
     /// cursor in the same transaction. Subscribers a recompute under way hasn't reached are left to it.
-    /// Returns how many subscribers were refreshed.
+    /// Stops between batches when the task is cancelled (graceful shutdown): the next refresh goes on
+    /// from the cursor. Returns how many subscribers were refreshed.
     func refreshAnalytics(
         batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int

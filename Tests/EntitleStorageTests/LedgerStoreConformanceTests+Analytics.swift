@@ -238,6 +238,28 @@ extension LedgerStoreConformanceTests {
         }
     }
 
+    @Test("a refresh in a cancelled task stops before its next batch: the events stay for the next refresh", arguments: StorageEngine.allCases)
+    func analyticsRefreshCancelled(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let cells = Self.analyticsCells
+            let analytics = store.analyticsStore()
+            let events = AnalyticsLedger.events
+            for event in events { _ = try await store.append(event) }
+            let pending = try await analytics.pendingAnalytics()
+            #expect(pending > 2)
+            let cancelled = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await analytics.refreshAnalytics(batchSize: 2, cells: cells)
+            }
+            #expect(try await cancelled.value == 0)
+            #expect(try await analytics.pendingAnalytics() == pending)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells([]))
+            _ = try await analytics.refreshAnalytics(batchSize: 2, cells: cells)
+            #expect(try await analytics.pendingAnalytics() == 0)
+            #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(events))
+        }
+    }
+
     @Test(
         "a recompute drops cells stored for ids no subscriber has, and one started while another runs takes over from the first subscriber",
         arguments: StorageEngine.allCases)

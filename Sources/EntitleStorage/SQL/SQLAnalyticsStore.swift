@@ -32,7 +32,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let batchSize = max(1, batchSize)
         var refreshed = Set<String>()
         let (app, cursor) = (app, cursor)
-        while true {
+        while !Task.isCancelled {
             let horizon = try await engine.readHorizon()
             let (subscribers, events, change): ([String], Int, AggregateChange?) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
@@ -50,8 +50,9 @@ final class SQLAnalyticsStore: AnalyticsStore {
             }
             change?.apply(to: aggregates, app: app)
             refreshed.formUnion(subscribers)
-            if events < batchSize { return refreshed.count }
+            if events < batchSize { break }
         }
+        return refreshed.count
     }
 
     /// Drops the aggregates and starts a recompute from the first subscriber (taking over one under
