@@ -5,14 +5,14 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// A developer's webhook endpoint on loopback: records every request it gets and answers with the
-/// status the test sets (200 by default, 503 while "down").
+/// status the test sets (200 by default, 503 while "down"), or, while held, not yet.
 public final class WebhookReceiver: Sendable {
     public struct Request: Sendable {
         public var headers: [String: String]
         public var body: String
     }
 
-    private let state = NIOLockedValueBox<(requests: [Request], status: Int)>(([], 200))
+    private let state = NIOLockedValueBox<(requests: [Request], status: Int, held: Bool)>(([], 200, false))
 
     public var requests: [Request] { state.withLockedValue { $0.requests } }
     /// The requests it answered with 2xx.
@@ -20,10 +20,17 @@ public final class WebhookReceiver: Sendable {
 
     public func answer(_ status: Int) { state.withLockedValue { $0.status = status } }
 
+    /// Requests from now on are recorded (as `held`) and left unanswered until ``release()``.
+    public func hold() { state.withLockedValue { $0.held = true } }
+
+    public func release() { state.withLockedValue { $0.held = false } }
+
+    private var isHolding: Bool { state.withLockedValue { $0.held } }
+
     private func record(_ request: Request) -> Int {
         state.withLockedValue { state in
             var request = request
-            request.headers["x-answered"] = (200..<300).contains(state.status) ? "2xx" : "\(state.status)"
+            request.headers["x-answered"] = state.held ? "held" : (200..<300).contains(state.status) ? "2xx" : "\(state.status)"
             state.requests.append(request)
             return state.status
         }
@@ -38,6 +45,7 @@ public final class WebhookReceiver: Sendable {
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
             let status = receiver.record(Request(headers: headers, body: String(buffer: bytes)))
+            while receiver.isHolding { try await Task.sleep(for: .milliseconds(5)) }
             return Response(status: HTTPResponse.Status(code: status))
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()

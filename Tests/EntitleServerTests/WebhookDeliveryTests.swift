@@ -164,6 +164,46 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @Test("an attempt cut short by shutdown counts for neither the delivery nor the endpoint: the next pass sends it, same event ID", arguments: StorageEngine.allCases)
+    func cutShort(engine: StorageEngine) async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run(engine: engine) { harness, client in
+                let service = harness.service()
+                harness.clock.set(ReferenceTime.day(1))
+                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now))
+                var store = harness.localStore()
+                try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
+                _ = try await service.publishWebhooks(holder: "test")
+                let written = try await service.webhooks.deliveries(endpointID: nil, appUserID: "parent-1", status: nil, limit: 10).reversed()
+                #expect(written.count == 2)
+                receiver.hold()
+                let sending = Task { try await WebhookSender(client: HTTPClient.shared).deliver(service, holder: "test") }
+                for _ in 0..<6_000 where receiver.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+                try #require(!receiver.requests.isEmpty, "nothing was sent")
+                // Graceful shutdown cancels the worker's task while the endpoint has not answered.
+                sending.cancel()
+                _ = await sending.result
+                receiver.release()
+                let cut = try receiver.requests.map(Self.event)
+                #expect(cut.map(\.id) == [written.first?.eventID], "the first of the subscriber's events, unanswered")
+                for delivery in written {
+                    let now = try #require(try await service.webhooks.delivery(id: delivery.id))
+                    #expect(now.status == .pending && now.attempts == 0 && now.lastError == nil)
+                    #expect(try await service.webhooks.attempts(deliveryID: delivery.id).isEmpty)
+                }
+                let endpoint = try #require(try await service.webhooks.endpoint(id: "we_test"))
+                #expect(endpoint.consecutiveFailures == 0 && endpoint.pausedUntil == nil)
+                // Not resting: the next pass, at the same instant, sends both, the cut one with its event ID.
+                _ = try await WebhookSender(client: HTTPClient.shared).deliver(service, holder: "test")
+                #expect(try receiver.accepted.map(Self.event).map(\.id) == written.map(\.eventID))
+                for delivery in written {
+                    let attempts = try await service.webhooks.attempts(deliveryID: delivery.id)
+                    #expect(attempts.map(\.attempt) == [1] && attempts.first?.status == 200)
+                }
+            }
+        }
+    }
+
     @Test("an endpoint gets only the types it asked for")
     func filteredTypes() async throws {
         try await WebhookReceiver.run { url, receiver in

@@ -243,7 +243,8 @@ public struct AppStoreServerAPIClient: Sendable {
             do {
                 response = try await transport.send(APIRequest(method: method, path: path, headers: headers, body: body), to: base, timeout: .seconds(30))
             } catch {
-                guard attempt < retries else { throw AppStoreServerAPIError(.unavailable, "\(method) \(path): \(error.message)") }
+                // A cancelled call (graceful shutdown) is not tried again.
+                guard attempt < retries, !Task.isCancelled else { throw AppStoreServerAPIError(.unavailable, "\(method) \(path): \(error.message)") }
                 try? await Task.sleep(for: delay * Double.random(in: 0.5...1.5))
                 (attempt, delay) = (attempt + 1, delay * 2)
                 continue

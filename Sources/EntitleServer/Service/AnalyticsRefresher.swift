@@ -14,13 +14,15 @@ public struct AnalyticsRefresher: Service {
     }
 
     /// Waits for the ledger's migration and one interval, then refreshes every interval. A failed
-    /// refresh is logged and tried again next time.
+    /// refresh is logged and tried again next time; graceful shutdown stops one under way between
+    /// its batches.
     public func run() async throws {
         await everyInterval(interval, after: [service.ledgerReadiness]) {
             do throws(ServiceError) {
                 try await service.refreshAnalytics()
             } catch {
-                service.logger.warning("analytics refresh will be retried", metadata: ["error.code": "\(error.code)"])
+                service.logger.passDidNotFinish(
+                    "analytics refresh will be retried", cutShort: "analytics refresh cut short by shutdown", metadata: ["error.code": "\(error.code)"])
             }
         }
     }

@@ -19,12 +19,13 @@ public struct ConsumptionResponder: Service {
         // A service that returns ends the application: with nothing to answer, wait for shutdown.
         guard !services.isEmpty else { return try await gracefulShutdown() }
         await everyInterval(interval, after: services.map(\.ledgerReadiness)) {
-            for service in services {
+            for service in services where !Task.isCancelled {
                 do throws(ServiceError) {
                     _ = try await service.answerConsumptionRequests(holder: service.instanceID)
                 } catch {
-                    service.logger.warning(
-                        "consumption requests will be answered later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+                    service.logger.passDidNotFinish(
+                        "consumption requests will be answered later", cutShort: "consumption answers cut short by shutdown",
+                        metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
                 }
             }
         }

@@ -1,7 +1,8 @@
 import ServiceLifecycle
 
 /// Runs `work` every `interval`, the first time one interval after every `readiness` opens, until
-/// graceful shutdown (a sleep cut short by it ends the loop; work under way finishes).
+/// graceful shutdown, which ends a sleep and cancels work under way: `work` stops at its next step and
+/// reports being cut short with ``Logging/Logger/passDidNotFinish(_:cutShort:metadata:)``.
 func everyInterval(_ interval: Duration, after readiness: [LedgerReadiness] = [], _ work: @escaping @Sendable () async -> Void) async {
     await cancelWhenGracefulShutdown {
         for gate in readiness { await gate.wait() }

@@ -38,12 +38,13 @@ public struct Reconciler: Service {
                     return
                 }
                 wait = interval
-                for service in services {
+                for service in services where !Task.isCancelled {
                     do throws(ServiceError) {
                         _ = try await service.reconcile(holder: holder)
                     } catch {
-                        service.logger.warning(
-                            "reconciliation will be retried", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+                        service.logger.passDidNotFinish(
+                            "reconciliation will be retried", cutShort: "reconciliation cut short by shutdown",
+                            metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
                         wait = min(wait, retryAfter)
                     }
                 }

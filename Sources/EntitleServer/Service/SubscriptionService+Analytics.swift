@@ -34,7 +34,8 @@ extension SubscriptionService {
             metrics.recordAnalyticsRefresh(duration: ContinuousClock.now - start, at: now())
             return recomputed + refreshed
         } catch {
-            logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"])
+            // Cut short by graceful shutdown, it failed nothing: its caller says so.
+            if !Task.isCancelled { logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"]) }
             throw ServiceError(error)
         }
     }

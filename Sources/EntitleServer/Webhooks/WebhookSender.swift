@@ -30,7 +30,9 @@ public struct WebhookSender: Sendable {
 
     /// Sends what is due for `service`'s app until nothing more is (or only resting endpoints' are);
     /// instances sharing a database take turns through a lease. Returns how many attempts succeeded
-    /// and failed.
+    /// and failed. A cancelled task (graceful shutdown) starts no new attempt or round; an attempt it
+    /// cuts short counts for neither the delivery nor its endpoint, so the delivery stays due and
+    /// is sent, with the same event ID, by the next pass.
     public func deliver(_ service: SubscriptionService, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
         // Nothing due: no lease taken, nothing written.
         do {
@@ -41,7 +43,7 @@ public struct WebhookSender: Sendable {
         var totals = (delivered: 0, failed: 0)
         // Each round holds the lease, renewed once half of it has gone; a round is bounded by the
         // attempts' timeout.
-        while try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) != nil {
+        while !Task.isCancelled, try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) != nil {
             let round = try await deliverRound(service)
             totals.delivered += round.delivered
             totals.failed += round.failed
@@ -53,7 +55,8 @@ public struct WebhookSender: Sendable {
     /// One round: the deliveries due now (at most four per slot of an endpoint), each endpoint's sent
     /// with a sliding window; an endpoint that fails starts no more in the round (it rests). The round's
     /// attempts are recorded together, before the next round reads what is due: an attempt made but not
-    /// recorded (a crash) is made again, with the same event ID.
+    /// recorded (a crash) is made again, with the same event ID. They are recorded even when the
+    /// round's task is cancelled, so what reached an endpoint before shutdown is not sent again.
     private func deliverRound(_ service: SubscriptionService) async throws(ServiceError) -> (delivered: Int, failed: Int) {
         let store = service.webhooks
         let due: [WebhookDelivery]
@@ -75,11 +78,18 @@ public struct WebhookSender: Sendable {
             for await outcomes in group { all += outcomes }
             return all
         }
-        do {
-            try await store.recordAttempts(outcomes)
-        } catch {
-            service.logger.error("webhook attempts could not be recorded; they will be made again", metadata: ["error.code": "\(error.code)"])
-            throw ServiceError(error)
+        // A task of its own: not cancelled with the round.
+        let unrecorded = await Task { () async -> StorageError? in
+            do throws(StorageError) {
+                try await store.recordAttempts(outcomes)
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        if let unrecorded {
+            service.logger.error("webhook attempts could not be recorded; they will be made again", metadata: ["error.code": "\(unrecorded.code)"])
+            throw ServiceError(unrecorded)
         }
         let byID = Dictionary(due.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for outcome in outcomes {
@@ -90,9 +100,10 @@ public struct WebhookSender: Sendable {
     }
 
     /// Sends one endpoint's due deliveries, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint`` in
-    /// flight; after a failure no new one starts (the endpoint rests). Each is a different subscriber's.
+    /// flight; after a failure, or once the task is cancelled, no new one starts (the endpoint rests).
+    /// Each is a different subscriber's. Attempts cut short by cancellation have no outcome.
     private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: SubscriptionService) async -> [WebhookAttemptOutcome] {
-        await withTaskGroup(of: WebhookAttemptOutcome.self) { group in
+        await withTaskGroup(of: WebhookAttemptOutcome?.self) { group in
             var next = deliveries.makeIterator()
             var outcomes: [WebhookAttemptOutcome] = []
             var failures = 0
@@ -101,9 +112,10 @@ public struct WebhookSender: Sendable {
                 group.addTask { await attempt(delivery, to: endpoint, service: service) }
             }
             for await outcome in group {
+                guard let outcome else { continue }
                 outcomes.append(outcome)
                 if !outcome.attempt.succeeded { failures += 1 }
-                if failures == 0, let delivery = next.next() {
+                if failures == 0, !Task.isCancelled, let delivery = next.next() {
                     group.addTask { await attempt(delivery, to: endpoint, service: service) }
                 }
             }
@@ -111,10 +123,11 @@ public struct WebhookSender: Sendable {
         }
     }
 
-    /// One attempt at one delivery, and what follows from it.
+    /// One attempt at one delivery, and what follows from it; `nil` when the task was cancelled before
+    /// the endpoint answered (the endpoint failed nothing).
     private func attempt(
         _ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, service: SubscriptionService
-    ) async -> WebhookAttemptOutcome {
+    ) async -> WebhookAttemptOutcome? {
         let number = delivery.attempts + 1
         let at = service.now()
         var request = HTTPClientRequest(url: endpoint.url)
@@ -137,6 +150,7 @@ public struct WebhookSender: Sendable {
             _ = try? await response.body.collect(upTo: 64 * 1024)
             if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
         } catch {
+            if Task.isCancelled { return nil }
             failure = Self.describe(error)
         }
         let elapsed = ContinuousClock.now - started

@@ -52,7 +52,9 @@ public struct WebhookWorker: Service {
         do throws(ServiceError) {
             _ = try await service.publishWebhooks(holder: service.instanceID)
         } catch {
-            service.logger.warning("webhooks will be published later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+            service.logger.passDidNotFinish(
+                "webhooks will be published later", cutShort: "webhook publishing cut short by shutdown",
+                metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
         }
     }
 
@@ -61,7 +63,9 @@ public struct WebhookWorker: Service {
             _ = try await sender.deliver(service, holder: service.instanceID)
             if let counts = try? await service.webhooks.deliveryCounts() { service.metrics.recordWebhookBacklog(app: service.bundleID, counts) }
         } catch {
-            service.logger.warning("webhooks will be sent later", metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
+            service.logger.passDidNotFinish(
+                "webhooks will be sent later", cutShort: "webhook sending cut short by shutdown",
+                metadata: ["app": "\(service.bundleID)", "error.code": "\(error.code)"])
         }
     }
 
