@@ -21,7 +21,9 @@ import ServiceLifecycle
 ///
 /// On PostgreSQL the server handles requests on their connections' event loops, with reads on each
 /// loop's connections, as `entitle serve` does; `ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS=0` handles them
-/// on the global executor with reads on the pool instead, for comparison in the same build.
+/// on the global executor with reads on the pool instead, for comparison in the same build. Subscriber
+/// answers are signed (Ed25519), as `entitle serve` signs them; `ENTITLE_LOAD_SIGNED=0` leaves them
+/// unsigned, for comparison.
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -106,9 +108,11 @@ enum ServerLoad {
             apps.insert(ServedApp(bundleID: "com.epilogue.app", catalog: try CatalogLoader().load(directory: examples.appendingPathComponent("Epilogue")),
                                   verifiers: [epilogue]), at: 0)
         }
+        let signed = ProcessInfo.processInfo.environment["ENTITLE_LOAD_SIGNED"] != "0"
         var configuration = ServerConfiguration(
             http: HTTPConfiguration(host: "127.0.0.1", port: port, requestsOnEventLoops: requestsOnEventLoops), ledger: .store(store), apps: apps, keys: keys,
-            analyticsRefreshInterval: nil, now: { now }, logger: logger)
+            analyticsRefreshInterval: nil, now: { now }, logger: logger,
+            signer: signed ? CustomerInfoSigner(base64URL: CustomerInfoSigner.generateKey()) : nil)
         // Webhooks off: no worker at all. On: an endpoint for every event, published and sent every second (the default).
         configuration.webhookInterval = webhooks == nil ? nil : .seconds(1)
         if let webhooks {
@@ -189,7 +193,7 @@ enum ServerLoad {
             let healthCapacity = try await saturation(http, path: { _ in "/health" }, key: nil)
             let subscriberCapacity = try await saturation(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
             print("""
-                ## \(engine)
+                ## \(engine)\(signed ? "" : ", answers unsigned")
 
                 | measure | result |
                 |---|---:|
