@@ -100,7 +100,7 @@ public struct WebhookSender: Sendable {
     }
 
     /// Sends one endpoint's due deliveries, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint`` in
-    /// flight; after a failure, or once the task is cancelled, no new one starts (the endpoint rests).
+    /// flight; after a failure no new one starts (the endpoint rests), nor once the task is cancelled.
     /// Each is a different subscriber's. Attempts cut short by cancellation have no outcome.
     private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: SubscriptionService) async -> [WebhookAttemptOutcome] {
         await withTaskGroup(of: WebhookAttemptOutcome?.self) { group in
