@@ -35,7 +35,8 @@ extension SubscriptionService {
         } catch {
             outcome = .failure(error)
         }
-        try? await store.completeJob(lease, mark: nil)
+        // In a task of its own: shutdown cancelling this one would cut the release short too.
+        await Task { [store] in try? await store.completeJob(lease, mark: nil) }.value
         return try outcome.get()
     }
 

@@ -43,7 +43,9 @@ extension SubscriptionService {
         }
         let from = max(earliest, since ?? lease.mark.map { $0 - Self.reconciliationOverlap } ?? earliest)
         var report = ReconciliationReport(app: bundleID, from: from, to: end)
-        // A pass that fails leaves its lease to lapse, and the mark where the last completed pass left it.
+        // A pass that fails keeps its lease until it lapses (this instance renews it when it retries;
+        // the others don't add to what Apple is refusing), and the mark where the last completed pass
+        // left it. One cut short by shutdown releases it: the next instance starts at once.
         do throws(ServiceError) {
             try await readNotificationHistory(serverAPI, into: &report)
             try await checkUnsettledPurchases(serverAPI, at: end, into: &report)
@@ -54,7 +56,12 @@ extension SubscriptionService {
                 throw ServiceError(error)
             }
         } catch {
-            metrics.recordReconciliation(app: bundleID, outcome: "failed")
+            if Task.isCancelled {
+                // In a task of its own: this one's cancellation would cut the release short too.
+                await Task { [store] in try? await store.completeJob(lease, mark: nil) }.value
+            } else {
+                metrics.recordReconciliation(app: bundleID, outcome: "failed")
+            }
             throw error
         }
         metrics.recordReconciliation(app: bundleID, outcome: "completed", eventsAdded: report.eventsAdded, at: end)
