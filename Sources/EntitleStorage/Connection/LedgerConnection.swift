@@ -59,8 +59,11 @@ public struct LedgerConnection: Sendable {
             var pooled = configuration
             pooled.options.maximumConnections = shares.pool
             let client = PostgresClient(configuration: pooled, eventLoopGroup: group, backgroundLogger: logger)
+            // A statement waits for a pooled connection as long as one connection attempt may take.
+            let patience = configuration.options.connectTimeout
             guard shares.perLoop > 0 else {
-                return LedgerConnection(store: PostgresLedgerStore.store(client: client, logger: logger, observer: observer), databaseServices: [client])
+                return LedgerConnection(
+                    store: PostgresLedgerStore.store(client: client, patience: patience, logger: logger, observer: observer), databaseServices: [client])
             }
             let connection: PostgresConnection.Configuration
             do {
@@ -69,7 +72,7 @@ public struct LedgerConnection: Sendable {
                 throw StorageError(.unavailable, "PostgreSQL: the TLS configuration can't be used (\(error))", underlying: error)
             }
             let lease = PostgresLoopLease(configuration: connection, group: group, perLoop: shares.perLoop, logger: logger)
-            let store = PostgresLedgerStore.store(client: client, lease: lease, logger: logger, observer: observer)
+            let store = PostgresLedgerStore.store(client: client, patience: patience, lease: lease, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [client, lease], loopLease: lease)
         }
     }

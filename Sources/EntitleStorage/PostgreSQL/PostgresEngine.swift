@@ -6,7 +6,8 @@ import PostgresNIO
 /// subscriber or purchase are serialised with transaction-scoped advisory locks; idempotency rests
 /// on unique constraints.
 final class PostgresEngine: SQLEngine {
-    let client: PostgresClient
+    /// Writes, and reads from tasks not on an event loop the lease serves.
+    let pool: PostgresPool<ContinuousClock>
     /// Reads from tasks on an event loop it serves use that loop's connections.
     let lease: PostgresLoopLease?
     let logger: Logger
@@ -18,8 +19,8 @@ final class PostgresEngine: SQLEngine {
     /// Out of line (TOAST) as before, without pglz's attempt at compressing each payload first.
     let uncompressedPayloads: String? = "ALTER TABLE ledger_events ALTER COLUMN signed_payload SET STORAGE EXTERNAL"
 
-    init(client: PostgresClient, lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none) {
-        self.client = client
+    init(pool: PostgresPool<ContinuousClock>, lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none) {
+        self.pool = pool
         self.lease = lease
         self.logger = logger
         self.observer = observer
@@ -46,13 +47,17 @@ final class PostgresEngine: SQLEngine {
     func transaction<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T {
         do {
             let asked = ContinuousClock.now
-            return try await client.withTransaction(logger: logger) { [observer, logger] connection in
-                try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
-                    try await work(Session(connection: connection, logger: logger))
+            return try await pool.withConnection { [observer, logger] connection in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
+                        try await work(Session(connection: connection, logger: logger))
+                    }
                 }
             }
         } catch let error as StorageError {
             throw error
+        } catch let error as PostgresPool<ContinuousClock>.NoConnection {
+            throw StorageError(.unavailable, "PostgreSQL is unavailable: \(error)", underlying: error)
         } catch let error as PostgresTransactionError {
             if let closure = error.closureError as? StorageError { throw closure }
             throw StorageError(.queryFailed, "a PostgreSQL transaction failed: \(String(reflecting: error))", underlying: error)
@@ -90,9 +95,17 @@ final class PostgresEngine: SQLEngine {
             if kind == .read, let lease, let slot = lease.currentSlot() {
                 return try await lease.withConnection(on: slot, session)
             }
-            return try await client.withConnection(session)
+            return try await withoutActuallyEscaping(work) { work in
+                try await pool.withConnection { [observer, logger] connection in
+                    try await observer.session(kind, askedAt: asked) { () throws(StorageError) in
+                        try await work(Session(connection: connection, logger: logger))
+                    }
+                }
+            }
         } catch let error as StorageError {
             throw error
+        } catch let error as PostgresPool<ContinuousClock>.NoConnection {
+            throw StorageError(.unavailable, "PostgreSQL is unavailable: \(error)", underlying: error)
         } catch {
             throw StorageError(.unavailable, "PostgreSQL is unavailable: \(String(reflecting: error))", underlying: error)
         }

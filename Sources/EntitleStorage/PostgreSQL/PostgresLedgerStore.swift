@@ -6,16 +6,25 @@ import PostgresNIO
 /// The production ledger on PostgreSQL. Several server instances may share one database.
 public enum PostgresLedgerStore {
     /// A ledger on `client`, migrated. The caller runs the client (`client.run()`, a service) for as
-    /// long as the store is used.
-    public static func open(client: PostgresClient, logger: Logger = Logger(label: "entitle.storage.postgres")) async throws(StorageError) -> any LedgerStore {
-        let store = self.store(client: client, logger: logger)
+    /// long as the store is used. Once PostgreSQL looks away (a lease waited for longer than a second),
+    /// a statement waits at most `patience` for one of the pool's connections (the client's
+    /// `connectTimeout` is a good choice), then fails `storage.unavailable`.
+    public static func open(
+        client: PostgresClient, patience: Duration = .seconds(10), logger: Logger = Logger(label: "entitle.storage.postgres")
+    ) async throws(StorageError) -> any LedgerStore {
+        let store = self.store(client: client, patience: patience, logger: logger)
         try await store.migrate()
         return store
     }
 
     /// A ledger on `client`, not migrated yet.
-    static func store(client: PostgresClient, lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none) -> any LedgerStore {
-        SQLLedgerStore(engine: PostgresEngine(client: client, lease: lease, logger: logger, observer: observer))
+    static func store(
+        client: PostgresClient, patience: Duration = .seconds(10), suspicion: Duration = .seconds(1), lease: PostgresLoopLease? = nil,
+        logger: Logger, observer: StorageObserver = .none
+    ) -> any LedgerStore {
+        SQLLedgerStore(
+            engine: PostgresEngine(
+                pool: PostgresPool(client: client, patience: patience, suspicion: suspicion), lease: lease, logger: logger, observer: observer))
     }
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;
