@@ -3,6 +3,7 @@ import EntitleCore
 import EntitleTestSupport
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 import Testing
 
@@ -13,6 +14,47 @@ struct PostgresPoolTests {
     static let unreachable = PostgresClient.Configuration(
         host: "127.0.0.1", port: 1, username: "postgres", password: nil, database: "postgres", tls: .disable)
 
+    /// A clock whose sleeps last until the test opens it (or their task is cancelled): the patience
+    /// passes when the test says so.
+    final class GateClock: Clock, Sendable {
+        private let state = NIOLockedValueBox((open: false, woken: 0, next: 0, sleepers: [Int: CheckedContinuation<Void, any Error>]()))
+
+        var now: ContinuousClock.Instant { .now }
+        var minimumResolution: Duration { .zero }
+        /// How many sleeps have returned.
+        var woken: Int { state.withLockedValue { $0.woken } }
+
+        func open() {
+            let sleepers = state.withLockedValue { state in
+                state.open = true
+                defer { state.sleepers = [:] }
+                return state.sleepers.values
+            }
+            for sleeper in sleepers { sleeper.resume() }
+        }
+
+        func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+            let id = state.withLockedValue { state in
+                state.next += 1
+                return state.next
+            }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (sleeper: CheckedContinuation<Void, any Error>) in
+                    let now: Result<Void, any Error>? = state.withLockedValue { state in
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        if state.open { return .success(()) }
+                        state.sleepers[id] = sleeper
+                        return nil
+                    }
+                    if let now { sleeper.resume(with: now) }
+                }
+            } onCancel: {
+                state.withLockedValue { $0.sleepers.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+            }
+            state.withLockedValue { $0.woken += 1 }
+        }
+    }
+
     static func answer(_ connection: PostgresConnection) async throws -> Int {
         var answer = 0
         for try await value in try await connection.query("SELECT 41 + 1", logger: Logger(label: "entitle.tests.pool")).decode(Int.self) {
@@ -21,13 +63,15 @@ struct PostgresPoolTests {
         return answer
     }
 
-    /// `body` while a statement waits in the pool for a connection that doesn't come, for longer than
-    /// `suspicion`; that statement is cancelled afterwards, and must have failed.
+    /// `body` while `first` waits in `pool` for a connection that doesn't come, for longer than the
+    /// pool's suspicion; `first` is cancelled afterwards, and must have failed.
     static func whileOneWaits(
-        suspicion: Duration, _ first: @escaping @Sendable () async throws -> Void, _ body: () async throws -> Void
+        _ pool: PostgresPool<ContinuousClock>, _ first: @escaping @Sendable () async throws -> Void, _ body: () async throws -> Void
     ) async throws {
         let waiting = Task { try await first() }
-        try await Task.sleep(for: suspicion * 3)
+        for _ in 0..<2_000 where pool.leasesWaiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(pool.leasesWaiting == 1, "the first statement never waited for a connection")
+        try await Task.sleep(for: pool.suspicion * 2)
         try await body()
         waiting.cancel()
         await #expect(throws: (any Error).self) { try await waiting.value }
@@ -37,7 +81,7 @@ struct PostgresPoolTests {
     func unreachableServer() async throws {
         try await StorageEngine.withClient(Self.unreachable) { client in
             let pool = PostgresPool(client: client, patience: .milliseconds(200), suspicion: .milliseconds(50))
-            try await Self.whileOneWaits(suspicion: pool.suspicion, { _ = try await pool.withConnection { try await Self.answer($0) } }) {
+            try await Self.whileOneWaits(pool, { _ = try await pool.withConnection { try await Self.answer($0) } }) {
                 for _ in 0..<3 {
                     await #expect(throws: PostgresPool<ContinuousClock>.NoConnection.self) {
                         _ = try await pool.withConnection { try await Self.answer($0) }
@@ -50,11 +94,11 @@ struct PostgresPoolTests {
     @Test("with PostgreSQL unreachable, a ledger's writes and its reads off the event loops fail storage.unavailable saying how long they waited")
     func unreachableLedger() async throws {
         try await StorageEngine.withClient(Self.unreachable) { client in
-            let store = PostgresLedgerStore.store(
-                client: client, patience: .milliseconds(200), suspicion: .milliseconds(50), logger: Logger(label: "entitle.tests.pool"))
+            let pool = PostgresPool(client: client, patience: .milliseconds(200), suspicion: .milliseconds(50))
+            let store = SQLLedgerStore(engine: PostgresEngine(pool: pool, logger: Logger(label: "entitle.tests.pool")), app: "com.example")
             let purchase = AppleFacts(bundleID: store.app).subscription(
                 "com.example.monthly", original: "O1", id: "T1", purchase: ReferenceTime.start, expires: ReferenceTime.day(30))
-            try await Self.whileOneWaits(suspicion: .milliseconds(50), { _ = try await store.projection(appUserID: "first") }) {
+            try await Self.whileOneWaits(pool, { _ = try await store.projection(appUserID: "first") }) {
                 let write = await #expect(throws: StorageError.self) {
                     _ = try await store.append(LedgerEvents.appTransaction(1, appUserID: "reader", purchase))
                 }
@@ -66,24 +110,28 @@ struct PostgresPoolTests {
         }
     }
 
-    @Test("PostgreSQL: work waited for with patience runs to its end once it has its connection, however long after the patience")
+    @Test("PostgreSQL: work leased with patience runs to its end once it has its connection, though the patience passes while it runs")
     func workNotCutShort() async throws {
         try await StorageEngine.withClient(try StorageEngine.testClusterConfiguration()) { client in
-            let pool = PostgresPool(client: client, patience: .milliseconds(20))
+            let clock = GateClock()
+            let pool = PostgresPool(client: client, patience: .seconds(1), clock: clock)
             let answer = try await pool.withPatience { connection in
-                try await Task.sleep(for: .milliseconds(200))
+                clock.open()
+                for _ in 0..<2_000 where clock.woken == 0 { try await Task.sleep(for: .milliseconds(5)) }
                 return try await Self.answer(connection)
             }
+            #expect(clock.woken == 1)
             #expect(answer == 42)
         }
     }
 
-    @Test("PostgreSQL: with every connection in use, a statement waited for with patience fails once it has passed; the connection handed back serves the next")
+    @Test("PostgreSQL: with every connection in use, a statement leased with patience fails once it has passed; the connection handed back serves the next")
     func busyPool() async throws {
         var configuration = try StorageEngine.testClusterConfiguration()
         configuration.options.maximumConnections = 1
         try await StorageEngine.withClient(configuration) { client in
-            let pool = PostgresPool(client: client, patience: .milliseconds(100))
+            let clock = GateClock()
+            let pool = PostgresPool(client: client, patience: .seconds(1), clock: clock)
             let (holding, held) = AsyncStream<Void>.makeStream()
             let (releasing, release) = AsyncStream<Void>.makeStream()
             async let holder = pool.withConnection { connection in
@@ -92,13 +140,13 @@ struct PostgresPoolTests {
                 return try await Self.answer(connection)
             }
             for await _ in holding { break }
-            await #expect(throws: PostgresPool<ContinuousClock>.NoConnection.self) {
-                _ = try await pool.withPatience { try await Self.answer($0) }
-            }
+            let patient = Task { try await pool.withPatience { try await Self.answer($0) } }
+            clock.open()
+            await #expect(throws: PostgresPool<GateClock>.NoConnection.self) { _ = try await patient.value }
             release.yield()
             let first = try await holder
             #expect(first == 42)
-            let next = try await pool.withPatience { try await Self.answer($0) }
+            let next = try await pool.withConnection { try await Self.answer($0) }
             #expect(next == 42)
         }
     }

@@ -19,12 +19,9 @@ public enum PostgresLedgerStore {
 
     /// A ledger on `client`, not migrated yet.
     static func store(
-        client: PostgresClient, patience: Duration = .seconds(10), suspicion: Duration = .seconds(1), lease: PostgresLoopLease? = nil,
-        logger: Logger, observer: StorageObserver = .none
+        client: PostgresClient, patience: Duration = .seconds(10), lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none
     ) -> any LedgerStore {
-        SQLLedgerStore(
-            engine: PostgresEngine(
-                pool: PostgresPool(client: client, patience: patience, suspicion: suspicion), lease: lease, logger: logger, observer: observer))
+        SQLLedgerStore(engine: PostgresEngine(pool: PostgresPool(client: client, patience: patience), lease: lease, logger: logger, observer: observer))
     }
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;

@@ -35,6 +35,9 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
         self.clock = clock
     }
 
+    /// How many direct leases are waiting for a connection.
+    var leasesWaiting: Int { waiting.withLockedValue { $0.since.count } }
+
     private enum Phase {
         case waiting
         case leased
