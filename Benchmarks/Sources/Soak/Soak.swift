@@ -11,16 +11,17 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// `entitle serve` (the release binary, its own process) on a large SQLite ledger under mixed load
-/// for a fixed time, its resident memory sampled from `/proc` every 10 s: renewal notifications,
+/// `entitle serve` (the release binary, its own process) on a large ledger (SQLite, or PostgreSQL) under
+/// mixed load for a fixed time, its resident memory sampled from `/proc` every 10 s: renewal notifications,
 /// subscriber reads, usage on a second app, and the analytics overview, with the server's analytics
 /// refresher running every 5 s as it does by default.
 ///
 ///     swift build -c release --product entitle
 ///     swift run --package-path Benchmarks -c release Soak [EVENTS] [MINUTES] [LEDGER]
 ///
-/// EVENTS (default 1,000,000) are appended first (the `AnalyticsLoad` population); LEDGER keeps the
-/// file for another run, which appends only what is missing. `ENTITLE_BINARY` names the server binary
+/// EVENTS (default 1,000,000) are appended first (the `AnalyticsLoad` population); LEDGER, a SQLite
+/// file's path or a `postgres://` URL, keeps the ledger for another run, which appends only what is
+/// missing (by default a SQLite file in a temporary folder, removed at the end). `ENTITLE_BINARY` names the server binary
 /// (default `.build/release/entitle`).
 @main
 enum Soak {
@@ -48,7 +49,8 @@ enum Soak {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-soak-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let ledger = arguments.dropFirst(2).first ?? folder.appendingPathComponent("entitle.sqlite").path
+        let ledger = arguments.dropFirst(2).first.map { $0.hasPrefix("postgres") ? $0 : "sqlite:\($0)" }
+            ?? "sqlite:" + folder.appendingPathComponent("entitle.sqlite").path
         let binary = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] ?? root.appendingPathComponent(".build/release/entitle").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             print("no server binary at \(binary): run `swift build -c release --product entitle` first, or set ENTITLE_BINARY")
@@ -73,11 +75,11 @@ enum Soak {
         let rootFile = folder.appendingPathComponent("root.der")
         try Data(TestPKI.der(pki.root)).write(to: rootFile)
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-soak-serve.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
         server.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", "sqlite:\(ledger)",
+            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", ledger,
             "--catalog", catalogs[0].path, "--catalog", catalogs[1].path, "--root-certificate", rootFile.path,
             "--environment", "sandbox", "--secret-key", key, "--public-key-secret", "soak",
         ]
@@ -190,7 +192,7 @@ enum Soak {
             events.lazy.compactMap { event in event.originalTransactionID.map { ($0, productID(of: event) ?? Population.product[0]) } }.first
         }
         let contributor = AnalyticsContributor(catalog: try CatalogLoader().load(directory: catalog))
-        try await LedgerConnection.with(.sqlite(path: ledger), logger: logger) { root in
+        try await LedgerConnection.with(try LedgerDatabase(url: ledger), logger: logger) { root in
             let store = root.forApp(screenTime)
             let existing = try await store.eventCount()
             guard existing < total else { return }
