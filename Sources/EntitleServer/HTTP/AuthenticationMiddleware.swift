@@ -20,10 +20,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
     var allowAppKey: Bool = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        guard let key = request.headers[.authorization].flatMap(Self.bearerKey) else {
             throw ServiceError(.missingAPIKey, "send an API key as Authorization: Bearer <key>")
         }
-        let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         var context = context
         if let named = context.appHeader, context.app == nil {
             throw ServiceError(.unknownApp, "\(named) is not an app this server serves")
@@ -77,6 +76,19 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         context.identity = identity
         return try await next(request, context)
+    }
+
+    /// The key of an `Authorization: Bearer <key>` value, without the spaces and tabs around it (an HTTP
+    /// field's whitespace); `nil` for any other scheme. Byte-wise: Foundation's Unicode trim cost every
+    /// request ~1% of a subscriber read's CPU time.
+    static func bearerKey(_ header: String) -> String? {
+        guard header.hasPrefix("Bearer ") else { return nil }
+        let value = header.utf8.dropFirst("Bearer ".count)
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = value.firstIndex(where: { !isSpace($0) }), let last = value.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(decoding: value[first...last], as: UTF8.self)
     }
 
     private static func unnamedApp(_ apps: ServedApps) throws -> ServiceError {
