@@ -427,10 +427,15 @@ struct ServerMetricsTests {
             try await harness.postNotification(client, signed)
             try await harness.postNotification(client, signed)
             try await harness.get(client, "/v1/subscribers/secret-user-42", key: harness.publicKey("secret-user-42"))
+            try await harness.get(client, "/v1/subscribers/secret-user-42", key: harness.publicKey("secret-user-42"))
+            try await harness.get(client, "/v1/subscribers/secret-user-43", key: harness.publicKey("secret-user-42"), expect: .forbidden)
             let text = String(buffer: try await harness.get(client, "/metrics", key: nil).body)
             #expect(text.contains(#"entitle_notifications_total{outcome="appended"} 1"#))
             #expect(text.contains(#"entitle_notifications_total{outcome="duplicate"} 1"#))
-            #expect(text.contains(#"http_server_request_duration_seconds_count{http_request_method="GET",http_route="/v1/subscribers/{appUserID}",http_response_status_code="200"} 1"#))
+            // Each route, method and status counts in its series, however often it was recorded.
+            #expect(text.contains(#"http_server_request_duration_seconds_count{http_request_method="GET",http_route="/v1/subscribers/{appUserID}",http_response_status_code="200"} 2"#))
+            #expect(text.contains(#"http_server_request_duration_seconds_count{http_request_method="GET",http_route="/v1/subscribers/{appUserID}",http_response_status_code="403"} 1"#))
+            #expect(text.contains(#"http_server_request_duration_seconds_count{http_request_method="POST",http_route="/v1/app-store/notifications",http_response_status_code="200"} 2"#))
             #expect(!text.contains("secret-user-42"))
         }
     }
