@@ -14,10 +14,13 @@ public final class ServerMetrics: Sendable {
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
     ]
 
-    /// Each request histogram by its labels, once the registry has made it: the registry's lookup
-    /// (the name formatted and checked, the labels sorted, under its lock) cost every request ~1% of a
-    /// subscriber read's CPU time. Route templates, methods and statuses are few, so this stays small.
+    /// The metrics recorded on every request and every database session, by their labels, once the
+    /// registry has made them (``cached(_:_:make:)``): the registry's lookup (the name formatted and
+    /// checked, the labels sorted, under its lock) cost a subscriber read ~1% of its CPU time for each.
+    /// Route templates, methods, statuses and session kinds are few, so these stay small.
     private let requestHistograms = Mutex<[RequestLabels: Histogram<Duration>]>([:])
+    private let sessionGauges = Mutex<[StorageObserver.SessionKind: Gauge]>([:])
+    private let sessionWaitHistograms = Mutex<[StorageObserver.SessionKind: Histogram<Duration>]>([:])
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -25,19 +28,22 @@ public final class ServerMetrics: Sendable {
 
     /// `http_server_request_duration_seconds{http_request_method, http_route, http_response_status_code}`
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
-        let labels = RequestLabels(method: method, route: route, status: status)
-        if let histogram = requestHistograms.withLock({ $0[labels] }) {
-            histogram.record(duration)
-            return
-        }
-        let histogram = registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                metricName: "http_server_request_duration", unitName: "seconds", helpText: "Duration of HTTP server requests."),
-            labels: [("http_request_method", method), ("http_route", route), ("http_response_status_code", String(status))],
-            buckets: Self.durationBuckets
-        )
-        requestHistograms.withLock { $0[labels] = histogram }
-        histogram.record(duration)
+        Self.cached(requestHistograms, RequestLabels(method: method, route: route, status: status)) {
+            registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    metricName: "http_server_request_duration", unitName: "seconds", helpText: "Duration of HTTP server requests."),
+                labels: [("http_request_method", method), ("http_route", route), ("http_response_status_code", String(status))],
+                buckets: Self.durationBuckets
+            )
+        }.record(duration)
+    }
+
+    /// The metric kept in `cache` under `key`, made by `make` the first time.
+    private static func cached<Key: Hashable & Sendable, Metric: Sendable>(_ cache: borrowing Mutex<[Key: Metric]>, _ key: Key, make: () -> Metric) -> Metric {
+        if let metric = cache.withLock({ $0[key] }) { return metric }
+        let metric = make()
+        cache.withLock { $0[key] = metric }
+        return metric
     }
 
     /// `entitle_notifications_total{outcome}`: appended, duplicate, or rejected with the error code.
@@ -191,13 +197,15 @@ public final class ServerMetrics: Sendable {
     /// (how long each waited for its connection).
     func recordSessionStarted(kind: StorageObserver.SessionKind, waited: Duration) {
         sessionsInUse(kind).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                metricName: "entitle_database_session_wait", unitName: "seconds",
-                helpText: "How long a database session waited for its connection (pool lease, SQLite writer or reader)."),
-            labels: [("kind", kind.rawValue)],
-            buckets: Self.durationBuckets
-        ).record(waited)
+        Self.cached(sessionWaitHistograms, kind) {
+            registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    metricName: "entitle_database_session_wait", unitName: "seconds",
+                    helpText: "How long a database session waited for its connection (pool lease, SQLite writer or reader)."),
+                labels: [("kind", kind.rawValue)],
+                buckets: Self.durationBuckets
+            )
+        }.record(waited)
     }
 
     func recordSessionEnded(kind: StorageObserver.SessionKind) {
@@ -205,9 +213,11 @@ public final class ServerMetrics: Sendable {
     }
 
     private func sessionsInUse(_ kind: StorageObserver.SessionKind) -> Gauge {
-        registry.makeGauge(
-            descriptor: MetricNameDescriptor(metricName: "entitle_database", unitName: "sessions", helpText: "Database sessions using a connection now, by kind."),
-            labels: [("kind", kind.rawValue)])
+        Self.cached(sessionGauges, kind) {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(metricName: "entitle_database", unitName: "sessions", helpText: "Database sessions using a connection now, by kind."),
+                labels: [("kind", kind.rawValue)])
+        }
     }
 
     /// `entitle_database_max_sessions`: how many sessions the database runs at once (the pool's size).
