@@ -55,6 +55,32 @@ struct PostgresPoolTests {
         }
     }
 
+    /// A clock whose time moves only when the test moves it, and whose sleeps last until their task is
+    /// cancelled.
+    final class ManualClock: Clock, Sendable {
+        private let start = ContinuousClock.now
+        private let state = NIOLockedValueBox((elapsed: Duration.zero, sleeping: 0))
+
+        var now: ContinuousClock.Instant { start + state.withLockedValue { $0.elapsed } }
+        var minimumResolution: Duration { .zero }
+        /// How many sleeps have begun.
+        var sleeping: Int { state.withLockedValue { $0.sleeping } }
+
+        func advance(by duration: Duration) { state.withLockedValue { $0.elapsed += duration } }
+
+        func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+            state.withLockedValue { $0.sleeping += 1 }
+            let (never, _) = AsyncStream<Void>.makeStream()
+            for await _ in never {}
+            throw CancellationError()
+        }
+    }
+
+    /// Waits (at most 10 s) until `condition` holds.
+    static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<2_000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
     static func answer(_ connection: PostgresConnection) async throws -> Int {
         var answer = 0
         for try await value in try await connection.query("SELECT 41 + 1", logger: Logger(label: "entitle.tests.pool")).decode(Int.self) {
@@ -106,6 +132,58 @@ struct PostgresPoolTests {
                 #expect(write?.message.contains("no PostgreSQL connection came within") == true)
                 let read = await #expect(throws: StorageError.self) { _ = try await store.projection(appUserID: "reader") }
                 #expect(read?.code == .unavailable)
+            }
+        }
+    }
+
+    @Test("PostgreSQL: a lease waiting past the suspicion while connections are still handed out is a queue, and the next statement leases directly; with none handed out for as long, it leases with patience")
+    func busyIsNotAway() async throws {
+        var configuration = try StorageEngine.testClusterConfiguration()
+        configuration.options.maximumConnections = 1
+        try await StorageEngine.withClient(configuration) { client in
+            let clock = ManualClock()
+            let pool = PostgresPool(client: client, patience: .seconds(10), suspicion: .seconds(1), clock: clock)
+            /// A statement that holds the one connection until its stream is finished.
+            func holder() -> (task: Task<Int, any Error>, held: AsyncStream<Void>, release: AsyncStream<Void>.Continuation) {
+                let (held, holding) = AsyncStream<Void>.makeStream()
+                let (releasing, release) = AsyncStream<Void>.makeStream()
+                let task = Task {
+                    try await pool.withConnection { connection in
+                        holding.yield()
+                        for await _ in releasing {}
+                        return try await Self.answer(connection)
+                    }
+                }
+                return (task, held, release)
+            }
+            let first = holder()
+            for await _ in first.held { break }
+            let second = holder()
+            try await Self.until { pool.leasesWaiting == 1 }
+            clock.advance(by: .milliseconds(500))
+            let third = Task { try await pool.withConnection { try await Self.answer($0) } }
+            try await Self.until { pool.leasesWaiting == 2 }
+            try #require(pool.leasesWaiting == 2)
+
+            // The connection handed out 2 s ago, the oldest lease waiting for 2 s: PostgreSQL looks away.
+            clock.advance(by: .milliseconds(1_500))
+            let patient = Task { try await pool.withConnection { try await Self.answer($0) } }
+            try await Self.until { clock.sleeping == 1 }
+            #expect(clock.sleeping == 1)
+            #expect(pool.leasesWaiting == 2)
+
+            // The connection handed on now, the oldest lease still waiting for 1.5 s: a queue, not an outage.
+            first.release.finish()
+            for await _ in second.held { break }
+            let queued = Task { try await pool.withConnection { try await Self.answer($0) } }
+            try await Self.until { pool.leasesWaiting == 2 || clock.sleeping > 1 }
+            #expect(pool.leasesWaiting == 2)
+            #expect(clock.sleeping == 1)
+
+            second.release.finish()
+            for task in [first.task, second.task, third, patient, queued] {
+                let answer = try await task.value
+                #expect(answer == 42)
             }
         }
     }

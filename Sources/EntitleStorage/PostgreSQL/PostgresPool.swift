@@ -8,10 +8,12 @@ import PostgresNIO
 /// cancelling the waiting task ends the wait sooner. Racing every statement against a timer in a
 /// child task would bound it, but the hand-off to the child costs about as much as the statement
 /// (docs/benchmarks.md). So a statement leases directly while the pool answers, and once a lease has
-/// been waited for longer than `suspicion`, the statements that come after it wait at most `patience`
-/// (in a child task, raced against the clock), then fail ``StorageError/Code/unavailable``. The ones
-/// already waiting when PostgreSQL went away wait for it, or for the pool's breaker. Work that got its
-/// connection is never cut short by the wait.
+/// been waited for longer than `suspicion` with no connection handed out for as long, the statements
+/// that come after it wait at most `patience` (in a child task, raced against the clock), then fail
+/// ``StorageError/Code/unavailable``. A pool that keeps handing out connections is busy, not away: its
+/// queue, however long, drains without the child tasks' cost (which, paid under an overload, would
+/// keep it from draining). The ones already waiting when PostgreSQL went away wait for it, or for the
+/// pool's breaker. Work that got its connection is never cut short by the wait.
 struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
     /// Thrown when no connection came within the patience.
     struct NoConnection: Error, CustomStringConvertible {
@@ -22,11 +24,30 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
     let client: PostgresClient
     /// How long a statement waits for a connection once PostgreSQL looks away.
     let patience: Duration
-    /// A lease waited for longer than this says PostgreSQL looks away.
+    /// A lease waited for longer than this, with no connection handed out for as long, says
+    /// PostgreSQL looks away.
     let suspicion: Duration
     private let clock: C
-    /// When each direct lease still waiting began, by ticket.
-    private let waiting = NIOLockedValueBox((next: 0, since: [Int: C.Instant]()))
+    /// When each direct lease still waiting began, by ticket, and when a connection was last handed out.
+    private let waiting = NIOLockedValueBox(Waiting())
+
+    private struct Waiting {
+        var next = 0
+        var since: [Int: C.Instant] = [:]
+        var lastHandedOut: C.Instant?
+
+        /// Whether PostgreSQL looks away at `now`: a lease has waited longer than `suspicion`, and
+        /// no connection was handed out for as long.
+        func looksAway(at now: C.Instant, suspicion: Duration) -> Bool {
+            guard let oldest = since.values.min(), oldest.duration(to: now) > suspicion else { return false }
+            guard let lastHandedOut else { return true }
+            return lastHandedOut.duration(to: now) > suspicion
+        }
+
+        mutating func handedOut(at instant: C.Instant) {
+            lastHandedOut = max(lastHandedOut ?? instant, instant)
+        }
+    }
 
     init(client: PostgresClient, patience: Duration, suspicion: Duration = .seconds(1), clock: C) {
         self.client = client
@@ -50,15 +71,19 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
         let now = clock.now
         let suspicion = suspicion
         let ticket: Int? = waiting.withLockedValue { waiting in
-            if let oldest = waiting.since.values.min(), oldest.duration(to: now) > suspicion { return nil }
+            if waiting.looksAway(at: now, suspicion: suspicion) { return nil }
             waiting.next += 1
             waiting.since[waiting.next] = now
             return waiting.next
         }
         guard let ticket else { return try await withPatience(work) }
         defer { waiting.withLockedValue { _ = $0.since.removeValue(forKey: ticket) } }
-        return try await client.withConnection { connection in
-            waiting.withLockedValue { _ = $0.since.removeValue(forKey: ticket) }
+        return try await client.withConnection { [clock] connection in
+            let handedOut = clock.now
+            waiting.withLockedValue { waiting in
+                waiting.since.removeValue(forKey: ticket)
+                waiting.handedOut(at: handedOut)
+            }
             return try await work(connection)
         }
     }
@@ -69,7 +94,9 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
         let phase = NIOLockedValueBox(Phase.waiting)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
-                try await client.withConnection { connection -> T? in
+                try await client.withConnection { [clock, waiting] connection -> T? in
+                    let handedOut = clock.now
+                    waiting.withLockedValue { $0.handedOut(at: handedOut) }
                     // A connection that comes after the wait gave up goes back unused.
                     guard phase.withLockedValue({ Self.move(&$0, to: .leased) }) else { return nil }
                     return try await work(connection)
