@@ -81,6 +81,29 @@ struct PostgresPoolTests {
         for _ in 0..<2_000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
     }
 
+    /// `body` with a client of the test cluster that opens at most one connection.
+    static func withOneConnection(_ body: (PostgresClient) async throws -> Void) async throws {
+        var configuration = try StorageEngine.testClusterConfiguration()
+        configuration.options.maximumConnections = 1
+        try await StorageEngine.withClient(configuration, body)
+    }
+
+    /// A statement in `pool` that holds its connection, once it has it, until `release` is finished.
+    static func holder<C>(
+        _ pool: PostgresPool<C>
+    ) -> (task: Task<Int, any Error>, held: AsyncStream<Void>, release: AsyncStream<Void>.Continuation) {
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let (releasing, release) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await pool.withConnection { connection in
+                holding.yield()
+                for await _ in releasing {}
+                return try await Self.answer(connection)
+            }
+        }
+        return (task, held, release)
+    }
+
     static func answer(_ connection: PostgresConnection) async throws -> Int {
         var answer = 0
         for try await value in try await connection.query("SELECT 41 + 1", logger: Logger(label: "entitle.tests.pool")).decode(Int.self) {
@@ -138,27 +161,12 @@ struct PostgresPoolTests {
 
     @Test("PostgreSQL: a lease waiting past the suspicion while connections are still handed out is a queue, and the next statement leases directly; with none handed out for as long, it leases with patience")
     func busyIsNotAway() async throws {
-        var configuration = try StorageEngine.testClusterConfiguration()
-        configuration.options.maximumConnections = 1
-        try await StorageEngine.withClient(configuration) { client in
+        try await Self.withOneConnection { client in
             let clock = ManualClock()
             let pool = PostgresPool(client: client, patience: .seconds(10), suspicion: .seconds(1), clock: clock)
-            /// A statement that holds the one connection until its stream is finished.
-            func holder() -> (task: Task<Int, any Error>, held: AsyncStream<Void>, release: AsyncStream<Void>.Continuation) {
-                let (held, holding) = AsyncStream<Void>.makeStream()
-                let (releasing, release) = AsyncStream<Void>.makeStream()
-                let task = Task {
-                    try await pool.withConnection { connection in
-                        holding.yield()
-                        for await _ in releasing {}
-                        return try await Self.answer(connection)
-                    }
-                }
-                return (task, held, release)
-            }
-            let first = holder()
+            let first = Self.holder(pool)
             for await _ in first.held { break }
-            let second = holder()
+            let second = Self.holder(pool)
             try await Self.until { pool.leasesWaiting == 1 }
             clock.advance(by: .milliseconds(500))
             let third = Task { try await pool.withConnection { try await Self.answer($0) } }
@@ -205,24 +213,16 @@ struct PostgresPoolTests {
 
     @Test("PostgreSQL: with every connection in use, a statement leased with patience fails once it has passed; the connection handed back serves the next")
     func busyPool() async throws {
-        var configuration = try StorageEngine.testClusterConfiguration()
-        configuration.options.maximumConnections = 1
-        try await StorageEngine.withClient(configuration) { client in
+        try await Self.withOneConnection { client in
             let clock = GateClock()
             let pool = PostgresPool(client: client, patience: .seconds(1), clock: clock)
-            let (holding, held) = AsyncStream<Void>.makeStream()
-            let (releasing, release) = AsyncStream<Void>.makeStream()
-            async let holder = pool.withConnection { connection in
-                held.yield()
-                for await _ in releasing { break }
-                return try await Self.answer(connection)
-            }
-            for await _ in holding { break }
+            let holder = Self.holder(pool)
+            for await _ in holder.held { break }
             let patient = Task { try await pool.withPatience { try await Self.answer($0) } }
             clock.open()
             await #expect(throws: PostgresPool<GateClock>.NoConnection.self) { _ = try await patient.value }
-            release.yield()
-            let first = try await holder
+            holder.release.finish()
+            let first = try await holder.task.value
             #expect(first == 42)
             let next = try await pool.withConnection { try await Self.answer($0) }
             #expect(next == 42)
