@@ -11,6 +11,8 @@ final class Load: Sendable {
         var succeeded = 0
         var failed = 0
         var latencies: [Double] = []
+        /// Why requests failed: a status the server answered, or the client's error.
+        var reasons: [String: Int] = [:]
     }
 
     let http: HTTPClient
@@ -39,20 +41,36 @@ final class Load: Sendable {
                 try? await clock.sleep(until: due)
                 let (scheduled, number) = (due, index)
                 group.addTask {
-                    let status = try? await request(number)
+                    let outcome: Result<UInt, any Error>
+                    do { outcome = .success(try await request(number)) } catch { outcome = .failure(error) }
                     let latency = Soak.seconds(clock.now - scheduled) * 1000
                     self.tallies.withLock { tallies in
                         tallies[slot].1.sent += 1
-                        if let status, (200..<300).contains(status) {
+                        switch outcome {
+                        case .success(let status) where (200..<300).contains(status):
                             tallies[slot].1.succeeded += 1
                             tallies[slot].1.latencies.append(latency)
-                        } else {
+                        case .success(let status):
                             tallies[slot].1.failed += 1
+                            tallies[slot].1.reasons["HTTP \(status)", default: 0] += 1
+                        case .failure(let error):
+                            tallies[slot].1.failed += 1
+                            tallies[slot].1.reasons["\(error)", default: 0] += 1
                         }
                     }
                 }
                 due = due + interval
                 index += 1
+            }
+        }
+    }
+
+    /// Why requests of each kind failed, when some did.
+    func failures() -> [String] {
+        tallies.withLock { tallies in
+            tallies.compactMap { name, tally in
+                tally.reasons.isEmpty ? nil
+                    : "\(name) failed: " + tally.reasons.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")
             }
         }
     }

@@ -34,6 +34,11 @@ enum Soak {
     static let readRate = 300
     static let usageRate = 50
     static let overviewEvery = Duration.seconds(15)
+    /// HTTP/1 connections the load opens to the server at most. AsyncHTTPClient's default of 8 would cap
+    /// the requests in flight at 8, so a slower moment queued the load in the client (and failed what
+    /// waited 10 s there for a connection) rather than at the server, as many apps' devices and Apple's
+    /// deliveries, each on its own connection, don't.
+    static let connections = 128
     static let linkedSubscribers = 2_000
     /// Subscribers of the second app recording usage: enough that none records more than its free
     /// quota (2 conversations a month) in a run of `minutes`, so every record is answered 2xx.
@@ -89,7 +94,9 @@ enum Soak {
         try server.run()
         let pid = server.processIdentifier
 
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)))
         let load = Load(http: http)
         try await load.waitForServer()
         let startRSS = residentKB(pid)
@@ -177,6 +184,8 @@ enum Soak {
         print("\n| requests | sent | 2xx | failed | p50 | p99 |")
         print("|---|---:|---:|---:|---:|---:|")
         for row in load.report() { print(row) }
+        let failures = load.failures()
+        if !failures.isEmpty { print(""); for line in failures { print(line) } }
         print("\nserver exit status after SIGINT: \(server.terminationStatus) (its log: \(log.path))")
     }
 
