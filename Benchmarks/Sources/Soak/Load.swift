@@ -68,9 +68,10 @@ final class Load: Sendable {
     /// Why requests of each kind failed, when some did.
     func failures() -> [String] {
         tallies.withLock { tallies in
-            tallies.compactMap { name, tally in
-                tally.reasons.isEmpty ? nil
-                    : "\(name) failed: " + tally.reasons.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }.joined(separator: ", ")
+            tallies.compactMap { name, tally -> String? in
+                guard !tally.reasons.isEmpty else { return nil }
+                let reasons = tally.reasons.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }
+                return "\(name) failed: " + reasons.joined(separator: ", ")
             }
         }
     }

@@ -21,8 +21,8 @@ import Synchronization
 ///
 /// EVENTS (default 1,000,000) are appended first (the `AnalyticsLoad` population); LEDGER, a SQLite
 /// file's path or a `postgres://` URL, keeps the ledger for another run, which appends only what is
-/// missing (by default a SQLite file in a temporary folder, removed at the end). `ENTITLE_BINARY` names the server binary
-/// (default `.build/release/entitle`).
+/// missing (by default a SQLite file in a temporary folder, removed at the end). `ENTITLE_BINARY`
+/// names the server binary (default `.build/release/entitle`).
 @main
 enum Soak {
     static let port = 18_124
