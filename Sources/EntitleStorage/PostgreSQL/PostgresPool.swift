@@ -43,10 +43,6 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
             guard let lastHandedOut else { return true }
             return lastHandedOut.duration(to: now) > suspicion
         }
-
-        mutating func handedOut(at instant: C.Instant) {
-            lastHandedOut = max(lastHandedOut ?? instant, instant)
-        }
     }
 
     init(client: PostgresClient, patience: Duration, suspicion: Duration = .seconds(1), clock: C) {
@@ -78,13 +74,17 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
         }
         guard let ticket else { return try await withPatience(work) }
         defer { waiting.withLockedValue { _ = $0.since.removeValue(forKey: ticket) } }
-        return try await client.withConnection { [clock] connection in
-            let handedOut = clock.now
-            waiting.withLockedValue { waiting in
-                waiting.since.removeValue(forKey: ticket)
-                waiting.handedOut(at: handedOut)
-            }
+        return try await client.withConnection { connection in
+            handedOut(ticket: ticket)
             return try await work(connection)
+        }
+    }
+
+    /// Notes that a connection was handed out now, to the direct lease `ticket` if it is one.
+    private func handedOut(ticket: Int? = nil) {
+        waiting.withLockedValue { waiting in
+            if let ticket { waiting.since.removeValue(forKey: ticket) }
+            waiting.lastHandedOut = clock.now
         }
     }
 
@@ -94,9 +94,8 @@ struct PostgresPool<C: Clock<Duration>>: Sendable where C: Sendable {
         let phase = NIOLockedValueBox(Phase.waiting)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
-                try await client.withConnection { [clock, waiting] connection -> T? in
-                    let handedOut = clock.now
-                    waiting.withLockedValue { $0.handedOut(at: handedOut) }
+                try await client.withConnection { connection -> T? in
+                    handedOut()
                     // A connection that comes after the wait gave up goes back unused.
                     guard phase.withLockedValue({ Self.move(&$0, to: .leased) }) else { return nil }
                     return try await work(connection)
