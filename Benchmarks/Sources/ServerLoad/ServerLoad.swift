@@ -23,7 +23,9 @@ import ServiceLifecycle
 /// loop's connections, as `entitle serve` does; `ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS=0` handles them
 /// on the global executor with reads on the pool instead, for comparison in the same build. Subscriber
 /// answers are signed (Ed25519), as `entitle serve` signs them; `ENTITLE_LOAD_SIGNED=0` leaves them
-/// unsigned, for comparison.
+/// unsigned, for comparison. The load opens as many connections to the server as it has concurrent
+/// senders or clients (`connections`); `ENTITLE_LOAD_CONNECTIONS=8` caps them at AsyncHTTPClient's
+/// default, as in the figures measured before it was set.
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -32,6 +34,12 @@ enum ServerLoad {
     static let senders = 16
     static let rate = 2_000
     static let seconds = 5
+    /// HTTP/1 connections the load opens to the server at most: one for each of the concurrent senders
+    /// and saturation clients. AsyncHTTPClient's default of 8 would keep at most 8 requests in flight,
+    /// queueing the rest in the client: the 16 senders and 32 clients would be 8, and a request at the
+    /// fixed rate would wait there for a connection whenever 8 were in flight.
+    static let connections = ProcessInfo.processInfo.environment["ENTITLE_LOAD_CONNECTIONS"].flatMap { Int($0) }.map { max(1, $0) }
+        ?? max(senders, saturationClients)
 
     static func main() async throws {
         let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
@@ -129,7 +137,9 @@ enum ServerLoad {
                 try await server.run()
                 return 0
             }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30))))
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)))
             try await waitForServer(http)
 
             // Subscribers link their purchases through the app.
@@ -193,7 +203,7 @@ enum ServerLoad {
             let healthCapacity = try await saturation(http, path: { _ in "/health" }, key: nil)
             let subscriberCapacity = try await saturation(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
             print("""
-                ## \(engine)\(signed ? "" : ", answers unsigned")
+                ## \(engine)\(signed ? "" : ", answers unsigned"), \(connections) connections
 
                 | measure | result |
                 |---|---:|
