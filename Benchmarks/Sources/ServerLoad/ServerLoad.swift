@@ -25,7 +25,9 @@ import ServiceLifecycle
 /// answers are signed (Ed25519), as `entitle serve` signs them; `ENTITLE_LOAD_SIGNED=0` leaves them
 /// unsigned, for comparison. The load opens as many connections to the server as it has concurrent
 /// senders or clients (`connections`); `ENTITLE_LOAD_CONNECTIONS=8` caps them at AsyncHTTPClient's
-/// default, as in the figures measured before it was set.
+/// default, as in the figures measured before it was set. `ENTITLE_LOAD_TIMELINE=1` also prints, for
+/// each fixed-rate phase, the 125 ms windows holding a request slower than 5 ms: when in the phase
+/// its p99 was made.
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -281,20 +283,23 @@ enum ServerLoad {
         let interval = Duration.nanoseconds(1_000_000_000 / rate)
         let clock = ContinuousClock()
         let start = clock.now
-        let latencies = try await withThrowingTaskGroup(of: Double?.self) { group in
+        let latencies = try await withThrowingTaskGroup(of: (Int, Double?).self) { group in
             for index in 0..<total {
                 let due = start + interval * index
                 try await clock.sleep(until: due)
                 group.addTask {
                     let status = try? await get(http, path(index), key: key)
-                    guard status == 200 else { return nil }
+                    guard status == 200 else { return (index, nil) }
                     // Latency from when the request was due, so queueing behind a slow response counts.
-                    return seconds(clock.now - due) * 1000
+                    return (index, seconds(clock.now - due) * 1000)
                 }
             }
-            var results: [Double?] = []
-            for try await latency in group { results.append(latency) }
+            var results = [Double?](repeating: nil, count: total)
+            for try await (index, latency) in group { results[index] = latency }
             return results
+        }
+        if ProcessInfo.processInfo.environment["ENTITLE_LOAD_TIMELINE"] == "1" {
+            printTimeline(latencies, path: path(0))
         }
         let succeeded = latencies.compactMap { $0 }.sorted()
         func percentile(_ p: Double) -> String {
@@ -304,13 +309,29 @@ enum ServerLoad {
         return (percentile(0.5), percentile(0.99), String(format: "%.2f", succeeded.last ?? 0), latencies.count - succeeded.count)
     }
 
+    /// The 125 ms windows of a fixed-rate phase (requests in the order they were due) holding a
+    /// request slower than 5 ms or failed: when it started, its median and slowest, how many were slow.
+    static func printTimeline(_ latencies: [Double?], path: String) {
+        let window = rate / 8
+        print("timeline of GET \(path)… at \(rate) req/s: the 125 ms windows with a request over 5 ms or failed")
+        for first in stride(from: 0, to: latencies.count, by: window) {
+            let part = latencies[first..<min(first + window, latencies.count)]
+            let answered = part.compactMap { $0 }.sorted()
+            let slow = answered.filter { $0 > 5 }.count
+            guard slow > 0 || answered.count < part.count, let last = answered.last else { continue }
+            print(String(
+                format: "  %.3f s: p50 %.2f ms, max %.2f ms, %d of %d over 5 ms, %d failed",
+                Double(first) / Double(rate), answered[answered.count / 2], last, slow, part.count, part.count - answered.count))
+        }
+    }
+
     /// The app keyed requests name (`Entitle-App`), when the server serves several.
     @TaskLocal static var app: String?
 
     static func get(_ http: HTTPClient, _ path: String, key: String?) async throws -> UInt {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        if let key, let app { request.headers.add(name: "Entitle-App", value: app) }
+        if key != nil, let app { request.headers.add(name: "Entitle-App", value: app) }
         let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
         return response.status.code
@@ -325,7 +346,7 @@ enum ServerLoad {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        if let key, let app { request.headers.add(name: "Entitle-App", value: app) }
+        if key != nil, let app { request.headers.add(name: "Entitle-App", value: app) }
         request.body = .bytes(raw)
         let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
