@@ -318,10 +318,9 @@ enum ServerLoad {
             let part = latencies[first..<min(first + window, latencies.count)]
             let answered = part.compactMap { $0 }.sorted()
             let slow = answered.filter { $0 > 5 }.count
-            guard slow > 0 || answered.count < part.count, let last = answered.last else { continue }
-            print(String(
-                format: "  %.3f s: p50 %.2f ms, max %.2f ms, %d of %d over 5 ms, %d failed",
-                Double(first) / Double(rate), answered[answered.count / 2], last, slow, part.count, part.count - answered.count))
+            guard slow > 0 || answered.count < part.count else { continue }
+            let spread = answered.last.map { String(format: "p50 %.2f ms, max %.2f ms", answered[answered.count / 2], $0) } ?? "none answered"
+            print("  \(String(format: "%.3f", Double(first) / Double(rate))) s: \(spread), \(slow) of \(part.count) over 5 ms, \(part.count - answered.count) failed")
         }
     }
 
