@@ -10,6 +10,7 @@ import HummingbirdTesting
 import Logging
 import NIOPosix
 import LocalAppStore
+import PostgresNIO
 import Testing
 
 @Suite("EventLoopChildChannel: requests handled on their connection's event loop")
@@ -57,6 +58,36 @@ struct EventLoopChildChannelTests {
                 let off = String(buffer: try await harness.get(client, "/probe-off", key: nil).body)
                 #expect(plain == expected)
                 #expect(off == "global")
+            }
+        }
+    }
+
+    @Test("PostgreSQL: the server opens its event loops' read connections before it listens")
+    func readConnectionsOpenBeforeListening() async throws {
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count
+        try await StorageEngine.withPostgresDatabaseConfiguration { database in
+            var database = database
+            database.options.maximumConnections = 4 * loops
+            let shares = LedgerConnection.postgresShares(total: database.options.maximumConnections, loops: loops)
+            #expect(shares.perLoop == 2)
+            let name = database.database ?? ""
+            let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
+            var configuration = ServerConfiguration(
+                http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(.postgres(database)),
+                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [], keys: keys, analyticsRefreshInterval: nil,
+                now: TestClock().reading, logger: Logger(label: "entitle.tests.server"))
+            configuration.webhookInterval = nil
+            try await buildApplication(configuration: configuration).test(.live) { _ in
+                // No request yet: the pool holds what the migration used (at most its share); the rest
+                // are the loops' connections.
+                var backends = 0
+                try await StorageEngine.withClient(try StorageEngine.testClusterConfiguration()) { admin in
+                    for try await row in try await admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = \(name)") {
+                        backends = try row.decode(Int.self)
+                    }
+                }
+                #expect(backends >= shares.perLoop * loops + 1)
+                #expect(backends <= shares.pool + shares.perLoop * loops)
             }
         }
     }

@@ -103,6 +103,38 @@ struct PostgresLoopLeaseTests {
         }
     }
 
+    @Test("PostgreSQL: openAll opens perLoop connections on every loop, and reads on a loop use them, opening none")
+    func opensAll() async throws {
+        try await Self.withLease(perLoop: 2) { lease, group in
+            await lease.openAll()
+            #expect(lease.openConnections == 2 * lease.loops)
+            #expect(lease.idleConnections == 2 * lease.loops)
+            // Open already: a second call opens nothing more.
+            await lease.openAll()
+            #expect(lease.openConnections == 2 * lease.loops)
+            let loop = group.next()
+            let reads = try await Self.on(loop) {
+                try await withThrowingTaskGroup(of: [Int].self) { tasks in
+                    for _ in 0..<2 {
+                        tasks.addTask {
+                            let read = try #require(try await Self.backend(lease, loop: loop, sleep: 0.1))
+                            return [read.pid, read.onLoop ? 1 : 0]
+                        }
+                    }
+                    return try await tasks.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(Set(reads.map { $0[0] }).count == 2)
+            #expect(reads.allSatisfy { $0[1] == 1 })
+            #expect(lease.openConnections == 2 * lease.loops)
+            #expect(lease.idleConnections == 2 * lease.loops)
+            // Closed: nothing is opened any more.
+            await lease.close()
+            await lease.openAll()
+            #expect(lease.openConnections == 0)
+        }
+    }
+
     @Test("PostgreSQL: a connection whose backend was terminated is replaced; the read still answers")
     func replacesTerminated() async throws {
         try await Self.withLease(perLoop: 1) { lease, group in
@@ -116,7 +148,7 @@ struct PostgresLoopLeaseTests {
         }
     }
 
-    @Test("PostgreSQL: a server that can't be reached fails each read, the waiting ones too, and leaves no connection counted")
+    @Test("PostgreSQL: a server that can't be reached fails each read, the waiting ones too, and openAll quietly; no connection is left counted")
     func unreachable() async throws {
         var configuration = try Self.testCluster()
         configuration = PostgresClient.Configuration(
@@ -141,6 +173,11 @@ struct PostgresLoopLeaseTests {
                 }
             }
             #expect(failures == 3)
+            #expect(lease.openConnections == 0)
+            // Opening them all up front fails quietly: nothing counted, and reads still open and fail.
+            await lease.openAll()
+            #expect(lease.openConnections == 0)
+            await #expect(throws: (any Error).self) { _ = try await Self.on(loop) { try await Self.backend(lease, loop: loop) } }
             #expect(lease.openConnections == 0)
         }
     }

@@ -29,13 +29,14 @@ extension PromotionalOfferResponse: ResponseEncodable {}
 
 /// The server application, as the CLI, `entitle demo` and the tests run it: the router over the
 /// subscription service, and every long-running part as a `Service` of the application — the
-/// database client, the analytics refresher, the ledger's closing — with the ledger migrated before
-/// the server listens. Graceful shutdown stops the server first and closes the ledger last.
+/// database client, the analytics refresher, the ledger's closing — with the ledger migrated (and, on
+/// PostgreSQL, the event loops' read connections opened) before the server listens. Graceful shutdown stops the server first and closes the ledger last.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
     var services: [any Service] = []
     let store: any LedgerStore
     var migrate = false
     var readsOnEventLoops = false
+    var loopLease: PostgresLoopLease?
     switch configuration.ledger {
     case .database(let database):
         let connection = try await LedgerConnection.open(database, logger: configuration.logger, observer: configuration.metrics.storageObserver)
@@ -44,6 +45,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         services += connection.services
         migrate = true
         readsOnEventLoops = connection.readsOnEventLoops
+        loopLease = connection.loopLease
     case .store(let given):
         store = given
     }
@@ -87,9 +89,12 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     let staticWebhooks = configuration.staticWebhooks
     let now = configuration.now
     let migrates = migrate
+    let lease = loopLease
     application.beforeServerStarts {
         // The primary app migrates (adopting rows written before apps existed); the others need nothing more.
         if migrates { try await primary.migrate() }
+        // The event loops' read connections open now, not under the first requests.
+        await lease?.openAll()
         for service in apps.services {
             try await StaticWebhook.register(staticWebhooks.filter { $0.app == nil || $0.app == service.bundleID }, in: service.webhooks, at: now())
         }

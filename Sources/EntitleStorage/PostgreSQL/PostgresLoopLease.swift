@@ -12,11 +12,12 @@ import Synchronization
 /// answer read and the task resumed on one thread, without waking another. Reads from anywhere else
 /// use the pool.
 ///
-/// Each loop opens up to `perLoop` connections when they are first needed; a read that finds them
-/// all in use waits for one, first come first served. A connection found closed (PostgreSQL
-/// restarted, the backend was terminated) is let go and another opened in its place. Run as a
-/// service: at graceful shutdown (or cancellation) it closes its idle connections, and each one in
-/// use when it is handed back.
+/// Each loop keeps up to `perLoop` connections, opened when a read first needs them or all at once by
+/// ``openAll()`` (the server does so before it listens, so its first reads don't wait for PostgreSQL
+/// to start their backends). A read that finds them all in use waits for one, first come first
+/// served. A connection found closed (PostgreSQL restarted, the backend was terminated) is let go and
+/// another opened in its place. Run as a service: at graceful shutdown (or cancellation) it closes
+/// its idle connections, and each one in use when it is handed back.
 public final class PostgresLoopLease: Service, Sendable {
     /// Thrown to a read that asks after the lease closed.
     public struct Closed: Error, CustomStringConvertible {
@@ -228,8 +229,39 @@ public final class PostgresLoopLease: Service, Sendable {
         await close()
     }
 
+    /// Opens the connections each loop may keep and hasn't opened yet, all at once, and returns when
+    /// each is open (handed to a waiting read, or kept idle) or has failed. One that fails is logged
+    /// and left for a read to open when it needs one; after ``close()`` nothing is opened.
+    public func openAll() async {
+        await withTaskGroup(of: Void.self) { group in
+            for slot in slots.values {
+                while slot.state.withLockedValue({ state in
+                    guard !state.closed, state.opened < perLoop else { return false }
+                    state.opened += 1
+                    return true
+                }) {
+                    group.addTask {
+                        do {
+                            let connection = try await self.open(on: slot)
+                            self.release(connection, to: slot)
+                        } catch {
+                            self.logger.notice("PostgreSQL: a read connection of an event loop could not be opened; a read will open it when it needs one", metadata: [
+                                "reason": "\(PostgresStartupCheck.failure(error).reason)",
+                            ])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Connections open or being opened, over every loop.
     public var openConnections: Int {
         slots.values.reduce(0) { total, slot in total + slot.state.withLockedValue { $0.opened } }
+    }
+
+    /// Connections open and not in use, over every loop.
+    var idleConnections: Int {
+        slots.values.reduce(0) { total, slot in total + slot.state.withLockedValue { $0.idle.count } }
     }
 }
