@@ -25,7 +25,9 @@ import ServiceLifecycle
 /// answers are signed (Ed25519), as `entitle serve` signs them; `ENTITLE_LOAD_SIGNED=0` leaves them
 /// unsigned, for comparison. The load opens as many connections to the server as it has concurrent
 /// senders or clients (`connections`); `ENTITLE_LOAD_CONNECTIONS=8` caps them at AsyncHTTPClient's
-/// default, as in the figures measured before it was set. `ENTITLE_LOAD_TIMELINE=1` also prints, for
+/// default, as in the figures measured before it was set. On PostgreSQL the ledger is opened as
+/// `entitle serve` opens it, the event loops' read connections opened before the server listens
+/// (`ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0` leaves them to the first reads). `ENTITLE_LOAD_TIMELINE=1` also prints, for
 /// each fixed-rate phase, the 125 ms windows holding a request slower than 5 ms: when in the phase
 /// its p99 was made.
 @main
@@ -54,10 +56,20 @@ enum ServerLoad {
         }()
         guard !target.hasPrefix("postgres") else {
             let onLoops = ProcessInfo.processInfo.environment["ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS"] != "0"
-            try await LedgerConnection.with(try LedgerDatabase(url: target), logger: logger) { store in
+            let openReads = ProcessInfo.processInfo.environment["ENTITLE_LOAD_OPEN_READ_CONNECTIONS"] != "0"
+            // The ledger as `entitle serve` opens it: migrated, and the event loops' read connections
+            // opened before the server listens (by the first reads instead with
+            // ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0, for comparison).
+            let connection = try await LedgerConnection.open(try LedgerDatabase(url: target), logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for service in connection.services { group.addTask { try await service.run() } }
+                try await connection.store.migrate()
+                if openReads { await connection.loopLease?.openAll() }
                 _ = try await run(
-                    store: store, engine: onLoops ? "PostgreSQL, requests on event loops" : "PostgreSQL, requests on the global executor", logger: logger,
-                    webhooks: nil, requestsOnEventLoops: onLoops)
+                    store: connection.store, engine: onLoops ? "PostgreSQL, requests on event loops" : "PostgreSQL, requests on the global executor",
+                    logger: logger, webhooks: nil, requestsOnEventLoops: onLoops)
+                // The services close the store as they stop.
+                group.cancelAll()
             }
             return
         }
@@ -200,6 +212,11 @@ enum ServerLoad {
             // notification until the webhooks settled, per notification.
             let cpu = (processCPUSeconds() - cpuBefore) / Double(notifications) * 1000
 
+            // The server's first subscriber reads, all at once, then the same again, on connections the
+            // client opened before (with as many `/health` requests at once).
+            _ = try await together(http, path: { _ in "/health" }, key: nil)
+            let firstReads = try await together(http, path: { "/v1/subscribers/user-\($0)" }, key: "sk_load_test_key_000001")
+            let nextReads = try await together(http, path: { "/v1/subscribers/user-\($0)" }, key: "sk_load_test_key_000001")
             let health = try await fixedRate(http, path: { _ in "/health" }, key: nil)
             let subscriber = try await fixedRate(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
             let healthCapacity = try await saturation(http, path: { _ in "/health" }, key: nil)
@@ -212,6 +229,7 @@ enum ServerLoad {
                 | notification ingestion (\(senders) concurrent senders, \(notifications) notifications, 200 after commit) | \(Int(ingestion))/s |
                 | ledger events after the run | \(events) |
                 | CPU time of the process per notification, until webhooks settled | \(String(format: "%.2f", cpu)) ms |
+                | the server's first \(saturationClients) GET /v1/subscribers/{id} at once, then the next \(saturationClients): the last answered after | \(firstReads) / \(nextReads) ms |
                 | GET /health at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(health.p50) / \(health.p99) / \(health.max) ms |
                 | GET /v1/subscribers/{id} at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(subscriber.p50) / \(subscriber.p99) / \(subscriber.max) ms |
                 | GET /health at saturation (\(saturationClients) clients, closed loop, \(saturationSeconds) s) | \(Int(healthCapacity.rate))/s |
@@ -272,6 +290,20 @@ enum ServerLoad {
             return try await group.reduce(into: (0, 0)) { $0.0 += $1.0; $0.1 += $1.1 }
         }
         return (Double(counts.0) / seconds(clock.now - start), counts.1)
+    }
+
+    /// Sends `saturationClients` requests at once, request `n` asking `path(n)`, and returns when the
+    /// last was answered, in milliseconds ("-" if one failed).
+    static func together(_ http: HTTPClient, path: @escaping @Sendable (Int) -> String, key: String?) async throws -> String {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<saturationClients {
+                group.addTask { (try? await get(http, path(index), key: key)) == 200 }
+            }
+            return try await group.reduce(true) { $0 && $1 }
+        }
+        return answered ? String(format: "%.2f", seconds(clock.now - start) * 1000) : "-"
     }
 
     /// Sends requests at a fixed rate regardless of responses (open loop) and reports latencies;
