@@ -55,7 +55,7 @@ postgres_cluster_start() {
     (cd / && "${run[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --auth=trust --locale=C.UTF-8 -E UTF8 >"$PG_DIR/initdb.log" 2>&1) \
         || { cat "$PG_DIR/initdb.log" >&2; return 1; }
     (cd / && "${run[@]}" "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR/socket -c fsync=${ENTITLE_TEST_POSTGRES_FSYNC:-off} -c max_connections=200 -c ssl=on -c ssl_cert_file=$PG_DIR/tls/server.pem -c ssl_key_file=$PG_DIR/tls/server.key" start >/dev/null) \
+        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DIR/socket -c fsync=${ENTITLE_TEST_POSTGRES_FSYNC:-off} -c max_connections=400 -c ssl=on -c ssl_cert_file=$PG_DIR/tls/server.pem -c ssl_key_file=$PG_DIR/tls/server.key" start >/dev/null) \
         || { cat "$PG_DIR/server.log" >&2; return 1; }
     export ENTITLE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres?sslmode=disable"
     export ENTITLE_TEST_POSTGRES_SOCKET_URL="postgres://postgres@/postgres?host=$PG_DIR/socket&port=$PG_PORT"
