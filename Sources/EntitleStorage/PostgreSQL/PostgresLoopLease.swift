@@ -33,6 +33,13 @@ public final class PostgresLoopLease: Service, Sendable {
             /// Reads waiting: handed a connection, or nil to open one themselves.
             var waiters: [CheckedContinuation<PostgresConnection?, any Error>] = []
             var closed = false
+
+            /// Counts one more connection as being opened, if fewer than `perLoop` are.
+            mutating func reserve(upTo perLoop: Int) -> Bool {
+                guard opened < perLoop else { return false }
+                opened += 1
+                return true
+            }
         }
 
         let loop: any EventLoop
@@ -110,10 +117,7 @@ public final class PostgresLoopLease: Service, Sendable {
             let grant: Grant = slot.state.withLockedValue { state in
                 if state.closed { return .closed }
                 if let connection = state.idle.popLast() { return .idle(connection) }
-                if state.opened < perLoop {
-                    state.opened += 1
-                    return .open
-                }
+                if state.reserve(upTo: perLoop) { return .open }
                 return .wait
             }
             switch grant {
@@ -132,10 +136,7 @@ public final class PostgresLoopLease: Service, Sendable {
                     let now: Result<PostgresConnection?, any Error>? = slot.state.withLockedValue { state in
                         if state.closed { return .failure(Closed()) }
                         if let connection = state.idle.popLast() { return .success(connection) }
-                        if state.opened < perLoop {
-                            state.opened += 1
-                            return .success(nil)
-                        }
+                        if state.reserve(upTo: perLoop) { return .success(nil) }
                         state.waiters.append(continuation)
                         return nil
                     }
@@ -235,11 +236,7 @@ public final class PostgresLoopLease: Service, Sendable {
     public func openAll() async {
         await withTaskGroup(of: Void.self) { group in
             for slot in slots.values {
-                while slot.state.withLockedValue({ state in
-                    guard !state.closed, state.opened < perLoop else { return false }
-                    state.opened += 1
-                    return true
-                }) {
+                while slot.state.withLockedValue({ !$0.closed && $0.reserve(upTo: perLoop) }) {
                     group.addTask {
                         do {
                             let connection = try await self.open(on: slot)
