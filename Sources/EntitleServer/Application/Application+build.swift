@@ -35,8 +35,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     var services: [any Service] = []
     let store: any LedgerStore
     var migrate = false
-    var readsOnEventLoops = false
-    var loopLease: PostgresLoopLease?
+    let loopLease: PostgresLoopLease?
     switch configuration.ledger {
     case .database(let database):
         let connection = try await LedgerConnection.open(database, logger: configuration.logger, observer: configuration.metrics.storageObserver)
@@ -44,10 +43,10 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         store = connection.store
         services += connection.services
         migrate = true
-        readsOnEventLoops = connection.readsOnEventLoops
         loopLease = connection.loopLease
     case .store(let given):
         store = given
+        loopLease = nil
     }
     // Background work waits for the migration below (a given store is its owner's to migrate).
     let readiness = LedgerReadiness(ready: !migrate)
@@ -80,7 +79,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     let onServerRunning = configuration.onServerRunning
     var application = Application(
         router: router,
-        server: configuration.http.requestsOnEventLoops ?? readsOnEventLoops ? .http1OnEventLoops() : .http1(),
+        server: configuration.http.requestsOnEventLoops ?? (loopLease != nil) ? .http1OnEventLoops() : .http1(),
         configuration: .init(address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "Entitle"),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
@@ -89,12 +88,11 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     let staticWebhooks = configuration.staticWebhooks
     let now = configuration.now
     let migrates = migrate
-    let lease = loopLease
     application.beforeServerStarts {
         // The primary app migrates (adopting rows written before apps existed); the others need nothing more.
         if migrates { try await primary.migrate() }
         // The event loops' read connections open now, not under the first requests.
-        await lease?.openAll()
+        await loopLease?.openAll()
         for service in apps.services {
             try await StaticWebhook.register(staticWebhooks.filter { $0.app == nil || $0.app == service.bundleID }, in: service.webhooks, at: now())
         }
