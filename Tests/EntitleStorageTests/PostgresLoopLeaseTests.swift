@@ -1,3 +1,4 @@
+import EntitleCore
 @testable import EntitleStorage
 import EntitleTestSupport
 import Foundation
@@ -22,11 +23,13 @@ struct PostgresLoopLeaseTests {
 
     /// A lease over a group of its own, closed and shut down after `body`.
     static func withLease(
-        perLoop: Int, configuration: PostgresClient.Configuration? = nil, _ body: (PostgresLoopLease, MultiThreadedEventLoopGroup) async throws -> Void
+        perLoop: Int, configuration: PostgresClient.Configuration? = nil, prepare: (@Sendable (PostgresConnection) async throws -> Void)? = nil,
+        _ body: (PostgresLoopLease, MultiThreadedEventLoopGroup) async throws -> Void
     ) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let lease = PostgresLoopLease(
-            configuration: try (configuration ?? testCluster()).connection(tls: .disable), group: group, perLoop: perLoop, logger: logger)
+            configuration: try (configuration ?? testCluster()).connection(tls: .disable), group: group, perLoop: perLoop, prepare: prepare,
+            logger: logger)
         do {
             try await body(lease, group)
         } catch {
@@ -132,6 +135,75 @@ struct PostgresLoopLeaseTests {
             await lease.close()
             await lease.openAll()
             #expect(lease.openConnections == 0)
+        }
+    }
+
+    @Test("PostgreSQL: a connection openAll can't prepare is closed and not counted; a read opens another")
+    func preparationFails() async throws {
+        struct Refused: Error {}
+        try await Self.withLease(perLoop: 1, prepare: { _ in throw Refused() }) { lease, group in
+            await lease.openAll()
+            #expect(lease.openConnections == 0)
+            let loop = group.next()
+            let read = try await Self.on(loop) { try await Self.backend(lease, loop: loop) }
+            #expect(read?.onLoop == true)
+            #expect(lease.openConnections == 1)
+        }
+    }
+
+    /// The kept statements prepared on the calling loop's connection: name → plans PostgreSQL made for
+    /// their values (custom) and runs on its generic plan.
+    static func preparedStatements(_ lease: PostgresLoopLease) async throws -> [String: [Int]] {
+        try await lease.withCurrentLoopConnection { connection in
+            var prepared: [String: [Int]] = [:]
+            let rows = try await connection.query("SELECT name, custom_plans, generic_plans FROM pg_prepared_statements", logger: Self.logger)
+            for try await row in rows {
+                let (name, custom, generic) = try row.decode((String, Int64, Int64).self)
+                prepared[name] = [Int(custom), Int(generic)]
+            }
+            return prepared
+        } ?? [:]
+    }
+
+    @Test(
+        "PostgreSQL: a ledger's openAll prepares the reads' statements on each loop's connection, so the first read runs on a plan made before; unless told not to",
+        arguments: [true, false])
+    func ledgerPreparesReads(preparing: Bool) async throws {
+        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+            var configuration = configuration
+            // One connection a loop: the read and the look at its statements share it.
+            configuration.options.maximumConnections = 2 * loops.count
+            let connection = try await LedgerConnection.open(.postgres(configuration), logger: Self.logger)
+            let lease = try #require(connection.loopLease)
+            #expect(lease.perLoop == 1)
+            try await withThrowingTaskGroup(of: Void.self) { services in
+                for service in connection.databaseServices { services.addTask { try await service.run() } }
+                try await connection.store.migrate()
+                await lease.openAll(preparing: preparing)
+                #expect(lease.openConnections == loops.count)
+                let read = LedgerStatements.SubscriberRead.name
+                for loop in loops {
+                    let (before, after) = try await Self.on(loop) {
+                        let before = try await Self.preparedStatements(lease)
+                        _ = try await connection.store.projection(appUserID: "reader-1", latestGlobalEvent: .appStoreNotification)
+                        return (before, try await Self.preparedStatements(lease))
+                    }
+                    if preparing {
+                        #expect(before.keys.sorted() == LedgerStatements.kept.map { $0.name }.sorted())
+                        // The generic plan made (and run) before the first read, which it serves.
+                        #expect((before[read]?[1] ?? 0) >= 1)
+                        #expect(after[read]?[0] == before[read]?[0])
+                        #expect(after[read]?[1] == (before[read]?[1] ?? 0) + 1)
+                    } else {
+                        #expect(before.isEmpty)
+                        #expect(after[read] == [1, 0])
+                    }
+                }
+                #expect(lease.openConnections == loops.count)
+                await connection.store.close()
+                services.cancelAll()
+            }
         }
     }
 

@@ -71,7 +71,9 @@ public struct LedgerConnection: Sendable {
             } catch {
                 throw StorageError(.unavailable, "PostgreSQL: the TLS configuration can't be used (\(error))", underlying: error)
             }
-            let lease = PostgresLoopLease(configuration: connection, group: group, perLoop: shares.perLoop, logger: logger)
+            let lease = PostgresLoopLease(
+                configuration: connection, group: group, perLoop: shares.perLoop,
+                prepare: { connection in try await PostgresEngine.prepareReads(on: connection, logger: logger) }, logger: logger)
             let store = PostgresLedgerStore.store(client: client, patience: patience, lease: lease, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [client, lease], loopLease: lease)
         }

@@ -13,8 +13,8 @@ import Synchronization
 /// use the pool.
 ///
 /// Each loop keeps up to `perLoop` connections, opened when a read first needs them or all at once by
-/// ``openAll()`` (the server does so before it listens, so its first reads don't wait for PostgreSQL
-/// to start their backends). A read that finds them all in use waits for one, first come first
+/// ``openAll(preparing:)`` (the server does so before it listens, so its first reads neither wait for
+/// PostgreSQL to start their backends nor for their statements to be parsed and planned). A read that finds them all in use waits for one, first come first
 /// served. A connection found closed (PostgreSQL restarted, the backend was terminated) is let go and
 /// another opened in its place. Run as a service: at graceful shutdown (or cancellation) it closes
 /// its idle connections, and each one in use when it is handed back.
@@ -61,6 +61,7 @@ public final class PostgresLoopLease: Service, Sendable {
     let configuration: PostgresConnection.Configuration
     public let perLoop: Int
     private let slots: [ObjectIdentifier: Slot]
+    private let prepare: (@Sendable (PostgresConnection) async throws -> Void)?
     private let logger: Logger
     private let nextID = Atomic<Int>(1)
 
@@ -68,9 +69,15 @@ public final class PostgresLoopLease: Service, Sendable {
     ///   - configuration: how each connection connects.
     ///   - group: the loops to keep connections for (the HTTP server's).
     ///   - perLoop: the most connections one loop opens (at least 1).
-    public init(configuration: PostgresConnection.Configuration, group: any EventLoopGroup, perLoop: Int, logger: Logger) {
+    ///   - prepare: run by ``openAll(preparing:)`` on each connection it opens, before a read gets it
+    ///     (the ledger prepares its reads' statements).
+    public init(
+        configuration: PostgresConnection.Configuration, group: any EventLoopGroup, perLoop: Int,
+        prepare: (@Sendable (PostgresConnection) async throws -> Void)? = nil, logger: Logger
+    ) {
         self.configuration = configuration
         self.perLoop = max(1, perLoop)
+        self.prepare = prepare
         self.logger = logger
         var slots: [ObjectIdentifier: Slot] = [:]
         for loop in group.makeIterator() {
@@ -231,21 +238,36 @@ public final class PostgresLoopLease: Service, Sendable {
     }
 
     /// Opens the connections each loop may keep and hasn't opened yet, all at once, and returns when
-    /// each is open (handed to a waiting read, or kept idle) or has failed. One that fails is logged
-    /// and left for a read to open when it needs one; after ``close()`` nothing is opened.
-    public func openAll() async {
+    /// each is open (handed to a waiting read, or kept idle) or has failed. Each is first given to
+    /// `prepare` when `preparing` (false opens them only, to measure what preparing saves). One that
+    /// fails to open or to prepare is logged, closed and left for a read to open when it needs one;
+    /// after ``close()`` nothing is opened.
+    public func openAll(preparing: Bool = true) async {
+        let prepare = preparing ? prepare : nil
         await withTaskGroup(of: Void.self) { group in
             for slot in slots.values {
                 while slot.state.withLockedValue({ !$0.closed && $0.reserve(upTo: perLoop) }) {
                     group.addTask {
+                        let connection: PostgresConnection
                         do {
-                            let connection = try await self.open(on: slot)
-                            self.release(connection, to: slot)
+                            connection = try await self.open(on: slot)
                         } catch {
                             self.logger.notice("PostgreSQL: a read connection of an event loop could not be opened; a read will open it when it needs one", metadata: [
                                 "reason": "\(PostgresStartupCheck.failure(error).reason)",
                             ])
+                            return
                         }
+                        do {
+                            try await prepare?(connection)
+                        } catch {
+                            self.logger.notice("PostgreSQL: a read connection of an event loop could not prepare the reads; a read will open another when it needs one", metadata: [
+                                "reason": "\(error)",
+                            ])
+                            try? await connection.close()
+                            self.letGo(connection, from: slot)
+                            return
+                        }
+                        self.release(connection, to: slot)
                     }
                 }
             }

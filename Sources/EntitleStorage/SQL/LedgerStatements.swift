@@ -3,7 +3,15 @@ import Foundation
 /// The statements ``SQLLedgerStore`` keeps prepared: those of a subscriber's read.
 enum LedgerStatements {
     /// Every kept statement.
-    static let kept: [any KeptStatement.Type] = [SubscriberRead.self, ProjectionRead.self, AliasTarget.self]
+    static let kept: [any KeptStatement.Type] = findingNothing.map { $0.statement }
+
+    /// Each kept statement with binds of the types its callers bind that find nothing: run once, a
+    /// new connection has it prepared before its first read.
+    static let findingNothing: [(statement: any KeptStatement.Type, binds: [SQLValue])] = [
+        (SubscriberRead.self, [.integer(0), .text(""), .text(""), .text(""), .text("")]),
+        (ProjectionRead.self, [.integer(0), .text(""), .text("")]),
+        (AliasTarget.self, [.text(""), .text("")]),
+    ]
 
     /// A subscriber's projection (unless its revision is the bound one, kept in memory) and the
     /// latest event of a source that belongs to no subscriber, in one row whether or not the
