@@ -27,9 +27,10 @@ import ServiceLifecycle
 /// senders or clients (`connections`); `ENTITLE_LOAD_CONNECTIONS=8` caps them at AsyncHTTPClient's
 /// default, as in the figures measured before it was set. On PostgreSQL the ledger is opened as
 /// `entitle serve` opens it, the event loops' read connections opened before the server listens
-/// (`ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0` leaves them to the first reads). `ENTITLE_LOAD_TIMELINE=1` also prints, for
-/// each fixed-rate phase, the 125 ms windows holding a request slower than 5 ms: when in the phase
-/// its p99 was made.
+/// with the reads' statements prepared on each (`ENTITLE_LOAD_PREPARE_READS=0` opens them only;
+/// `ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0` leaves them to the first reads). `ENTITLE_LOAD_TIMELINE=1`
+/// also prints, for each fixed-rate phase, the 125 ms windows holding a request slower than 5 ms:
+/// when in the phase its p99 was made.
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -57,14 +58,16 @@ enum ServerLoad {
         guard !target.hasPrefix("postgres") else {
             let onLoops = ProcessInfo.processInfo.environment["ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS"] != "0"
             let openReads = ProcessInfo.processInfo.environment["ENTITLE_LOAD_OPEN_READ_CONNECTIONS"] != "0"
+            let prepareReads = ProcessInfo.processInfo.environment["ENTITLE_LOAD_PREPARE_READS"] != "0"
             // The ledger as `entitle serve` opens it: migrated, and the event loops' read connections
-            // opened before the server listens (by the first reads instead with
-            // ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0, for comparison).
+            // opened, the reads prepared on each, before the server listens (for comparison: opened
+            // only with ENTITLE_LOAD_PREPARE_READS=0, by the first reads with
+            // ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0).
             let connection = try await LedgerConnection.open(try LedgerDatabase(url: target), logger: logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for service in connection.services { group.addTask { try await service.run() } }
                 try await connection.store.migrate()
-                if openReads { await connection.loopLease?.openAll() }
+                if openReads { await connection.loopLease?.openAll(preparing: prepareReads) }
                 _ = try await run(
                     store: connection.store, engine: onLoops ? "PostgreSQL, requests on event loops" : "PostgreSQL, requests on the global executor",
                     logger: logger, webhooks: nil, requestsOnEventLoops: onLoops)
