@@ -165,45 +165,60 @@ struct PostgresLoopLeaseTests {
         } ?? [:]
     }
 
+    /// A migrated ledger on a fresh database, opened by `LedgerConnection` with `perLoop` connections
+    /// for each loop of the HTTP server's group, its services running during `body`.
+    static func withLedger(perLoop: Int, _ body: (LedgerConnection, PostgresLoopLease, [any EventLoop]) async throws -> Void) async throws {
+        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+            var configuration = configuration
+            configuration.options.maximumConnections = 2 * perLoop * loops.count
+            let connection = try await LedgerConnection.open(.postgres(configuration), logger: Self.logger)
+            let lease = try #require(connection.loopLease)
+            #expect(lease.perLoop == perLoop)
+            #expect(lease.loops == loops.count)
+            try await withThrowingTaskGroup(of: Void.self) { services in
+                for service in connection.databaseServices { services.addTask { try await service.run() } }
+                do {
+                    try await connection.store.migrate()
+                    try await body(connection, lease, loops)
+                } catch {
+                    await connection.store.close()
+                    services.cancelAll()
+                    throw error
+                }
+                await connection.store.close()
+                services.cancelAll()
+            }
+        }
+    }
+
     @Test(
         "PostgreSQL: a ledger's openAll prepares the reads' statements on each loop's connection, so the first read runs on a plan made before; unless told not to",
         arguments: [true, false])
     func ledgerPreparesReads(preparing: Bool) async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
-            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-            var configuration = configuration
-            // One connection a loop: the read and the look at its statements share it.
-            configuration.options.maximumConnections = 2 * loops.count
-            let connection = try await LedgerConnection.open(.postgres(configuration), logger: Self.logger)
-            let lease = try #require(connection.loopLease)
-            #expect(lease.perLoop == 1)
-            try await withThrowingTaskGroup(of: Void.self) { services in
-                for service in connection.databaseServices { services.addTask { try await service.run() } }
-                try await connection.store.migrate()
-                await lease.openAll(preparing: preparing)
-                #expect(lease.openConnections == loops.count)
-                let read = LedgerStatements.SubscriberRead.name
-                for loop in loops {
-                    let (before, after) = try await Self.on(loop) {
-                        let before = try await Self.preparedStatements(lease)
-                        _ = try await connection.store.projection(appUserID: "reader-1", latestGlobalEvent: .appStoreNotification)
-                        return (before, try await Self.preparedStatements(lease))
-                    }
-                    if preparing {
-                        #expect(before.keys.sorted() == LedgerStatements.kept.map { $0.name }.sorted())
-                        // The generic plan made (and run) before the first read, which it serves.
-                        #expect((before[read]?[1] ?? 0) >= 1)
-                        #expect(after[read]?[0] == before[read]?[0])
-                        #expect(after[read]?[1] == (before[read]?[1] ?? 0) + 1)
-                    } else {
-                        #expect(before.isEmpty)
-                        #expect(after[read] == [1, 0])
-                    }
+        // One connection a loop: the read and the look at its statements share it.
+        try await Self.withLedger(perLoop: 1) { connection, lease, loops in
+            await lease.openAll(preparing: preparing)
+            #expect(lease.openConnections == loops.count)
+            let read = LedgerStatements.SubscriberRead.name
+            for loop in loops {
+                let (before, after) = try await Self.on(loop) {
+                    let before = try await Self.preparedStatements(lease)
+                    _ = try await connection.store.projection(appUserID: "reader-1", latestGlobalEvent: .appStoreNotification)
+                    return (before, try await Self.preparedStatements(lease))
                 }
-                #expect(lease.openConnections == loops.count)
-                await connection.store.close()
-                services.cancelAll()
+                if preparing {
+                    #expect(before.keys.sorted() == LedgerStatements.kept.map { $0.name }.sorted())
+                    // The generic plan made (and run) before the first read, which it serves.
+                    #expect((before[read]?[1] ?? 0) >= 1)
+                    #expect(after[read]?[0] == before[read]?[0])
+                    #expect(after[read]?[1] == (before[read]?[1] ?? 0) + 1)
+                } else {
+                    #expect(before.isEmpty)
+                    #expect(after[read] == [1, 0])
+                }
             }
+            #expect(lease.openConnections == loops.count)
         }
     }
 
@@ -282,30 +297,17 @@ struct PostgresLoopLeaseTests {
 
     @Test("PostgreSQL: a ledger opened by LedgerConnection reads on a loop's connection from that loop, on the pool elsewhere, with the same answer")
     func ledgerReads() async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
-            let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-            var configuration = configuration
-            configuration.options.maximumConnections = 4 * loops.count
-            let connection = try await LedgerConnection.open(.postgres(configuration), logger: Self.logger)
-            let lease = try #require(connection.loopLease)
-            #expect(lease.perLoop == 2)
-            #expect(lease.loops == loops.count)
-            try await withThrowingTaskGroup(of: Void.self) { services in
-                for service in connection.databaseServices { services.addTask { try await service.run() } }
-                let store = connection.store
-                try await store.migrate()
-                let transaction = AppleFacts(bundleID: "com.screentimerewards").subscription(
-                    "com.screentimerewards.family.monthly", original: "100", purchase: ReferenceTime.start, expires: ReferenceTime.day(30))
-                _ = try await store.append(LedgerEvents.appTransaction(1, appUserID: "reader-1", transaction))
-                let pooled = try await store.events(appUserID: "reader-1")
-                #expect(lease.openConnections == 0)
-                let onLoop = try await Self.on(loops[0]) { try await store.events(appUserID: "reader-1") }
-                #expect(onLoop == pooled)
-                #expect(pooled.count == 1)
-                #expect(lease.openConnections == 1)
-                await store.close()
-                services.cancelAll()
-            }
+        try await Self.withLedger(perLoop: 2) { connection, lease, loops in
+            let store = connection.store
+            let transaction = AppleFacts(bundleID: "com.screentimerewards").subscription(
+                "com.screentimerewards.family.monthly", original: "100", purchase: ReferenceTime.start, expires: ReferenceTime.day(30))
+            _ = try await store.append(LedgerEvents.appTransaction(1, appUserID: "reader-1", transaction))
+            let pooled = try await store.events(appUserID: "reader-1")
+            #expect(lease.openConnections == 0)
+            let onLoop = try await Self.on(loops[0]) { try await store.events(appUserID: "reader-1") }
+            #expect(onLoop == pooled)
+            #expect(pooled.count == 1)
+            #expect(lease.openConnections == 1)
         }
     }
 

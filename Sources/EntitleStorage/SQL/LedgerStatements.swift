@@ -5,8 +5,8 @@ enum LedgerStatements {
     /// Every kept statement.
     static let kept: [any KeptStatement.Type] = findingNothing.map { $0.statement }
 
-    /// Each kept statement with binds of the types its callers bind that find nothing: run once, a
-    /// new connection has it prepared before its first read.
+    /// Each kept statement with binds of the types its callers bind that find nothing: run on a new
+    /// PostgreSQL connection before its first read, they leave it prepared and planned.
     static let findingNothing: [(statement: any KeptStatement.Type, binds: [SQLValue])] = [
         (SubscriberRead.self, [.integer(0), .text(""), .text(""), .text(""), .text("")]),
         (ProjectionRead.self, [.integer(0), .text(""), .text("")]),
