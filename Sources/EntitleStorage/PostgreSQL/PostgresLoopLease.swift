@@ -16,8 +16,9 @@ import Synchronization
 /// ``openAll(preparing:)`` (the server does so before it listens, so its first reads wait neither for
 /// PostgreSQL to start their backends nor for their statements to be parsed and planned). A read
 /// that finds them all in use waits for one, first come first served. A connection found closed
-/// (PostgreSQL restarted, the backend was terminated) is let go and another opened in its place. Run as a service: at graceful shutdown (or cancellation) it closes
-/// its idle connections, and each one in use when it is handed back.
+/// (PostgreSQL restarted, the backend was terminated) is let go and another opened in its place. Run
+/// as a service: at graceful shutdown (or cancellation) it closes its idle connections, and each one
+/// in use when it is handed back.
 public final class PostgresLoopLease: Service, Sendable {
     /// Thrown to a read that asks after the lease closed.
     public struct Closed: Error, CustomStringConvertible {
