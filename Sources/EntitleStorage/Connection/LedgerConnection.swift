@@ -19,9 +19,6 @@ public struct LedgerConnection: Sendable {
     /// when the pool's size leaves none.
     public let loopLease: PostgresLoopLease?
 
-    /// Whether reads from tasks on the event loops use connections of their own loop.
-    public var readsOnEventLoops: Bool { loopLease != nil }
-
     init(store: any LedgerStore, databaseServices: [any Service], loopLease: PostgresLoopLease? = nil) {
         self.store = store
         self.databaseServices = databaseServices
