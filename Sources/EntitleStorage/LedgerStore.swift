@@ -135,6 +135,11 @@ public protocol LedgerStore: Sendable {
     /// How many events the ledger holds.
     func eventCount() async throws(StorageError) -> Int
 
+    /// Asks the database for one row as a read asks it (on PostgreSQL, on the calling event loop's
+    /// connection when it has them, else a pooled one), reading no table: returns when the ledger
+    /// answers reads, throws why it doesn't.
+    func ping() async throws(StorageError)
+
     /// Releases connections. The store is unusable afterwards.
     func close() async
 }

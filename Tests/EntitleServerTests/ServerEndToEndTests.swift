@@ -30,6 +30,67 @@ struct ServerEndToEndTests {
         }
     }
 
+    @Test("/ready answers without a key once the ledger answers a read", arguments: StorageEngine.allCases)
+    func ready(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let response = try await harness.get(client, "/ready", key: nil)
+            #expect(String(buffer: response.body) == #"{"status":"ready"}"#)
+        }
+    }
+
+    @Test("/ready answers 503 storage.unavailable with Retry-After once the ledger is closed; /health still answers")
+    func readyWithoutLedger() async throws {
+        try await ServerHarness.run { harness, client in
+            await harness.store.close()
+            let response = try await harness.get(client, "/ready", key: nil, expect: .serviceUnavailable)
+            #expect(ServerHarness.errorCode(response) == "storage.unavailable")
+            #expect(response.headers[.retryAfter] == "5")
+            _ = try await harness.get(client, "/health", key: nil)
+        }
+    }
+
+    static func ready(_ client: any TestClientProtocol) async throws -> TestResponse {
+        try await client.execute(uri: "/ready", method: .get, headers: [:])
+    }
+
+    /// Runs `sql` on the test cluster's own database, as its administrator.
+    static func admin(_ sql: String) async throws {
+        try await StorageEngine.withClient(try StorageEngine.testClusterConfiguration()) { admin in
+            try await admin.query(PostgresQuery(unsafeSQL: sql))
+        }
+    }
+
+    @Test("PostgreSQL: /ready answers 503 while the database refuses connections, and 200 again once it accepts them")
+    func readyThroughPostgresOutage() async throws {
+        try await StorageEngine.withPostgresDatabaseConfiguration { database in
+            let name = database.database ?? ""
+            let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
+            var configuration = ServerConfiguration(
+                http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(.postgres(database)),
+                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [], keys: keys, analyticsRefreshInterval: nil,
+                now: TestClock().reading, logger: Logger(label: "entitle.tests.server"))
+            configuration.webhookInterval = nil
+            try await buildApplication(configuration: configuration).test(.live) { client in
+                #expect(try await Self.ready(client).status == .ok)
+                // Every backend of the database ended (waiting up to 5 s for each to exit), and no new one let in.
+                try await Self.admin("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")
+                try await Self.admin("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '\(name)'")
+                // The first answer may come from a connection whose end the server hasn't read yet.
+                let first = try await Self.ready(client)
+                #expect(first.status == .serviceUnavailable)
+                #expect(["storage.unavailable", "storage.queryFailed"].contains(ServerHarness.errorCode(first)))
+                let refused = try await Self.ready(client)
+                #expect(refused.status == .serviceUnavailable)
+                #expect(ServerHarness.errorCode(refused) == "storage.unavailable")
+                #expect(refused.headers[.retryAfter] == "5")
+                #expect(try await client.execute(uri: "/health", method: .get, headers: [:]).status == .ok)
+                try await Self.admin("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
+                let back = try await Self.ready(client)
+                #expect(back.status == .ok, "\(String(buffer: back.body))")
+            }
+        }
+    }
+
     @Test("a notification is stored once and acknowledged each time it is delivered", arguments: StorageEngine.allCases)
     func webhookIdempotent(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in

@@ -47,6 +47,16 @@ struct LedgerStoreConformanceTests {
         }
     }
 
+    @Test("ping answers on a ledger, for every app of the database, as often as asked", arguments: StorageEngine.allCases)
+    func ping(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            for _ in 0..<3 { try await store.ping() }
+            _ = try await store.append(Self.history(user: "u1", original: "1010", seedBase: 0)[0])
+            try await store.ping()
+            try await store.forApp("com.other.app").ping()
+        }
+    }
+
     @Test("the signed payload is kept apart: a subscriber's history has it, held events too; folds and consumers read events without it", arguments: StorageEngine.allCases)
     func signedPayloadApart(engine: StorageEngine) async throws {
         try await engine.withStore { store in

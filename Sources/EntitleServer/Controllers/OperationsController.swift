@@ -3,7 +3,10 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// `/health` and `/metrics` (Prometheus text format), for load balancers and operators; no key.
+/// `/health`, `/ready` and `/metrics` (Prometheus text format), for load balancers and operators; no
+/// key. `/health` says the process answers HTTP and asks nothing else (a liveness probe); `/ready`
+/// says it can serve: the ledger answered a read just now (a readiness probe, a load balancer's
+/// check); a storage failure is its usual error, 503 with `Retry-After` while a retry may succeed.
 struct OperationsController {
     let apps: ServedApps
     let metrics: ServerMetrics
@@ -11,6 +14,11 @@ struct OperationsController {
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
         router.get("/health") { _, _ -> [String: String] in ["status": "ok"] }
+        // Every app's store is the same database: one read answers for all of them.
+        router.get("/ready") { _, _ -> [String: String] in
+            try await apps.primary.checkLedger()
+            return ["status": "ready"]
+        }
         // The public key subscriber answers are signed with, for apps to pin (no key needed).
         router.get("/v1/signing-key") { _, _ -> [String: String] in
             guard let signer else { throw ServiceError(.notFound, "this server does not sign subscriber answers") }

@@ -40,16 +40,6 @@ extension SubscriptionService {
         }
     }
 
-    /// Events waiting for an owner, events analytics has not read, and whether an analytics recompute
-    /// is under way: what `/metrics` reports as gauges when scraped.
-    public func ledgerBacklog() async throws(ServiceError) -> (heldEvents: Int, analyticsPending: Int, recomputing: Bool) {
-        do {
-            return (try await store.heldEventCount(), try await analytics.pendingAnalytics(), try await analytics.recomputeUnderWay())
-        } catch {
-            throw ServiceError(error)
-        }
-    }
-
     /// Computes the aggregates again from the whole ledger (after a catalog change, say).
     public func recomputeAnalytics() async throws(ServiceError) -> Int {
         do {

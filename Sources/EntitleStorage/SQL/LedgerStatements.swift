@@ -1,16 +1,19 @@
 import Foundation
 
-/// The statements ``SQLLedgerStore`` keeps prepared: those of a subscriber's read.
+/// The statements ``SQLLedgerStore`` keeps prepared: those of a subscriber's read, and the readiness
+/// check's.
 enum LedgerStatements {
     /// Every kept statement.
     static let kept: [any KeptStatement.Type] = findingNothing.map { $0.statement }
 
-    /// Each kept statement with binds of the types its callers bind that find nothing: run on a new
-    /// PostgreSQL connection before its first read, they leave it prepared and planned.
+    /// Each kept statement with binds of the types its callers bind that find nothing (the readiness
+    /// check binds nothing): run on a new PostgreSQL connection before its first read, they leave it
+    /// prepared and planned.
     static let findingNothing: [(statement: any KeptStatement.Type, binds: [SQLValue])] = [
         (SubscriberRead.self, [.integer(0), .text(""), .text(""), .text(""), .text("")]),
         (ProjectionRead.self, [.integer(0), .text(""), .text("")]),
         (AliasTarget.self, [.text(""), .text("")]),
+        (Ping.self, []),
     ]
 
     /// A subscriber's projection (unless its revision is the bound one, kept in memory) and the
@@ -41,6 +44,13 @@ enum LedgerStatements {
     enum AliasTarget: KeptStatement {
         static let name = "entitle_alias_target"
         static let sql = "SELECT app_user_id FROM subscriber_aliases WHERE app_id = ? AND alias = ?"
+    }
+
+    /// One row from the database and nothing read from a table: the least a read can ask, for the
+    /// readiness check (``LedgerStore/ping()``).
+    enum Ping: KeptStatement {
+        static let name = "entitle_ping"
+        static let sql = "SELECT 1 AS answered"
     }
 
     /// The latest event of a source that belongs to no subscriber (binds: app, source); alone, or as a

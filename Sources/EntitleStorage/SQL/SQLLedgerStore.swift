@@ -627,6 +627,14 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
+    func ping() async throws(StorageError) {
+        try await engine.read { session throws(StorageError) in
+            guard try await session.execute(LedgerStatements.Ping.self, []).first?["answered"]?.integer == 1 else {
+                throw StorageError(.queryFailed, "the database answered the readiness check without its row")
+            }
+        }
+    }
+
     func keyStore() -> any KeyStore {
         SQLKeyStore(engine: engine)
     }
