@@ -15,7 +15,10 @@ import ServiceLifecycle
 
 /// Load on the real server over loopback HTTP, with `/health` measured in the same run as the
 /// reference: notification ingestion per second (each acknowledged only after commit), and the
-/// latency of `GET /v1/subscribers/{id}` and of `/health` at a fixed request rate (open loop).
+/// latency of `GET /v1/subscribers/{id}` and of `/health` at a fixed request rate (open loop), and
+/// each one's rate at saturation. `GET /ready` beside them, one `SELECT 1` asked as a subscriber read
+/// asks the ledger and nothing else, is the least any request reading the ledger costs: the bound a
+/// read's own work sits on.
 ///
 ///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,delivery,apps]
 ///
@@ -30,7 +33,9 @@ import ServiceLifecycle
 /// with the reads' statements prepared on each (`ENTITLE_LOAD_PREPARE_READS=0` opens them only;
 /// `ENTITLE_LOAD_OPEN_READ_CONNECTIONS=0` leaves them to the first reads). `ENTITLE_LOAD_TIMELINE=1`
 /// also prints, for each fixed-rate phase, the 125 ms windows holding a request slower than 5 ms:
-/// when in the phase its p99 was made.
+/// when in the phase its p99 was made; `ENTITLE_LOAD_PHASES=1` prints each saturation phase's
+/// window on the monotonic clock to standard error, for `perf report --time` over a
+/// `perf record -a -k CLOCK_MONOTONIC` of the run.
 @main
 enum ServerLoad {
     static let port = 18_123
@@ -222,8 +227,12 @@ enum ServerLoad {
             let nextReads = try await together(http, path: { "/v1/subscribers/user-\($0)" }, key: "sk_load_test_key_000001")
             let health = try await fixedRate(http, path: { _ in "/health" }, key: nil)
             let subscriber = try await fixedRate(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
+            // `/ready`: one `SELECT 1` on the same path as a subscriber's read, and nothing else: the
+            // least any request that reads the ledger costs.
+            let ready = try await fixedRate(http, path: { _ in "/ready" }, key: nil)
             let healthCapacity = try await saturation(http, path: { _ in "/health" }, key: nil)
             let subscriberCapacity = try await saturation(http, path: { "/v1/subscribers/user-\($0 % subscribers)" }, key: "sk_load_test_key_000001")
+            let readyCapacity = try await saturation(http, path: { _ in "/ready" }, key: nil)
             print("""
                 ## \(engine)\(signed ? "" : ", answers unsigned"), \(connections) connections
 
@@ -235,9 +244,11 @@ enum ServerLoad {
                 | the server's first \(saturationClients) GET /v1/subscribers/{id} at once, then the next \(saturationClients): the last answered after | \(firstReads) / \(nextReads) ms |
                 | GET /health at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(health.p50) / \(health.p99) / \(health.max) ms |
                 | GET /v1/subscribers/{id} at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(subscriber.p50) / \(subscriber.p99) / \(subscriber.max) ms |
+                | GET /ready (one SELECT 1 as a read asks it) at \(rate) req/s for \(seconds) s: p50 / p99 / max | \(ready.p50) / \(ready.p99) / \(ready.max) ms |
                 | GET /health at saturation (\(saturationClients) clients, closed loop, \(saturationSeconds) s) | \(Int(healthCapacity.rate))/s |
                 | GET /v1/subscribers/{id} at saturation, and its ratio to /health | \(Int(subscriberCapacity.rate))/s (\(String(format: "%.2f", subscriberCapacity.rate / healthCapacity.rate))) |
-                | requests that failed | \(health.failures + subscriber.failures + healthCapacity.failures + subscriberCapacity.failures) |
+                | GET /ready at saturation, and its ratio to /health | \(Int(readyCapacity.rate))/s (\(String(format: "%.2f", readyCapacity.rate / healthCapacity.rate))) |
+                | requests that failed | \(health.failures + subscriber.failures + ready.failures + healthCapacity.failures + subscriberCapacity.failures + readyCapacity.failures) |
                 \(webhookRow)
                 """)
             try await http.shutdown()
@@ -277,6 +288,7 @@ enum ServerLoad {
     /// soon as the last is answered (closed loop), for `saturationSeconds`; request `n` asks `path(n)`.
     static func saturation(_ http: HTTPClient, path: @escaping @Sendable (Int) -> String, key: String?) async throws -> (rate: Double, failures: Int) {
         let clock = ContinuousClock()
+        let startMonotonic = monotonic()
         let end = clock.now + .seconds(saturationSeconds)
         let start = clock.now
         let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
@@ -292,7 +304,23 @@ enum ServerLoad {
             }
             return try await group.reduce(into: (0, 0)) { $0.0 += $1.0; $0.1 += $1.1 }
         }
-        return (Double(counts.0) / seconds(clock.now - start), counts.1)
+        let rate = Double(counts.0) / seconds(clock.now - start)
+        if ProcessInfo.processInfo.environment["ENTITLE_LOAD_PHASES"] == "1" {
+            phase("saturation \(path(0))", from: startMonotonic)
+        }
+        return (rate, counts.1)
+    }
+
+    /// CLOCK_MONOTONIC now, in seconds: the clock `perf record -k CLOCK_MONOTONIC` stamps samples with.
+    static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Prints a phase's CLOCK_MONOTONIC window to standard error, as `perf report --time` takes it.
+    static func phase(_ name: String, from start: Double) {
+        FileHandle.standardError.write(Data(String(format: "phase %@: --time %.6f,%.6f\n", name, start, monotonic()).utf8))
     }
 
     /// Sends `saturationClients` requests at once, request `n` asking `path(n)`, and returns when the
