@@ -71,13 +71,7 @@ struct EventLoopChildChannelTests {
             let shares = LedgerConnection.postgresShares(total: database.options.maximumConnections, loops: loops)
             #expect(shares.perLoop == 2)
             let name = database.database ?? ""
-            let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
-            var configuration = ServerConfiguration(
-                http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(.postgres(database)),
-                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [], keys: keys, analyticsRefreshInterval: nil,
-                now: TestClock().reading, logger: Logger(label: "entitle.tests.server"))
-            configuration.webhookInterval = nil
-            try await buildApplication(configuration: configuration).test(.live) { _ in
+            try await buildApplication(configuration: try ServerHarness.configuration(opening: .postgres(database))).test(.live) { _ in
                 // No request yet: the pool holds what the migration used (at most its share); the rest
                 // are the loops' connections.
                 var backends = 0

@@ -64,13 +64,7 @@ struct ServerEndToEndTests {
     func readyThroughPostgresOutage() async throws {
         try await StorageEngine.withPostgresDatabaseConfiguration { database in
             let name = database.database ?? ""
-            let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
-            var configuration = ServerConfiguration(
-                http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(.postgres(database)),
-                catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [], keys: keys, analyticsRefreshInterval: nil,
-                now: TestClock().reading, logger: Logger(label: "entitle.tests.server"))
-            configuration.webhookInterval = nil
-            try await buildApplication(configuration: configuration).test(.live) { client in
+            try await buildApplication(configuration: try ServerHarness.configuration(opening: .postgres(database))).test(.live) { client in
                 #expect(try await Self.ready(client).status == .ok)
                 // Every backend of the database ended (waiting up to 5 s for each to exit), and no new one let in.
                 try await Self.admin("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")

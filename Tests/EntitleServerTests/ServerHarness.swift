@@ -65,6 +65,19 @@ struct ServerHarness: Sendable {
         return try await buildApplication(configuration: configuration)
     }
 
+    /// A server configuration that opens `database` itself, as `entitle serve` does (migrated, and on
+    /// PostgreSQL the event loops' read connections opened, before it listens), serving the example
+    /// app with no verifier and no background work.
+    static func configuration(opening database: LedgerDatabase) throws -> ServerConfiguration {
+        let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
+        var configuration = ServerConfiguration(
+            http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .database(database),
+            catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [], keys: keys, analyticsRefreshInterval: nil,
+            now: TestClock().reading, logger: Logger(label: "entitle.tests.server"))
+        configuration.webhookInterval = nil
+        return configuration
+    }
+
     /// A subscription service over the harness's ledger, as another instance of the server would run
     /// it: for driving background work (webhooks) by hand.
     func service() -> SubscriptionService {
