@@ -39,14 +39,14 @@ public final class SignedDataVerifier: Sendable {
     public func clearCache() { cache.removeAll() }
 
     public func verifyTransaction(_ signed: String) async throws(VerificationError) -> JWSTransactionDecodedPayload {
-        let transaction = try await verify(signed, as: JWSTransactionDecodedPayload.self, kind: "transaction", signedDate: \.signedDate)
+        let transaction = try await verify(signed, as: JWSTransactionDecodedPayload.self, kind: "transaction", signedDate: \.signedDate, ranges: \.outOfRangeValue)
         try check(bundleID: transaction.bundleId)
         try check(environment: transaction.environment)
         return transaction
     }
 
     public func verifyRenewalInfo(_ signed: String) async throws(VerificationError) -> JWSRenewalInfoDecodedPayload {
-        let info = try await verify(signed, as: JWSRenewalInfoDecodedPayload.self, kind: "renewal info", signedDate: \.signedDate)
+        let info = try await verify(signed, as: JWSRenewalInfoDecodedPayload.self, kind: "renewal info", signedDate: \.signedDate, ranges: \.outOfRangeValue)
         try check(environment: info.environment)
         return info
     }
@@ -54,7 +54,7 @@ public final class SignedDataVerifier: Sendable {
     public func verifyAppTransaction(_ signed: String) async throws(VerificationError) -> AppTransaction {
         // App transactions from older StoreKit versions carry no signedDate; their receiptCreationDate is
         // the instant Apple created and signed them.
-        let transaction = try await verify(signed, as: AppTransaction.self, kind: "app transaction", signedDate: \.signingInstant)
+        let transaction = try await verify(signed, as: AppTransaction.self, kind: "app transaction", signedDate: \.signingInstant, ranges: \.outOfRangeValue)
         try check(bundleID: transaction.bundleId)
         try check(environment: transaction.receiptType)
         try check(appAppleID: transaction.appAppleId, environment: transaction.receiptType)
@@ -64,7 +64,7 @@ public final class SignedDataVerifier: Sendable {
     /// Verifies a notification's `signedPayload` and its nested signed transaction, renewal info and
     /// app transaction.
     public func verifyNotification(_ signedPayload: String) async throws(VerificationError) -> VerifiedNotification {
-        let notification = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, kind: "notification", signedDate: \.signedDate)
+        let notification = try await verify(signedPayload, as: ResponseBodyV2DecodedPayload.self, kind: "notification", signedDate: \.signedDate, ranges: \.outOfRangeValue)
         let bundleID: String?
         let appAppleID: Int64?
         let environment: Environment?
@@ -99,7 +99,8 @@ public final class SignedDataVerifier: Sendable {
     // MARK: - The JWS
 
     private func verify<Payload: Decodable>(
-        _ text: String, as type: Payload.Type, kind: String, signedDate: KeyPath<Payload, Date?>
+        _ text: String, as type: Payload.Type, kind: String, signedDate: KeyPath<Payload, Date?>,
+        ranges: KeyPath<Payload, OutOfRangeValue?>
     ) async throws(VerificationError) -> Payload {
         let size = text.utf8.count
         guard size <= configuration.maximumInputSize else {
@@ -113,7 +114,7 @@ public final class SignedDataVerifier: Sendable {
         // Warm path: the exact header was validated before.
         if let hit = cache.lookup(jws.headerSegment), isFresh(hit.chain) {
             try verifySignature(jws, key: hit.chain.signingKey, verifier: hit.verifier, headerHash: hit.headerHash)
-            let payload = try decode(jws.payload, as: type, kind: kind)
+            let payload = try decode(jws.payload, as: type, kind: kind, ranges: ranges)
             if hit.chain.validity.contains(validationInstant(payload[keyPath: signedDate])) {
                 return payload
             }
@@ -136,7 +137,7 @@ public final class SignedDataVerifier: Sendable {
         }
         // The payload is decoded before it is trusted only to read the instant to validate at; it is
         // returned only after the signature verifies.
-        let payload = try decode(jws.payload, as: type, kind: kind)
+        let payload = try decode(jws.payload, as: type, kind: kind, ranges: ranges)
         let instant = validationInstant(payload[keyPath: signedDate])
 
         let chain: ValidatedChain
@@ -188,12 +189,22 @@ public final class SignedDataVerifier: Sendable {
         }
     }
 
-    private func decode<Payload: Decodable>(_ bytes: [UInt8], as type: Payload.Type, kind: String) throws(VerificationError) -> Payload {
+    /// The payload decoded, its values within ``AppStoreValueRanges``: an instant or amount outside
+    /// them is refused before anything computes with it (the certificate check at the payload's
+    /// signedDate included).
+    private func decode<Payload: Decodable>(
+        _ bytes: [UInt8], as type: Payload.Type, kind: String, ranges: KeyPath<Payload, OutOfRangeValue?>
+    ) throws(VerificationError) -> Payload {
+        let payload: Payload
         do {
-            return try AppStoreJSON.decode(type, from: bytes)
+            payload = try AppStoreJSON.decode(type, from: bytes)
         } catch {
             throw VerificationError(.malformed, "the payload is not a valid \(kind)", underlying: error)
         }
+        if let problem = payload[keyPath: ranges] {
+            throw VerificationError(.valueOutOfRange, "the \(kind)'s \(problem)")
+        }
+        return payload
     }
 
     private func xcodeChain(_ certificate: Certificate, at instant: Date) throws(VerificationError) -> ValidatedChain {

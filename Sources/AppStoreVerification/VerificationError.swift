@@ -12,6 +12,9 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
 
         /// Not a compact JWS, bad base64url, bad JSON, or a payload that doesn't decode as its kind.
         public static let malformed = Code(rawValue: "verification.malformed")
+        /// A date, amount or count of the payload lies outside `AppStoreValueRanges` (a year past 2200,
+        /// a negative price): refused before any work is done with it, the chain's check included.
+        public static let valueOutOfRange = Code(rawValue: "verification.valueOutOfRange")
         /// The input exceeds the configured size limit; refused before decoding.
         public static let payloadTooLarge = Code(rawValue: "verification.payloadTooLarge")
         /// The header's `alg` is not ES256.
@@ -40,7 +43,7 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         public static let appAppleID = Code(rawValue: "verification.appAppleID")
 
         public static let allCases: [Code] = [
-            .malformed, .payloadTooLarge, .unsupportedAlgorithm, .chainLength, .untrustedRoot, .invalidChain,
+            .malformed, .valueOutOfRange, .payloadTooLarge, .unsupportedAlgorithm, .chainLength, .untrustedRoot, .invalidChain,
             .missingAppleExtension, .certificateExpired, .certificateRevoked, .revocationCheckUnavailable,
             .invalidSignature, .bundleID, .environment, .appAppleID,
         ]

@@ -1,4 +1,5 @@
 @_spi(FixedExpiryValidationTime) import X509
+import AppStoreModels
 import Crypto
 import Foundation
 
@@ -11,6 +12,11 @@ struct ChainValidator: Sendable {
     /// Validates `leaf` ← `intermediate` ← one of `roots` at `time`. The third x5c certificate is
     /// never considered: trust comes only from the configured roots.
     func validate(leaf: Certificate, intermediate: Certificate, at time: Date) async throws(VerificationError) -> ValidatedChain {
+        // swift-certificates traps on an instant it can't write as an X.509 time (past year 9999):
+        // no instant outside the payloads' range reaches it.
+        guard AppStoreValueRanges.isPlausible(time) else {
+            throw VerificationError(.valueOutOfRange, "the verification instant \(time.timeIntervalSince1970) s since 1970 lies outside 1970…2200")
+        }
         let result: CertificateValidationResult
         let probe = revocation.map { RevocationProbe(requester: $0.transport) }
         if let probe {
@@ -32,7 +38,12 @@ struct ChainValidator: Sendable {
             guard let key = P256.Signing.PublicKey(leaf.publicKey) else {
                 throw VerificationError(.invalidChain, "the leaf certificate's key is not a P-256 key")
             }
-            let validity = chain.map(\.notValidBefore).max()!...chain.map(\.notValidAfter).min()!
+            let from = max(chain[0].notValidBefore, chain[1].notValidBefore, chain[2].notValidBefore)
+            let until = min(chain[0].notValidAfter, chain[1].notValidAfter, chain[2].notValidAfter)
+            guard from <= until else {
+                throw VerificationError(.certificateExpired, "the chain's certificates are never valid at the same time")
+            }
+            let validity = from...until
             return ValidatedChain(signingKey: key, validity: validity, checkedAt: probe == nil ? nil : time)
         case .validCertificate:
             throw VerificationError(.invalidChain, "the chain does not run leaf, intermediate, trusted root")
