@@ -138,10 +138,13 @@ public struct SubscriberAccess: Hashable, Sendable {
         let status = quota(definition.name)
             ?? QuotaStatus(feature: definition.name, window: definition.window, allowance: .limited(0), used: 0, remaining: 0, resetsAt: nil)
         let allowance = status.allowance
-        if allowance.permits(status.used + usage) {
+        // Saturating: a use so large that the sum overflows is more than any allowance but unlimited.
+        let (sum, overflowed) = status.used.addingReportingOverflow(max(usage, 0))
+        let total = overflowed ? Int.max : sum
+        if allowance.permits(total) {
             return AccessDecision(feature: definition.name, outcome: .allowed, allowance: allowance, quota: status)
         }
-        let lifted = catalog.entitlements.contains { $0.access.quota(definition.name).permits(status.used + usage) }
+        let lifted = catalog.entitlements.contains { $0.access.quota(definition.name).permits(total) }
         let hasPaidAccess = lapseReason == nil
         let paywall: PaywallTrigger? = lifted ? (hasPaidAccess ? .upgrade : (lapsePaywall ?? .subscribe)) : nil
         return AccessDecision(

@@ -37,11 +37,11 @@ public struct QuotaStatus: Hashable, Sendable {
         let used: Int
         let resetsAt: Date?
         if let period = window.calendarPeriod(containing: now, timeZone: timeZone) {
-            used = relevant.filter { $0.at >= period.start && $0.at < period.end }.reduce(0) { $0 + $1.amount }
+            used = total(relevant.filter { $0.at >= period.start && $0.at < period.end })
             resetsAt = period.end
         } else if case .rolling(let length) = window {
             let inWindow = relevant.filter { length.added(to: $0.at) > now }
-            used = inWindow.reduce(0) { $0 + $1.amount }
+            used = total(inWindow)
             resetsAt = inWindow.map(\.at).min().map { length.added(to: $0) }
         } else {
             used = 0
@@ -49,5 +49,14 @@ public struct QuotaStatus: Hashable, Sendable {
         }
         let remaining = allowance.maximum.map { max(0, $0 - used) }
         return QuotaStatus(feature: feature, window: window, allowance: allowance, used: used, remaining: remaining, resetsAt: resetsAt)
+    }
+
+    /// The amounts of `records` added up, saturating at `Int.max` (a stored amount is never trusted
+    /// to keep a sum in range).
+    static func total(_ records: [UsageRecord]) -> Int {
+        records.reduce(0) { sum, record in
+            let (next, overflowed) = sum.addingReportingOverflow(max(record.amount, 0))
+            return overflowed ? Int.max : next
+        }
     }
 }

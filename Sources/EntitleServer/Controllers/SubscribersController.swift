@@ -70,7 +70,9 @@ struct SubscribersController {
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
-            guard let usage, usage >= 0 else { throw ServiceError(.invalidRequest, "usage is a whole number from 0") }
+            guard let usage, (0...SubscriptionService.maximumUsage).contains(usage) else {
+                throw ServiceError(.invalidRequest, "usage is a whole number from 0 to \(SubscriptionService.maximumUsage)")
+            }
             return SubscriberResponseBuilder.access(
                 try await context.service.access(
                     appUserID: context.subscriberID(), feature: context.parameters.require("feature"), usage: usage))
