@@ -184,6 +184,6 @@ public struct AnalyticsContributor: Sendable {
             months = end.timeIntervalSince(start) / 86_400 / Self.daysPerMonth
         }
         guard let months, months > 0 else { return price }
-        return Int64((Double(price) / months).rounded())
+        return Int64(saturating: Double(price) / months)
     }
 }

@@ -1,3 +1,5 @@
+import EntitleCore
+
 /// One aggregate cell: a metric on a day, by product, currency and cohort (empty when not applicable).
 public struct AnalyticsKey: Hashable, Sendable, Comparable, Codable {
     /// The UTC day (see ``AnalyticsCalendar``).
@@ -32,13 +34,16 @@ extension Dictionary where Key == AnalyticsKey, Value == Int64 {
     /// Adds `value` to `key`'s cell, dropping cells that reach zero.
     public mutating func add(_ value: Int64, to key: AnalyticsKey) {
         guard value != 0 else { return }
-        let sum = (self[key] ?? 0) + value
+        let sum = (self[key] ?? 0).saturatingAdding(value)
         self[key] = sum == 0 ? nil : sum
     }
 
     /// Adds every cell of `other`, times `sign`.
     public mutating func add(_ other: AnalyticsCells, sign: Int64 = 1) {
-        for (key, value) in other { add(value * sign, to: key) }
+        for (key, value) in other {
+            let (product, overflowed) = value.multipliedReportingOverflow(by: sign)
+            add(overflowed ? .max : product, to: key)
+        }
     }
 
     /// The cells that change from `old` to `self`: what to add to an aggregate holding `old`.

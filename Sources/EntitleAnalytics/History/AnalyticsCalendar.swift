@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// Days and months as analytics counts them: UTC calendar days numbered from 1970-01-01 (day 0), and
@@ -5,9 +6,12 @@ import Foundation
 public enum AnalyticsCalendar {
     static let secondsPerDay: Double = 86_400
 
-    /// The UTC day `date` falls on.
+    /// The days analytics counts in: years 0 to 9999 (an instant outside them counts on the nearest).
+    static let days = -719_528...2_932_896
+
+    /// The UTC day `date` falls on, within ``days``.
     public static func day(of date: Date) -> Int {
-        Int((date.timeIntervalSince1970 / secondsPerDay).rounded(.down))
+        min(max(Int(saturating: date.timeIntervalSince1970 / secondsPerDay, rounding: .down), days.lowerBound), days.upperBound)
     }
 
     /// The instant day `day` starts.

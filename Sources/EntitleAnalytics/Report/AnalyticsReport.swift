@@ -30,14 +30,14 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
         var running: [AnalyticsMetric: Int64] = [:]
         var runningMRR: [String: Int64] = [:]
         for (day, values) in tally.balances where day < from - 1 {
-            for (metric, value) in values { running[metric, default: 0] += value }
+            for (metric, value) in values { running[metric, default: 0].addSaturating(value) }
         }
         for (day, values) in tally.mrr where day < from - 1 {
-            for (currency, value) in values { runningMRR[currency, default: 0] += value }
+            for (currency, value) in values { runningMRR[currency, default: 0].addSaturating(value) }
         }
         for day in (from - 1)...to {
-            for (metric, value) in tally.balances[day] ?? [:] { running[metric, default: 0] += value }
-            for (currency, value) in tally.mrr[day] ?? [:] { runningMRR[currency, default: 0] += value }
+            for (metric, value) in tally.balances[day] ?? [:] { running[metric, default: 0].addSaturating(value) }
+            for (currency, value) in tally.mrr[day] ?? [:] { runningMRR[currency, default: 0].addSaturating(value) }
             let point = DailyPoint(
                 date: AnalyticsCalendar.isoDate(ofDay: day), activePaid: running[.activePaid] ?? 0,
                 activeTrials: running[.activeTrial] ?? 0, activeAppTrials: running[.activeAppTrial] ?? 0,
@@ -53,12 +53,12 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             let amounts = tally.amounts(from: start, to: last)
             let atStart = balanceAt[start - 1]?.activePaid ?? 0
             let atEnd = balanceAt[last]?.activePaid ?? 0
-            let averageActive = Double((start...last).reduce(Int64(0)) { $0 + (balanceAt[$1]?.activePaid ?? 0) }) / Double(last - start + 1)
+            let averageActive = Double((start...last).reduce(Int64(0)) { $0.saturatingAdding(balanceAt[$1]?.activePaid ?? 0) }) / Double(last - start + 1)
             var arpu: [String: Int64] = [:]
             if averageActive > 0 {
                 for currency in currencies {
-                    let net = (amounts[.revenue]?[currency] ?? 0) - (amounts[.refunded]?[currency] ?? 0)
-                    if net != 0 { arpu[currency] = Int64((Double(net) / averageActive).rounded()) }
+                    let net = (amounts[.revenue]?[currency] ?? 0).saturatingSubtracting(amounts[.refunded]?[currency] ?? 0)
+                    if net != 0 { arpu[currency] = Int64(saturating: Double(net) / averageActive) }
                 }
             }
             let value = { (metric: AnalyticsMetric) in flows[metric] ?? 0 }
@@ -69,7 +69,7 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
                 appTrialStarts: value(.appTrialStarts), appTrialConversions: value(.appTrialConversions),
                 appTrialConversionRate: Self.rate(value(.appTrialConversions), value(.appTrialStarts)),
                 expirations: value(.expirations), reactivations: value(.reactivations),
-                churnRate: Self.rate(value(.expirations) - value(.reactivations), atStart),
+                churnRate: Self.rate(value(.expirations).saturatingSubtracting(value(.reactivations)), atStart),
                 refunds: value(.refunds), paidTransactions: value(.paidTransactions),
                 refundRate: Self.rate(value(.refunds), value(.paidTransactions)),
                 renewalOpportunities: value(.renewalOpportunities), renewals: value(.renewals),
@@ -93,10 +93,10 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
         for row in products {
             for entitlement in row.entitlements {
                 var total = entitlementRows[entitlement] ?? EntitlementRow(entitlement: entitlement, activePaid: 0, activeTrials: 0, activeFamilyShared: 0, mrr: [:])
-                total.activePaid += row.activePaid
-                total.activeTrials += row.activeTrials
-                total.activeFamilyShared += row.activeFamilyShared
-                for (currency, value) in row.mrr { total.mrr[currency, default: 0] += value }
+                total.activePaid.addSaturating(row.activePaid)
+                total.activeTrials.addSaturating(row.activeTrials)
+                total.activeFamilyShared.addSaturating(row.activeFamilyShared)
+                for (currency, value) in row.mrr { total.mrr[currency, default: 0].addSaturating(value) }
                 entitlementRows[entitlement] = total
             }
         }
@@ -109,8 +109,8 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             for (currency, byOffset) in tally.cohortRevenue[cohort] ?? [:] {
                 var cumulative: Int64 = 0
                 ltv[currency] = (0..<span).map { offset in
-                    cumulative += byOffset[offset] ?? 0
-                    return Int64((Double(cumulative) / Double(customers)).rounded())
+                    cumulative.addSaturating(byOffset[offset] ?? 0)
+                    return Int64(saturating: Double(cumulative) / Double(customers))
                 }
             }
             return CohortRow(cohort: cohort, customers: customers, lifetimeValue: ltv)
@@ -168,29 +168,29 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             if !key.currency.isEmpty { currencies.insert(key.currency) }
             switch key.metric {
             case .mrr:
-                mrr[key.day, default: [:]][key.currency, default: 0] += value
-                productMRR[key.product, default: [:]][key.currency, default: 0] += value
+                mrr[key.day, default: [:]][key.currency, default: 0].addSaturating(value)
+                productMRR[key.product, default: [:]][key.currency, default: 0].addSaturating(value)
             case .activePaid, .activeTrial, .activeFamilyShared, .activeAppTrial:
-                balances[key.day, default: [:]][key.metric, default: 0] += value
-                if !key.product.isEmpty { productBalances[key.product, default: [:]][key.metric, default: 0] += value }
+                balances[key.day, default: [:]][key.metric, default: 0].addSaturating(value)
+                if !key.product.isEmpty { productBalances[key.product, default: [:]][key.metric, default: 0].addSaturating(value) }
             case .revenue, .refunded:
-                amountsByDay[key.day, default: [:]][key.metric, default: [:]][key.currency, default: 0] += value
+                amountsByDay[key.day, default: [:]][key.metric, default: [:]][key.currency, default: 0].addSaturating(value)
             case .cohortCustomers:
-                cohortCustomers[key.cohort, default: 0] += value
+                cohortCustomers[key.cohort, default: 0].addSaturating(value)
             case .cohortRevenue:
                 guard let start = AnalyticsReport.monthIndex(key.cohort) else { return }
                 let day = AnalyticsCalendar.civil(key.day)
                 let month = day.year * 12 + day.month - 1
-                cohortRevenue[key.cohort, default: [:]][key.currency, default: [:]][max(0, month - start), default: 0] += value
+                cohortRevenue[key.cohort, default: [:]][key.currency, default: [:]][max(0, month - start), default: 0].addSaturating(value)
             default:
-                flowsByDay[key.day, default: [:]][key.metric, default: 0] += value
+                flowsByDay[key.day, default: [:]][key.metric, default: 0].addSaturating(value)
             }
         }
 
         func flows(from: Int, to: Int) -> [AnalyticsMetric: Int64] {
             var total: [AnalyticsMetric: Int64] = [:]
             for day in from...to {
-                for (metric, value) in flowsByDay[day] ?? [:] { total[metric, default: 0] += value }
+                for (metric, value) in flowsByDay[day] ?? [:] { total[metric, default: 0].addSaturating(value) }
             }
             return total
         }
@@ -199,7 +199,7 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             var total: [AnalyticsMetric: [String: Int64]] = [:]
             for day in from...to {
                 for (metric, byCurrency) in amountsByDay[day] ?? [:] {
-                    for (currency, value) in byCurrency { total[metric, default: [:]][currency, default: 0] += value }
+                    for (currency, value) in byCurrency { total[metric, default: [:]][currency, default: 0].addSaturating(value) }
                 }
             }
             return total

@@ -26,5 +26,5 @@ public struct RenewalReminder: Hashable, Sendable {
     }
 
     /// The key that makes the reminder once per subscription and period.
-    public var periodKey: String { "\(originalTransactionID):\(Int64((renewsAt.timeIntervalSince1970 * 1000).rounded()))" }
+    public var periodKey: String { "\(originalTransactionID):\(renewsAt.millisecondsSince1970())" }
 }

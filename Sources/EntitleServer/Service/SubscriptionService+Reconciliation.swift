@@ -193,7 +193,7 @@ extension SubscriptionService {
                 if case .appended = try await append(event) { added += 1 }
             }
             if let renewal = status.renewalInfo, Self.tellsSomethingNew(renewal, purchase) {
-                let signed = Int64(((renewal.signedDate ?? now()).timeIntervalSince1970 * 1000).rounded())
+                let signed = (renewal.signedDate ?? now()).millisecondsSince1970()
                 let event = LedgerEvent(
                     id: UUID(), appUserID: appUserID, source: .appStoreServerAPI,
                     idempotencyKey: "renewal:\(purchase.originalTransactionID):\(signed)", originalTransactionID: purchase.originalTransactionID,

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EntitleCore
 import EntitleStorage
 import Foundation
 import Logging
@@ -135,7 +136,7 @@ public struct WebhookSender: Sendable {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Entitle-Webhooks/1")
         request.headers.add(name: WebhookPayload.signatureHeader, value: WebhookPayload.signature(
-            body: delivery.payload, timestamp: Int64((signingClock?() ?? at).timeIntervalSince1970.rounded(.down)), secrets: endpoint.secrets))
+            body: delivery.payload, timestamp: Int64(saturating: (signingClock?() ?? at).timeIntervalSince1970, rounding: .down), secrets: endpoint.secrets))
         request.headers.add(name: "Entitle-Event-Id", value: delivery.eventID)
         request.headers.add(name: "Entitle-Event-Type", value: delivery.eventType)
         request.headers.add(name: "Entitle-Delivery-Attempt", value: String(number))

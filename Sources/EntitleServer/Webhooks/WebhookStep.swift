@@ -236,7 +236,7 @@ struct WebhookStep {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.up) / 1000)
     }
 
-    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    static func milliseconds(_ date: Date) -> String { String(date.millisecondsSince1970()) }
 
     // MARK: - Reading
 

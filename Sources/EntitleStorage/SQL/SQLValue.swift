@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// A value bound to, or read from, a statement: all the ledger needs.
@@ -24,5 +25,5 @@ enum SQLValue: Hashable, Sendable {
 
     init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
     init(_ integer: Int64?) { self = integer.map(SQLValue.integer) ?? .null }
-    init(_ date: Date?) { self = date.map { .integer(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? .null }
+    init(_ date: Date?) { self = date.map { .integer($0.millisecondsSince1970()) } ?? .null }
 }
