@@ -108,6 +108,9 @@ public protocol LedgerStore: Sendable {
     /// The analytics aggregates kept in the same database, a consumer of this ledger.
     func analyticsStore() -> any AnalyticsStore
 
+    /// The events this app's background consumers set aside, kept in the same database.
+    func setAsideStore() -> any SetAsideStore
+
     /// The app's webhooks kept in the same database: endpoints, deliveries, the schedule.
     func webhookStore() -> any WebhookStore
 

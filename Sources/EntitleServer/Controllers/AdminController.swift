@@ -117,6 +117,12 @@ struct AdminController {
             return ReconciliationResponse(try await context.service.reconcile(since: body.since, holder: reconcilerHolder))
         }
 
+        router.group("/v1/set-aside-events").add(middleware: select).add(middleware: secret).get { request, context -> SetAsideEventsResponse in
+            let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? 100
+            guard let limit else { throw ServiceError(.invalidRequest, "limit is a whole number from 1 to 1000") }
+            return SetAsideEventsResponse(try await context.service.setAsideEvents(limit: limit))
+        }
+
         router.group("/v1/orders").add(middleware: select).add(middleware: secret).get("{orderID}") { _, context -> OrderResponse in
             OrderResponse(try await context.service.lookUpOrder(context.parameters.require("orderID")))
         }
@@ -125,6 +131,14 @@ struct AdminController {
             let lookup = try await context.service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
         }
+    }
+}
+
+extension SetAsideEventsResponse: ResponseEncodable {
+    init(_ events: [SetAsideEvent]) {
+        self.init(events: events.map { event in
+            Event(consumer: event.consumer, eventID: event.eventID.uuidString, appUserID: event.appUserID, reason: event.reason, setAsideAt: event.setAsideAt)
+        })
     }
 }
 

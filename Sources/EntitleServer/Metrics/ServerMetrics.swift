@@ -135,6 +135,17 @@ public final class ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// `entitle_events_set_aside_total{consumer}`: ledger events a background consumer could not
+    /// process and left out (shown at `GET /v1/admin/set-aside-events`).
+    func recordSetAside(consumer: String, count: Int) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_events_set_aside", unitName: "total",
+                helpText: "Ledger events a background consumer could not process and set aside, by consumer."),
+            labels: [("consumer", consumer)]
+        ).increment(by: Int64(count))
+    }
+
     /// `entitle_ledger_appends_total{source, outcome}` and `entitle_ledger_append_duration_seconds{source}`:
     /// appended, duplicate, refused (a quota) or failed (storage).
     func recordAppend(source: String, outcome: String, duration: Duration) {

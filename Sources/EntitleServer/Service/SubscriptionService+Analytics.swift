@@ -14,10 +14,49 @@ extension SubscriptionService {
     /// fewer times, and hold the writer for a fraction of a second each.
     static let recomputeBatch = 1_000
 
-    /// Each subscriber's cells under this server's catalog.
-    var analyticsCells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells {
+    /// Each subscriber's cells under this server's catalog, from the events analytics can process:
+    /// one with a value out of range (stored before the edge checked it) is left out and noted in
+    /// `setAside`.
+    func analyticsCells(setAside: SetAsideCollector) -> @Sendable (String, [LedgerEvent]) -> AnalyticsCells {
         let contributor = AnalyticsContributor(catalog: catalog)
-        return { contributor.cells(appUserID: $0, events: $1) }
+        let at = now()
+        return { appUserID, events in
+            contributor.cells(appUserID: appUserID, events: setAside.keepingProcessable(events, appUserID: appUserID, at: at))
+        }
+    }
+
+    /// Records the events `collector` noted: in the ledger's database for the operator, in
+    /// `entitle_events_set_aside_total`, and in the log (the first time each is set aside).
+    func recordSetAside(_ collector: SetAsideCollector) async {
+        let events = collector.take()
+        guard !events.isEmpty else { return }
+        do {
+            let added = try await setAsideStore.setAside(events)
+            guard added > 0 else { return }
+            metrics.recordSetAside(consumer: collector.consumer, count: added)
+        } catch {
+            // Noted again by the next pass, which meets the same events.
+            logger.error("set-aside events not recorded", metadata: ["error.code": "\(error.code)", "consumer": "\(collector.consumer)"])
+            return
+        }
+        for event in events.prefix(10) {
+            logger.error(
+                "event set aside",
+                metadata: [
+                    "consumer": "\(event.consumer)", "event.id": "\(event.eventID)", "subscriber.id": "\(event.appUserID ?? "")",
+                    "reason": "\(event.reason)",
+                ])
+        }
+    }
+
+    /// The events background consumers set aside, newest first.
+    public func setAsideEvents(limit: Int = 100) async throws(ServiceError) -> [SetAsideEvent] {
+        guard (1...1_000).contains(limit) else { throw ServiceError(.invalidRequest, "limit is 1 to 1000") }
+        do {
+            return try await setAsideStore.setAsideEvents(limit: limit)
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     /// Adds what changed since the last refresh to the daily aggregates, after finishing a recompute
@@ -26,14 +65,17 @@ extension SubscriptionService {
     @discardableResult
     public func refreshAnalytics() async throws(ServiceError) -> Int {
         let start = ContinuousClock.now
+        let setAside = SetAsideCollector(consumer: "analytics")
         do {
-            let cells = analyticsCells
+            let cells = analyticsCells(setAside: setAside)
             let recomputed = try await analytics.finishRecompute(batchSize: Self.recomputeBatch, cells: cells)
             if recomputed > 0 { logger.info("analytics recompute continued", metadata: ["subscribers": "\(recomputed)"]) }
             let refreshed = try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: cells)
+            await recordSetAside(setAside)
             metrics.recordAnalyticsRefresh(duration: ContinuousClock.now - start, at: now())
             return recomputed + refreshed
         } catch {
+            await recordSetAside(setAside)
             // Cut short by graceful shutdown, it failed nothing: its caller says so.
             if !Task.isCancelled { logger.error("analytics refresh failed", metadata: ["error.code": "\(error.code)"]) }
             throw ServiceError(error)
@@ -42,9 +84,13 @@ extension SubscriptionService {
 
     /// Computes the aggregates again from the whole ledger (after a catalog change, say).
     public func recomputeAnalytics() async throws(ServiceError) -> Int {
+        let setAside = SetAsideCollector(consumer: "analytics")
         do {
-            return try await analytics.recomputeAnalytics(batchSize: Self.recomputeBatch, cells: analyticsCells)
+            let recomputed = try await analytics.recomputeAnalytics(batchSize: Self.recomputeBatch, cells: analyticsCells(setAside: setAside))
+            await recordSetAside(setAside)
+            return recomputed
         } catch {
+            await recordSetAside(setAside)
             throw ServiceError(error)
         }
     }

@@ -14,6 +14,8 @@ public final class SubscriptionService: Sendable {
     let store: any LedgerStore
     /// The analytics aggregates, kept in the ledger's database.
     let analytics: any AnalyticsStore
+    /// The events background consumers set aside, kept in the ledger's database.
+    let setAsideStore: any SetAsideStore
     public let catalog: Catalog
     /// The app this service is for: its store's app.
     public var bundleID: String { store.app }
@@ -48,6 +50,7 @@ public final class SubscriptionService: Sendable {
         self.offerKey = offerKey
         self.store = store
         self.analytics = store.analyticsStore()
+        self.setAsideStore = store.setAsideStore()
         self.catalog = catalog
         self.resolver = EntitlementResolver(catalog: catalog)
         self.verifiers = verifiers
@@ -247,7 +250,7 @@ public final class SubscriptionService: Sendable {
             throw ServiceError(.unknownProduct, "\(productID) is not a product of this app")
         }
         let at = now()
-        let key = "purchase-\(kind):\(appUserID):\(productID):\(Int64((at.timeIntervalSince1970 * 1000).rounded(.down)))"
+        let key = "purchase-\(kind):\(appUserID):\(productID):\(at.millisecondsSince1970(rounding: .down))"
         _ = try await append(LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .purchaseRequest, idempotencyKey: key, signedDate: at, receivedAt: at,
             payload: payload(at)))
@@ -270,7 +273,7 @@ public final class SubscriptionService: Sendable {
         let at = now()
         var attributes = values
         let zone = attributes.removeValue(forKey: SubscriberAttribute.timeZone.rawValue)
-        let stamp = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
+        let stamp = at.millisecondsSince1970(rounding: .down)
         if let zone {
             _ = try await append(LedgerEvent(
                 id: UUID(), appUserID: appUserID, source: .attributes, idempotencyKey: "time-zone:\(appUserID):\(stamp):\(zone ?? "UTC")",
@@ -285,6 +288,9 @@ public final class SubscriptionService: Sendable {
         return try await subscriber(appUserID: appUserID)
     }
 
+    /// The most one use may consume, and the most usage an access question may ask about.
+    public static let maximumUsage = 1_000_000
+
     /// Records metered usage; refused when it would exceed the quota. The same idempotency key
     /// again is accepted and counted once.
     public func recordUsage(
@@ -292,8 +298,8 @@ public final class SubscriptionService: Sendable {
     ) async throws(ServiceError) -> AccessAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
-        guard amount > 0, amount <= 1_000_000, !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
-            throw ServiceError(.invalidRequest, "amount must be 1 to 1000000 and idempotencyKey 1 to 200 bytes")
+        guard amount > 0, amount <= Self.maximumUsage, !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
+            throw ServiceError(.invalidRequest, "amount must be 1 to \(Self.maximumUsage) and idempotencyKey 1 to 200 bytes")
         }
         guard catalog.quota(feature) != nil else {
             throw catalog.features.contains(feature) || catalog.limits.contains(feature)
@@ -322,6 +328,9 @@ public final class SubscriptionService: Sendable {
 
     /// The gating answer for `feature`.
     public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessAnswer {
+        guard (0...Self.maximumUsage).contains(usage) else {
+            throw ServiceError(.invalidRequest, "usage must be 0 to \(Self.maximumUsage)")
+        }
         let context = try await resolutionContext(appUserID)
         return AccessAnswer(decision: context.resolve().access(feature, usage: usage), at: context.at)
     }
@@ -423,7 +432,7 @@ public final class SubscriptionService: Sendable {
     /// each version is an event; the fold keeps the most recently signed. The same version again is
     /// a duplicate.
     static func idempotencyKey(transactionID: String, signedDate: Date?, jws: String) -> String {
-        if let signedDate { return "transaction:\(transactionID):\(Int64((signedDate.timeIntervalSince1970 * 1000).rounded()))" }
+        if let signedDate { return "transaction:\(transactionID):\(signedDate.millisecondsSince1970())" }
         let payload = jws.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first ?? Substring(jws)
         return "transaction:\(transactionID):" + Hex.encode(SHA256.hash(data: Data(payload.utf8)))
     }

@@ -292,6 +292,14 @@ enum LedgerSchema {
                 // came from (no row: none).
                 "CREATE TABLE analytics_revisions (app_id TEXT PRIMARY KEY, revision BIGINT NOT NULL)",
             ]),
+            (18, [
+                // Events a background consumer could not process and left out, for the operator.
+                """
+                CREATE TABLE set_aside_events (
+                    app_id TEXT NOT NULL, consumer TEXT NOT NULL, event_id TEXT NOT NULL, app_user_id TEXT,
+                    reason TEXT NOT NULL, set_aside_at BIGINT NOT NULL, PRIMARY KEY (app_id, consumer, event_id))
+                """,
+            ]),
         ]
     }
 

@@ -639,6 +639,10 @@ final class SQLLedgerStore: LedgerStore {
         SQLWebhookStore(engine: engine, app: app)
     }
 
+    func setAsideStore() -> any SetAsideStore {
+        SQLSetAsideStore(engine: engine, app: app)
+    }
+
     func analyticsStore() -> any AnalyticsStore {
         SQLAnalyticsStore(engine: engine, app: app, aggregates: aggregates)
     }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The events set aside, in the ledger's database (`set_aside_events`), written once over ``SQLEngine``.
+final class SQLSetAsideStore: SetAsideStore {
+    let engine: any SQLEngine
+    let app: String
+
+    init(engine: any SQLEngine, app: String) {
+        self.engine = engine
+        self.app = app
+    }
+
+    func setAside(_ events: [SetAsideEvent]) async throws(StorageError) -> Int {
+        guard !events.isEmpty else { return 0 }
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            var added = 0
+            for event in events {
+                let rows = try await session.execute(
+                    """
+                    INSERT INTO set_aside_events (app_id, consumer, event_id, app_user_id, reason, set_aside_at)
+                    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (app_id, consumer, event_id) DO NOTHING RETURNING event_id
+                    """,
+                    [.text(app), .text(event.consumer), .text(event.eventID.uuidString), SQLValue(event.appUserID), .text(event.reason),
+                     SQLValue(event.setAsideAt)])
+                added += rows.count
+            }
+            return added
+        }
+    }
+
+    func setAsideEvents(limit: Int) async throws(StorageError) -> [SetAsideEvent] {
+        let app = app
+        return try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                "SELECT * FROM set_aside_events WHERE app_id = ? ORDER BY set_aside_at DESC, event_id LIMIT ?",
+                [.text(app), .integer(Int64(max(0, limit)))]
+            ).map { row throws(StorageError) in
+                guard let consumer = row["consumer"]?.text, let id = row["event_id"]?.text.flatMap(UUID.init(uuidString:)),
+                    let reason = row["reason"]?.text, let at = row["set_aside_at"]?.date
+                else { throw StorageError(.corruptRecord, "a set-aside event's row is incomplete") }
+                return SetAsideEvent(consumer: consumer, eventID: id, appUserID: row["app_user_id"]?.text, reason: reason, setAsideAt: at)
+            }
+        }
+    }
+}
