@@ -8,9 +8,13 @@ import Foundation
 /// The ranges are wide enough for every real payload and narrow enough that sums, differences and
 /// calendar arithmetic over them cannot overflow or leave the ranges of `Date`, `Int` and X.509 times.
 public enum AppStoreValueRanges {
-    /// Instants: from 1970-01-01 to 2200-01-01 (UTC). Apple's dates are milliseconds since 1970;
-    /// the App Store opened in 2008, and a subscription's end lies a few years ahead at most.
-    public static let instants: ClosedRange<Date> = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 7_258_118_400)
+    /// Instants: from 0000-01-01 to 2200-01-01 (UTC, proleptic Gregorian). Apple's dates are
+    /// milliseconds since 1970; a subscription's end lies a few years ahead at most, and Xcode's
+    /// StoreKit Testing signs app transactions whose `originalPurchaseDate` lies in year 0. Every
+    /// instant in the range is one X.509 can write and analytics can name.
+    public static let instants: ClosedRange<Date> = Date(timeIntervalSince1970: -62_167_219_200)...Date(timeIntervalSince1970: 7_258_118_400)
+    /// ``instants`` in words, for messages.
+    public static let instantsDescription = "0000-01-01…2200-01-01"
     /// Prices and amounts in milliunits of a currency: 0 to 10¹³ (ten billion units, far above the
     /// App Store's highest price in any currency).
     public static let amounts: ClosedRange<Int64> = 0...10_000_000_000_000
@@ -52,7 +56,7 @@ struct RangeCheck {
         let milliseconds = value.timeIntervalSince1970 * 1000
         problem = OutOfRangeValue(
             field: "\(container).\(field)",
-            reason: "is \(abs(milliseconds) < 1e18 ? "\(Int64(milliseconds))" : "\(milliseconds)") ms since 1970, outside 1970-01-01…2200-01-01")
+            reason: "is \(abs(milliseconds) < 1e18 ? "\(Int64(milliseconds))" : "\(milliseconds)") ms since 1970, outside \(AppStoreValueRanges.instantsDescription)")
     }
 
     mutating func amount(_ field: String, _ value: Int64?) {

@@ -15,7 +15,7 @@ struct ChainValidator: Sendable {
         // swift-certificates traps on an instant it can't write as an X.509 time (past year 9999):
         // no instant outside the payloads' range reaches it.
         guard AppStoreValueRanges.isPlausible(time) else {
-            throw VerificationError(.valueOutOfRange, "the verification instant \(time.timeIntervalSince1970) s since 1970 lies outside 1970…2200")
+            throw VerificationError(.valueOutOfRange, "the verification instant \(time.timeIntervalSince1970) s since 1970 lies outside \(AppStoreValueRanges.instantsDescription)")
         }
         let result: CertificateValidationResult
         let probe = revocation.map { RevocationProbe(requester: $0.transport) }

@@ -8,7 +8,7 @@ public struct SetAsideEvent: Hashable, Sendable {
     public var eventID: UUID
     /// The subscriber the event belongs to, when it has one.
     public var appUserID: String?
-    /// Why, in words an operator reads (`transaction.expiresDate is … outside 1970-01-01…2200-01-01`).
+    /// Why, in words an operator reads (`transaction.expiresDate is … outside 0000-01-01…2200-01-01`).
     public var reason: String
     /// When the consumer first set it aside.
     public var setAsideAt: Date
