@@ -26,6 +26,7 @@ struct HTTPStatusTableTests {
         (.appStoreRefused, 502, false),
         (.unknownOffer, 400, false),
         (.offerNotEligible, 403, false),
+        (.shuttingDown, 503, true),
         (.internalError, 500, false),
     ]
 

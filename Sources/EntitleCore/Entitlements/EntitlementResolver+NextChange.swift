@@ -10,6 +10,10 @@ extension EntitlementResolver {
     /// lockout, grants, overrides, memberships, the open-access window, quota resets); the first of
     /// them at which the resolved answer differs from the answer at `now` is the change. Answers are
     /// compared without their evaluation instant.
+    ///
+    /// Each candidate costs a resolution of the whole history, so a long one takes a while: when the
+    /// task is cancelled the search stops and answers `nil`, and a caller that may be cancelled checks
+    /// `Task.isCancelled` before trusting a `nil`.
     public func nextChange(
         of subscriber: SubscriberFacts, households: [SubscriberFacts] = [], openAccess: OpenAccessWindow? = nil, after now: Date,
         horizon: TimeInterval = 5 * 366 * 86_400
@@ -20,6 +24,7 @@ extension EntitlementResolver {
             .filter { $0 > now && $0 <= limit }
             .sorted()
         for candidate in candidates {
+            if Task.isCancelled { return nil }
             // A rule may flip at the instant itself (`now < end`) or just after it (`now <= end`).
             for instant in [candidate, candidate.addingTimeInterval(0.001)] {
                 let later = resolve(subscriber, households: households, openAccess: openAccess, at: instant)

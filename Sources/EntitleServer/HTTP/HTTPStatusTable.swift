@@ -30,6 +30,7 @@ public enum HTTPStatusTable {
         .appStoreRefused: .badGateway,
         .unknownOffer: .badRequest,
         .offerNotEligible: .forbidden,
+        .shuttingDown: .serviceUnavailable,
         .internalError: .internalServerError,
     ]
 

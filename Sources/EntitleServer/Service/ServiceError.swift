@@ -61,6 +61,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownOffer = Code(rawValue: "offer.unknown")
         /// The subscriber is not eligible for the promotional offer under the catalog's rule.
         public static let offerNotEligible = Code(rawValue: "offer.notEligible")
+        /// Work stopped because the server is shutting down; the same request succeeds on a running server.
+        public static let shuttingDown = Code(rawValue: "server.shuttingDown")
         /// Something failed that is no fault of the caller's; details are logged, never returned.
         public static let internalError = Code(rawValue: "server.internal")
 
@@ -69,7 +71,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public var isRetryable: Bool {
             if rawValue.hasPrefix("verification.") { return VerificationError.Code(rawValue: rawValue).isRetryable }
             if rawValue.hasPrefix("storage.") { return StorageError.Code(rawValue: rawValue).isRetryable }
-            return self == .appStoreUnavailable
+            return self == .appStoreUnavailable || self == .shuttingDown
         }
     }
 

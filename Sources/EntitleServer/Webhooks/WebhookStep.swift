@@ -52,6 +52,7 @@ struct WebhookStep {
     mutating func add(_ events: [(sequence: Int64, event: LedgerEvent)], cursorAt position: Int64) async throws(ServiceError) {
         try await read(events, cursorAt: position)
         for (sequence, event) in events {
+            try Self.checkCancellation()
             try await add(event, sequence: sequence)
         }
     }
@@ -59,7 +60,16 @@ struct WebhookStep {
     /// Fires due schedule entries.
     mutating func fire(_ entries: [ScheduledEvent]) async throws(ServiceError) {
         try await readSnapshots(Set(entries.map(\.appUserID)), cursorAt: nil)
-        for entry in entries { try await fire(entry) }
+        for entry in entries {
+            try Self.checkCancellation()
+            try await fire(entry)
+        }
+    }
+
+    /// Graceful shutdown stops a step between its inputs, and within one (``EntitlementResolver``'s
+    /// search for the next change stops too): nothing of the step is stored, the next one redoes it.
+    static func checkCancellation() throws(ServiceError) {
+        if Task.isCancelled { throw ServiceError(.shuttingDown, "webhook step stopped by shutdown") }
     }
 
     /// Reads what taking `events` in needs, a query for each kind rather than for each event.
@@ -121,7 +131,9 @@ struct WebhookStep {
         let context = try await self.context(previous.facts, at: at)
         var reportedAt = previous.at
         for _ in 0..<Self.maximumTimeChanges {
-            guard let change = context.nextChange(of: previous.facts, after: reportedAt), Self.instant(change.at) < at else { break }
+            let next = context.nextChange(of: previous.facts, after: reportedAt)
+            try Self.checkCancellation()
+            guard let change = next, Self.instant(change.at) < at else { break }
             let changedAt = Self.instant(change.at)
             let before = context.resolve(previous.facts, at: reportedAt)
             let after = context.resolve(previous.facts, at: changedAt)
@@ -141,7 +153,7 @@ struct WebhookStep {
             SubscriberChanges.between(before, now, transferred: transferred), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
             before: before, after: now, facts: after)
         snapshots[appUserID] = WebhookSnapshot(facts: after, at: at)
-        plan(appUserID, facts: after, access: now, context: afterContext, at: at)
+        try plan(appUserID, facts: after, access: now, context: afterContext, at: at)
     }
 
     /// Fires one due schedule entry, its subscriber's snapshot read.
@@ -159,7 +171,7 @@ struct WebhookStep {
                 SubscriberChanges.between(before, after), appUserID: entry.appUserID, cause: Self.timeCause(entry.dueAt), at: entry.dueAt,
                 before: before, after: after, facts: snapshot.facts)
             snapshots[entry.appUserID] = WebhookSnapshot(facts: snapshot.facts, at: entry.dueAt)
-            plan(entry.appUserID, facts: snapshot.facts, access: after, context: context, at: entry.dueAt)
+            try plan(entry.appUserID, facts: snapshot.facts, access: after, context: context, at: entry.dueAt)
         case .renewalReminder:
             let access = context.resolve(snapshot.facts, at: entry.dueAt)
             // Still renewing at the end of the same period: a renewal since, or auto-renew turned off, settled it.
@@ -218,8 +230,10 @@ struct WebhookStep {
     }
 
     /// Schedules the subscriber's next time-driven change and renewal reminders.
-    private mutating func plan(_ appUserID: String, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) {
-        if let change = context.nextChange(of: facts, after: at) {
+    private mutating func plan(_ appUserID: String, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) throws(ServiceError) {
+        let next = context.nextChange(of: facts, after: at)
+        try Self.checkCancellation()
+        if let change = next {
             let due = Self.instant(change.at)
             schedule.append(ScheduledEvent(appUserID: appUserID, kind: .accessChange, periodKey: Self.milliseconds(due), dueAt: due))
         }
