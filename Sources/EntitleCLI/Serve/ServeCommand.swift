@@ -64,6 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
     var appStoreAPIURL: String?
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliation passes with the App Store Server API (default 3600; 0: only on request).")
     var reconcileInterval: Double?
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed (default 60; 1 to 3600).")
+    var idleTimeout: Int?
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait until one closes (default: 3/4 of the file descriptor limit, at most 10000).")
+    var maximumConnections: Int?
     @OptionGroup var webhookOptions: WebhookOptions
 
     func validate() throws {
@@ -72,6 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let seconds = revocationFreshness, !(0...86_400).contains(seconds) {
             throw ValidationError("--revocation-freshness is 0 to 86400 seconds")
+        }
+        if let seconds = idleTimeout, !(1...3_600).contains(seconds) {
+            throw ValidationError("--idle-timeout is 1 to 3600 seconds")
+        }
+        if let count = maximumConnections, !(1...1_000_000).contains(count) {
+            throw ValidationError("--max-connections is 1 to 1000000")
         }
         if let seconds = reconcileInterval, !(seconds == 0 || (60...604_800).contains(seconds)) {
             throw ValidationError("--reconcile-interval is 0 (only on request) or 60 to 604800 seconds")
@@ -91,6 +101,14 @@ struct ServeCommand: AsyncParsableCommand {
             return port
         } ?? 8080
         let database = database ?? environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
+        let idleSeconds = try idleTimeout ?? environment["ENTITLE_IDLE_TIMEOUT"].map { value in
+            guard let seconds = Int(value), (1...3_600).contains(seconds) else { throw ValidationError("ENTITLE_IDLE_TIMEOUT is 1 to 3600 seconds") }
+            return seconds
+        } ?? 60
+        let connections = try maximumConnections ?? environment["ENTITLE_MAX_CONNECTIONS"].map { value in
+            guard let count = Int(value), (1...1_000_000).contains(count) else { throw ValidationError("ENTITLE_MAX_CONNECTIONS is 1 to 1000000") }
+            return count
+        }
 
         let catalogPaths = catalog.isEmpty
             ? (environment["ENTITLE_CATALOG"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
@@ -200,7 +218,8 @@ struct ServeCommand: AsyncParsableCommand {
         let described = apps.map { "\($0.bundleID.isEmpty ? "(no bundle ID)" : $0.bundleID) [\($0.environments.map(\.rawValue).joined(separator: ", "))]" }
         let listening = "Entitle listening on http://\(host):\(port) (ledger \(ledger); \(apps.count == 1 ? "app" : "apps") \(described.joined(separator: "; ")))"
         var configuration = ServerConfiguration(
-            http: HTTPConfiguration(host: host, port: port), ledger: .database(ledger), apps: served, keys: keys,
+            http: HTTPConfiguration(host: host, port: port, idleTimeout: .seconds(idleSeconds), maximumConnections: connections),
+            ledger: .database(ledger), apps: served, keys: keys,
             restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer)
         configuration.reconciliationInterval = interval == 0 ? nil : .milliseconds(Int64(interval * 1000))
         configuration.staticWebhooks = try webhookOptions.webhooks(environment: environment, apps: apps.map(\.bundleID))

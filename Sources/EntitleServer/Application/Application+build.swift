@@ -4,7 +4,9 @@ import EntitleWire
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 extension SubscriberResponse: ResponseGenerator {
@@ -77,10 +79,14 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
     let onServerRunning = configuration.onServerRunning
+    let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.http.idleTimeout))
     var application = Application(
         router: router,
-        server: configuration.http.requestsOnEventLoops ?? (loopLease != nil) ? .http1OnEventLoops() : .http1(),
-        configuration: .init(address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "Entitle"),
+        server: configuration.http.requestsOnEventLoops ?? (loopLease != nil)
+            ? .http1OnEventLoops(configuration: http1) : .http1(configuration: http1),
+        configuration: .init(
+            address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "Entitle",
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.http.connectionLimit, logger: configuration.logger)),
         services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: configuration.logger)
