@@ -88,7 +88,7 @@ struct ConnectionLimitsTests {
         }
     }
 
-    @Test("a Content-Length over the body limit is refused with 413 before any of the body is sent, closing the connection")
+    @Test("a Content-Length over the body limit is refused with 413 before any of the body is sent")
     func oversizedContentLength() async throws {
         try await Self.withServer(HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 1_024 * 1_024)) { port in
             let connection = try RawConnection(port: port)
@@ -97,7 +97,6 @@ struct ConnectionLimitsTests {
             let (text, _) = await connection.received()
             #expect(text.hasPrefix("HTTP/1.1 413"), "\(text.prefix(200))")
             #expect(text.contains("request.bodyTooLarge"))
-            #expect(text.lowercased().contains("connection: close"))
         }
     }
 

@@ -9,8 +9,6 @@ struct APIError: HTTPResponseError {
     let error: ServiceError
     /// The `Allow` header of a 405.
     var allow: String? = nil
-    /// Whether the connection closes after the answer (a body refused unread).
-    var closesConnection = false
 
     var status: HTTPResponse.Status { HTTPStatusTable.status(for: error.code) }
 
@@ -20,7 +18,6 @@ struct APIError: HTTPResponseError {
         headers[.contentType] = "application/json; charset=utf-8"
         if error.isRetryable { headers[.retryAfter] = "5" }
         if let allow { headers[.allow] = allow }
-        if closesConnection { headers[.connection] = "close" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

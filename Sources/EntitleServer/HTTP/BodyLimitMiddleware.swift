@@ -2,14 +2,14 @@ import HTTPTypes
 import Hummingbird
 
 /// Sets the request context's body limit, and refuses at once a request whose `Content-Length` is
-/// over it (413, the connection closed), before a byte of its body is read.
+/// over it (413) before a byte of its body is read.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = EntitleRequestContext
     let limit: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let declared = request.headers[.contentLength], !Self.fits(declared, limit: limit) {
-            throw APIError(error: ServiceError(.bodyTooLarge, "the request body is over the limit of \(limit) bytes"), closesConnection: true)
+            throw APIError(error: ServiceError(.bodyTooLarge, "the request body is over the limit of \(limit) bytes"))
         }
         var context = context
         context.bodyLimit = limit
