@@ -42,6 +42,16 @@ public struct OutOfRangeValue: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(field) \(reason)" }
+
+    /// `field`'s instant when it lies outside ``AppStoreValueRanges/instants``, in milliseconds since
+    /// 1970 as Apple writes them; `nil` when it is inside (or absent).
+    public static func instant(_ field: String, _ value: Date?) -> OutOfRangeValue? {
+        guard let value, !AppStoreValueRanges.isPlausible(value) else { return nil }
+        let milliseconds = value.timeIntervalSince1970 * 1000
+        return OutOfRangeValue(
+            field: field,
+            reason: "is \(abs(milliseconds) < 1e18 ? "\(Int64(milliseconds))" : "\(milliseconds)") ms since 1970, outside \(AppStoreValueRanges.instantsDescription)")
+    }
 }
 
 /// Collects the first value outside its range.
@@ -52,11 +62,8 @@ struct RangeCheck {
     init(_ container: String) { self.container = container }
 
     mutating func instant(_ field: String, _ value: Date?) {
-        guard problem == nil, let value, !AppStoreValueRanges.isPlausible(value) else { return }
-        let milliseconds = value.timeIntervalSince1970 * 1000
-        problem = OutOfRangeValue(
-            field: "\(container).\(field)",
-            reason: "is \(abs(milliseconds) < 1e18 ? "\(Int64(milliseconds))" : "\(milliseconds)") ms since 1970, outside \(AppStoreValueRanges.instantsDescription)")
+        guard problem == nil else { return }
+        problem = OutOfRangeValue.instant("\(container).\(field)", value)
     }
 
     mutating func amount(_ field: String, _ value: Int64?) {

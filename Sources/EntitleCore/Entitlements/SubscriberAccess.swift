@@ -139,8 +139,7 @@ public struct SubscriberAccess: Hashable, Sendable {
             ?? QuotaStatus(feature: definition.name, window: definition.window, allowance: .limited(0), used: 0, remaining: 0, resetsAt: nil)
         let allowance = status.allowance
         // Saturating: a use so large that the sum overflows is more than any allowance but unlimited.
-        let (sum, overflowed) = status.used.addingReportingOverflow(max(usage, 0))
-        let total = overflowed ? Int.max : sum
+        let total = status.used.saturatingAdding(max(usage, 0))
         if allowance.permits(total) {
             return AccessDecision(feature: definition.name, outcome: .allowed, allowance: allowance, quota: status)
         }

@@ -33,7 +33,6 @@ extension LedgerEvent {
     }
 
     private static func instant(_ field: String, _ value: Date?) -> OutOfRangeValue? {
-        guard let value, !AppStoreValueRanges.isPlausible(value) else { return nil }
-        return OutOfRangeValue(field: "event.\(field)", reason: "is \(value.timeIntervalSince1970) s since 1970, outside \(AppStoreValueRanges.instantsDescription)")
+        OutOfRangeValue.instant("event.\(field)", value)
     }
 }

@@ -54,9 +54,6 @@ public struct QuotaStatus: Hashable, Sendable {
     /// The amounts of `records` added up, saturating at `Int.max` (a stored amount is never trusted
     /// to keep a sum in range).
     static func total(_ records: [UsageRecord]) -> Int {
-        records.reduce(0) { sum, record in
-            let (next, overflowed) = sum.addingReportingOverflow(max(record.amount, 0))
-            return overflowed ? Int.max : next
-        }
+        records.reduce(0) { $0.saturatingAdding(max($1.amount, 0)) }
     }
 }
