@@ -63,8 +63,16 @@ public struct SubscriberAPIClient: Sendable {
     }
 
     /// Logs the anonymous subscriber in as `known` (`POST …/alias`), signed like ``signedSubscriber(_:)``.
-    public func logIn(_ anonymous: String, as known: String) async throws(APIClientError) -> SignedAnswer {
-        try await signed("POST", Self.subscriberPath(anonymous) + "/alias", body: try Self.encode(AliasRequest(appUserID: known)))
+    /// - Parameter logInToken: the app backend's proof that the user is `known` (docs/identity.md);
+    ///   the answer's ``SignedAnswer/subscriberKey`` is then the known user's own public key.
+    public func logIn(_ anonymous: String, as known: String, logInToken: String? = nil) async throws(APIClientError) -> SignedAnswer {
+        try await signed(
+            "POST", Self.subscriberPath(anonymous) + "/alias", body: try Self.encode(AliasRequest(appUserID: known, logInToken: logInToken)))
+    }
+
+    /// This client with another key (the public key a log-in with a token returned).
+    public func using(key: String) -> SubscriberAPIClient {
+        SubscriberAPIClient(baseURL: baseURL, key: key, app: app, transport: transport, timeout: timeout)
     }
 
     /// Records metered usage.
@@ -85,13 +93,17 @@ public struct SubscriberAPIClient: Sendable {
         public var response: SubscriberResponse
         public var body: Data
         public var signature: String?
+        /// The known user's own public key (`Entitle-Subscriber-Key`), answered to a log-in with a token.
+        public var subscriberKey: String?
     }
 
     private func signed(_ method: String, _ path: String, body: Data?) async throws(APIClientError) -> SignedAnswer {
         let answer = try await exchange(method, path, body: body)
         do {
             let response = try WireJSON.decoder.decode(SubscriberResponse.self, from: answer.body)
-            return SignedAnswer(response: response, body: answer.body, signature: answer.headers["entitle-signature"])
+            return SignedAnswer(
+                response: response, body: answer.body, signature: answer.headers["entitle-signature"],
+                subscriberKey: answer.headers["entitle-subscriber-key"])
         } catch {
             throw APIClientError(.unexpectedResponse, "\(method) \(path) answered a body that is not a subscriber: \(error)", underlying: error)
         }

@@ -6,7 +6,7 @@ public struct EntitleCommand: AsyncParsableCommand {
         commandName: "entitle",
         abstract: "A self-hosted subscription platform for App Store apps.",
         subcommands: [ServeCommand.self, DemoCommand.self, CheckCommand.self, VerifyCommand.self, RebuildCommand.self, AnalyticsCommand.self, KeysCommand.self, WebhooksCommand.self,
-            ReconcileCommand.self,
+            ReconcileCommand.self, LogInTokenCommand.self,
         ])
 
     public init() {}

@@ -47,7 +47,8 @@ struct EntitleTests {
         }
     }
 
-    static func run(example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", _ body: @Sendable (Server) async throws -> Void) async throws {
+    static func run(
+        example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", catalog: Catalog? = nil, _ body: @Sendable (Server) async throws -> Void) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
         let signer = CustomerInfoSigner(key: .init())
@@ -57,7 +58,7 @@ struct EntitleTests {
                 configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [pki.root]), now: clock.reading)
             let app = try await buildApplication(
                 configuration: ServerConfiguration(
-                    http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store), catalog: Fixtures.exampleCatalog(example),
+                    http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store), catalog: catalog ?? Fixtures.exampleCatalog(example),
                     verifiers: [verifier], keys: keys, analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.kit"),
                     signer: signer))
             try await app.test(.live) { client in
@@ -173,6 +174,51 @@ struct EntitleTests {
             let afterLogOut = await first.appUserID
             #expect(afterLogOut != anonymous && afterLogOut.hasPrefix("$anon:"))
         }
+    }
+
+    @Test("logIn(token:) with an app key that reaches anonymous users only: the server's key for the user is used, and kept across launches")
+    func logInWithToken() async throws {
+        let backend = P256.Signing.PrivateKey()
+        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        catalog.logInTokens = LogInTokenPolicy(publicKeys: ["backend": Array(backend.publicKey.x963Representation)], requiredForAppKeys: true)
+        try await Self.run(catalog: catalog) { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let admin = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            _ = try await admin.startTrial("parent-9")
+            let appKey = try await Self.appKey(server)
+            var configuration = server.configuration(folder: folder)
+            configuration.apiKey = appKey
+            let app = try Entitle(configuration: configuration)
+
+            let withoutToken = await #expect(throws: EntitleError.self) { try await app.logIn("parent-9") }
+            #expect(withoutToken?.serverCode == "auth.logInTokenRequired")
+            let token = try LogInToken.sign(
+                appUserID: "parent-9", app: "com.screentimerewards", issuedAt: server.clock.now, keyID: "backend", key: backend)
+            let info = try await app.logIn(token: token, as: "parent-9")
+            #expect(info.subscriber.appUserID == "parent-9" && info.subscriber.appTrial.startedAt != nil)
+            // The next launch reaches parent-9 with the key the log-in returned, not the app key.
+            let relaunched = try Entitle(configuration: configuration, appUserID: "parent-9")
+            #expect(try await relaunched.customerInfo(fetchPolicy: .fetchCurrent).subscriber.appUserID == "parent-9")
+            // Signed out, the app key is back, and reaches parent-9 no more.
+            try await relaunched.logOut()
+            let stranger = try Entitle(configuration: configuration, appUserID: "parent-9")
+            try await stranger.logOut()
+            let refused = await #expect(throws: EntitleError.self) {
+                _ = try await Entitle(configuration: configuration, appUserID: "parent-9").customerInfo(fetchPolicy: .fetchCurrent)
+            }
+            #expect(refused?.serverCode == "auth.logInTokenRequired")
+        }
+    }
+
+    /// An app key, made with the secret key.
+    static func appKey(_ server: Server) async throws -> String {
+        let response = try await URLSessionTransport().send(
+            APIRequest(
+                method: "POST", path: "/v1/keys", headers: ["Authorization": "Bearer \(server.secretKey)", "Content-Type": "application/json"],
+                body: try WireJSON.encoder.encode(CreateKeyRequest(kind: "app"))),
+            to: server.url, timeout: .seconds(10))
+        return try #require(try WireJSON.decoder.decode(KeyInfo.self, from: response.body).key)
     }
 
     @Test("an answer not signed with the configured key is refused, not cached")

@@ -14,6 +14,8 @@ struct HTTPStatusTableTests {
         (.missingAPIKey, 401, false),
         (.invalidAPIKey, 401, false),
         (.forbidden, 403, false),
+        (.logInTokenRequired, 403, false),
+        (.invalidLogInToken, 401, false),
         (.notFound, 404, false),
         (.methodNotAllowed, 405, false),
         (.purchaseOwnedByAnotherSubscriber, 409, false),

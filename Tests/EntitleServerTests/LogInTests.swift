@@ -1,4 +1,5 @@
 import AppStoreModels
+import Crypto
 import EntitleCore
 import EntitleServer
 import EntitleStorage
@@ -89,6 +90,111 @@ struct LogInTests {
             #expect(ServerHarness.errorCode(intoAnonymous) == "request.invalid")
             let malformed = try await harness.get(client, "/v1/subscribers/%24anon%3Anot-a-uuid", key: ServerHarness.secretKey, expect: .badRequest)
             #expect(ServerHarness.errorCode(malformed) == "subscriber.invalidAppUserID")
+        }
+    }
+
+    // MARK: - Log-in tokens (docs/identity.md)
+
+    static let backend = P256.Signing.PrivateKey()
+
+    /// Seed 004's catalog with the backend's log-in token key.
+    static func catalog(requiredForAppKeys: Bool) -> Catalog {
+        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        catalog.logInTokens = LogInTokenPolicy(
+            publicKeys: ["backend": Array(backend.publicKey.x963Representation)], requiredForAppKeys: requiredForAppKeys)
+        return catalog
+    }
+
+    static func token(_ harness: ServerHarness, for user: String, key: P256.Signing.PrivateKey = backend, lifetime: TimeInterval = 300) throws -> String {
+        try LogInToken.sign(appUserID: user, app: harness.bundleID, issuedAt: harness.clock.now, lifetime: lifetime, keyID: "backend", key: key)
+    }
+
+    static func alias(
+        _ harness: ServerHarness, _ client: any TestClientProtocol, key: String, as known: String, token: String?, expect: HTTPResponse.Status
+    ) async throws -> TestResponse {
+        try await harness.post(
+            client, "/v1/subscribers/\(encoded)/alias", key: key, body: ServerHarness.json(AliasRequest(appUserID: known, logInToken: token)), expect: expect)
+    }
+
+    @Test("a per-subscriber key of an anonymous user can't become a known user without the backend's token; with it, the answer carries the user's own key",
+          arguments: StorageEngine.allCases)
+    func publicKeyNeedsToken(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, catalog: Self.catalog(requiredForAppKeys: false)) { harness, client in
+            // Alice's data, which the attack was after.
+            try await harness.post(client, "/v1/subscribers/alice/trial", key: ServerHarness.secretKey, body: ByteBuffer())
+            let anonymousKey = harness.publicKey(Self.anonymous)
+
+            let refused = try await Self.alias(harness, client, key: anonymousKey, as: "alice", token: nil, expect: .forbidden)
+            #expect(ServerHarness.errorCode(refused) == "auth.logInTokenRequired")
+            for (token, why) in [
+                (try Self.token(harness, for: "mallory"), "another user"), (try Self.token(harness, for: "alice", key: P256.Signing.PrivateKey()), "not signed"),
+            ] {
+                let forged = try await Self.alias(harness, client, key: anonymousKey, as: "alice", token: token, expect: .unauthorized)
+                #expect(ServerHarness.errorCode(forged) == "auth.invalidLogInToken")
+                #expect(try ServerHarness.decode(ErrorResponse.self, forged).error.message.contains(why))
+            }
+            // Nothing merged: the anonymous key still reaches the anonymous subscriber only.
+            #expect(try await harness.store.aliasTarget(Self.anonymous) == nil)
+            let stillAnonymous = try ServerHarness.decode(SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/\(Self.encoded)", key: anonymousKey))
+            #expect(stillAnonymous.appUserID == Self.anonymous)
+            try await harness.get(client, "/v1/subscribers/alice", key: anonymousKey, expect: .forbidden)
+
+            // An expired token (the backend's five minutes are over).
+            let old = try Self.token(harness, for: "alice")
+            harness.clock.set(harness.clock.now.addingTimeInterval(3600))
+            let expired = try await Self.alias(harness, client, key: anonymousKey, as: "alice", token: old, expect: .unauthorized)
+            #expect(try ServerHarness.decode(ErrorResponse.self, expired).error.message.contains("expired"))
+
+            // With the backend's token: merged, and the answer hands the app alice's own key.
+            let proven = try await Self.alias(harness, client, key: anonymousKey, as: "alice", token: try Self.token(harness, for: "alice"), expect: .ok)
+            #expect(try ServerHarness.decode(SubscriberResponse.self, proven).appUserID == "alice")
+            let aliceKey = try #require(proven.headers[HTTPField.Name("Entitle-Subscriber-Key")!])
+            #expect(aliceKey == harness.publicKey("alice"))
+            try await harness.get(client, "/v1/subscribers/alice", key: aliceKey)
+        }
+    }
+
+    @Test("with requiredForAppKeys an app key reaches anonymous users only; a known user is reached with the key a log-in with a token returned",
+          arguments: StorageEngine.allCases)
+    func appKeyNeedsToken(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine, catalog: Self.catalog(requiredForAppKeys: true)) { harness, client in
+            let created = try await harness.post(
+                client, "/v1/keys", key: ServerHarness.secretKey, body: ServerHarness.json(CreateKeyRequest(kind: "app")), expect: .created)
+            let appKey = try #require(try ServerHarness.decode(KeyInfo.self, created).key)
+            try await harness.post(client, "/v1/subscribers/alice/trial", key: ServerHarness.secretKey, body: ByteBuffer())
+
+            // Alone, the app key shipped in every copy of the app can't read a known user.
+            for uri in ["/v1/subscribers/alice", "/v1/subscribers/alice/access/childDevices", "/v1/offerings?appUserID=alice"] {
+                let refused = try await harness.get(client, uri, key: appKey, expect: .forbidden)
+                #expect(ServerHarness.errorCode(refused) == "auth.logInTokenRequired")
+            }
+            // Anonymous users are the app key's.
+            try await harness.post(client, "/v1/subscribers/\(Self.encoded)/trial", key: appKey, body: ByteBuffer())
+            try await harness.get(client, "/v1/offerings", key: appKey)
+            let noToken = try await Self.alias(harness, client, key: appKey, as: "alice", token: nil, expect: .forbidden)
+            #expect(ServerHarness.errorCode(noToken) == "auth.logInTokenRequired")
+
+            let proven = try await Self.alias(harness, client, key: appKey, as: "alice", token: try Self.token(harness, for: "alice"), expect: .ok)
+            let aliceKey = try #require(proven.headers[HTTPField.Name("Entitle-Subscriber-Key")!])
+            try await harness.get(client, "/v1/subscribers/alice", key: aliceKey)
+            // The anonymous ID reaches alice now: not with the app key.
+            let viaAlias = try await harness.get(client, "/v1/subscribers/\(Self.encoded)", key: appKey, expect: .forbidden)
+            #expect(ServerHarness.errorCode(viaAlias) == "auth.logInTokenRequired")
+            // The backend's secret key needs no token.
+            try await harness.get(client, "/v1/subscribers/alice", key: ServerHarness.secretKey)
+        }
+    }
+
+    @Test("an app that doesn't ask for tokens: an app key logs in without one, and a token sent is still checked")
+    func appKeyWithoutRequirement() async throws {
+        try await ServerHarness.run(catalog: Self.catalog(requiredForAppKeys: false)) { harness, client in
+            let created = try await harness.post(
+                client, "/v1/keys", key: ServerHarness.secretKey, body: ServerHarness.json(CreateKeyRequest(kind: "app")), expect: .created)
+            let appKey = try #require(try ServerHarness.decode(KeyInfo.self, created).key)
+            let forged = try await Self.alias(harness, client, key: appKey, as: "alice", token: try Self.token(harness, for: "bob"), expect: .unauthorized)
+            #expect(ServerHarness.errorCode(forged) == "auth.invalidLogInToken")
+            let merged = try await Self.alias(harness, client, key: appKey, as: "alice", token: nil, expect: .ok)
+            #expect(merged.headers[HTTPField.Name("Entitle-Subscriber-Key")!] == nil)
         }
     }
 }

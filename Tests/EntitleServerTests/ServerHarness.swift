@@ -30,7 +30,7 @@ struct ServerHarness: Sendable {
     let catalog: Catalog
 
     static func run(engine: StorageEngine = .sqlite, example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards",
-                    restorePolicy: RestorePolicy = .keepWithOriginal, signer: CustomerInfoSigner? = nil,
+                    restorePolicy: RestorePolicy = .keepWithOriginal, signer: CustomerInfoSigner? = nil, catalog: Catalog? = nil,
                     _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
@@ -39,10 +39,10 @@ struct ServerHarness: Sendable {
         try await engine.withStore { store in
             let app = try await application(
                 store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy,
-                alsoTrusting: [authority.root], signer: signer)
+                alsoTrusting: [authority.root], signer: signer, catalog: catalog)
             let harness = ServerHarness(
                 pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(bundleID), keys: keys, bundleID: bundleID, authority: authority,
-                catalog: Fixtures.exampleCatalog(example))
+                catalog: catalog ?? Fixtures.exampleCatalog(example))
             try await app.test(.live) { client in
                 try await body(harness, client)
             }
@@ -52,13 +52,14 @@ struct ServerHarness: Sendable {
     /// A server over `store`, verifying with `pki`'s root at `clock`'s time.
     static func application(store: any LedgerStore, pki: TestPKI, clock: TestClock, keys: APIKeys, example: String = "ScreenTimeRewards",
                             bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal,
-                            alsoTrusting roots: [Certificate] = [], signer: CustomerInfoSigner? = nil) async throws -> some ApplicationProtocol {
+                            alsoTrusting roots: [Certificate] = [], signer: CustomerInfoSigner? = nil,
+                            catalog: Catalog? = nil) async throws -> some ApplicationProtocol {
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root] + roots),
             now: clock.reading)
         var configuration = ServerConfiguration(
             http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), ledger: .store(store),
-            catalog: Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
+            catalog: catalog ?? Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
             analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server"), signer: signer)
         // Tests publish and send webhooks by hand, at their clock's instants (``service()``).
         configuration.webhookInterval = nil

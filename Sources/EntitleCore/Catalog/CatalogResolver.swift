@@ -133,6 +133,7 @@ struct CatalogResolver {
             fail(.invalidValue, entitlements: JSONPath().key("consumptionInformation").key("refundPreference"),
                  "\"\(preference)\" is not a refund preference", hint: "use \(ConsumptionPolicy.refundPreferences.joined(separator: ", ")), or leave it out")
         }
+        let logInTokens = document.logInTokens.map { resolveLogInTokens($0) }
         if let id = document.appAppleID, id <= 0 {
             fail(.invalidValue, entitlements: JSONPath().key("appAppleID"), "the App Apple ID is a positive number")
         }
@@ -156,9 +157,31 @@ struct CatalogResolver {
             free: free,
             appTrial: appTrial)
         catalog.acceptsAppKeys = document.appKeys ?? true
+        catalog.logInTokens = logInTokens
         catalog.promotionalOfferEligibility = offerRules
         catalog.consumptionPolicy = document.consumptionInformation.map { ConsumptionPolicy(refundPreference: $0.refundPreference) }
         return catalog
+    }
+
+    private mutating func resolveLogInTokens(_ document: LogInTokensDocument) -> LogInTokenPolicy {
+        let path = JSONPath().key("logInTokens")
+        if document.publicKeys.isEmpty {
+            fail(.invalidValue, entitlements: path.key("publicKeys"), "log-in tokens need at least one public key",
+                 hint: "add the backend's P-256 public key as PEM, under a key ID: entitle login-token new-key prints one")
+        }
+        var keys: [String: [UInt8]] = [:]
+        for (keyID, pem) in document.publicKeys.sorted(by: { $0.key < $1.key }) {
+            if keyID.isEmpty || keyID.utf8.count > 100 {
+                fail(.invalidValue, entitlements: path.key("publicKeys"), "a key ID is 1 to 100 bytes")
+            }
+            guard let point = LogInTokenPolicy.point(fromPEM: pem) else {
+                fail(.invalidValue, entitlements: path.key("publicKeys").key(keyID), "the key \(keyID) is not a P-256 public key in PEM",
+                     hint: "-----BEGIN PUBLIC KEY----- …; entitle login-token new-key prints one")
+                continue
+            }
+            keys[keyID] = point
+        }
+        return LogInTokenPolicy(publicKeys: keys, requiredForAppKeys: document.requiredForAppKeys ?? false)
     }
 
     // MARK: - The .storekit file

@@ -7,7 +7,8 @@ import Foundation
 /// when offline), and their metered usage (queued while offline, sent once).
 public actor Entitle {
     public let configuration: EntitleConfiguration
-    private let api: SubscriberAPIClient
+    private var api: SubscriberAPIClient
+    private let subscriberKeys: SubscriberKeyFile
     private let cache: CustomerInfoCache
     private let usage: UsageQueue
     /// The current app user ID: the one configured, one logged in, or the device's anonymous ID.
@@ -27,8 +28,11 @@ public actor Entitle {
         self.cache = try CustomerInfoCache(
             folder: configuration.cacheFolder, publicKey: configuration.serverPublicKey, maximumAge: configuration.maximumCacheAge)
         self.usage = UsageQueue(file: configuration.cacheFolder.appendingPathComponent("usage-queue.json"))
+        self.subscriberKeys = SubscriberKeyFile(folder: configuration.cacheFolder)
         if let appUserID {
             self.appUserID = appUserID
+            // A user who logged in with a token is reached with the key that log-in returned.
+            if let key = subscriberKeys.load(appUserID: appUserID) { api = api.using(key: key) }
         } else {
             self.appUserID = try Self.anonymousID(in: configuration.cacheFolder)
         }
@@ -78,16 +82,39 @@ public actor Entitle {
     /// trial, usage), and from now on this instance is that user's.
     @discardableResult
     public func logIn(_ knownID: String) async throws(EntitleError) -> CustomerInfo {
+        try await logIn(knownID, token: nil)
+    }
+
+    /// The user signed in as `knownID`, and the app's backend vouches for it with `token`, a short-lived
+    /// log-in token it signed (docs/identity.md). Needed when the app reaches its users with
+    /// per-subscriber keys, or when its entitlements file asks app keys for it; the server then returns
+    /// the user's own key, which this instance uses (and keeps in the cache folder) from now on.
+    @discardableResult
+    public func logIn(token: String, as knownID: String) async throws(EntitleError) -> CustomerInfo {
+        try await logIn(knownID, token: token)
+    }
+
+    private func logIn(_ knownID: String, token: String?) async throws(EntitleError) -> CustomerInfo {
         guard !knownID.isEmpty, !knownID.hasPrefix("$anon:") else { throw EntitleError(.invalidRequest, "log in with the app's own user ID") }
         guard knownID != appUserID else { return try await customerInfo(fetchPolicy: .fetchCurrent) }
         try await flushUsage()
+        // The token is presented by logging the device's anonymous ID in: a known user switching
+        // accounts signs out first.
+        if token != nil, !isAnonymous { try logOut() }
         let answer: SubscriberAPIClient.SignedAnswer
+        var client = api
+        var ownKey: String?
         do {
-            if isAnonymous { _ = try await api.logIn(appUserID, as: knownID) }
-            answer = try await api.signedSubscriber(knownID, accessPeriods: true)
+            if isAnonymous {
+                ownKey = try await api.logIn(appUserID, as: knownID, logInToken: token).subscriberKey
+                if let ownKey { client = api.using(key: ownKey) }
+            }
+            answer = try await client.signedSubscriber(knownID, accessPeriods: true)
         } catch {
             throw Self.error(error)
         }
+        if let ownKey { try subscriberKeys.store(ownKey, appUserID: knownID) }
+        api = client
         appUserID = knownID
         return try accept(answer)
     }
@@ -95,6 +122,8 @@ public actor Entitle {
     /// The user signed out: this instance becomes a new anonymous user's; nothing of the previous one is kept.
     public func logOut() throws(EntitleError) {
         cache.remove(appUserID: appUserID)
+        subscriberKeys.remove(appUserID: appUserID)
+        api = api.using(key: configuration.apiKey)
         let fresh = "$anon:" + UUID().uuidString.lowercased()
         do {
             try FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
@@ -349,6 +378,6 @@ public actor Entitle {
     private static func error(_ error: APIClientError) -> EntitleError {
         error.code == .network
             ? EntitleError(.network, error.message)
-            : EntitleError(.refused, "\(error.serverCode ?? "\(error.status ?? 0)"): \(error.message)")
+            : EntitleError(.refused, "\(error.serverCode ?? "\(error.status ?? 0)"): \(error.message)", serverCode: error.serverCode)
     }
 }

@@ -22,10 +22,13 @@ public struct EntitleError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var code: Code
     public var message: String
+    /// The server's own code when it refused (`auth.logInTokenRequired`, `usage.quotaExhausted`, …).
+    public var serverCode: String?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, serverCode: String? = nil) {
         self.code = code
         self.message = message
+        self.serverCode = serverCode
     }
 
     public var isRetryable: Bool { code == .network }

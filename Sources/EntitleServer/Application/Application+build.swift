@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 import EntitleStorage
 import EntitleWire
 import Foundation
@@ -52,6 +53,15 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     }
     // Background work waits for the migration below (a given store is its owner's to migrate).
     let readiness = LedgerReadiness(ready: !migrate)
+    for app in configuration.apps {
+        guard let policy = app.catalog.logInTokens else { continue }
+        _ = try LogInTokenVerifier(policy: policy, app: app.bundleID)
+        if policy.requiredForAppKeys, !configuration.keys.mintsPublicKeys {
+            throw ServiceError(
+                .invalidRequest,
+                "\(app.bundleID) makes app keys reach known users only through a log-in token, which returns a public key: configure a public-key secret")
+        }
+    }
     // Each app gets its own service over its part of the ledger.
     let apps = ServedApps(services: configuration.apps.map { app in
         SubscriptionService(
@@ -126,7 +136,7 @@ func buildRouter(
     AppStoreWebhookController(apps: apps, metrics: metrics).addRoutes(to: router)
     // App keys reach subscribers and offerings; public keys their own subscriber; secret keys everything.
     let forApps = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: true, allowAppKey: true)
-    SubscribersController().addRoutes(to: router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: forApps))
+    SubscribersController(keys: keys).addRoutes(to: router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: forApps))
     let secret = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: false)
     AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))

@@ -52,6 +52,9 @@ public struct APIKeys: Sendable {
         } ?? SymmetricKey(size: .bits256)
     }
 
+    /// Whether public keys can be minted (a public-key secret is configured).
+    public var mintsPublicKeys: Bool { publicKeySecret != nil }
+
     /// A new random secret key, for operators to configure.
     public static func generateSecretKey() -> String {
         "sk_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL

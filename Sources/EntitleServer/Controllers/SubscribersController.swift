@@ -1,10 +1,16 @@
 import AppStoreServerAPI
+import EntitleCore
 import EntitleWire
+import HTTPTypes
 import Hummingbird
 
 /// What an app does for its user under `/v1/subscribers/{appUserID}`: read the subscriber, submit
 /// a transaction, report an Ask to Buy request or its decline, start the app-managed trial, record usage, ask for access to a feature.
 struct SubscribersController {
+    /// Mints the public key a log-in with a token returns.
+    let keys: APIKeys
+    /// The response header of a log-in with a token: the known user's own public key.
+    static let subscriberKeyHeader = HTTPField.Name("Entitle-Subscriber-Key")!
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { request, context -> SubscriberResponse in
@@ -49,10 +55,22 @@ struct SubscribersController {
             return SubscriberResponseBuilder.response(
                 try await context.service.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
         }
-        group.post("alias") { request, context -> SubscriberResponse in
+        group.post("alias") { request, context -> Response in
             let body = try await request.decode(as: AliasRequest.self, context: context)
             let known = try EntitleRequestContext.normalizeSubscriberID(body.appUserID)
-            return SubscriberResponseBuilder.response(try await context.service.logIn(anonymous: context.subscriberID(), as: known))
+            let service = try context.service
+            if let token = body.logInToken {
+                try service.verifyLogInToken(token, for: known)
+            } else {
+                try Self.requireNoToken(context)
+            }
+            let answer = try await service.logIn(anonymous: context.subscriberID(), as: known)
+            var response = try SubscriberResponseBuilder.response(answer).response(from: request, context: context)
+            // Proven by the backend: the app reaches the known user with their own key from now on.
+            if body.logInToken != nil, let key = keys.publicKey(for: known, app: context.isPrimaryApp ? nil : service.bundleID) {
+                response.headers[Self.subscriberKeyHeader] = key
+            }
+            return response
         }
         group.patch("attributes") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SetAttributesRequest.self, context: context)
@@ -76,6 +94,20 @@ struct SubscribersController {
             return SubscriberResponseBuilder.access(
                 try await context.service.access(
                     appUserID: context.subscriberID(), feature: context.parameters.require("feature"), usage: usage))
+        }
+    }
+
+    /// Who may log in without a token from the app's backend: a secret key (the backend itself), and an
+    /// app key of an app that doesn't ask for tokens. A per-subscriber key never: it reaches one person.
+    static func requireNoToken(_ context: EntitleRequestContext) throws(ServiceError) {
+        switch context.identity {
+        case .subscriber:
+            throw ServiceError(
+                .logInTokenRequired, "a per-subscriber key logs in only with a log-in token signed by the app's backend (logInToken)")
+        case .appKey where (try? context.service.catalog.logInTokens?.requiredForAppKeys) == true:
+            throw ServiceError(.logInTokenRequired, "this app's keys log in only with a log-in token signed by its backend (logInToken)")
+        default:
+            return
         }
     }
 }

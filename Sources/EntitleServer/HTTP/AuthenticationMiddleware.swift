@@ -50,6 +50,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 context.app = service
                 context.isPrimaryApp = service === apps.primary
                 context.identity = found.kind == .app ? .appKey(app: found.app) : .appSecret(app: found.app)
+                if found.kind == .app, service.catalog.logInTokens?.requiredForAppKeys == true {
+                    try await Self.requireAnonymous(try Self.namedSubscriber(request, context), service: service)
+                }
                 return try await next(request, context)
             }
             throw ServiceError(.invalidAPIKey, "the API key is not valid")
@@ -57,14 +60,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard context.app != nil else { throw try Self.unnamedApp(apps) }
         // The subscriber a public key is checked against: the path's, else (routes about no subscriber,
         // such as offerings) the `appUserID` query parameter's.
-        let appUserID: String?
-        if let raw = context.parameters.get("appUserID") {
-            appUserID = try EntitleRequestContext.decodeSubscriberID(raw)
-        } else if let query = request.uri.queryParameters.get("appUserID") {
-            appUserID = try EntitleRequestContext.normalizeSubscriberID(String(query))
-        } else {
-            appUserID = nil
-        }
+        let appUserID = try Self.namedSubscriber(request, context)
         guard let identity = keys.identify(key, appUserID: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
             if key.hasPrefix("pk_") {
                 throw ServiceError(.forbidden, "this public key does not belong to this subscriber")
@@ -89,6 +85,27 @@ struct AuthenticationMiddleware: RouterMiddleware {
             return ""
         }
         return String(decoding: value[first...last], as: UTF8.self)
+    }
+
+    /// The subscriber a request names: the path's `{appUserID}`, else (routes about no subscriber, such
+    /// as offerings) the `appUserID` query parameter's.
+    private static func namedSubscriber(_ request: Request, _ context: Context) throws(ServiceError) -> String? {
+        if let raw = context.parameters.get("appUserID") {
+            return try EntitleRequestContext.decodeSubscriberID(raw)
+        } else if let query = request.uri.queryParameters.get("appUserID") {
+            return try EntitleRequestContext.normalizeSubscriberID(String(query))
+        }
+        return nil
+    }
+
+    /// An app key of an app whose entitlements file sets `logInTokens.requiredForAppKeys` reaches
+    /// anonymous subscribers only, and not one that logged in (its ID now reaches the known user):
+    /// a known user's requests carry the public key a log-in with a token returned.
+    private static func requireAnonymous(_ appUserID: String?, service: SubscriptionService) async throws(ServiceError) {
+        guard let appUserID else { return }
+        let message = "this app's key reaches anonymous users only; a known user's requests use the key their log-in with a token returned"
+        guard appUserID.hasPrefix(SubscriptionService.anonymousPrefix) else { throw ServiceError(.logInTokenRequired, message) }
+        guard try await service.canonical(appUserID) == appUserID else { throw ServiceError(.logInTokenRequired, message) }
     }
 
     private static func unnamedApp(_ apps: ServedApps) throws -> ServiceError {

@@ -16,6 +16,8 @@ public enum HTTPStatusTable {
         .missingAPIKey: .unauthorized,
         .invalidAPIKey: .unauthorized,
         .forbidden: .forbidden,
+        .logInTokenRequired: .forbidden,
+        .invalidLogInToken: .unauthorized,
         .invalidAppUserID: .badRequest,
         .purchaseOwnedByAnotherSubscriber: .conflict,
         .unknownProduct: .badRequest,

@@ -33,6 +33,8 @@ public final class SubscriptionService: Sendable {
     let offerKey: InAppPurchaseKey?
     /// Opened once the ledger is migrated; background work waits for it.
     let ledgerReadiness: LedgerReadiness
+    /// The app backend's log-in token keys, when its entitlements file lists them.
+    let logInTokens: LogInTokenVerifier?
     /// This server instance's name in job leases.
     let instanceID = UUID().uuidString
     /// The webhooks' leases this instance holds.
@@ -59,6 +61,8 @@ public final class SubscriptionService: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.accountTokens = AccountTokens(bundleID: store.app)
+        // Keys that don't parse are refused when the server starts (``buildApplication``).
+        self.logInTokens = catalog.logInTokens.flatMap { try? LogInTokenVerifier(policy: $0, app: store.app) }
     }
 
     // MARK: - App Store Server Notifications
@@ -474,6 +478,15 @@ public final class SubscriptionService: Sendable {
         }
         logger.info("anonymous subscriber logged in", metadata: ["login.outcome": "\(outcome)"])
         return try await subscriber(appUserID: known)
+    }
+
+    /// Checks that `token`, signed by the app's backend, proves the user logging in is `appUserID`.
+    /// - Throws: `auth.invalidLogInToken`, also when the app lists no log-in token keys.
+    public func verifyLogInToken(_ token: String, for appUserID: String) throws(ServiceError) {
+        guard let logInTokens else {
+            throw ServiceError(.invalidLogInToken, "\(bundleID) lists no log-in token keys (logInTokens in its entitlements file)")
+        }
+        try logInTokens.verify(token, appUserID: appUserID, now: now())
     }
 
     static func validate(_ appUserID: String) throws(ServiceError) {

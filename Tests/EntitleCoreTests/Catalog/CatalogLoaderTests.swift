@@ -33,6 +33,20 @@ struct CatalogLoaderTests {
         "appTrial":{"length":"P30D","grace":"P7D","entitlements":["pro"],"graceEntitlements":["basic"]}}
         """
 
+    /// A P-256 public key and an Ed25519 one, as PEM in a JSON string.
+    static let p256PEM = "-----BEGIN PUBLIC KEY-----\\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEbwA8beRs61OTiMmt/9837Bo4za5G\\niLLHmUZA782XvNxB7skK6NziPuXK/ysqiLzEooI7PK6Jf2IuL2O1v65Fkw==\\n-----END PUBLIC KEY-----"
+    static let ed25519PEM = "-----BEGIN PUBLIC KEY-----\\nMCowBQYDK2VwAyEAqdkuxVJPq9WT6LkBr6lQH6ynzS5Lr3TQnQTGC3xkQzc=\\n-----END PUBLIC KEY-----"
+
+    @Test("logInTokens: the backend's P-256 keys by key ID, read from PEM to their point; app keys need tokens only when it says so")
+    func logInTokens() throws {
+        let catalog = try Self.load(entitlements: Self.entitlements.replacingOccurrences(
+            of: "\"futureKey\":true,", with: "\"futureKey\":true,\"logInTokens\":{\"publicKeys\":{\"backend\":\"\(Self.p256PEM)\"},\"requiredForAppKeys\":true},"))
+        let policy = try #require(catalog.logInTokens)
+        #expect(policy.requiredForAppKeys)
+        #expect(policy.publicKeys["backend"]?.count == 65 && policy.publicKeys["backend"]?.first == 0x04)
+        #expect(try Self.load().logInTokens == nil)
+    }
+
     static func load(storeKit: String = storeKit, entitlements: String = entitlements) throws(CatalogValidationError) -> Catalog {
         try CatalogLoader().load(
             storeKit: Data(storeKit.utf8), storeKitName: "Test.storekit", entitlements: Data(entitlements.utf8),
@@ -115,6 +129,8 @@ struct CatalogLoaderTests {
         ErrorCase(name: "undeclared feature", entitlementsEdit: ("\"features\":[\"sync\"]", "\"features\":[\"sync\",\"backup\"]"), code: .unknownFeature, inStoreKit: false, path: "entitlements.basic.features[1]", message: "\"backup\" is not a declared feature"),
         ErrorCase(name: "limit on an undeclared limit", entitlementsEdit: ("\"free\":{\"features\":[],", "\"free\":{\"features\":[],\"limits\":{\"screens\":1},"), code: .unknownFeature, inStoreKit: false, path: "free.limits.screens", message: "\"screens\" is not a declared limit"),
         ErrorCase(name: "quota on an undeclared quota", entitlementsEdit: ("\"quotas\":{\"exports\":10}", "\"quotas\":{\"exports\":10,\"prints\":3}"), code: .unknownFeature, inStoreKit: false, path: "entitlements.basic.quotas.prints", message: "\"prints\" is not a declared quota"),
+        ErrorCase(name: "log-in token key that is not P-256", entitlementsEdit: ("\"futureKey\":true,", "\"futureKey\":true,\"logInTokens\":{\"publicKeys\":{\"backend\":\"\(ed25519PEM)\"}},"), code: .invalidValue, inStoreKit: false, path: "logInTokens.publicKeys.backend", message: "the key backend is not a P-256 public key in PEM"),
+        ErrorCase(name: "log-in tokens without a key", entitlementsEdit: ("\"futureKey\":true,", "\"futureKey\":true,\"logInTokens\":{\"publicKeys\":{}},"), code: .invalidValue, inStoreKit: false, path: "logInTokens.publicKeys", message: "log-in tokens need at least one public key"),
         ErrorCase(name: "trial granting an unknown entitlement", entitlementsEdit: ("\"entitlements\":[\"pro\"]", "\"entitlements\":[\"premium\"]"), code: .unknownEntitlement, inStoreKit: false, path: "appTrial.entitlements[0]", message: "\"premium\" is not an entitlement of this file"),
     ]
 

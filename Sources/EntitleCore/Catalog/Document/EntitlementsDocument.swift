@@ -16,6 +16,8 @@ public struct EntitlementsDocument: Decodable, Sendable {
     /// Whether app keys (safe to ship in the app) reach the app's subscribers; `false` for teams whose
     /// backend mints per-subscriber public keys instead. Default `true`.
     public var appKeys: Bool?
+    /// The public keys the app's backend signs log-in tokens with, and whether app keys need them.
+    public var logInTokens: LogInTokensDocument?
     /// The environments whose signed data the server accepts for the app (`production`, `sandbox`,
     /// `xcode`, `local-testing`).
     public var environments: [String]?
@@ -37,7 +39,7 @@ public struct EntitlementsDocument: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
-        case nonRenewingDurations, promotionalOffers, consumptionInformation
+        case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +50,7 @@ public struct EntitlementsDocument: Decodable, Sendable {
         appAppleID = try container.decodeIfPresent(Int64.self, forKey: .appAppleID)
         environments = try container.decodeIfPresent([String].self, forKey: .environments)
         appKeys = try container.decodeIfPresent(Bool.self, forKey: .appKeys)
+        logInTokens = try container.decodeIfPresent(LogInTokensDocument.self, forKey: .logInTokens)
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
         features = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .features) ?? [:]
         limits = try container.decodeIfPresent([String: FeatureDocument].self, forKey: .limits) ?? [:]

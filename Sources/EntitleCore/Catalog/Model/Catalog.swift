@@ -12,6 +12,8 @@ public struct Catalog: Hashable, Sendable {
     public var environments: [String]
     /// Whether app keys reach the app's subscribers (the entitlements file's `appKeys`, default true).
     public var acceptsAppKeys: Bool = true
+    /// The backend's log-in token keys (the entitlements file's `logInTokens`), when it signs them.
+    public var logInTokens: LogInTokenPolicy?
     /// Who each promotional offer is signed for, by offer ID; an offer not listed is for
     /// ``PromotionalOfferEligibility/subscribers``.
     public var promotionalOfferEligibility: [String: PromotionalOfferEligibility] = [:]
