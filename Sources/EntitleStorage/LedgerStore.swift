@@ -117,6 +117,9 @@ public protocol LedgerStore: Sendable {
     /// The API keys kept in the same database (of every app).
     func keyStore() -> any KeyStore
 
+    /// The dashboard's sign-ins kept in the same database (server-wide).
+    func dashboardSessionStore() -> any DashboardSessionStore
+
     /// The app's events past `consumer`'s durable cursor, at most `limit`, in sequence order, never past
     /// an event that may still commit with a smaller sequence. A consumer seen for the first time
     /// starts with the events received at or after `since` (what is older is not its business).

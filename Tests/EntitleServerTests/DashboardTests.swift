@@ -1,3 +1,4 @@
+import Crypto
 import EntitleAnalytics
 import EntitleCore
 import EntitleServer
@@ -37,6 +38,10 @@ struct DashboardTests {
         var headers = HTTPFields()
         if let cookie { headers[.cookie] = cookie }
         return try await client.execute(uri: uri, method: .get, headers: headers)
+    }
+
+    static func sha256(_ value: String) -> String {
+        SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     static func sessionCookie(_ response: TestResponse) -> String? {
@@ -152,6 +157,54 @@ struct DashboardTests {
             let signedOut = try await client.execute(uri: "/dashboard/logout", method: .post, headers: [.cookie: cookie])
             #expect(signedOut.status == .seeOther)
             #expect(signedOut.headers[.setCookie]?.contains("Max-Age=0") == true)
+        }
+    }
+
+    @Test("signing out revokes the session in the database: a copy of the cookie is refused afterwards, on another instance sharing it too",
+          arguments: StorageEngine.allCases)
+    func logOutRevokes(engine: StorageEngine) async throws {
+        try await withLedger(engine: engine) { harness, client in
+            let cookie = try #require(Self.sessionCookie(try await signIn(client)))
+            let other = try await ServerHarness.application(store: harness.store, pki: harness.pki, clock: harness.clock, keys: harness.keys)
+            try await other.test(.router) { otherClient in
+                // The other instance accepts the session the first one issued (and the database holds only its hash).
+                #expect(try await page(otherClient, "/dashboard", cookie: cookie).status == .ok)
+                let value = String(cookie.dropFirst("entitle_session=".count))
+                #expect(try await harness.store.dashboardSessionStore().session(hash: Self.sha256(value)) != nil)
+
+                let signedOut = try await client.execute(uri: "/dashboard/logout", method: .post, headers: [.cookie: cookie])
+                #expect(signedOut.status == .seeOther)
+                // A copy of the cookie, kept by whoever had it: refused by both instances, within the twelve hours.
+                #expect(try await page(client, "/dashboard", cookie: cookie).status == .seeOther)
+                #expect(try await page(otherClient, "/dashboard", cookie: cookie).status == .seeOther)
+                #expect(try await harness.store.dashboardSessionStore().session(hash: Self.sha256(value))?.revokedAt == harness.clock.now)
+            }
+        }
+    }
+
+    @Test("a state-changing dashboard request from another origin is refused, whatever cookie it carries; the dashboard's own are accepted")
+    func crossOrigin() async throws {
+        try await withLedger { harness, client in
+            let cookie = try #require(Self.sessionCookie(try await signIn(client)))
+            func post(_ uri: String, _ extra: [(String, String)], body: String = "kind=app") async throws -> TestResponse {
+                var headers: HTTPFields = [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"]
+                for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+            }
+            for foreign in [[("Origin", "https://evil.example")], [("Origin", "null")], [("Sec-Fetch-Site", "cross-site")],
+                            [("Origin", "http://localhost.evil.example")], [("Sec-Fetch-Site", "same-site"), ("Origin", "https://evil.example")]] {
+                for uri in ["/dashboard/keys", "/dashboard/logout", "/dashboard/login"] {
+                    let refused = try await post(uri, foreign)
+                    #expect(refused.status == .forbidden, "\(uri) \(foreign)")
+                    #expect(ServerHarness.errorCode(refused) == "auth.forbidden")
+                }
+            }
+            #expect(try await page(client, "/dashboard/keys", cookie: cookie).status == .ok, "a foreign logout changed nothing")
+            #expect(try await harness.store.keyStore().keys(app: nil).isEmpty, "no key was created from another origin")
+            // The dashboard's own form, as a browser sends it (the test client's Host is localhost).
+            let own = try await post("/dashboard/keys", [("Origin", "http://localhost"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(own.status == .seeOther || own.status == .ok, "\(String(buffer: own.body))")
+            #expect(try await harness.store.keyStore().keys(app: nil).count == 1)
         }
     }
 

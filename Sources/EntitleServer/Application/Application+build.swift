@@ -86,7 +86,8 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
             services: apps.services, policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock))
     }
     let router = buildRouter(
-        apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now), metrics: configuration.metrics,
+        apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),
+        sessions: DashboardSessions(store: store.dashboardSessionStore()), metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
     let onServerRunning = configuration.onServerRunning
     let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.http.idleTimeout))
@@ -121,7 +122,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, stored: StoredKeys, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int,
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int,
     signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
@@ -142,7 +143,7 @@ func buildRouter(
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))
-    DashboardController(apps: apps, keys: keys, stored: stored).addRoutes(to: router)
+    DashboardController(apps: apps, keys: keys, stored: stored, sessions: sessions).addRoutes(to: router)
     extraRoutes?(router)
     routes.record(router.routes)
     return router

@@ -22,9 +22,6 @@ public struct APIKeys: Sendable {
 
     private let secretKeyHashes: [[UInt8]]
     private let publicKeySecret: SymmetricKey?
-    /// The key dashboard session cookies are signed with: derived from the public-key secret when one
-    /// is configured (every instance sharing it accepts the same cookies), else random per process.
-    let dashboardSessionKey: SymmetricKey
 
     /// - Parameters:
     ///   - secretKeys: `sk_…` keys, or `sha256:<hex>` hashes of them.
@@ -47,9 +44,6 @@ public struct APIKeys: Sendable {
         }
         secretKeyHashes = hashes
         self.publicKeySecret = publicKeySecret.map { SymmetricKey(data: Data($0.utf8)) }
-        dashboardSessionKey = self.publicKeySecret.map {
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: $0, info: Data("entitle.dashboard.session".utf8), outputByteCount: 32)
-        } ?? SymmetricKey(size: .bits256)
     }
 
     /// Whether public keys can be minted (a public-key secret is configured).

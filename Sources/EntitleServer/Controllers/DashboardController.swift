@@ -12,6 +12,7 @@ struct DashboardController {
     let apps: ServedApps
     let keys: APIKeys
     let stored: StoredKeys
+    let sessions: DashboardSessions
 
     /// The cookie that remembers which app the dashboard shows.
     static let appCookie = "entitle_app"
@@ -26,33 +27,49 @@ struct DashboardController {
     }
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
-        let (apps, keys) = (apps, keys)
+        let (apps, keys, sessions) = (apps, keys, sessions)
         let service = apps.primary
-        let sessions = DashboardSessions(keys: keys)
 
         router.get("/dashboard/login") { _, _ -> Response in
             Self.html(Self.loginPage(error: nil))
         }
-        router.post("/dashboard/login") { request, context -> Response in
+        // Every state-changing dashboard request comes from the dashboard's own pages.
+        let sameOrigin = router.group("/dashboard").add(middleware: SameOriginMiddleware())
+        sameOrigin.post("login") { request, context -> Response in
             let body = try await request.body.collect(upTo: min(context.maxUploadSize, 16_384))
             let key = Self.form(String(buffer: body))["key"] ?? ""
             guard keys.identify(key, appUserID: nil) == .secret else {
                 context.logger.notice("dashboard sign-in refused")
                 return Self.html(Self.loginPage(error: "That is not a secret key of this server."), status: .unauthorized)
             }
+            let cookie: String
+            do throws(StorageError) {
+                cookie = try await sessions.issue(now: service.now())
+            } catch {
+                throw ServiceError(error)
+            }
             var response = Self.redirect("/dashboard")
             response.headers[.setCookie] =
-                "\(DashboardSessions.cookieName)=\(sessions.issue(now: service.now())); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
+                "\(DashboardSessions.cookieName)=\(cookie); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
                 + Self.secureAttribute(request)
             return response
         }
-        router.post("/dashboard/logout") { request, _ -> Response in
+        sameOrigin.post("logout") { request, _ -> Response in
+            // Revoked in the database: the cookie is refused everywhere from now on, wherever a copy of it is.
+            if let cookie = request.cookies[DashboardSessions.cookieName]?.value {
+                do throws(StorageError) {
+                    try await sessions.revoke(cookie, now: service.now())
+                } catch {
+                    throw ServiceError(error)
+                }
+            }
             var response = Self.redirect("/dashboard/login")
             response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0" + Self.secureAttribute(request)
             return response
         }
 
-        let pages = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
+        let pages = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SameOriginMiddleware())
+            .add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
             .add(middleware: DashboardAppMiddleware(apps: apps))
         // The app switcher: remembers the choice in a cookie, then shows the overview.
         pages.get("apps/{bundleID}") { request, context -> Response in
@@ -294,9 +311,14 @@ struct DashboardController {
         let now: @Sendable () -> Date
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-            guard let cookie = request.cookies[DashboardSessions.cookieName]?.value, sessions.isValid(cookie, now: now()) else {
-                return DashboardController.redirect("/dashboard/login")
+            guard let cookie = request.cookies[DashboardSessions.cookieName]?.value else { return DashboardController.redirect("/dashboard/login") }
+            let valid: Bool
+            do throws(StorageError) {
+                valid = try await sessions.isValid(cookie, now: now())
+            } catch {
+                throw ServiceError(error)
             }
+            guard valid else { return DashboardController.redirect("/dashboard/login") }
             return try await next(request, context)
         }
     }

@@ -1,33 +1,38 @@
 import Crypto
+import EntitleStorage
 import Foundation
 
-/// Dashboard sign-in: an operator's secret key is exchanged for a cookie holding an expiry and an
-/// HMAC over it. Nothing is stored. The MAC key is derived from the public-key secret when one is
-/// configured (so every instance sharing it accepts the same cookies), else drawn at random when the
-/// server starts (signing in again after a restart).
+/// Dashboard sign-in: an operator's secret key is exchanged for a random cookie, kept in the ledger's
+/// database by its SHA-256 (never the cookie itself) with its expiry. Every instance sharing the
+/// database accepts it until it expires or its holder signs out, which revokes it everywhere at once.
 struct DashboardSessions: Sendable {
     static let cookieName = "entitle_session"
     static let lifetime: TimeInterval = 12 * 3600
-    private let key: SymmetricKey
+    /// Cookies are `ds_` and 32 random bytes, base64url: anything longer is not one.
+    static let maximumCookieLength = 64
+    let store: any DashboardSessionStore
 
-    init(keys: APIKeys) {
-        key = keys.dashboardSessionKey
+    /// A new session cookie value, valid until `now` + ``lifetime``. Expired sessions are forgotten on the way.
+    func issue(now: Date) async throws(StorageError) -> String {
+        let value = "ds_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
+        try await store.deleteSessions(expiredBefore: now)
+        try await store.insertSession(hash: Self.hash(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime)))
+        return value
     }
 
-    /// A new session cookie value, valid until `now` + ``lifetime``.
-    func issue(now: Date) -> String {
-        let expiry = Int64((now.timeIntervalSince1970 + Self.lifetime).rounded(.down))
-        let nonce = Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }).base64URL
-        let body = "v1.\(expiry).\(nonce)"
-        return body + "." + Data(HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: key)).base64URL
+    /// Whether `value` is a live session's cookie at `now`.
+    func isValid(_ value: String, now: Date) async throws(StorageError) -> Bool {
+        guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return false }
+        return try await store.session(hash: Self.hash(value))?.isLive(at: now) == true
     }
 
-    /// Whether `value` is a cookie this server issued and it hasn't expired at `now`.
-    func isValid(_ value: String, now: Date) -> Bool {
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "v1", let expiry = Int64(parts[1]), let mac = Data(base64URL: String(parts[3])) else { return false }
-        let body = parts[0...2].joined(separator: ".")
-        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(body.utf8), using: key) else { return false }
-        return now.timeIntervalSince1970 < Double(expiry)
+    /// Signs the session out everywhere.
+    func revoke(_ value: String, now: Date) async throws(StorageError) {
+        guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return }
+        try await store.revokeSession(hash: Self.hash(value), at: now)
+    }
+
+    private static func hash(_ value: String) -> String {
+        Hex.encode(SHA256.hash(data: Data(value.utf8)))
     }
 }

@@ -300,6 +300,14 @@ enum LedgerSchema {
                     reason TEXT NOT NULL, set_aside_at BIGINT NOT NULL, PRIMARY KEY (app_id, consumer, event_id))
                 """,
             ]),
+            (19, [
+                // Dashboard sign-ins by the SHA-256 of their cookie: signing out revokes one on every instance.
+                """
+                CREATE TABLE dashboard_sessions (
+                    session_hash TEXT PRIMARY KEY, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                "CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at)",
+            ]),
         ]
     }
 

@@ -635,6 +635,10 @@ final class SQLLedgerStore: LedgerStore {
         SQLKeyStore(engine: engine)
     }
 
+    func dashboardSessionStore() -> any DashboardSessionStore {
+        SQLDashboardSessionStore(engine: engine)
+    }
+
     func webhookStore() -> any WebhookStore {
         SQLWebhookStore(engine: engine, app: app)
     }

@@ -1,0 +1,37 @@
+import HTTPTypes
+import Hummingbird
+
+/// Refuses a state-changing dashboard request (anything but GET and HEAD) sent from another origin: a
+/// browser says where a request comes from in `Origin` (and `Sec-Fetch-Site`), which a page can't
+/// forge, so a form on another site can't act with the operator's cookie. SameSite=Strict stays as a
+/// second defence. A request with neither header (curl, a script) carries no browser's cookie to abuse.
+struct SameOriginMiddleware: RouterMiddleware {
+    typealias Context = EntitleRequestContext
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        if let site = request.headers[Self.secFetchSite], site != "same-origin", site != "none" {
+            throw ServiceError(.forbidden, "the dashboard takes changes from its own pages only (Sec-Fetch-Site: \(site.prefix(20)))")
+        }
+        if let origin = request.headers[.origin] {
+            let hosts = [request.headers[Self.forwardedHost], request.head.authority].compactMap { $0 }
+            guard let authority = Self.authority(ofOrigin: origin), hosts.contains(where: { $0.lowercased() == authority }) else {
+                throw ServiceError(.forbidden, "the dashboard takes changes from its own pages only, not from another origin")
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// `host[:port]` of an `Origin` value (`scheme://host[:port]`), lowercased; `nil` for `null` or anything else.
+    static func authority(ofOrigin origin: String) -> String? {
+        let lowered = origin.lowercased()
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            let authority = lowered.dropFirst(scheme.count)
+            guard !authority.isEmpty, !authority.contains("/") else { return nil }
+            return String(authority)
+        }
+        return nil
+    }
+}
