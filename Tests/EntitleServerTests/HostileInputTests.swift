@@ -96,4 +96,26 @@ struct HostileInputTests {
             try await harness.get(client, "/v1/set-aside-events", key: harness.publicKey("good"), expect: .forbidden)
         }
     }
+
+    @Test(
+        "an admin date past 2200 (or before year 0) is refused with request.invalid before anything is written: grants, overrides, open access",
+        arguments: ["9999-12-31T00:00:00Z", "2200-01-01T00:00:01Z"])
+    func adminDatesOutOfRange(date: String) async throws {
+        try await ServerHarness.run { harness, client in
+            let grant = #"{"entitlementID":"family","endsAt":"\#(date)"}"#
+            let start = #"{"entitlementID":"family","startsAt":"\#(date)"}"#
+            for (uri, body, method) in [
+                ("/v1/subscribers/alice/grants", grant, HTTPRequest.Method.post), ("/v1/subscribers/alice/grants", start, .post),
+                ("/v1/subscribers/alice/overrides", #"{"endsAt":"\#(date)"}"#, .post), ("/v1/open-access", #"{"endsAt":"\#(date)"}"#, .put),
+            ] {
+                let response = try await client.execute(
+                    uri: uri, method: method,
+                    headers: [.authorization: "Bearer \(ServerHarness.secretKey)", .contentType: "application/json"], body: ByteBuffer(string: body))
+                #expect(response.status == .badRequest, "\(uri) \(body)")
+                #expect(ServerHarness.errorCode(response) == "request.invalid")
+                #expect(String(buffer: response.body).contains("0000-01-01…2200-01-01"))
+            }
+            #expect(try await harness.store.eventCount() == 0)
+        }
+    }
 }

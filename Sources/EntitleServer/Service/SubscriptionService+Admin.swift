@@ -10,6 +10,8 @@ extension SubscriptionService {
         appUserID: String, entitlementID: String, startsAt: Date?, endsAt: Date?, reason: String?
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        try Self.checkInstant(startsAt, "startsAt")
+        try Self.checkInstant(endsAt, "endsAt")
         let appUserID = try await canonical(appUserID)
         guard catalog.entitlement(entitlementID) != nil else {
             throw ServiceError(.invalidRequest, "\(entitlementID) is not an entitlement of this app")
@@ -33,6 +35,7 @@ extension SubscriptionService {
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
     public func addOverride(appUserID: String, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
+        try Self.checkInstant(endsAt, "endsAt")
         let appUserID = try await canonical(appUserID)
         let at = now()
         if let endsAt, endsAt <= at { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
@@ -67,6 +70,7 @@ extension SubscriptionService {
     /// Turns on "grant access to everyone until `endsAt`" (seed 004's rollback plan), for the listed
     /// entitlements or all of them; or turns it off with `nil`.
     public func setOpenAccess(endsAt: Date?, entitlementIDs: [String], reason: String?) async throws(ServiceError) -> OpenAccessWindow? {
+        try Self.checkInstant(endsAt, "endsAt")
         let at = now()
         var window: OpenAccessWindow?
         if let endsAt {
@@ -86,6 +90,16 @@ extension SubscriptionService {
         }
         logger.warning("open access changed", metadata: ["open_access.ends_at": "\(endsAt.map { "\($0)" } ?? "off")"])
         return window
+    }
+
+    /// Refuses an instant a request gives outside the window every date of the ledger lies in
+    /// (``AppStoreValueRanges/instants``), before any work: a year-9999 grant would reach every
+    /// calendar and conversion downstream.
+    static func checkInstant(_ date: Date?, _ field: String) throws(ServiceError) {
+        guard let date else { return }
+        guard AppStoreValueRanges.instants.contains(date) else {
+            throw ServiceError(.invalidRequest, "\(field) is outside \(AppStoreValueRanges.instantsDescription)")
+        }
     }
 
     /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
