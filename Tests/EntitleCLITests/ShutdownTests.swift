@@ -3,6 +3,9 @@ import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// `entitle serve` ends on SIGTERM whatever its ledger holds: its background work checks for
@@ -46,5 +49,35 @@ struct ShutdownTests {
         server.signal(SIGTERM)
         let termination = await server.exit(within: .seconds(20))
         #expect(termination == ChildProcess.Termination(status: 0, signalled: false), "still running 20 s after SIGTERM")
+    }
+
+    @Test("a crashed server frees its port while the runtime writes the backtrace: a new server binds it and answers")
+    func crashFreesPort() async throws {
+        let (folder, _, rootFile) = try DurabilityTests.setUp()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = TestPorts.random()
+        let crashed = try DurabilityTests.startServer(folder: folder, rootFile: rootFile, port: port)
+        defer { crashed.signal(SIGKILL) }
+        try await DurabilityTests.waitForHealth(port: port, crashed)
+        crashed.signal(SIGSEGV)
+        // Its own folder: the crashed process may still hold the first one's SQLite file.
+        let second = folder.appendingPathComponent("restarted")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        let restartedKey = "sk_restarted_server_0001"
+        let restarted = try DurabilityTests.startServer(folder: second, rootFile: rootFile, port: port, extra: ["--secret-key", restartedKey])
+        defer { restarted.signal(SIGKILL) }
+        // Answered with the restarted server's own key: the crashed one doesn't know it. Before, the
+        // backtracer held the port for as long as it ran: the restart could not bind, and exited.
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/open-access")!)
+        request.setValue("Bearer \(restartedKey)", forHTTPHeaderField: "Authorization")
+        var answered = false
+        for _ in 0..<300 where restarted.isRunning && !answered {
+            if let (_, response) = try? await URLSession.shared.data(for: request), (response as? HTTPURLResponse)?.statusCode == 200 {
+                answered = true
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect(answered, "the restarted server never answered on the crashed one's port")
     }
 }

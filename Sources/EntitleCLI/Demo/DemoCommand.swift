@@ -58,6 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        CrashSocketRelease.install()
         let logger = {
             var logger = Logger(label: "entitle.demo")
             logger.logLevel = .warning

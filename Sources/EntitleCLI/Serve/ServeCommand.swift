@@ -89,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        CrashSocketRelease.install()
         let environment = ProcessInfo.processInfo.environment
         let logger = {
             var logger = Logger(label: "entitle")
