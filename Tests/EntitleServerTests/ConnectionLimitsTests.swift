@@ -109,4 +109,37 @@ struct ConnectionLimitsTests {
             #expect(closed, "still open after the read's own 30 s")
         }
     }
+
+    @Test("a body trickled a byte at a time, each within the idle timeout, is cut off at the body timeout; a head sent slowly, at the idle timeout")
+    func slowBodyAndHead() async throws {
+        let http = HTTPConfiguration(host: "127.0.0.1", port: 0, idleTimeout: .seconds(4), bodyTimeout: .seconds(1))
+        try await Self.withServer(http) { port in
+            let body = try RawConnection(port: port, timeout: 30)
+            body.send("POST /v1/app-store/notifications HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            // A byte every 300 ms keeps the idle timer (4 s) from firing; 100 bytes would take 30 s.
+            let trickle = Task {
+                for _ in 0..<99 {
+                    try await Task.sleep(for: .milliseconds(300))
+                    body.send(" ")
+                }
+            }
+            defer { trickle.cancel() }
+            let (answer, bodyClosed) = await body.received()
+            // Closed with no answer: the body never arrived in full (in full, it would be answered 400).
+            #expect(bodyClosed && answer.isEmpty, "\(answer.prefix(100))")
+
+            // A head whose bytes trickle in never becomes a request part: the idle timeout ends it.
+            let head = try RawConnection(port: port, timeout: 30)
+            head.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            let slowHead = Task {
+                for _ in 0..<99 {
+                    try await Task.sleep(for: .milliseconds(300))
+                    head.send("a")
+                }
+            }
+            defer { slowHead.cancel() }
+            let (text, headClosed) = await head.received()
+            #expect(headClosed && text.isEmpty, "\(text.prefix(100))")
+        }
+    }
 }

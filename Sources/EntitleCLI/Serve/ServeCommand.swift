@@ -66,6 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
     var reconcileInterval: Double?
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed (default 60; 1 to 3600).")
     var idleTimeout: Int?
+    @Option(name: .customLong("body-timeout"), help: "Seconds a request's body may take to arrive in full after its head (default 60; 1 to 3600).")
+    var bodyTimeout: Int?
     @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait until one closes (default: 3/4 of the file descriptor limit, at most 10000).")
     var maximumConnections: Int?
     @OptionGroup var webhookOptions: WebhookOptions
@@ -79,6 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let seconds = idleTimeout, !(1...3_600).contains(seconds) {
             throw ValidationError("--idle-timeout is 1 to 3600 seconds")
+        }
+        if let seconds = bodyTimeout, !(1...3_600).contains(seconds) {
+            throw ValidationError("--body-timeout is 1 to 3600 seconds")
         }
         if let count = maximumConnections, !(1...1_000_000).contains(count) {
             throw ValidationError("--max-connections is 1 to 1000000")
@@ -104,6 +109,10 @@ struct ServeCommand: AsyncParsableCommand {
         let database = database ?? environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
         let idleSeconds = try idleTimeout ?? environment["ENTITLE_IDLE_TIMEOUT"].map { value in
             guard let seconds = Int(value), (1...3_600).contains(seconds) else { throw ValidationError("ENTITLE_IDLE_TIMEOUT is 1 to 3600 seconds") }
+            return seconds
+        } ?? 60
+        let bodySeconds = try bodyTimeout ?? environment["ENTITLE_BODY_TIMEOUT"].map { value in
+            guard let seconds = Int(value), (1...3_600).contains(seconds) else { throw ValidationError("ENTITLE_BODY_TIMEOUT is 1 to 3600 seconds") }
             return seconds
         } ?? 60
         let connections = try maximumConnections ?? environment["ENTITLE_MAX_CONNECTIONS"].map { value in
@@ -219,7 +228,8 @@ struct ServeCommand: AsyncParsableCommand {
         let described = apps.map { "\($0.bundleID.isEmpty ? "(no bundle ID)" : $0.bundleID) [\($0.environments.map(\.rawValue).joined(separator: ", "))]" }
         let listening = "Entitle listening on http://\(host):\(port) (ledger \(ledger); \(apps.count == 1 ? "app" : "apps") \(described.joined(separator: "; ")))"
         var configuration = ServerConfiguration(
-            http: HTTPConfiguration(host: host, port: port, idleTimeout: .seconds(idleSeconds), maximumConnections: connections),
+            http: HTTPConfiguration(host: host, port: port, idleTimeout: .seconds(idleSeconds), bodyTimeout: .seconds(bodySeconds),
+                maximumConnections: connections),
             ledger: .database(ledger), apps: served, keys: keys,
             restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer)
         configuration.reconciliationInterval = interval == 0 ? nil : .milliseconds(Int64(interval * 1000))

@@ -90,7 +90,9 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         sessions: DashboardSessions(store: store.dashboardSessionStore()), metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
     let onServerRunning = configuration.onServerRunning
-    let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.http.idleTimeout))
+    let bodyTimeout = TimeAmount(configuration.http.bodyTimeout)
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestBodyTimeoutHandler(timeout: bodyTimeout)], idleTimeout: TimeAmount(configuration.http.idleTimeout))
     var application = Application(
         router: router,
         server: configuration.http.requestsOnEventLoops ?? (loopLease != nil)

@@ -14,6 +14,8 @@ public struct HTTPConfiguration: Sendable {
     public var maximumBodySize: Int
     /// A connection that sends nothing for this long (no request, or a request that stalls) is closed.
     public var idleTimeout: Duration
+    /// A request's body must arrive in full within this long of its head, however steadily it trickles.
+    public var bodyTimeout: Duration
     /// Connections open at once; past it, new ones wait in the kernel's backlog until one closes.
     /// `nil`: three quarters of the process's file descriptor limit, at most 10,000, so the ledger
     /// and the server's own files always have descriptors left.
@@ -26,8 +28,9 @@ public struct HTTPConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maximumBodySize: Int = 1024 * 1024, idleTimeout: Duration = .seconds(60),
-        maximumConnections: Int? = nil, requestsOnEventLoops: Bool? = nil
+        bodyTimeout: Duration = .seconds(60), maximumConnections: Int? = nil, requestsOnEventLoops: Bool? = nil
     ) {
+        self.bodyTimeout = bodyTimeout
         self.host = host
         self.port = port
         self.maximumBodySize = maximumBodySize
