@@ -10,6 +10,9 @@ let package = Package(
         .package(name: "Entitle", path: ".."),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "X509", package: "swift-certificates")]),
@@ -36,6 +39,24 @@ let package = Package(
             dependencies: [
                 "FuzzSupport", .product(name: "EntitleStorage", package: "Entitle"), .product(name: "EntitleCore", package: "Entitle"),
                 .product(name: "EntitleAnalytics", package: "Entitle"),
+            ]),
+        // Apple's signed data with fuzzed values through verify, append, fold, resolve, analytics and webhooks.
+        .executableTarget(
+            name: "FuzzPipeline",
+            dependencies: [
+                "FuzzSupport", .product(name: "EntitleServer", package: "Entitle"), .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"), .product(name: "LocalAppStore", package: "Entitle"),
+                .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "Logging", package: "swift-log"),
+            ]),
+        // Every operation of the OpenAPI document with fuzzed values, through the server's router.
+        .executableTarget(
+            name: "FuzzRequests",
+            dependencies: [
+                "FuzzSupport", .product(name: "EntitleServer", package: "Entitle"), .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"), .product(name: "LocalAppStore", package: "Entitle"),
+                .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]),
         // The JSON request bodies the server decodes.
         .executableTarget(name: "FuzzRequestBodies", dependencies: ["FuzzSupport", .product(name: "EntitleWire", package: "Entitle")]),

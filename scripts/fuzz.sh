@@ -4,7 +4,8 @@
 #
 #   scripts/fuzz.sh [--seconds S] [--runs N] [TARGET...]      (both: whichever comes first; default 60 s)
 #
-# TARGET is FuzzVerifier, FuzzP256, FuzzDecoders, FuzzCatalog, FuzzRequestBodies or FuzzStoredEvents (all by default). A crash, a
+# TARGET is FuzzVerifier, FuzzP256, FuzzDecoders, FuzzCatalog, FuzzRequestBodies, FuzzStoredEvents, FuzzPipeline or
+# FuzzRequests (all by default). A crash, a
 # sanitizer report or a false accept stops with the input saved under .build-fuzz/artifacts/ and exit 1.
 # The last lines per target: executions, time, peak RSS. Leak detection is off: LeakSanitizer reports
 # Foundation's buffers held by the targets' globals at exit, which are not leaks.
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=60)
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzP256 FuzzDecoders FuzzCatalog FuzzRequestBodies FuzzStoredEvents)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzP256 FuzzDecoders FuzzCatalog FuzzRequestBodies FuzzStoredEvents FuzzPipeline FuzzRequests)
 
 scratch=.build-fuzz
 for target in "${targets[@]}"; do
@@ -75,15 +76,29 @@ printf '%s' '{"appUserID":"u1","id":"00000000-0000-4000-8000-000000000007","idem
 printf '%s' '{"id":"00000000-0000-4000-8000-000000000008","idempotencyKey":"admin:8","payload":{"renewalInfo":{"_0":{"expirationIntent":2,"priceIncreaseStatus":1,"renewalDate":1e12}}},"receivedAt":-0,"source":"admin"}' > "$work/FuzzStoredEvents/renewal"
 printf '%s' '[{"d":20454,"m":"revenue","p":"com.screentimerewards.individual.monthly","c":"USD","h":"2026-01","v":7990},{"d":20485,"m":"active_paid","p":"com.screentimerewards.individual.monthly","c":"","h":"","v":-1},{"d":-3,"m":"mrr","p":"p","c":"EUR","h":"","v":9223372036854775807}]' > "$work/FuzzStoredEvents/cells"
 printf '%s' '{"s":["revenue","com.screentimerewards.individual.monthly","USD","2026-01","active_paid","","mrr","p","EUR"],"c":[20454,0,1,2,3,7990,20485,4,1,5,5,-1,-3,6,7,8,5,9223372036854775807]}' > "$work/FuzzStoredEvents/cell-table"
+# The structure-aware targets read their input as choices (FuzzValues): all zeros is every value
+# plausible, the rest a few fixed draws.
+for target in FuzzPipeline FuzzRequests; do
+    seed $target
+    python3 - "$work/$target" <<'PY'
+import os, random, sys
+random.seed(49)
+open(os.path.join(sys.argv[1], "plausible"), "wb").write(bytes(1024))
+for n in range(4):
+    open(os.path.join(sys.argv[1], "draw-%d" % n), "wb").write(bytes([n]) + bytes(random.randrange(256) for _ in range(1023)))
+PY
+done
 
 mkdir -p "$scratch/artifacts"
 status=0
 for target in "${targets[@]}"; do
     echo "== $target"
     log="$work/$target.log"
-    if ASAN_OPTIONS=detect_leaks=0 "$scratch/debug/$target" "${limit[@]}" -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
+    if ASAN_OPTIONS=detect_leaks=0 "$scratch/debug/$target" "${limit[@]}" -timeout=20 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$scratch/artifacts/$target-" "$work/$target" >"$log" 2>&1; then
         grep -E "^Done [0-9]+ runs|stat::peak_rss_mb|stat::number_of_executed_units" "$log" || tail -3 "$log"
+        # The structure-aware targets' tally: what the inputs led to (outcomes, statuses by code).
+        sed -n '/^outcomes:$/,$p;/^statuses:$/,$p' "$log"
     else
         tail -40 "$log"
         echo "error: $target found a failure; the input is in $scratch/artifacts/" >&2
