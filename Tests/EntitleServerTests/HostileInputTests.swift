@@ -1,6 +1,7 @@
 import AppStoreModels
 import EntitleAnalytics
 import EntitleCore
+import EntitleServer
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
@@ -116,6 +117,38 @@ struct HostileInputTests {
                 #expect(String(buffer: response.body).contains("0000-01-01…2200-01-01"))
             }
             #expect(try await harness.store.eventCount() == 0)
+        }
+    }
+
+    @Test("a poison event is set aside by the webhook publisher, which reports the events before and after it", arguments: StorageEngine.allCases)
+    func poisonEventSetAsideByWebhooks(engine: StorageEngine) async throws {
+        try await ServerHarness.run(engine: engine) { harness, client in
+            let service = harness.service()
+            harness.clock.set(ReferenceTime.day(1))
+            try await service.webhooks.addEndpoint(WebhookEndpoint(
+                id: "we_poison", app: harness.bundleID, url: "http://127.0.0.1:9/hooks", eventTypes: [], secrets: ["whsec_test_secret"],
+                createdAt: ReferenceTime.start))
+            let family = "com.screentimerewards.family.monthly"
+            try await harness.submit(client, "before", harness.apple.subscription(family, original: "600", purchase: ReferenceTime.day(1), expires: ReferenceTime.day(31)))
+            var poisoned = harness.apple.subscription(family, original: "601", purchase: ReferenceTime.day(1), expires: ReferenceTime.day(31))
+            poisoned.expiresDate = Date(timeIntervalSince1970: 1e305)
+            let event = LedgerEvents.appTransaction(19, appUserID: "poisoned", poisoned)
+            _ = try await harness.store.append(event)
+            try await harness.submit(client, "after", harness.apple.subscription(family, original: "602", purchase: ReferenceTime.day(1), expires: ReferenceTime.day(31)))
+
+            _ = try await service.publishWebhooks(holder: "test")
+            for user in ["before", "after"] {
+                #expect(try await !service.webhooks.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 10).isEmpty, "\(user)")
+            }
+            #expect(try await service.webhooks.deliveries(endpointID: nil, appUserID: "poisoned", status: nil, limit: 10).isEmpty)
+            let listed = try ServerHarness.decode(
+                SetAsideEventsResponse.self, try await harness.get(client, "/v1/set-aside-events", key: ServerHarness.secretKey))
+            #expect(listed.events.map(\.consumer) == ["webhooks"])
+            #expect(listed.events.first?.eventID == event.id.uuidString)
+            #expect(listed.events.first?.reason.hasPrefix("transaction.expiresDate") == true)
+            // The cursor went past it: the next pass neither stops on it nor records it again.
+            _ = try await service.publishWebhooks(holder: "test")
+            #expect(try await service.setAsideEvents(limit: 10).count == 1)
         }
     }
 }

@@ -32,6 +32,32 @@ final class SetAsideCollector: Sendable {
         return kept
     }
 
+    /// Notes `event`, which the consumer could not process for `reason`.
+    func note(_ event: LedgerEvent, appUserID: String? = nil, reason: String, at: Date) {
+        note(eventID: event.id, appUserID: event.appUserID ?? appUserID, reason: reason, at: at)
+    }
+
+    /// Notes an input that never became a ledger event (a notification of Apple's history the ledger
+    /// refused), by an ID of its own.
+    func note(eventID: UUID, appUserID: String?, reason: String, at: Date) {
+        let record = SetAsideEvent(consumer: consumer, eventID: eventID, appUserID: appUserID, reason: reason, setAsideAt: at)
+        noted.withLock { $0[eventID] = record }
+    }
+
+    /// Whether the consumer should set `event` aside rather than process it: a value out of range
+    /// (noted, with the reason).
+    func setsAside(_ event: LedgerEvent, at: Date) -> Bool {
+        guard let problem = event.outOfRangeValue else { return false }
+        note(event, reason: problem.description, at: at)
+        return true
+    }
+
+    /// Whether `error`, met while processing one event, is the event's own: neither retryable (the
+    /// database or Apple for now) nor shutdown, which stop the pass instead, to retry it whole.
+    static func isEventsOwn(_ error: ServiceError) -> Bool {
+        !error.code.isRetryable && error.code != .shuttingDown
+    }
+
     /// What was noted since the last call, forgotten here.
     func take() -> [SetAsideEvent] {
         noted.withLock { noted in

@@ -52,13 +52,25 @@ extension SubscriptionService {
             guard !batch.events.isEmpty else { return answered }
             var processed = batch.position
             var stopped: ServiceError?
+            let setAside = SetAsideCollector(consumer: "consumption")
             for (sequence, event) in batch.events {
+                if setAside.setsAside(event, at: now()) {
+                    processed = sequence
+                    continue
+                }
                 if case .notification(let type, _, let transaction?, _) = event.payload, type == .consumptionRequest, let id = transaction.transactionId {
                     let requestedAt = event.signedDate ?? event.receivedAt
                     if now().timeIntervalSince(requestedAt) > Self.consumptionWindow {
                         logger.notice("a consumption request passed its 12-hour window unanswered", metadata: ["transaction.id": "\(id)"])
                     } else {
-                        let request = try await consumptionInformation(for: transaction, appUserID: event.appUserID, policy: policy)
+                        let request: ConsumptionRequest
+                        do {
+                            request = try await consumptionInformation(for: transaction, appUserID: event.appUserID, policy: policy)
+                        } catch where SetAsideCollector.isEventsOwn(error) {
+                            setAside.note(event, reason: "\(error.code): \(error.message)", at: now())
+                            processed = sequence
+                            continue
+                        }
                         do {
                             try await serverAPI.sendConsumptionInformation(id, request)
                             answered += 1
@@ -75,6 +87,7 @@ extension SubscriptionService {
                 }
                 processed = sequence
             }
+            await recordSetAside(setAside)
             let moved: Bool
             do {
                 moved = try await store.advanceConsumer(Self.consumptionConsumer, from: batch.position, to: processed)

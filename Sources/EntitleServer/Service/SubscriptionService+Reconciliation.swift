@@ -1,6 +1,7 @@
 import AppStoreModels
 import AppStoreServerAPI
 import AppStoreVerification
+import Crypto
 import EntitleCore
 import EntitleStorage
 import Foundation
@@ -88,12 +89,22 @@ extension SubscriptionService {
             }
             report.notificationsRead += page.notifications.count + page.refused
             report.notificationsRefused += page.refused
+            let setAside = SetAsideCollector(consumer: "reconciliation")
             for notification in page.notifications {
                 // Verified by the client with this app's verifiers.
-                if case .appended = try await ingest(notification.verified, signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
-                    report.notificationsAdded += 1
+                do {
+                    if case .appended = try await ingest(notification.verified, signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
+                        report.notificationsAdded += 1
+                    }
+                } catch where SetAsideCollector.isEventsOwn(error) {
+                    // One notification the ledger refuses must not stop every pass after it.
+                    report.notificationsRefused += 1
+                    setAside.note(
+                        eventID: Self.inputID(notification.verified.notification.notificationUUID, signedPayload: notification.signedPayload),
+                        appUserID: nil, reason: "\(error.code): \(error.message)", at: now())
                 }
             }
+            await recordSetAside(setAside)
             token = page.next
         } while token != nil
     }
@@ -115,7 +126,14 @@ extension SubscriptionService {
             }
             for purchase in (facts?.purchases.values).map(Array.init) ?? [] where Self.isUnsettled(purchase, at: now) {
                 report.purchasesChecked += 1
-                report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
+                do {
+                    report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
+                } catch where SetAsideCollector.isEventsOwn(error) {
+                    // Apple refusing one purchase (or its answer refused here) leaves the others to check.
+                    logger.warning(
+                        "a purchase's statuses could not be recorded",
+                        metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "error.code": "\(error.code)"])
+                }
             }
         }
     }
@@ -161,6 +179,16 @@ extension SubscriptionService {
                 logger.info("a held purchase linked by its appAccountToken", metadata: ["purchase.original_transaction_id": "\(original)"])
             }
         }
+    }
+
+    /// The ID a refused notification is set aside under: its notificationUUID, else one drawn from its
+    /// signed bytes, so the same notification read again is the same record.
+    static func inputID(_ notificationUUID: String?, signedPayload: String) -> UUID {
+        if let notificationUUID, let id = UUID(uuidString: notificationUUID) { return id }
+        let digest = Array(SHA256.hash(data: Data(signedPayload.utf8)))
+        return UUID(uuid: (
+            digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8], digest[9], digest[10], digest[11],
+            digest[12], digest[13], digest[14], digest[15]))
     }
 
     /// An auto-renewable subscription past its expiry, with neither its transaction nor its renewal

@@ -80,6 +80,7 @@ extension SubscriptionService {
             var write = step.batch(at: now())
             write.cursor = (Self.webhookConsumer, batch.position, last)
             guard let count = try await store(write) else { return written }
+            await recordSetAside(step.setAside)
             webhookSnapshots.stored(write.snapshots, cursorAt: last)
             written += count
             if batch.events.count < Self.webhookBatchSize { return written }

@@ -14,6 +14,8 @@ import Foundation
 struct WebhookStep {
     let service: SubscriptionService
     let endpoints: [WebhookEndpoint]
+    /// The events the step could not report: left out, and recorded once the step is stored.
+    let setAside = SetAsideCollector(consumer: "webhooks")
     private var snapshots: [String: WebhookSnapshot] = [:]
     private var histories: [String: [LedgerEvent]] = [:]
     private var deliveries: [WebhookDelivery] = []
@@ -53,7 +55,13 @@ struct WebhookStep {
         try await read(events, cursorAt: position)
         for (sequence, event) in events {
             try Self.checkCancellation()
-            try await add(event, sequence: sequence)
+            if setAside.setsAside(event, at: service.now()) { continue }
+            do {
+                try await add(event, sequence: sequence)
+            } catch where SetAsideCollector.isEventsOwn(error) {
+                // One event that can't be reported must not stop every later one for good.
+                setAside.note(event, appUserID: owner(of: event), reason: "\(error.code): \(error.message)", at: service.now())
+            }
         }
     }
 
