@@ -246,12 +246,16 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             let stored = try? await store.projection(appUserID: user)
             if let stored, stored != SubscriberFacts.fold(appUserID: user, events: events) {
                 if ProcessInfo.processInfo.environment["FUZZ_DEBUG"] != nil {
-                    var left = "", right = ""
-                    dump(stored, to: &left)
-                    dump(SubscriberFacts.fold(appUserID: user, events: events), to: &right)
-                    let l = left.split(separator: "\n"), r = right.split(separator: "\n")
-                    for (a, b) in zip(l, r) where a != b { print("stored: \(a)\nfolded: \(b)") }
-                    for event in events { print(event.source, event.payload) }
+                    let folded = SubscriberFacts.fold(appUserID: user, events: events)
+                    print("purchases stored \(stored.purchases.keys.sorted()) folded \(folded.purchases.keys.sorted())")
+                    for key in Set(stored.purchases.keys).union(folded.purchases.keys).sorted() where stored.purchases[key] != folded.purchases[key] {
+                        print("purchase \(key) differs:\n stored \(String(describing: stored.purchases[key]))\n folded \(String(describing: folded.purchases[key]))")
+                    }
+                    print("trial", stored.appTrialStartedAt == folded.appTrialStartedAt, "grants", stored.grants == folded.grants, "overrides",
+                          stored.overrides == folded.overrides, "usage", stored.usage == folded.usage, "households", stored.households == folded.households,
+                          "attributes", stored.attributeValues == folded.attributeValues, "pending", stored.pendingPurchases == folded.pendingPurchases)
+                    for event in events { print(event.source, event.idempotencyKey, event.signedDate.map { "\($0)" } ?? "-", event.receivedAt) }
+                    fflush(nil)
                 }
                 fatalError("the projection of \(user) is not the fold of its \(events.count) events")
             }

@@ -30,7 +30,17 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         guard let id = transaction.transactionId,
             (transaction.originalTransactionId ?? id) == originalTransactionID
         else { return }
-        if let existing = transactions[id], !Self.isNewer(transaction, than: existing) { return }
+        if let existing = transactions[id] {
+            let (purchased, before) = (transaction.purchaseDate ?? .distantPast, existing.purchaseDate ?? .distantPast)
+            // Apple never moves a transaction's purchase date. Data that does keeps the later one
+            // whatever was signed last, so the chain's latest purchase only grows and what was dropped
+            // as older can't be needed again: the facts are the same in any order of arrival.
+            if purchased != before {
+                guard purchased > before else { return }
+            } else if !Self.isNewer(transaction, than: existing) {
+                return
+            }
+        }
         let latest = transactions.values.compactMap(\.purchaseDate).max() ?? .distantPast
         let purchased = transaction.purchaseDate ?? .distantPast
         guard purchased >= latest else { return }

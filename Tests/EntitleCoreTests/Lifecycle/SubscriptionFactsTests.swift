@@ -73,6 +73,23 @@ struct SubscriptionFactsTests {
         }
     }
 
+    @Test("a transaction re-signed with another purchase date (which Apple never does; found by FuzzPipeline) folds to the same facts in every order")
+    func movedPurchaseDate() {
+        // The same transaction signed later with an earlier purchase date, and another of the chain between the two dates.
+        var first = Self.apple.subscription("family.monthly", original: "1000", id: "o0", purchase: Self.day(40), expires: Self.day(70))
+        first.signedDate = Self.day(20)
+        var resigned = Self.apple.subscription("family.monthly", original: "1000", id: "o0", purchase: Self.day(25), expires: Self.day(55))
+        resigned.signedDate = Self.day(33)
+        let between = Self.apple.subscription("family.monthly", original: "1000", id: "o1", purchase: Self.day(30), expires: Self.day(60))
+        let facts: [Fact] = [.transaction(first), .transaction(resigned), .transaction(between)]
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+        let folded = orders.map { order in Self.fold(order.map { facts[$0] }) }
+        #expect(Set(folded.map { $0.transactions.keys.sorted() }).count == 1, "\(folded.map { $0.transactions.keys.sorted() })")
+        #expect(folded.allSatisfy { $0 == folded[0] })
+        // The later purchase date stands: the chain's latest purchase never moves back.
+        #expect(folded[0].transactions["o0"]?.purchaseDate == Self.day(40))
+    }
+
     /// The facts from recording `first` then `second`, and from the opposite order.
     static func recordedBothWays(_ first: JWSTransactionDecodedPayload, _ second: JWSTransactionDecodedPayload) -> (SubscriptionFacts, SubscriptionFacts) {
         (fold([.transaction(first), .transaction(second)]), fold([.transaction(second), .transaction(first)]))
