@@ -117,6 +117,9 @@ public protocol LedgerStore: Sendable {
     /// The API keys kept in the same database (of every app).
     func keyStore() -> any KeyStore
 
+    /// The app's admin jobs (reconciliation passes a request started) kept in the same database.
+    func adminJobStore() -> any AdminJobStore
+
     /// The dashboard's sign-ins kept in the same database (server-wide).
     func dashboardSessionStore() -> any DashboardSessionStore
 

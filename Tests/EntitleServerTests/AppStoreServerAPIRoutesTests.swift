@@ -92,9 +92,18 @@ struct AppStoreServerAPIRoutesTests {
         for notification in notifications { setup.api.record(notification: notification.signedPayload, at: notification.signedDate) }
     }
 
-    static func reconcile(_ setup: Setup, _ client: any TestClientProtocol) async throws -> ReconciliationResponse {
-        let response = try await setup.harness.post(client, "/v1/reconciliation", key: setup.secret, body: ServerHarness.json(ReconciliationRequest()))
-        return try ServerHarness.decode(ReconciliationResponse.self, response)
+    /// Starts a pass (answered at once: 202 and the job), then polls the job until it ends.
+    static func reconcile(_ setup: Setup, _ client: any TestClientProtocol, since: Date? = nil) async throws -> ReconciliationResponse {
+        let started = try await setup.harness.post(
+            client, "/v1/reconciliation", key: setup.secret, body: ServerHarness.json(ReconciliationRequest(since: since)), expect: .accepted)
+        var job = try ServerHarness.decode(ReconciliationJobResponse.self, started)
+        #expect(started.headers[.location] == "/v1/reconciliation/\(job.id)")
+        for _ in 0..<600 where job.state == "running" {
+            try await Task.sleep(for: .milliseconds(50))
+            job = try ServerHarness.decode(ReconciliationJobResponse.self, try await setup.harness.get(client, "/v1/reconciliation/\(job.id)", key: setup.secret))
+        }
+        #expect(job.state == "completed", "\(String(describing: job.error))")
+        return try #require(job.report)
     }
 
     @Test("a pass ingests the notifications the webhook never got, once; a second pass adds nothing; each is on the timeline as app_store_server_api",
@@ -146,9 +155,7 @@ struct AppStoreServerAPIRoutesTests {
             harness.clock.set(expires)
             Self.lose(try store.expire(purchase.originalTransactionID, reason: .voluntary), setup)
             harness.clock.set(expires.addingTimeInterval(86_400))
-            let response = try await harness.post(
-                client, "/v1/reconciliation", key: setup.secret, body: ServerHarness.json(ReconciliationRequest(since: expires.addingTimeInterval(3_600))))
-            let report = try ServerHarness.decode(ReconciliationResponse.self, response)
+            let report = try await Self.reconcile(setup, client, since: expires.addingTimeInterval(3_600))
             #expect(report.notificationsAdded == 0)
             #expect(report.purchasesChecked == 1)
             #expect(report.statusEventsAdded >= 1)
@@ -219,6 +226,29 @@ struct AppStoreServerAPIRoutesTests {
             let claims = try #require(try JSONSerialization.jsonObject(with: claimsJSON) as? [String: Any])
             #expect(claims["transactionId"] as? String == purchase.originalTransactionID)
             #expect(claims["bid"] as? String == Self.bundleID)
+        }
+    }
+
+    @Test("a pass is a job: the request answers at once (202, Location), Prefer: wait=N waits for it (200, the report); an unknown job is 404")
+    func reconciliationJob() async throws {
+        try await Self.run { setup, client, _ in
+            let harness = setup.harness
+            var headers: HTTPFields = [.authorization: "Bearer \(setup.secret)", .contentType: "application/json", HTTPField.Name("Prefer")!: "wait=30"]
+            let waited = try await client.execute(uri: "/v1/reconciliation", method: .post, headers: headers, body: ServerHarness.json(ReconciliationRequest()))
+            #expect(waited.status == .ok)
+            let job = try ServerHarness.decode(ReconciliationJobResponse.self, waited)
+            #expect(job.state == "completed" && job.report?.app == Self.bundleID && job.finishedAt != nil)
+            // Polled again, from any instance sharing the database: the same ending.
+            let polled = try ServerHarness.decode(
+                ReconciliationJobResponse.self, try await harness.get(client, "/v1/reconciliation/\(job.id)", key: setup.secret))
+            #expect(polled == job)
+            let unknown = try await harness.get(client, "/v1/reconciliation/job_unknown", key: setup.secret, expect: .notFound)
+            #expect(ServerHarness.errorCode(unknown) == "request.notFound")
+            headers[HTTPField.Name("Prefer")!] = "wait=31"
+            let tooLong = try await client.execute(uri: "/v1/reconciliation", method: .post, headers: headers, body: ServerHarness.json(ReconciliationRequest()))
+            #expect(tooLong.status == .badRequest)
+            // Another app's key can't read the job.
+            try await harness.get(client, "/v1/reconciliation/\(job.id)", key: harness.publicKey("reader"), expect: .forbidden)
         }
     }
 

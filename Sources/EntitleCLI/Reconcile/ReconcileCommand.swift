@@ -37,16 +37,18 @@ struct ReconcileCommand: AsyncParsableCommand {
         var headers = ["Authorization": "Bearer \(key)", "Content-Type": "application/json"]
         if let app { headers["Entitle-App"] = app }
         let body = try WireJSON.encoder.encode(ReconciliationRequest(since: sinceDate))
-        let response: APIResponse
-        do {
-            response = try await URLSessionTransport().send(
-                APIRequest(method: "POST", path: "/v1/reconciliation", headers: headers, body: body), to: base, timeout: .seconds(600))
-        } catch {
-            throw CommandFailure("\(base.absoluteString) can't be reached: \(error.message)")
+        // The server starts the pass as a job; this waits for it, polling.
+        var headersWaiting = headers
+        headersWaiting["Prefer"] = "wait=20"
+        var response = try await Self.send(APIRequest(method: "POST", path: "/v1/reconciliation", headers: headersWaiting, body: body), to: base)
+        var job = try Self.job(response)
+        while job.state == "running" {
+            try await Task.sleep(for: .seconds(1))
+            response = try await Self.send(APIRequest(method: "GET", path: "/v1/reconciliation/\(job.id)", headers: headers), to: base)
+            job = try Self.job(response)
         }
-        guard response.status == 200, let report = try? WireJSON.decoder.decode(ReconciliationResponse.self, from: response.body) else {
-            let message = (try? JSONSerialization.jsonObject(with: response.body) as? [String: [String: String]]).flatMap { $0?["error"] }
-            throw CommandFailure("the server answered \(response.status)\(message.map { ": \($0["code"] ?? "") \($0["message"] ?? "")" } ?? "")")
+        guard job.state == "completed", let report = job.report else {
+            throw CommandFailure("the pass \(job.id) failed: \(job.error.map { "\($0.code) \($0.message)" } ?? job.state)")
         }
         if report.skipped {
             print("\(report.app): another server instance is running a pass; nothing done")
@@ -62,5 +64,21 @@ struct ReconcileCommand: AsyncParsableCommand {
               held purchases looked up, linked             \(report.heldPurchasesChecked), \(report.heldPurchasesLinked)
               took                                         \(String(format: "%.2f", report.seconds)) s
             """)
+    }
+
+    private static func send(_ request: APIRequest, to base: URL) async throws -> APIResponse {
+        do {
+            return try await URLSessionTransport().send(request, to: base, timeout: .seconds(60))
+        } catch {
+            throw CommandFailure("\(base.absoluteString) can't be reached: \(error.message)")
+        }
+    }
+
+    private static func job(_ response: APIResponse) throws -> ReconciliationJobResponse {
+        guard (200...202).contains(response.status), let job = try? WireJSON.decoder.decode(ReconciliationJobResponse.self, from: response.body) else {
+            let message = (try? JSONSerialization.jsonObject(with: response.body) as? [String: [String: String]]).flatMap { $0?["error"] }
+            throw CommandFailure("the server answered \(response.status)\(message.map { ": \($0["code"] ?? "") \($0["message"] ?? "")" } ?? "")")
+        }
+        return job
     }
 }

@@ -75,6 +75,9 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     if let interval = configuration.memoryTrimInterval {
         services.append(MemoryTrimmer(interval: interval))
     }
+    // The admin work requests start (reconciliation passes), run as a service so shutdown waits for it.
+    let jobs = AdminJobRunner()
+    services.append(jobs)
     if let interval = configuration.reconciliationInterval {
         services.append(Reconciler(services: apps.services, interval: interval))
     }
@@ -87,7 +90,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),
-        sessions: DashboardSessions(store: store.dashboardSessionStore()), metrics: configuration.metrics,
+        sessions: DashboardSessions(store: store.dashboardSessionStore()), jobs: jobs, metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
     let onServerRunning = configuration.onServerRunning
     let bodyTimeout = TimeAmount(configuration.http.bodyTimeout)
@@ -124,7 +127,8 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, metrics: ServerMetrics = ServerMetrics(), maximumBodySize: Int,
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, jobs: AdminJobRunner, metrics: ServerMetrics = ServerMetrics(),
+    maximumBodySize: Int,
     signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
@@ -141,7 +145,7 @@ func buildRouter(
     let forApps = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: true, allowAppKey: true)
     SubscribersController(keys: keys).addRoutes(to: router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: forApps))
     let secret = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: false)
-    AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
+    AdminController(keys: keys, stored: stored, jobs: jobs).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))

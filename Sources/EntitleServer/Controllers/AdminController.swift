@@ -10,8 +10,10 @@ import Hummingbird
 struct AdminController {
     let keys: APIKeys
     let stored: StoredKeys
-    /// This instance's name in reconciliation leases.
-    let reconcilerHolder = UUID().uuidString
+    /// Runs the reconciliation passes requests start.
+    let jobs: AdminJobRunner
+    /// The longest `Prefer: wait=N` a start request may ask for (RFC 7240).
+    static let longestWait = 30
 
     func addRoutes(to router: Router<EntitleRequestContext>, select: AppSelectionMiddleware, secret: AuthenticationMiddleware) {
         let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: secret)
@@ -112,9 +114,26 @@ struct AdminController {
             OpenAccessResponse(try await context.service.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
         }
 
-        router.group("/v1/reconciliation").add(middleware: select).add(middleware: secret).post { request, context -> ReconciliationResponse in
+        // A pass can take minutes on a long history: the request starts it as a job and the caller
+        // polls; `Prefer: wait=N` waits up to N seconds for it to end first.
+        let reconciliation = router.group("/v1/reconciliation").add(middleware: select).add(middleware: secret)
+        reconciliation.post { [jobs] request, context -> Response in
             let body = try await request.decodeIfPresent(as: ReconciliationRequest.self, context: context) ?? ReconciliationRequest()
-            return ReconciliationResponse(try await context.service.reconcile(since: body.since, holder: reconcilerHolder))
+            let wait = try Self.preferredWait(request)
+            let service = try context.service
+            var job = try await service.startReconciliation(since: body.since, runner: jobs)
+            let deadline = ContinuousClock.now + .seconds(wait)
+            while job.state == .running, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                job = try await service.reconciliationJob(id: job.id)
+            }
+            var response = try Self.json(try Self.jobResponse(job, app: service.bundleID), status: job.state == .running ? .accepted : .ok)
+            response.headers[.location] = "/v1/reconciliation/\(job.id)"
+            return response
+        }
+        reconciliation.get("{jobID}") { _, context -> ReconciliationJobResponse in
+            let service = try context.service
+            return try Self.jobResponse(try await service.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID)
         }
 
         router.group("/v1/set-aside-events").add(middleware: select).add(middleware: secret).get { request, context -> SetAsideEventsResponse in

@@ -308,6 +308,14 @@ enum LedgerSchema {
                 """,
                 "CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at)",
             ]),
+            (20, [
+                // Long admin work a request starts and the caller polls (a reconciliation pass), by app.
+                """
+                CREATE TABLE admin_jobs (
+                    id TEXT NOT NULL, app_id TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, holder TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, finished_at BIGINT, result TEXT, error_code TEXT, error_message TEXT, PRIMARY KEY (app_id, id))
+                """,
+            ]),
         ]
     }
 

@@ -635,6 +635,10 @@ final class SQLLedgerStore: LedgerStore {
         SQLKeyStore(engine: engine)
     }
 
+    func adminJobStore() -> any AdminJobStore {
+        SQLAdminJobStore(engine: engine, app: app)
+    }
+
     func dashboardSessionStore() -> any DashboardSessionStore {
         SQLDashboardSessionStore(engine: engine)
     }

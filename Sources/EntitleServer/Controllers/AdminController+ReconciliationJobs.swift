@@ -1,0 +1,43 @@
+import EntitleStorage
+import EntitleWire
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension ReconciliationJobResponse: ResponseEncodable {}
+
+extension AdminController {
+    /// `Prefer: wait=N` (RFC 7240) in seconds, at most ``longestWait``; 0 without it.
+    static func preferredWait(_ request: Request) throws(ServiceError) -> Int {
+        guard let prefer = request.headers[HTTPField.Name("Prefer")!] else { return 0 }
+        for preference in prefer.split(separator: ",") {
+            let parts = preference.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, parts[0].lowercased() == "wait" else { continue }
+            guard let seconds = Int(parts[1]), (0...longestWait).contains(seconds) else {
+                throw ServiceError(.invalidRequest, "Prefer: wait is 0 to \(longestWait) seconds")
+            }
+            return seconds
+        }
+        return 0
+    }
+
+    static func jobResponse(_ job: AdminJob, app: String) throws(ServiceError) -> ReconciliationJobResponse {
+        var response = ReconciliationJobResponse(id: job.id, app: app, state: job.state.rawValue, createdAt: job.createdAt, finishedAt: job.finishedAt)
+        if let result = job.result {
+            do {
+                response.report = try WireJSON.decoder.decode(ReconciliationResponse.self, from: Data(result.utf8))
+            } catch {
+                throw ServiceError(.internalError, "a reconciliation job's report does not read", underlying: error)
+            }
+        }
+        if let code = job.errorCode { response.error = ErrorResponse.Detail(code: code, message: job.errorMessage ?? "") }
+        return response
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try WireJSON.encoder.encode(value))))
+    }
+}

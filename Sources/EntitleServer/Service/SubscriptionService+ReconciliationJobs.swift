@@ -1,0 +1,69 @@
+import EntitleStorage
+import EntitleWire
+import Foundation
+import Logging
+
+extension SubscriptionService {
+    /// The job kind a reconciliation pass a request started is recorded under.
+    static let reconciliationJobKind = "reconciliation"
+
+    /// Starts a reconciliation pass as a job `runner` runs, and answers at once with the job, which
+    /// ``reconciliationJob(id:)`` reports on. Refused at once when the App Store Server API is not
+    /// configured.
+    public func startReconciliation(since: Date?, runner: AdminJobRunner) async throws(ServiceError) -> AdminJob {
+        guard serverAPI != nil else {
+            throw ServiceError(.appStoreNotConfigured, "\(bundleID) has no App Store Server API key (--app-store-key)")
+        }
+        let job = AdminJob(id: "job_" + UUID().uuidString.lowercased(), kind: Self.reconciliationJobKind, state: .running, holder: instanceID, createdAt: now())
+        let jobs = store.adminJobStore()
+        do {
+            try await jobs.insertJob(job)
+        } catch {
+            throw ServiceError(error)
+        }
+        let started = runner.start { [self] in
+            var ended = job
+            do {
+                let report = try await reconcile(since: since, holder: instanceID)
+                ended.state = .completed
+                ended.result = String(decoding: try WireJSON.encoder.encode(ReconciliationResponse(report)), as: UTF8.self)
+            } catch let error as ServiceError {
+                ended.state = .failed
+                (ended.errorCode, ended.errorMessage) = (error.code.rawValue, error.message)
+            } catch {
+                ended.state = .failed
+                (ended.errorCode, ended.errorMessage) = (ServiceError.Code.internalError.rawValue, "the report did not encode")
+            }
+            ended.finishedAt = now()
+            // In a task of its own: shutdown cancelling the pass must not cut this write short.
+            let finished = ended
+            await Task { [logger] in
+                do throws(StorageError) {
+                    try await jobs.finishJob(finished)
+                } catch {
+                    logger.error("a reconciliation job's end not recorded", metadata: ["job.id": "\(finished.id)", "error.code": "\(error.code)"])
+                }
+            }.value
+        }
+        guard started else {
+            var refused = job
+            (refused.state, refused.finishedAt) = (.failed, now())
+            (refused.errorCode, refused.errorMessage) = (ServiceError.Code.shuttingDown.rawValue, "the server is shutting down")
+            try? await jobs.finishJob(refused)
+            throw ServiceError(.shuttingDown, "the server is shutting down; start the pass on another instance")
+        }
+        return job
+    }
+
+    /// The reconciliation job `id` of this app, as it stands.
+    public func reconciliationJob(id: String) async throws(ServiceError) -> AdminJob {
+        let job: AdminJob?
+        do {
+            job = try await store.adminJobStore().job(id: id)
+        } catch {
+            throw ServiceError(error)
+        }
+        guard let job, job.kind == Self.reconciliationJobKind else { throw ServiceError(.notFound, "no reconciliation job \(id)") }
+        return job
+    }
+}
