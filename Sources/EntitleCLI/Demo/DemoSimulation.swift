@@ -82,23 +82,35 @@ final class DemoSimulation: Service {
         return try? WireJSON.decoder.decode(WebhookStatusResponse.self, from: response.body)
     }
 
-    /// One reconciliation pass through the admin API, as `entitle reconcile` runs it.
+    /// One reconciliation pass through the admin API, as `entitle reconcile` runs it: started as a job,
+    /// waited for, polled until it ends.
     func reconcile() async throws(LocalStoreError) -> ReconciliationResponse {
         let transport = AsyncHTTPClientTransport(client: http)
         var headers = ["Authorization": "Bearer \(secretKey)", "Content-Type": "application/json"]
         if let app { headers["Entitle-App"] = app }
-        let response: APIResponse
-        do {
-            response = try await transport.send(
-                APIRequest(method: "POST", path: "/v1/reconciliation", headers: headers, body: Data("{}".utf8)), to: URL(string: baseURL)!,
-                timeout: .seconds(300))
-        } catch {
-            throw LocalStoreError(.deliveryFailed, "reconciliation: \(error.message)")
+        guard let base = URL(string: baseURL) else { throw LocalStoreError(.deliveryFailed, "reconciliation: \(baseURL) is not a URL") }
+        var request = APIRequest(method: "POST", path: "/v1/reconciliation", headers: headers.merging(["Prefer": "wait=30"]) { $1 }, body: Data("{}".utf8))
+        while true {
+            let response: APIResponse
+            do {
+                response = try await transport.send(request, to: base, timeout: .seconds(60))
+            } catch {
+                throw LocalStoreError(.deliveryFailed, "reconciliation: \(error.message)")
+            }
+            guard (200...202).contains(response.status), let job = try? WireJSON.decoder.decode(ReconciliationJobResponse.self, from: response.body) else {
+                throw LocalStoreError(.deliveryFailed, "reconciliation answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            }
+            switch job.state {
+            case "completed":
+                guard let report = job.report else { throw LocalStoreError(.deliveryFailed, "reconciliation job \(job.id) completed with no report") }
+                return report
+            case "running":
+                request = APIRequest(method: "GET", path: "/v1/reconciliation/\(job.id)", headers: headers)
+                try? await Task.sleep(for: .milliseconds(200))
+            default:
+                throw LocalStoreError(.deliveryFailed, "reconciliation job \(job.id) failed: \(job.error.map { "\($0.code) \($0.message)" } ?? job.state)")
+            }
         }
-        guard response.status == 200, let report = try? WireJSON.decoder.decode(ReconciliationResponse.self, from: response.body) else {
-            throw LocalStoreError(.deliveryFailed, "reconciliation answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
-        }
-        return report
     }
 
     /// What to try once the simulation has played.
