@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// What the targets that run the server's own code (a ledger, the service, the router) link.
+let serverTargetDependencies: [Target.Dependency] = [
+    "FuzzSupport", .product(name: "EntitleServer", package: "Entitle"), .product(name: "EntitleStorage", package: "Entitle"),
+    .product(name: "EntitleCore", package: "Entitle"), .product(name: "LocalAppStore", package: "Entitle"),
+    .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "Logging", package: "swift-log"),
+]
+
 /// libFuzzer targets for Entitle's parsers and decoders, kept out of the main package: they are built
 /// with `-sanitize=fuzzer,address` (scripts/fuzz.sh), which instruments every module they link.
 let package = Package(
@@ -43,18 +50,11 @@ let package = Package(
         // Apple's signed data with fuzzed values through verify, append, fold, resolve, analytics and webhooks.
         .executableTarget(
             name: "FuzzPipeline",
-            dependencies: [
-                "FuzzSupport", .product(name: "EntitleServer", package: "Entitle"), .product(name: "EntitleStorage", package: "Entitle"),
-                .product(name: "EntitleCore", package: "Entitle"), .product(name: "LocalAppStore", package: "Entitle"),
-                .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "Logging", package: "swift-log"),
-            ]),
+            dependencies: serverTargetDependencies),
         // Every operation of the OpenAPI document with fuzzed values, through the server's router.
         .executableTarget(
             name: "FuzzRequests",
-            dependencies: [
-                "FuzzSupport", .product(name: "EntitleServer", package: "Entitle"), .product(name: "EntitleStorage", package: "Entitle"),
-                .product(name: "EntitleCore", package: "Entitle"), .product(name: "LocalAppStore", package: "Entitle"),
-                .product(name: "AppStoreVerification", package: "Entitle"), .product(name: "Logging", package: "swift-log"),
+            dependencies: serverTargetDependencies + [
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]),

@@ -58,6 +58,16 @@ struct ConnectionLimitsTests {
             _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(socket, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
         }
 
+        /// Sends `text` every 300 ms, 99 times, until cancelled.
+        func trickle(_ text: String) -> Task<Void, any Error> {
+            Task {
+                for _ in 0..<99 {
+                    try await Task.sleep(for: .milliseconds(300))
+                    send(text)
+                }
+            }
+        }
+
         /// ``readAll()`` on a thread of its own: the server in this process answers on the cooperative
         /// pool, which a blocking read must not hold.
         func received() async -> (text: String, closed: Bool) {
@@ -117,12 +127,7 @@ struct ConnectionLimitsTests {
             let body = try RawConnection(port: port, timeout: 30)
             body.send("POST /v1/app-store/notifications HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
             // A byte every 300 ms keeps the idle timer (4 s) from firing; 100 bytes would take 30 s.
-            let trickle = Task {
-                for _ in 0..<99 {
-                    try await Task.sleep(for: .milliseconds(300))
-                    body.send(" ")
-                }
-            }
+            let trickle = body.trickle(" ")
             defer { trickle.cancel() }
             let (answer, bodyClosed) = await body.received()
             // Closed with no answer: the body never arrived in full (in full, it would be answered 400).
@@ -131,12 +136,7 @@ struct ConnectionLimitsTests {
             // A head whose bytes trickle in never becomes a request part: the idle timeout ends it.
             let head = try RawConnection(port: port, timeout: 30)
             head.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            let slowHead = Task {
-                for _ in 0..<99 {
-                    try await Task.sleep(for: .milliseconds(300))
-                    head.send("a")
-                }
-            }
+            let slowHead = head.trickle("a")
             defer { slowHead.cancel() }
             let (text, headClosed) = await head.received()
             #expect(headClosed && text.isEmpty, "\(text.prefix(100))")
