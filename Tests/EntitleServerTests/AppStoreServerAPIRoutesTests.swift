@@ -249,6 +249,12 @@ struct AppStoreServerAPIRoutesTests {
             #expect(tooLong.status == .badRequest)
             // Another app's key can't read the job.
             try await harness.get(client, "/v1/reconciliation/\(job.id)", key: harness.publicKey("reader"), expect: .forbidden)
+            // A job whose instance was killed mid-pass is told as failed an hour on, never running for ever.
+            try await harness.store.adminJobStore().insertJob(AdminJob(
+                id: "job_killed", kind: "reconciliation", state: .running, holder: "gone", createdAt: harness.clock.now.addingTimeInterval(-3_601)))
+            let abandoned = try ServerHarness.decode(
+                ReconciliationJobResponse.self, try await harness.get(client, "/v1/reconciliation/job_killed", key: setup.secret))
+            #expect(abandoned.state == "failed" && abandoned.error?.code == "job.abandoned")
         }
     }
 

@@ -6,6 +6,11 @@ import Logging
 extension SubscriptionService {
     /// The job kind a reconciliation pass a request started is recorded under.
     static let reconciliationJobKind = "reconciliation"
+    /// A job still running this long after it started was abandoned: its instance stopped without
+    /// shutting down (a crash, SIGKILL), and nothing will end it. Four times a pass's lease.
+    static let abandonedAfter: TimeInterval = 3_600
+    /// The error code of an abandoned job.
+    public static let abandonedJobCode = "job.abandoned"
 
     /// Starts a reconciliation pass as a job `runner` runs, and answers at once with the job, which
     /// ``reconciliationJob(id:)`` reports on. Refused at once when the App Store Server API is not
@@ -63,7 +68,12 @@ extension SubscriptionService {
         } catch {
             throw ServiceError(error)
         }
-        guard let job, job.kind == Self.reconciliationJobKind else { throw ServiceError(.notFound, "no reconciliation job \(id)") }
+        guard var job, job.kind == Self.reconciliationJobKind else { throw ServiceError(.notFound, "no reconciliation job \(id)") }
+        if job.state == .running, now().timeIntervalSince(job.createdAt) > Self.abandonedAfter {
+            // Told, not stored: should the pass still end, its record says how.
+            job.state = .failed
+            (job.errorCode, job.errorMessage) = (Self.abandonedJobCode, "the instance running the pass stopped without ending it; start another")
+        }
         return job
     }
 }
