@@ -205,6 +205,10 @@ struct DashboardTests {
             let own = try await post("/dashboard/keys", [("Origin", "http://localhost"), ("Sec-Fetch-Site", "same-origin")])
             #expect(own.status == .seeOther || own.status == .ok, "\(String(buffer: own.body))")
             #expect(try await harness.store.keyStore().keys(app: nil).count == 1)
+            // What Chromium sends from a page whose referrer policy is no-referrer: Origin null, and its own word that it's same-origin.
+            let nullOrigin = try await post("/dashboard/keys", [("Origin", "null"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(nullOrigin.status == .seeOther || nullOrigin.status == .ok)
+            #expect(try await harness.store.keyStore().keys(app: nil).count == 2)
         }
     }
 
