@@ -247,6 +247,9 @@ struct AppStoreServerAPIRoutesTests {
             headers[HTTPField.Name("Prefer")!] = "wait=31"
             let tooLong = try await client.execute(uri: "/v1/reconciliation", method: .post, headers: headers, body: ServerHarness.json(ReconciliationRequest()))
             #expect(tooLong.status == .badRequest)
+            headers[HTTPField.Name("Prefer")!] = String(repeating: "0", count: 101)
+            let oversized = try await client.execute(uri: "/v1/reconciliation", method: .post, headers: headers, body: ServerHarness.json(ReconciliationRequest()))
+            #expect(oversized.status == .badRequest, "the document says Prefer is at most 100 bytes")
             // Another app's key can't read the job.
             try await harness.get(client, "/v1/reconciliation/\(job.id)", key: harness.publicKey("reader"), expect: .forbidden)
             // A job whose instance was killed mid-pass is told as failed an hour on, never running for ever.
