@@ -15,7 +15,14 @@ public enum WireJSON {
     /// Decodes wire types as the API sends them.
     public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = WireDate.parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text.prefix(40)) is not a date-time as YYYY-MM-DDTHH:MM:SSZ")
+            }
+            return date
+        }
         return decoder
     }
 }
