@@ -31,7 +31,7 @@ struct ReconcileCommand: AsyncParsableCommand {
             throw ValidationError("give a secret key: --secret-key or ENTITLE_SECRET_KEY")
         }
         let sinceDate = try since.map { text in
-            guard let date = try? Date(text, strategy: .iso8601) else { throw ValidationError("--since: \(text) is not an ISO 8601 date-time") }
+            guard let date = WireDate.parse(text) else { throw ValidationError("--since: \(text) is not an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SSZ)") }
             return date
         }
         var headers = ["Authorization": "Bearer \(key)", "Content-Type": "application/json"]

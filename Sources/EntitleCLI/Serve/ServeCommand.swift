@@ -107,18 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
             return port
         } ?? 8080
         let database = database ?? environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
-        let idleSeconds = try idleTimeout ?? environment["ENTITLE_IDLE_TIMEOUT"].map { value in
-            guard let seconds = Int(value), (1...3_600).contains(seconds) else { throw ValidationError("ENTITLE_IDLE_TIMEOUT is 1 to 3600 seconds") }
-            return seconds
-        } ?? 60
-        let bodySeconds = try bodyTimeout ?? environment["ENTITLE_BODY_TIMEOUT"].map { value in
-            guard let seconds = Int(value), (1...3_600).contains(seconds) else { throw ValidationError("ENTITLE_BODY_TIMEOUT is 1 to 3600 seconds") }
-            return seconds
-        } ?? 60
-        let connections = try maximumConnections ?? environment["ENTITLE_MAX_CONNECTIONS"].map { value in
-            guard let count = Int(value), (1...1_000_000).contains(count) else { throw ValidationError("ENTITLE_MAX_CONNECTIONS is 1 to 1000000") }
-            return count
-        }
+        let idleSeconds = try Self.whole(idleTimeout, environment, "ENTITLE_IDLE_TIMEOUT", 1...3_600, unit: "seconds") ?? 60
+        let bodySeconds = try Self.whole(bodyTimeout, environment, "ENTITLE_BODY_TIMEOUT", 1...3_600, unit: "seconds") ?? 60
+        let connections = try Self.whole(maximumConnections, environment, "ENTITLE_MAX_CONNECTIONS", 1...1_000_000, unit: "")
 
         let catalogPaths = catalog.isEmpty
             ? (environment["ENTITLE_CATALOG"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
@@ -268,5 +259,17 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("cannot write \(file.path)")
         }
         return secret
+    }
+
+    /// The option's value, else the environment variable `name` read as a whole number in `range`.
+    private static func whole(
+        _ option: Int?, _ environment: [String: String], _ name: String, _ range: ClosedRange<Int>, unit: String
+    ) throws -> Int? {
+        try option ?? environment[name].map { value in
+            guard let number = Int(value), range.contains(number) else {
+                throw ValidationError("\(name) is \(range.lowerBound) to \(range.upperBound)\(unit.isEmpty ? "" : " " + unit)")
+            }
+            return number
+        }
     }
 }

@@ -82,7 +82,7 @@ struct AdminController {
             }
             var info = KeyInfo(created.stored)
             info.key = created.key
-            return try Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: WireJSON.encoder.encode(info))))
+            return try Self.json(info, status: .created)
         }
         apiKeys.get { _, context -> [KeyInfo] in
             do {

@@ -136,7 +136,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// `entitle_events_set_aside_total{consumer}`: ledger events a background consumer could not
-    /// process and left out (shown at `GET /v1/admin/set-aside-events`).
+    /// process and left out (shown at `GET /v1/set-aside-events`).
     func recordSetAside(consumer: String, count: Int) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(

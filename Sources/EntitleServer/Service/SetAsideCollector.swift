@@ -17,19 +17,7 @@ final class SetAsideCollector: Sendable {
 
     /// `events` without those whose values are out of range, each of which is noted with the reason.
     func keepingProcessable(_ events: [LedgerEvent], appUserID: String?, at: Date) -> [LedgerEvent] {
-        var refused: [SetAsideEvent] = []
-        let kept = events.filter { event in
-            guard let problem = event.outOfRangeValue else { return true }
-            refused.append(SetAsideEvent(
-                consumer: consumer, eventID: event.id, appUserID: event.appUserID ?? appUserID, reason: problem.description, setAsideAt: at))
-            return false
-        }
-        if !refused.isEmpty {
-            noted.withLock { noted in
-                for event in refused { noted[event.eventID] = event }
-            }
-        }
-        return kept
+        events.filter { !setsAside($0, appUserID: appUserID, at: at) }
     }
 
     /// Notes `event`, which the consumer could not process for `reason`.
@@ -46,9 +34,9 @@ final class SetAsideCollector: Sendable {
 
     /// Whether the consumer should set `event` aside rather than process it: a value out of range
     /// (noted, with the reason).
-    func setsAside(_ event: LedgerEvent, at: Date) -> Bool {
+    func setsAside(_ event: LedgerEvent, appUserID: String? = nil, at: Date) -> Bool {
         guard let problem = event.outOfRangeValue else { return false }
-        note(event, reason: problem.description, at: at)
+        note(event, appUserID: appUserID, reason: problem.description, at: at)
         return true
     }
 

@@ -480,15 +480,6 @@ public final class SubscriptionService: Sendable {
         return try await subscriber(appUserID: known)
     }
 
-    /// Checks that `token`, signed by the app's backend, proves the user logging in is `appUserID`.
-    /// - Throws: `auth.invalidLogInToken`, also when the app lists no log-in token keys.
-    public func verifyLogInToken(_ token: String, for appUserID: String) throws(ServiceError) {
-        guard let logInTokens else {
-            throw ServiceError(.invalidLogInToken, "\(bundleID) lists no log-in token keys (logInTokens in its entitlements file)")
-        }
-        try logInTokens.verify(token, appUserID: appUserID, now: now())
-    }
-
     static func validate(_ appUserID: String) throws(ServiceError) {
         guard !appUserID.isEmpty else { throw ServiceError(.invalidAppUserID, "the app user ID is empty") }
         guard appUserID.utf8.count <= 200 else {
