@@ -64,6 +64,10 @@ cleanup() {
 trap cleanup EXIT
 postgres_cluster_start
 
+log "imports: every module's against docs/architecture.md (and the check refuses a wrong one)"
+python3 scripts/check-imports.py --self-test
+python3 scripts/check-imports.py
+
 log "build (warnings in Entitle's own code fail the run)"
 swift build --build-tests 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$build_log"; then
@@ -73,6 +77,9 @@ fi
 
 log "documents: entitlements files against their schema, docs/openapi.json as OpenAPI 3.1"
 python3 scripts/check-schema.py
+
+log "README: the command reference against every command's --help"
+python3 scripts/check-readme-commands.py "$(swift build --show-bin-path)/entitle"
 
 log "EntitleKit links no server dependency"
 swift package describe --type json | python3 scripts/check-sdk-dependencies.py
