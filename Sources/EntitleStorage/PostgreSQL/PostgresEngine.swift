@@ -32,6 +32,7 @@ final class PostgresEngine: SQLEngine {
     static let appendLock = "hashtextextended('entitle.ledger.appends', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
     let routines = [AppendRoutine.definition, KeptAppendRoutine.definition]
+    let aggregates = AggregateCache()
     let appendCall: (any KeptStatement.Type)? = AppendRoutine.self
     let keptAppendCall: (any KeptStatement.Type)? = KeptAppendRoutine.self
 

@@ -15,11 +15,11 @@ struct LedgerCursor {
 
     /// The app whose events the consumer reads.
     let app: String
-    let consumer: String
+    let consumer: LedgerConsumer
 
     /// The last sequence the consumer has read (0 when it never has).
     func position(_ session: any SQLSession) async throws(StorageError) -> Int64 {
-        try await session.execute("SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer)])
+        try await session.execute("SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer.rawValue)])
             .first?["sequence"]?.integer ?? 0
     }
 
@@ -29,7 +29,7 @@ struct LedgerCursor {
             """
             INSERT INTO ledger_cursors (app_id, consumer, sequence) VALUES (?, ?, ?)
             ON CONFLICT (app_id, consumer) DO UPDATE SET sequence = excluded.sequence
-            """, [.text(app), .text(consumer), .integer(sequence)])
+            """, [.text(app), .text(consumer.rawValue), .integer(sequence)])
     }
 
     /// Up to `limit` of the app's events after `sequence`, at or below `horizon`, in sequence order.

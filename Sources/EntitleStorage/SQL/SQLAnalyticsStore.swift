@@ -16,14 +16,21 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// The app whose aggregates these are.
     let app: String
     let cursor: LedgerCursor
-    /// The aggregates kept in memory, shared by the stores of every app on this engine.
+    /// The aggregates kept in memory: the engine's (shared by the stores of every app on it), unless
+    /// given (another instance's, in tests).
     let aggregates: AggregateCache
 
-    init(engine: any SQLEngine, app: String, aggregates: AggregateCache) {
+    init(engine: any SQLEngine, app: String, aggregates: AggregateCache? = nil) {
         self.engine = engine
         self.app = app
         self.cursor = LedgerCursor(app: app, consumer: "analytics")
-        self.aggregates = aggregates
+        self.aggregates = aggregates ?? engine.aggregates
+    }
+
+    /// Inside the transaction that moves the rows written before apps existed to `app`: the app's
+    /// aggregates now hold the rows adopted, so no revision is theirs until the next write.
+    static func forgetRevisions(adoptedBy app: String, _ session: any SQLSession) async throws(StorageError) {
+        _ = try await session.execute("DELETE FROM analytics_revisions WHERE app_id IN ('', ?)", [.text(app)])
     }
 
     func refreshAnalytics(

@@ -35,6 +35,9 @@ protocol SQLEngine: Sendable {
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }
+    /// The analytics aggregates this process keeps of the database, shared by every app's
+    /// ``SQLAnalyticsStore`` on the engine.
+    var aggregates: AggregateCache { get }
     /// Stored routines, (re)created after every migration (PostgreSQL: ``AppendRoutine``).
     var routines: [String] { get }
     /// One statement doing an append's first steps (locks, owner, insert, projection), taking

@@ -287,7 +287,7 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
-    func unreadEvents(consumer: String) async throws(StorageError) -> Int {
+    func unreadEvents(consumer: LedgerConsumer) async throws(StorageError) -> Int {
         let cursor = LedgerCursor(app: app, consumer: consumer)
         return try await engine.transaction { session throws(StorageError) in
             try await cursor.backlog(after: try await cursor.position(session), session)

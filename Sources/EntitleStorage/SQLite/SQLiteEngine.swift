@@ -24,6 +24,7 @@ final class SQLiteEngine: SQLEngine {
     let appendGuardStatement: String? = nil
     /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
     let routines: [String] = []
+    let aggregates = AggregateCache()
     let appendCall: (any KeptStatement.Type)? = nil
     let keptAppendCall: (any KeptStatement.Type)? = nil
 

@@ -5,7 +5,7 @@ import Foundation
 /// the events it read. Either all of it is stored or none: a crash repeats the step, never half of it.
 public struct WebhookBatch: Sendable {
     /// The ledger consumer's cursor, moved from `from` to `to` (`nil`: a step that read no events).
-    public var cursor: (consumer: String, from: Int64, to: Int64)?
+    public var cursor: (consumer: LedgerConsumer, from: Int64, to: Int64)?
     public var deliveries: [WebhookDelivery]
     public var snapshots: [String: WebhookSnapshot]
     public var schedule: [ScheduledEvent]
@@ -14,7 +14,7 @@ public struct WebhookBatch: Sendable {
     public var firedAt: Date
 
     public init(
-        cursor: (consumer: String, from: Int64, to: Int64)? = nil, deliveries: [WebhookDelivery] = [], snapshots: [String: WebhookSnapshot] = [:],
+        cursor: (consumer: LedgerConsumer, from: Int64, to: Int64)? = nil, deliveries: [WebhookDelivery] = [], snapshots: [String: WebhookSnapshot] = [:],
         schedule: [ScheduledEvent] = [], fired: [ScheduledEvent] = [], firedAt: Date
     ) {
         self.cursor = cursor

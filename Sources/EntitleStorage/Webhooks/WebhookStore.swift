@@ -39,7 +39,7 @@ public protocol WebhookStore: Sendable {
     /// one of the endpoint. Returns how many.
     func replay(endpointID: String, ids: [Int64]?, at now: Date) async throws(StorageError) -> Int
     /// How many of the app's ledger events the consumer `consumer` has not read yet.
-    func unreadEvents(consumer: String) async throws(StorageError) -> Int
+    func unreadEvents(consumer: LedgerConsumer) async throws(StorageError) -> Int
     /// How many deliveries are in each status.
     func deliveryCounts() async throws(StorageError) -> [WebhookDelivery.Status: Int]
 }

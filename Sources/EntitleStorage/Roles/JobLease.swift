@@ -4,7 +4,7 @@ import Foundation
 /// holder at a time, so that server instances sharing a database run a job once, not once each.
 public struct JobLease: Hashable, Sendable {
     /// The job, e.g. `reconciliation`.
-    public var job: String
+    public var job: LeasedJob
     /// Who holds it (an instance's random ID).
     public var holder: String
     /// When the lease lapses if its holder neither completes nor renews it (a crashed holder).
@@ -13,7 +13,7 @@ public struct JobLease: Hashable, Sendable {
     /// notification time read); `nil` before the first.
     public var mark: Date?
 
-    public init(job: String, holder: String, until: Date, mark: Date?) {
+    public init(job: LeasedJob, holder: String, until: Date, mark: Date?) {
         self.job = job
         self.holder = holder
         self.until = until

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The other stores kept in the ledger's database, each confined as the ledger is (to its app, or
+/// server-wide where said).
+public protocol CompanionStores: Sendable {
+    /// The analytics aggregates, a consumer of this ledger.
+    func analyticsStore() -> any AnalyticsStore
+
+    /// The events this app's background consumers set aside.
+    func setAsideStore() -> any SetAsideStore
+
+    /// The app's webhooks: endpoints, deliveries, the schedule.
+    func webhookStore() -> any WebhookStore
+
+    /// The API keys (of every app).
+    func keyStore() -> any KeyStore
+
+    /// The app's admin jobs (reconciliation passes a request started).
+    func adminJobStore() -> any AdminJobStore
+
+    /// The dashboard's sign-ins (server-wide).
+    func dashboardSessionStore() -> any DashboardSessionStore
+}

@@ -1,0 +1,24 @@
+import EntitleCore
+import Foundation
+
+/// The subscribers' projections: each the fold of their events, written in the transaction that
+/// appends an event (``EventLog``), and rebuilt from the log on request.
+public protocol ProjectionStore: Sendable {
+    /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
+    func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
+
+    /// A subscriber's projection (`nil` for an unknown subscriber) and the latest global event of
+    /// `source`, read in one statement: what every answer about a subscriber reads.
+    func projection(
+        appUserID: String, latestGlobalEvent source: LedgerEventSource
+    ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?)
+
+    /// The projections of those of `appUserIDs` that have one, read together.
+    func projections(appUserIDs: Set<String>) async throws(StorageError) -> [String: SubscriberFacts]
+
+    /// Every subscriber with a projection, sorted.
+    func subscriberIDs() async throws(StorageError) -> [String]
+
+    /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
+    func rebuildProjections() async throws(StorageError) -> Int
+}

@@ -1,0 +1,78 @@
+import EntitleCore
+import Foundation
+
+/// Consumers' cursors (``ConsumerCursors``) and job leases (``JobLeases``).
+extension SQLLedgerStore {
+    func consumerEvents(
+        _ consumer: LedgerConsumer, limit: Int, since: Date
+    ) async throws(StorageError) -> (position: Int64, events: [(sequence: Int64, event: LedgerEvent)]) {
+        let cursor = LedgerCursor(app: app, consumer: consumer)
+        let horizon = try await engine.readHorizon()
+        let app = app
+        let limit = max(1, limit)
+        return try await engine.transaction { session throws(StorageError) in
+            let known = try await session.execute(
+                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer.rawValue)]
+            ).first?["sequence"]?.integer
+            let position: Int64
+            if let known {
+                position = known
+            } else {
+                position = try await session.execute(
+                    "SELECT MAX(sequence) AS start FROM ledger_events WHERE app_id = ? AND received_at < ? AND sequence <= ?",
+                    [.text(app), SQLValue(since), .integer(horizon)]
+                ).first?["start"]?.integer ?? 0
+                try await cursor.advance(to: position, session)
+            }
+            let rows = try await session.execute(
+                "SELECT sequence, event FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
+                [.text(app), .integer(position), .integer(horizon), .integer(Int64(limit))])
+            let events = try Self.decodeEvents(rows)
+            return (position, zip(rows, events).map { ($0["sequence"]?.integer ?? 0, $1) })
+        }
+    }
+
+    func advanceConsumer(_ consumer: LedgerConsumer, from position: Int64, to sequence: Int64) async throws(StorageError) -> Bool {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.consumer.\(app).\(consumer.rawValue)")
+            let current = try await session.execute(
+                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer.rawValue)]
+            ).first?["sequence"]?.integer ?? 0
+            guard current == position else { return false }
+            try await LedgerCursor(app: app, consumer: consumer).advance(to: sequence, session)
+            return true
+        }
+    }
+
+    func acquireJob(_ job: LeasedJob, holder: String, now: Date, until: Date) async throws(StorageError) -> JobLease? {
+        let app = app
+        return try await engine.transaction { session throws(StorageError) in
+            try await session.lock("entitle.job.\(app).\(job.rawValue)")
+            let row = try await session.execute(
+                "SELECT mark, holder, lease_until FROM job_runs WHERE app_id = ? AND job = ?", [.text(app), .text(job.rawValue)]
+            ).first
+            if let row, let current = row["holder"]?.text, current != holder, let leaseUntil = row["lease_until"]?.integer,
+                leaseUntil > SQLValue(now).integer ?? 0
+            {
+                return nil
+            }
+            _ = try await session.execute(
+                """
+                INSERT INTO job_runs (app_id, job, mark, holder, lease_until) VALUES (?, ?, NULL, ?, ?)
+                ON CONFLICT (app_id, job) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+                """, [.text(app), .text(job.rawValue), .text(holder), SQLValue(until)])
+            let mark = row?["mark"]?.date
+            return JobLease(job: job, holder: holder, until: until, mark: mark)
+        }
+    }
+
+    func completeJob(_ lease: JobLease, mark: Date?) async throws(StorageError) {
+        let app = app
+        try await engine.transaction { session throws(StorageError) in
+            _ = try await session.execute(
+                "UPDATE job_runs SET mark = COALESCE(?, mark), holder = NULL, lease_until = NULL WHERE app_id = ? AND job = ? AND holder = ?",
+                [SQLValue(mark), .text(app), .text(lease.job.rawValue), .text(lease.holder)])
+        }
+    }
+}

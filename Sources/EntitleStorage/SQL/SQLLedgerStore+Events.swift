@@ -1,0 +1,75 @@
+import EntitleCore
+import Foundation
+
+/// Reads of the event log (``EventLog``).
+extension SQLLedgerStore {
+    func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
+        try await engine.read { session throws(StorageError) in
+            try Self.decodeEvents(await session.execute(
+                "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
+                [.text(app), .text(appUserID)]))
+        }
+    }
+
+    func events(
+        appUserIDs: Set<String>, after sequence: Int64
+    ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)] {
+        guard !appUserIDs.isEmpty else { return [] }
+        let app = app
+        let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
+        return try await engine.read { session throws(StorageError) in
+            let rows = try await session.execute(
+                """
+                SELECT sequence, app_user_id, event FROM ledger_events
+                WHERE app_id = ? AND sequence > ? AND app_user_id IN \(list.placeholders) ORDER BY sequence
+                """, [.text(app), .integer(sequence)] + list.values)
+            let events = try Self.decodeEvents(rows)
+            return try zip(rows, events).map { row, event throws(StorageError) in
+                guard let sequence = row["sequence"]?.integer, let appUserID = row["app_user_id"]?.text else {
+                    throw StorageError(.corruptRecord, "a ledger row has no sequence or owner")
+                }
+                return (sequence, appUserID, event)
+            }
+        }
+    }
+
+    func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
+        try await engine.read { session throws(StorageError) in
+            try Self.decodeEvents(await session.execute(LedgerStatements.latestGlobalEvent, [.text(app), .text(source.rawValue)])).first
+        }
+    }
+
+    func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
+        try await engine.read { session throws(StorageError) in
+            try Self.decodeEvents(await session.execute(
+                "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+                [.text(app), .text(originalTransactionID)]))
+        }
+    }
+
+    func heldPurchases() async throws(StorageError) -> [String] {
+        try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                """
+                SELECT DISTINCT original_transaction_id FROM ledger_events
+                WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL ORDER BY original_transaction_id
+                """, [.text(app)]
+            ).compactMap { $0["original_transaction_id"]?.text }
+        }
+    }
+
+    func heldEventCount() async throws(StorageError) -> Int {
+        try await engine.read { session throws(StorageError) in
+            Int(try await session.execute(
+                "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL",
+                [.text(app)]
+            ).first?["n"]?.integer ?? 0)
+        }
+    }
+
+    func eventCount() async throws(StorageError) -> Int {
+        try await engine.read { session throws(StorageError) in
+            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ?", [.text(app)]).first?["n"]?.integer ?? 0)
+        }
+    }
+}
