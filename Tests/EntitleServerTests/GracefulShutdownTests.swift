@@ -129,7 +129,7 @@ struct GracefulShutdownTests {
                 #expect(failures.isEmpty, "\(failures.map { "\($0.message) \($0.metadata)" })")
                 #expect(records.all.contains { $0.message == job.cutShort })
                 #expect(!metrics.render().contains(#"outcome="failed""#))
-                let next = try await store.acquireJob(job.rawValue, holder: "the-next-instance", now: clock.now, until: clock.now.addingTimeInterval(60))
+                let next = try await store.acquireJob(LeasedJob(rawValue: job.rawValue), holder: "the-next-instance", now: clock.now, until: clock.now.addingTimeInterval(60))
                 #expect(next != nil, "the lease was left to lapse")
             }
         }

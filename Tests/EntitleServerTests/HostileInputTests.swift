@@ -125,7 +125,7 @@ struct HostileInputTests {
         try await ServerHarness.run(engine: engine) { harness, client in
             let service = harness.service()
             harness.clock.set(ReferenceTime.day(1))
-            try await service.webhooks.addEndpoint(WebhookEndpoint(
+            try await service.webhooks.webhookStore.addEndpoint(WebhookEndpoint(
                 id: "we_poison", app: harness.bundleID, url: "http://127.0.0.1:9/hooks", eventTypes: [], secrets: ["whsec_test_secret"],
                 createdAt: ReferenceTime.start))
             let family = "com.screentimerewards.family.monthly"
@@ -136,19 +136,19 @@ struct HostileInputTests {
             _ = try await harness.store.append(event)
             try await harness.submit(client, "after", harness.apple.subscription(family, original: "602", purchase: ReferenceTime.day(1), expires: ReferenceTime.day(31)))
 
-            _ = try await service.publishWebhooks(holder: "test")
+            _ = try await service.webhooks.publishWebhooks(holder: "test")
             for user in ["before", "after"] {
-                #expect(try await !service.webhooks.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 10).isEmpty, "\(user)")
+                #expect(try await !service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 10).isEmpty, "\(user)")
             }
-            #expect(try await service.webhooks.deliveries(endpointID: nil, appUserID: "poisoned", status: nil, limit: 10).isEmpty)
+            #expect(try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "poisoned", status: nil, limit: 10).isEmpty)
             let listed = try ServerHarness.decode(
                 SetAsideEventsResponse.self, try await harness.get(client, "/v1/set-aside-events", key: ServerHarness.secretKey))
             #expect(listed.events.map(\.consumer) == ["webhooks"])
             #expect(listed.events.first?.eventID == event.id.uuidString)
             #expect(listed.events.first?.reason.hasPrefix("transaction.expiresDate") == true)
             // The cursor went past it: the next pass neither stops on it nor records it again.
-            _ = try await service.publishWebhooks(holder: "test")
-            #expect(try await service.setAsideEvents(limit: 10).count == 1)
+            _ = try await service.webhooks.publishWebhooks(holder: "test")
+            #expect(try await service.analytics.setAsideEvents(limit: 10).count == 1)
         }
     }
 }

@@ -79,14 +79,14 @@ struct ServerHarness: Sendable {
         return configuration
     }
 
-    /// A subscription service over the harness's ledger, as another instance of the server would run
+    /// An app's services over the harness's ledger, as another instance of the server would run
     /// it: for driving background work (webhooks) by hand.
-    func service() -> SubscriptionService {
+    func service() -> AppServices {
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(
                 bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root, authority.root]),
             now: clock.reading)
-        return SubscriptionService(store: store, catalog: catalog, verifiers: [verifier], now: clock.reading, logger: Logger(label: "entitle.tests.service"))
+        return AppServices(store: store, catalog: catalog, verifiers: [verifier], now: clock.reading, logger: Logger(label: "entitle.tests.service"))
     }
 
     // MARK: Signed inputs

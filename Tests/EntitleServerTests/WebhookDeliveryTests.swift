@@ -34,9 +34,9 @@ struct WebhookDeliveryTests {
     }
 
     /// A pass as the server's worker makes it: publish, then send.
-    static func pass(_ service: SubscriptionService, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), holder: String = "test") async throws {
-        _ = try await service.publishWebhooks(holder: holder)
-        _ = try await WebhookSender(client: HTTPClient.shared, policy: policy).deliver(service, holder: holder)
+    static func pass(_ service: AppServices, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), holder: String = "test") async throws {
+        _ = try await service.webhooks.publishWebhooks(holder: holder)
+        _ = try await WebhookSender(client: HTTPClient.shared, policy: policy).deliver(service.webhooks, holder: holder)
     }
 
     static func endpoint(_ url: URL, app: String, at: Date, types: [String] = []) -> WebhookEndpoint {
@@ -50,7 +50,7 @@ struct WebhookDeliveryTests {
             try await ServerHarness.run(engine: engine) { harness, client in
                 let service = harness.service()
                 let clock = harness.clock
-                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
+                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
                 var store = harness.localStore()
                 let start = ReferenceTime.day(1)
                 clock.set(start)
@@ -108,7 +108,7 @@ struct WebhookDeliveryTests {
                     SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/parent-1", key: ServerHarness.secretKey))
                 #expect(last.data.entitlementsAfter == now.entitlements)
                 #expect(last.subscriber?.entitlements == now.entitlements)
-                let counts = try await service.webhooks.deliveryCounts()
+                let counts = try await service.webhooks.webhookStore.deliveryCounts()
                 #expect(counts == [.delivered: events.count])
             }
         }
@@ -121,7 +121,7 @@ struct WebhookDeliveryTests {
                 let service = harness.service()
                 let clock = harness.clock
                 clock.set(ReferenceTime.day(1))
-                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
+                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
                 receiver.answer(503)
                 var store = harness.localStore()
                 var originals: [String] = []
@@ -140,24 +140,24 @@ struct WebhookDeliveryTests {
                 #expect(whileDown > 0 && receiver.accepted.isEmpty)
                 #expect(whileDown < 60, "a dead endpoint is not hammered: \(whileDown) attempts in a day")
                 receiver.answer(200)
-                for hour in 25...72 where try await service.webhooks.deliveryCounts()[.pending, default: 0] > 0 {
+                for hour in 25...72 where try await service.webhooks.webhookStore.deliveryCounts()[.pending, default: 0] > 0 {
                     clock.set(ReferenceTime.day(1).addingTimeInterval(Double(hour) * 3_600))
                     try await Self.pass(service)
                 }
-                let counts = try await service.webhooks.deliveryCounts()
+                let counts = try await service.webhooks.webhookStore.deliveryCounts()
                 #expect(counts[.pending] == nil && counts[.failed] == nil)
                 let delivered = try receiver.accepted.map(Self.event)
                 #expect(delivered.count == counts[.delivered])
                 for user in ["parent-1", "parent-2", "parent-3"] {
                     let theirs = delivered.filter { $0.appUserID == user }
-                    let written = try await service.webhooks.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 100).reversed().map(\.eventID)
+                    let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 100).reversed().map(\.eventID)
                     #expect(theirs.map(\.id) == Array(written), "\(user)'s events arrive in the order written")
                 }
                 #expect(delivered.filter { $0.appUserID == "parent-1" }.map(\.type) == [
                     "initial_purchase", "entitlement_changed", "auto_renew_disabled", "entitlement_changed",
                 ])
-                let first = try #require(try await service.webhooks.deliveries(endpointID: nil, appUserID: "parent-2", status: nil, limit: 10).last)
-                let attempts = try await service.webhooks.attempts(deliveryID: first.id)
+                let first = try #require(try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "parent-2", status: nil, limit: 10).last)
+                let attempts = try await service.webhooks.webhookStore.attempts(deliveryID: first.id)
                 #expect(attempts.count >= 3 && attempts.last?.status == 200)
                 #expect(attempts.dropLast().allSatisfy { $0.status == 503 && $0.error == "HTTP 503" })
             }
@@ -170,14 +170,14 @@ struct WebhookDeliveryTests {
             try await ServerHarness.run(engine: engine) { harness, client in
                 let service = harness.service()
                 harness.clock.set(ReferenceTime.day(1))
-                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now))
+                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now))
                 var store = harness.localStore()
                 try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
-                _ = try await service.publishWebhooks(holder: "test")
-                let written = try await service.webhooks.deliveries(endpointID: nil, appUserID: "parent-1", status: nil, limit: 10).reversed()
+                _ = try await service.webhooks.publishWebhooks(holder: "test")
+                let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "parent-1", status: nil, limit: 10).reversed()
                 #expect(written.count == 2)
                 receiver.hold()
-                let sending = Task { try await WebhookSender(client: HTTPClient.shared).deliver(service, holder: "test") }
+                let sending = Task { try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks, holder: "test") }
                 for _ in 0..<6_000 where receiver.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
                 try #require(!receiver.requests.isEmpty, "nothing was sent")
                 // Graceful shutdown cancels the worker's task while the endpoint has not answered.
@@ -187,17 +187,17 @@ struct WebhookDeliveryTests {
                 let cut = try receiver.requests.map(Self.event)
                 #expect(cut.map(\.id) == [written.first?.eventID], "the first of the subscriber's events, unanswered")
                 for delivery in written {
-                    let now = try #require(try await service.webhooks.delivery(id: delivery.id))
+                    let now = try #require(try await service.webhooks.webhookStore.delivery(id: delivery.id))
                     #expect(now.status == .pending && now.attempts == 0 && now.lastError == nil)
-                    #expect(try await service.webhooks.attempts(deliveryID: delivery.id).isEmpty)
+                    #expect(try await service.webhooks.webhookStore.attempts(deliveryID: delivery.id).isEmpty)
                 }
-                let endpoint = try #require(try await service.webhooks.endpoint(id: "we_test"))
+                let endpoint = try #require(try await service.webhooks.webhookStore.endpoint(id: "we_test"))
                 #expect(endpoint.consecutiveFailures == 0 && endpoint.pausedUntil == nil)
                 // Not resting: the next pass, at the same instant, sends both, the cut one with its event ID.
-                _ = try await WebhookSender(client: HTTPClient.shared).deliver(service, holder: "test")
+                _ = try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks, holder: "test")
                 #expect(try receiver.accepted.map(Self.event).map(\.id) == written.map(\.eventID))
                 for delivery in written {
-                    let attempts = try await service.webhooks.attempts(deliveryID: delivery.id)
+                    let attempts = try await service.webhooks.webhookStore.attempts(deliveryID: delivery.id)
                     #expect(attempts.map(\.attempt) == [1] && attempts.first?.status == 200)
                 }
             }
@@ -210,7 +210,7 @@ struct WebhookDeliveryTests {
             try await ServerHarness.run { harness, client in
                 let service = harness.service()
                 harness.clock.set(ReferenceTime.day(1))
-                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now, types: ["entitlement_changed"]))
+                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now, types: ["entitlement_changed"]))
                 var store = harness.localStore()
                 try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
                 try await Self.pass(service)
@@ -240,7 +240,7 @@ struct WebhookDeliveryTests {
                         }
                         let instances = harnesses.map { $0.service() }
                         clock.set(ReferenceTime.day(1))
-                        try await instances[0].webhooks.addEndpoint(Self.endpoint(url, app: "com.screentimerewards", at: clock.now))
+                        try await instances[0].webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: "com.screentimerewards", at: clock.now))
                         let app = try await ServerHarness.application(store: stores[0], pki: pki, clock: clock, keys: keys, alsoTrusting: [authority.root])
                         try await app.test(.live) { client in
                             var store = harnesses[0].localStore()
@@ -278,7 +278,7 @@ struct WebhookDeliveryTests {
                 let service = harness.service()
                 let clock = harness.clock
                 clock.set(ReferenceTime.day(1))
-                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
+                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: clock.now))
                 var store = harness.localStore()
                 func pass() async throws { try await Self.pass(service) }
                 func at(_ date: Date) async throws {
@@ -328,7 +328,7 @@ struct WebhookDeliveryTests {
                 try await at(clock.now.addingTimeInterval(3_600))
                 try await harness.submit(client, "parent-2", signed: try store.currentTransaction(original, at: clock.now))
                 try await pass()
-                _ = try await service.sendTestWebhook(endpointID: "we_test")
+                _ = try await service.webhooks.sendTestWebhook(endpointID: "we_test")
                 try await pass()
 
                 let events = try receiver.accepted.map(Self.event)
@@ -345,7 +345,7 @@ struct WebhookDeliveryTests {
             try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
                 let service = harness.service()
                 harness.clock.set(ReferenceTime.day(1))
-                try await service.webhooks.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now, types: ["quota_exhausted"]))
+                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now, types: ["quota_exhausted"]))
                 for use in ["a", "b"] {
                     try await harness.post(
                         client, "/v1/subscribers/reader/usage", key: harness.publicKey("reader"),

@@ -437,7 +437,7 @@ extension LedgerStoreConformanceTests {
             let before = try await revision()
             // The read, with the late events appended and refreshed (another instance) just before its rows.
             let read = try await mine.engine.read { session throws(StorageError) in
-                try await SQLAnalyticsStore.keptOrRead(app: app, aggregates: mine.aggregates, through: nil, InterposedSession(session) {
+                try await SQLAnalyticsStore.keptOrRead(app: app, aggregates: mine.engine.aggregates, through: nil, InterposedSession(session) {
                     for event in late { _ = try await other.append(event) }
                     _ = try await otherAnalytics.refreshAnalytics(batchSize: 100, cells: cells)
                 })
@@ -446,7 +446,7 @@ extension LedgerStoreConformanceTests {
             let after = try await revision()
             #expect(before != 0 && after != before)
             // What that refresh does once committed, had it run here: advance the cells kept at its first revision.
-            mine.aggregates.advance(app, from: before, to: after, adding: Self.expectedCells(events).difference(from: Self.expectedCells(early)))
+            mine.engine.aggregates.advance(app, from: before, to: after, adding: Self.expectedCells(events).difference(from: Self.expectedCells(early)))
             #expect(try await mine.analyticsStore().analyticsCells(through: nil) == Self.expectedCells(events))
         }
     }

@@ -29,13 +29,13 @@ enum WebhookThroughput {
         for chunk in stride(from: 0, to: batch.count, by: 1_000) {
             _ = try await webhooks.publish(WebhookBatch(deliveries: Array(batch[chunk..<min(chunk + 1_000, batch.count)]), firedAt: start))
         }
-        let service = SubscriptionService(store: store, catalog: Catalog(), verifiers: [], now: { Date() }, logger: logger)
+        let service = AppServices(store: store, catalog: Catalog(), verifiers: [], now: { Date() }, logger: logger)
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let policy = WebhookDeliveryPolicy()
         let clock = ContinuousClock()
         let sent = try await clock.measure {
             while try await webhooks.deliveryCounts()[.pending, default: 0] > 0 {
-                _ = try await WebhookSender(client: http, policy: policy).deliver(service, holder: "load")
+                _ = try await WebhookSender(client: http, policy: policy).deliver(service.webhooks, holder: "load")
             }
         }
         let reference = try await clock.measure {

@@ -24,7 +24,7 @@ final class Pipeline: @unchecked Sendable {
     let authority: LocalCertificateAuthority
     let catalogs: [Catalog]
     var store: (any LedgerStore)?
-    var services: [SubscriptionService] = []
+    var services: [AppServices] = []
     var folder: URL?
     var template: String?
 
@@ -34,7 +34,7 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// A fresh ledger for every input, so that a failure reproduces from its input alone.
-    func services() async -> [SubscriptionService] {
+    func services() async -> [AppServices] {
         if let store { await store.close() }
         if let folder { try? FileManager.default.removeItem(at: folder) }
         let scratch = URL(fileURLWithPath: FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
@@ -59,11 +59,11 @@ final class Pipeline: @unchecked Sendable {
                 now: { [unowned self] in self.clock })
             var logger = Logger(label: "fuzz")
             logger.logLevel = .critical
-            return SubscriptionService(
+            return AppServices(
                 store: opened.forApp(bundleID), catalog: catalog, verifiers: [verifier], now: { [unowned self] in self.clock }, logger: logger)
         }
         for service in services {
-            try! await service.webhooks.addEndpoint(WebhookEndpoint(
+            try! await service.webhooks.webhookStore.addEndpoint(WebhookEndpoint(
                 id: "e-\(service.bundleID)", app: service.bundleID, url: "http://127.0.0.1:9/hook", eventTypes: [], secrets: ["whsec_fuzz"],
                 createdAt: clock))
         }
@@ -182,7 +182,7 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             switch values.byte() % 10 {
             case 0, 1, 2:
                 guard let signed = try? signer.sign(payload: Data(transaction(&values, catalog: catalog, original: original, now: nowMilliseconds).utf8)) else { continue }
-                _ = await check("submit") { () async throws(ServiceError) in try await service.submitTransaction(appUserID: user, signedTransaction: signed) }
+                _ = await check("submit") { () async throws(ServiceError) in try await service.ingestion.submitTransaction(appUserID: user, signedTransaction: signed) }
                 touched.insert(user)
             case 3, 4, 5:
                 let signedTransaction = values.mutates() && values.bool() ? nil : try? signer.sign(payload: Data(transaction(&values, catalog: catalog, original: original, now: nowMilliseconds).utf8))
@@ -207,16 +207,16 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                     ("signedDate", values.milliseconds(near: nowMilliseconds)),
                 ])
                 guard let signed = try? signer.sign(payload: Data(notification.utf8)) else { continue }
-                _ = await check("notification") { () async throws(ServiceError) in try await service.ingestNotification(signedPayload: signed) }
+                _ = await check("notification") { () async throws(ServiceError) in try await service.ingestion.ingestNotification(signedPayload: signed) }
                 touched.formUnion(users)
             case 6:
-                _ = await check("trial") { () async throws(ServiceError) in try await service.startTrial(appUserID: user) }
+                _ = await check("trial") { () async throws(ServiceError) in try await service.subscribers.startTrial(appUserID: user) }
                 touched.insert(user)
             case 7:
                 let feature = values.pick(features)
                 let amount = Int(truncatingIfNeeded: values.integer(around: 1))
                 _ = await check("usage") { () async throws(ServiceError) in
-                    try await service.recordUsage(appUserID: user, feature: feature, amount: amount, idempotencyKey: "k\(values.byte())")
+                    try await service.subscribers.recordUsage(appUserID: user, feature: feature, amount: amount, idempotencyKey: "k\(values.byte())")
                 }
                 touched.insert(user)
             case 8:
@@ -226,22 +226,22 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 switch values.byte() % 3 {
                 case 0:
                     _ = await check("grant") { () async throws(ServiceError) in
-                        try await service.grant(appUserID: user, entitlementID: entitlement, startsAt: values.bool() ? start : nil, endsAt: end, reason: "fuzz")
+                        try await service.admin.grant(appUserID: user, entitlementID: entitlement, startsAt: values.bool() ? start : nil, endsAt: end, reason: "fuzz")
                     }
-                case 1: _ = await check("override") { () async throws(ServiceError) in try await service.addOverride(appUserID: user, endsAt: end, reason: nil) }
-                default: _ = await check("openAccess") { () async throws(ServiceError) in try await service.setOpenAccess(endsAt: end, entitlementIDs: [entitlement], reason: nil) }
+                case 1: _ = await check("override") { () async throws(ServiceError) in try await service.admin.addOverride(appUserID: user, endsAt: end, reason: nil) }
+                default: _ = await check("openAccess") { () async throws(ServiceError) in try await service.admin.setOpenAccess(endsAt: end, entitlementIDs: [entitlement], reason: nil) }
                 }
                 touched.insert(user)
             default:
                 let feature = values.pick(features)
                 let usage = Int(truncatingIfNeeded: values.integer(around: 1))
-                _ = await check("access") { () async throws(ServiceError) in try await service.access(appUserID: user, feature: feature, usage: usage) }
+                _ = await check("access") { () async throws(ServiceError) in try await service.subscribers.access(appUserID: user, feature: feature, usage: usage) }
             }
         }
         // Every subscriber touched reads back; its projection is the fold of its events.
         for user in touched.sorted() {
-            _ = await check("subscriber") { () async throws(ServiceError) in try await service.subscriber(appUserID: user, accessPeriods: true) }
-            _ = await check("timeline") { () async throws(ServiceError) in try await service.stateTimeline(appUserID: user) }
+            _ = await check("subscriber") { () async throws(ServiceError) in try await service.subscribers.subscriber(appUserID: user, accessPeriods: true) }
+            _ = await check("timeline") { () async throws(ServiceError) in try await service.analytics.stateTimeline(appUserID: user) }
             guard let store = pipeline.store?.forApp(service.bundleID), let events = try? await store.events(appUserID: user) else { continue }
             let stored = try? await store.projection(appUserID: user)
             if let stored, stored != SubscriberFacts.fold(appUserID: user, events: events) {
@@ -260,8 +260,8 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 fatalError("the projection of \(user) is not the fold of its \(events.count) events")
             }
         }
-        _ = await check("analytics") { () async throws(ServiceError) in try await service.analytics(from: nil, to: nil) }
-        _ = await check("webhooks") { () async throws(ServiceError) in try await service.publishWebhooks(holder: "fuzz") }
+        _ = await check("analytics") { () async throws(ServiceError) in try await service.analytics.analytics(from: nil, to: nil) }
+        _ = await check("webhooks") { () async throws(ServiceError) in try await service.webhooks.publishWebhooks(holder: "fuzz") }
         return 0
     }
 }

@@ -28,8 +28,8 @@ struct WebhookOptions: ParsableArguments {
             }
             if let app, !apps.contains(app) { throw ValidationError("--webhook-url names \(app), which is not an app this server serves") }
             do {
-                try SubscriptionService.validateWebhookURL(url)
-                _ = try SubscriptionService.validateWebhookSecret(secret)
+                try WebhookService.validateWebhookURL(url)
+                _ = try WebhookService.validateWebhookSecret(secret)
             } catch {
                 throw ValidationError("--webhook-url \(url): \((error as? ServiceError)?.message ?? "\(error)")")
             }

@@ -27,9 +27,9 @@ struct WebhooksCommand: AsyncParsableCommand {
         func validate() throws {
             guard !app.isEmpty, app.utf8.count <= 200 else { throw ValidationError("--app is the app's bundle ID") }
             do {
-                try SubscriptionService.validateWebhookURL(url)
-                try SubscriptionService.validateEventTypes(events)
-                if let secret { _ = try SubscriptionService.validateWebhookSecret(secret) }
+                try WebhookService.validateWebhookURL(url)
+                try WebhookService.validateEventTypes(events)
+                if let secret { _ = try WebhookService.validateWebhookSecret(secret) }
             } catch {
                 throw ValidationError(error.message)
             }
@@ -37,9 +37,9 @@ struct WebhooksCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let secret = secret ?? SubscriptionService.generateWebhookSecret()
+            let secret = secret ?? WebhookService.generateWebhookSecret()
             let endpoint = WebhookEndpoint(
-                id: SubscriptionService.newWebhookEndpointID(), app: app, url: url, eventTypes: Array(Set(events)).sorted(), secrets: [secret],
+                id: WebhookService.newWebhookEndpointID(), app: app, url: url, eventTypes: Array(Set(events)).sorted(), secrets: [secret],
                 description: description, createdAt: Date())
             let app = app
             try await LedgerConnection.with(try CommandInputs.database(database), logger: Logger(label: "entitle.webhooks")) { store in

@@ -62,35 +62,36 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
                 "\(app.bundleID) makes app keys reach known users only through a log-in token, which returns a public key: configure a public-key secret")
         }
     }
-    // Each app gets its own service over its part of the ledger.
+    // The work requests start that outlives them (reconciliation passes, early consumption answers),
+    // run as a service so shutdown waits for it.
+    let work = OwnedWork()
+    services.append(work)
+    // Each app gets its own services over its part of the ledger.
     let apps = ServedApps(services: configuration.apps.map { app in
-        SubscriptionService(
+        AppServices(
             store: store.forApp(app.bundleID), catalog: app.catalog, verifiers: app.verifiers, restorePolicy: configuration.restorePolicy,
             metrics: configuration.metrics, now: configuration.now, logger: configuration.logger, serverAPI: app.serverAPI, offerKey: app.offerKey,
-            ledgerReadiness: readiness)
+            ledgerReadiness: readiness, work: work)
     })
     if let interval = configuration.analyticsRefreshInterval {
-        for service in apps.services { services.append(AnalyticsRefresher(service: service, interval: interval)) }
+        for service in apps.services { services.append(AnalyticsRefresher(service: service.analytics, interval: interval)) }
     }
     if let interval = configuration.memoryTrimInterval {
         services.append(MemoryTrimmer(interval: interval))
     }
-    // The admin work requests start (reconciliation passes), run as a service so shutdown waits for it.
-    let jobs = AdminJobRunner()
-    services.append(jobs)
     if let interval = configuration.reconciliationInterval {
-        services.append(Reconciler(services: apps.services, interval: interval))
+        services.append(Reconciler(services: apps.services.map(\.appStore), interval: interval))
     }
     if let interval = configuration.consumptionInterval {
-        services.append(ConsumptionResponder(services: apps.services, interval: interval))
+        services.append(ConsumptionResponder(services: apps.services.map(\.consumption), interval: interval))
     }
     if let interval = configuration.webhookInterval {
         services.append(WebhookWorker(
-            services: apps.services, policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock))
+            services: apps.services.map(\.webhooks), policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock))
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),
-        sessions: DashboardSessions(store: store.dashboardSessionStore()), jobs: jobs, metrics: configuration.metrics,
+        sessions: DashboardSessions(store: store.dashboardSessionStore()), metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
     let onServerRunning = configuration.onServerRunning
     let bodyTimeout = TimeAmount(configuration.http.bodyTimeout)
@@ -116,7 +117,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         // The event loops' read connections open now, not under the first requests.
         await loopLease?.openAll()
         for service in apps.services {
-            try await StaticWebhook.register(staticWebhooks.filter { $0.app == nil || $0.app == service.bundleID }, in: service.webhooks, at: now())
+            try await StaticWebhook.register(staticWebhooks.filter { $0.app == nil || $0.app == service.bundleID }, in: service.webhooks.webhookStore, at: now())
         }
         readiness.markReady()
     }
@@ -127,7 +128,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, jobs: AdminJobRunner, metrics: ServerMetrics = ServerMetrics(),
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions,  metrics: ServerMetrics = ServerMetrics(),
     maximumBodySize: Int,
     signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil
 ) -> Router<EntitleRequestContext> {
@@ -145,7 +146,7 @@ func buildRouter(
     let forApps = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: true, allowAppKey: true)
     SubscribersController(keys: keys).addRoutes(to: router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: forApps))
     let secret = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: false)
-    AdminController(keys: keys, stored: stored, jobs: jobs).addRoutes(to: router, select: select, secret: secret)
+    AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))

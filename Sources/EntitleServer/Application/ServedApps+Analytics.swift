@@ -7,14 +7,14 @@ extension ServedApps {
     /// One report over every app: the apps' aggregates added up (amounts stay per currency), each
     /// entitlement named with its app (`com.epilogue.app/plus`) since apps may reuse entitlement names.
     func combinedAnalytics(from: String?, to: String?) async throws(ServiceError) -> AnalyticsReport {
-        let (first, last) = try primary.analyticsRange(from: from, to: to)
+        let (first, last) = try primary.analytics.analyticsRange(from: from, to: to)
         var cells = AnalyticsCells()
         var products: [Product] = []
         var entitlements: [Entitlement] = []
         for service in services {
-            _ = try await service.refreshAnalytics()
+            _ = try await service.analytics.refreshAnalytics()
             do {
-                cells.add(try await service.analytics.analyticsCells(through: last))
+                cells.add(try await service.analytics.analytics.analyticsCells(through: last))
             } catch {
                 throw ServiceError(error)
             }

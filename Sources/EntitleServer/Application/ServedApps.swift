@@ -7,24 +7,24 @@ import HTTPTypes
 /// are derived as they were then.
 public final class ServedApps: Sendable {
     /// In configuration order.
-    public let services: [SubscriptionService]
-    private let byBundleID: [String: SubscriptionService]
+    public let services: [AppServices]
+    private let byBundleID: [String: AppServices]
 
     /// The request header that names the app when a server serves several.
     public static let header = HTTPField.Name("Entitle-App")!
 
-    init(services: [SubscriptionService]) {
+    init(services: [AppServices]) {
         precondition(!services.isEmpty, "a server serves at least one app")
         self.services = services
         byBundleID = Dictionary(services.map { ($0.bundleID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public var primary: SubscriptionService { services[0] }
+    public var primary: AppServices { services[0] }
 
-    public func service(bundleID: String) -> SubscriptionService? { byBundleID[bundleID] }
+    public func service(bundleID: String) -> AppServices? { byBundleID[bundleID] }
 
     /// The app a request is for: the one the `Entitle-App` header names, or the only one served.
-    func service(named header: String?) throws(ServiceError) -> SubscriptionService {
+    func service(named header: String?) throws(ServiceError) -> AppServices {
         guard let header else {
             guard services.count == 1 else {
                 throw ServiceError(
@@ -42,7 +42,7 @@ public final class ServedApps: Sendable {
     /// The app a signed notification is for, by the bundle ID in its payload, before verification:
     /// that app's verifiers then check the signature and the bundle ID itself. A payload naming no
     /// app of this server goes to the primary app, whose verifiers refuse it.
-    func service(forSignedNotification signedPayload: String) -> SubscriptionService {
+    func service(forSignedNotification signedPayload: String) -> AppServices {
         guard services.count > 1 else { return primary }
         return AppStoreNotificationBody.bundleID(ofSignedPayload: signedPayload).flatMap { byBundleID[$0] } ?? primary
     }

@@ -10,8 +10,6 @@ import Hummingbird
 struct AdminController {
     let keys: APIKeys
     let stored: StoredKeys
-    /// Runs the reconciliation passes requests start.
-    let jobs: AdminJobRunner
     /// The longest `Prefer: wait=N` a start request may ask for (RFC 7240).
     static let longestWait = 30
 
@@ -20,49 +18,49 @@ struct AdminController {
         subscriber.post("grants") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: GrantRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.grant(
+                try await context.services.admin.grant(
                     appUserID: context.subscriberID(), entitlementID: body.entitlementID, startsAt: body.startsAt,
                     endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("grants/{grantID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.revokeGrant(appUserID: context.subscriberID(), grantID: context.parameters.require("grantID")))
+                try await context.services.admin.revokeGrant(appUserID: context.subscriberID(), grantID: context.parameters.require("grantID")))
         }
         subscriber.post("overrides") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: OverrideRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.addOverride(appUserID: context.subscriberID(), endsAt: body.endsAt, reason: body.reason))
+                try await context.services.admin.addOverride(appUserID: context.subscriberID(), endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("overrides/{overrideID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.removeOverride(
+                try await context.services.admin.removeOverride(
                     appUserID: context.subscriberID(), overrideID: context.parameters.require("overrideID")))
         }
         subscriber.put("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.addMember(householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
+                try await context.services.admin.addMember(householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
         }
         subscriber.delete("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.removeMember(
+                try await context.services.admin.removeMember(
                     householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
         }
         subscriber.post("refresh") { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.service.refreshFromAppStore(appUserID: context.subscriberID()))
+            SubscriberResponseBuilder.response(try await context.services.appStore.refreshFromAppStore(appUserID: context.subscriberID()))
         }
         subscriber.post("renewal-extensions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: RenewalExtensionRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.extendRenewal(
+                try await context.services.appStore.extendRenewal(
                     appUserID: context.subscriberID(), originalTransactionID: body.originalTransactionID, days: body.days, reasonCode: body.reasonCode))
         }
         subscriber.get("events") { _, context -> [TimelineEvent] in
-            try await context.service.timeline(appUserID: context.subscriberID()).map(TimelineEvent.init)
+            try await context.services.admin.timeline(appUserID: context.subscriberID()).map(TimelineEvent.init)
         }
         subscriber.post("keys") { _, context -> [String: String] in
             let appUserID = try context.subscriberID()
-            try SubscriptionService.validate(appUserID)
-            guard let key = keys.publicKey(for: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
+            try InputRules.validate(appUserID)
+            guard let key = keys.publicKey(for: appUserID, app: context.isPrimaryApp ? nil : try context.services.bundleID) else {
                 throw ServiceError(.invalidRequest, "no public-key secret is configured")
             }
             return ["appUserID": appUserID, "publicKey": key]
@@ -73,7 +71,7 @@ struct AdminController {
             let body = try await request.decode(as: CreateKeyRequest.self, context: context)
             guard let kind = StoredKey.Kind(rawValue: body.kind) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
             if let name = body.name, name.isEmpty || name.count > 100 { throw ServiceError(.invalidRequest, "a key's name is 1 to 100 characters") }
-            let app = try context.service.bundleID
+            let app = try context.services.bundleID
             let created: (key: String, stored: StoredKey)
             do {
                 created = try await stored.create(app: app, kind: kind, name: body.name)
@@ -86,7 +84,7 @@ struct AdminController {
         }
         apiKeys.get { _, context -> [KeyInfo] in
             do {
-                return try await stored.store.keys(app: try context.service.bundleID).map(KeyInfo.init)
+                return try await stored.store.keys(app: try context.services.bundleID).map(KeyInfo.init)
             } catch let error as StorageError {
                 throw ServiceError(error)
             }
@@ -94,7 +92,7 @@ struct AdminController {
         apiKeys.delete("{keyID}") { _, context -> KeyInfo in
             let revoked: StoredKey?
             do {
-                revoked = try await stored.store.revokeKey(id: context.parameters.require("keyID"), app: try context.service.bundleID, at: context.service.now())
+                revoked = try await stored.store.revokeKey(id: context.parameters.require("keyID"), app: try context.services.bundleID, at: context.services.context.now())
             } catch let error as StorageError {
                 throw ServiceError(error)
             }
@@ -104,50 +102,50 @@ struct AdminController {
 
         let openAccess = router.group("/v1/open-access").add(middleware: select).add(middleware: secret)
         openAccess.get { _, context -> OpenAccessResponse in
-            OpenAccessResponse(try await context.service.openAccess())
+            OpenAccessResponse(try await context.services.admin.openAccess())
         }
         openAccess.put { request, context -> OpenAccessResponse in
             let body = try await request.decode(as: OpenAccessRequest.self, context: context)
-            return OpenAccessResponse(try await context.service.setOpenAccess(endsAt: body.endsAt, entitlementIDs: body.entitlementIDs ?? [], reason: body.reason))
+            return OpenAccessResponse(try await context.services.admin.setOpenAccess(endsAt: body.endsAt, entitlementIDs: body.entitlementIDs ?? [], reason: body.reason))
         }
         openAccess.delete { _, context -> OpenAccessResponse in
-            OpenAccessResponse(try await context.service.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
+            OpenAccessResponse(try await context.services.admin.setOpenAccess(endsAt: nil, entitlementIDs: [], reason: nil))
         }
 
         // A pass can take minutes on a long history: the request starts it as a job and the caller
         // polls; `Prefer: wait=N` waits up to N seconds for it to end first.
         let reconciliation = router.group("/v1/reconciliation").add(middleware: select).add(middleware: secret)
-        reconciliation.post { [jobs] request, context -> Response in
+        reconciliation.post { request, context -> Response in
             let body = try await request.decodeIfPresent(as: ReconciliationRequest.self, context: context) ?? ReconciliationRequest()
             let wait = try Self.preferredWait(request)
-            let service = try context.service
-            var job = try await service.startReconciliation(since: body.since, runner: jobs)
+            let service = try context.services
+            var job = try await service.appStore.startReconciliation(since: body.since)
             let deadline = ContinuousClock.now + .seconds(wait)
             while job.state == .running, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
-                job = try await service.reconciliationJob(id: job.id)
+                job = try await service.appStore.reconciliationJob(id: job.id)
             }
             var response = try Self.json(try Self.jobResponse(job, app: service.bundleID), status: job.state == .running ? .accepted : .ok)
             response.headers[.location] = "/v1/reconciliation/\(job.id)"
             return response
         }
         reconciliation.get("{jobID}") { _, context -> ReconciliationJobResponse in
-            let service = try context.service
-            return try Self.jobResponse(try await service.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID)
+            let service = try context.services
+            return try Self.jobResponse(try await service.appStore.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID)
         }
 
         router.group("/v1/set-aside-events").add(middleware: select).add(middleware: secret).get { request, context -> SetAsideEventsResponse in
             let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? 100
             guard let limit else { throw ServiceError(.invalidRequest, "limit is a whole number from 1 to 1000") }
-            return SetAsideEventsResponse(try await context.service.setAsideEvents(limit: limit))
+            return SetAsideEventsResponse(try await context.services.analytics.setAsideEvents(limit: limit))
         }
 
         router.group("/v1/orders").add(middleware: select).add(middleware: secret).get("{orderID}") { _, context -> OrderResponse in
-            OrderResponse(try await context.service.lookUpOrder(context.parameters.require("orderID")))
+            OrderResponse(try await context.services.appStore.lookUpOrder(context.parameters.require("orderID")))
         }
 
         router.group("/v1/purchases").add(middleware: select).add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
-            let lookup = try await context.service.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
+            let lookup = try await context.services.admin.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
         }
     }

@@ -7,11 +7,11 @@ struct AnalyticsController {
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         // A parameter given empty is a bad date, not an absent one.
         group.get("overview") { request, context -> AnalyticsReport in
-            try await context.service.analytics(from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"))
+            try await context.services.analytics.analytics(from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"))
         }
         group.get("export/{chart}") { request, context -> Response in
             try await DashboardController.csv(
-                context.parameters.require("chart"), service: try context.service, from: request.uri.queryParameters.get("from"),
+                context.parameters.require("chart"), service: try context.services, from: request.uri.queryParameters.get("from"),
                 to: request.uri.queryParameters.get("to"))
         }
     }

@@ -23,7 +23,7 @@ struct AppStoreWebhookController {
             }
             do throws(ServiceError) {
                 let service = apps.service(forSignedNotification: signedPayload)
-                let outcome = try await service.ingestNotification(signedPayload: signedPayload)
+                let outcome = try await service.ingestion.ingestNotification(signedPayload: signedPayload)
                 metrics.recordNotification(outcome: outcome == .duplicate ? "duplicate" : "appended")
             } catch {
                 metrics.recordNotification(outcome: error.code.rawValue)

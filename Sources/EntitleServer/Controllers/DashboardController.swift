@@ -23,7 +23,7 @@ struct DashboardController {
     static func report(_ apps: ServedApps, _ context: EntitleRequestContext, _ request: Request) async throws(ServiceError) -> AnalyticsReport {
         let (from, to) = (query(request, "from"), query(request, "to"))
         if context.allApps { return try await apps.combinedAnalytics(from: from, to: to) }
-        return try await context.service.analytics(from: from, to: to)
+        return try await context.services.analytics.analytics(from: from, to: to)
     }
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
@@ -44,7 +44,7 @@ struct DashboardController {
             }
             let cookie: String
             do throws(StorageError) {
-                cookie = try await sessions.issue(now: service.now())
+                cookie = try await sessions.issue(now: service.context.now())
             } catch {
                 throw ServiceError(error)
             }
@@ -58,7 +58,7 @@ struct DashboardController {
             // Revoked in the database: the cookie is refused everywhere from now on, wherever a copy of it is.
             if let cookie = request.cookies[DashboardSessions.cookieName]?.value {
                 do throws(StorageError) {
-                    try await sessions.revoke(cookie, now: service.now())
+                    try await sessions.revoke(cookie, now: service.context.now())
                 } catch {
                     throw ServiceError(error)
                 }
@@ -69,7 +69,7 @@ struct DashboardController {
         }
 
         let pages = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SameOriginMiddleware())
-            .add(middleware: SessionMiddleware(sessions: sessions, now: service.now))
+            .add(middleware: SessionMiddleware(sessions: sessions, now: service.context.now))
             .add(middleware: DashboardAppMiddleware(apps: apps))
         // The app switcher: remembers the choice in a cookie, then shows the overview.
         pages.get("apps/{bundleID}") { request, context -> Response in
@@ -97,25 +97,25 @@ struct DashboardController {
                 let text = (Self.query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to search its subscribers") }
-                let search = try await context.service.searchSubscribers(text)
+                let search = try await context.services.admin.searchSubscribers(text)
                 return SubscribersPage.search(query: text, matches: search.matches, owner: search.purchaseOwner)
             }
         }
         pages.get("subscribers/{appUserID}") { _, context -> Response in
             try await Self.page(apps, context) {
                 let appUserID = try context.subscriberID()
-                guard try await context.service.isKnown(appUserID: appUserID) else {
+                guard try await context.services.subscribers.isKnown(appUserID: appUserID) else {
                     throw ServiceError(.notFound, "no subscriber \(appUserID)")
                 }
                 return SubscribersPage.detail(
-                    SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: appUserID)),
-                    timeline: try await context.service.stateTimeline(appUserID: appUserID), supportTools: try context.service.hasServerAPI)
+                    SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: appUserID)),
+                    timeline: try await context.services.analytics.stateTimeline(appUserID: appUserID), supportTools: try context.services.appStore.hasServerAPI)
             }
         }
         pages.post("subscribers/{appUserID}/refresh") { _, context -> Response in
             let appUserID = try context.subscriberID()
             return try await Self.action(apps, context) {
-                _ = try await context.service.refreshFromAppStore(appUserID: appUserID)
+                _ = try await context.services.appStore.refreshFromAppStore(appUserID: appUserID)
                 return SubscribersPage.link(appUserID)
             }
         }
@@ -126,7 +126,7 @@ struct DashboardController {
                 guard let days = form["days"].flatMap({ Int($0) }), let reason = form["reason"].flatMap({ Int($0) }) else {
                     throw ServiceError(.invalidRequest, "days (1 to 90) and a reason are required")
                 }
-                _ = try await context.service.extendRenewal(appUserID: appUserID, originalTransactionID: nil, days: days, reasonCode: reason)
+                _ = try await context.services.appStore.extendRenewal(appUserID: appUserID, originalTransactionID: nil, days: days, reasonCode: reason)
                 return SubscribersPage.link(appUserID)
             }
         }
@@ -136,14 +136,14 @@ struct DashboardController {
                     return OrdersPage.render(order: "", lookup: nil)
                 }
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to look up its orders") }
-                return OrdersPage.render(order: order, lookup: OrderResponse(try await context.service.lookUpOrder(order)))
+                return OrdersPage.render(order: order, lookup: OrderResponse(try await context.services.appStore.lookUpOrder(order)))
             }
         }
         pages.get("keys") { _, context -> Response in
             try await Self.page(apps, context) {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
-                let app = try context.service.bundleID
-                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: nil, now: try context.service.now())
+                let app = try context.services.bundleID
+                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: nil, now: try context.services.context.now())
             }
         }
         pages.post("keys") { request, context -> Response in
@@ -153,15 +153,15 @@ struct DashboardController {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
                 guard let kind = form["kind"].flatMap({ StoredKey.Kind(rawValue: $0) }) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
                 let name = form["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
-                let app = try context.service.bundleID
+                let app = try context.services.bundleID
                 let created = try await stored.create(app: app, kind: kind, name: name)
-                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: created, now: try context.service.now())
+                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: created, now: try context.services.context.now())
             }
         }
         pages.post("keys/{keyID}/revoke") { _, context -> Response in
             let id = try context.parameters.require("keyID")
-            let service = try context.service
-            guard !context.allApps, try await stored.store.revokeKey(id: id, app: service.bundleID, at: service.now()) != nil else {
+            let service = try context.services
+            guard !context.allApps, try await stored.store.revokeKey(id: id, app: service.bundleID, at: service.context.now()) != nil else {
                 throw ServiceError(.notFound, "no key \(id) for this app")
             }
             return Self.redirect("/dashboard/keys")
@@ -169,27 +169,27 @@ struct DashboardController {
         pages.get("webhooks") { _, context -> Response in
             try await Self.page(apps, context) {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its webhooks") }
-                return try await Self.webhooksPage(try context.service, created: nil)
+                return try await Self.webhooksPage(try context.services, created: nil)
             }
         }
         pages.post("webhooks") { request, context -> Response in
             let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
             return try await Self.page(apps, context) {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its webhooks") }
-                let service = try context.service
+                let service = try context.services
                 let types = (form["events"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                let (endpoint, secret) = try await service.addWebhookEndpoint(url: form["url"] ?? "", eventTypes: types, description: nil, secret: nil)
+                let (endpoint, secret) = try await service.webhooks.addWebhookEndpoint(url: form["url"] ?? "", eventTypes: types, description: nil, secret: nil)
                 return try await Self.webhooksPage(service, created: (endpoint.id, secret))
             }
         }
         pages.post("webhooks/{endpointID}/{action}") { _, context -> Response in
             let (id, action) = (try context.parameters.require("endpointID"), try context.parameters.require("action"))
             guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its webhooks") }
-            let service = try context.service
+            let service = try context.services
             switch action {
-            case "test": _ = try await service.sendTestWebhook(endpointID: id)
-            case "replay": _ = try await service.replayWebhooks(endpointID: id, deliveryIDs: nil)
-            case "remove": _ = try await service.removeWebhookEndpoint(id: id)
+            case "test": _ = try await service.webhooks.sendTestWebhook(endpointID: id)
+            case "replay": _ = try await service.webhooks.replayWebhooks(endpointID: id, deliveryIDs: nil)
+            case "remove": _ = try await service.webhooks.removeWebhookEndpoint(id: id)
             default: throw ServiceError(.notFound, "an endpoint's actions are test, replay and remove")
             }
             return Self.redirect("/dashboard/webhooks")
@@ -202,11 +202,11 @@ struct DashboardController {
     }
 
     /// The CSV of `chart` for `from...to` (also served to secret keys under `/v1/analytics/export`).
-    static func csv(_ chart: String, service: SubscriptionService, from: String?, to: String?) async throws -> Response {
+    static func csv(_ chart: String, service: AppServices, from: String?, to: String?) async throws -> Response {
         guard AnalyticsCSV.charts.contains(chart) else {
             throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))")
         }
-        return try csv(chart, report: try await service.analytics(from: from, to: to))
+        return try csv(chart, report: try await service.analytics.analytics(from: from, to: to))
     }
 
     /// The CSV of `chart` from `report`.
@@ -238,7 +238,7 @@ struct DashboardController {
     static func page(_ apps: ServedApps, _ context: EntitleRequestContext, _ build: () async throws -> String) async throws -> Response {
         let switcher = apps.services.count > 1
             ? DashboardLayout.Switcher(
-                apps: apps.services.map(\.bundleID), current: context.allApps ? allApps : ((try? context.service.bundleID) ?? apps.primary.bundleID))
+                apps: apps.services.map(\.bundleID), current: context.allApps ? allApps : ((try? context.services.bundleID) ?? apps.primary.bundleID))
             : nil
         return try await DashboardLayout.$switcher.withValue(switcher) { try await page(build) }
     }
@@ -324,17 +324,11 @@ struct DashboardController {
         }
     }
 
-    static func webhooksPage(_ service: SubscriptionService, created: (id: String, secret: String)?) async throws(ServiceError) -> String {
-        do throws(StorageError) {
-            let store = service.webhooks
-            let deliveries = try await store.deliveries(endpointID: nil, appUserID: nil, status: nil, limit: 50)
-            var items: [WebhooksPage.Delivery] = []
-            for delivery in deliveries { items.append(WebhooksPage.Delivery(delivery: delivery, attempts: try await store.attempts(deliveryID: delivery.id))) }
-            return WebhooksPage.render(
-                app: service.bundleID, endpoints: try await store.endpoints(includingRemoved: false), deliveries: items,
-                counts: try await store.deliveryCounts(), created: created)
-        } catch {
-            throw ServiceError(error)
-        }
+    static func webhooksPage(_ service: AppServices, created: (id: String, secret: String)?) async throws(ServiceError) -> String {
+        let overview = try await service.webhooks.overview(recentDeliveries: 50)
+        return WebhooksPage.render(
+            app: service.bundleID, endpoints: overview.endpoints,
+            deliveries: overview.deliveries.map { WebhooksPage.Delivery(delivery: $0.delivery, attempts: $0.attempts) },
+            counts: overview.counts, created: created)
     }
 }

@@ -5,7 +5,7 @@ import Hummingbird
 struct OfferingsController {
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { _, context -> OfferingsResponse in
-            OfferingsBuilder.response(try context.service.catalog)
+            OfferingsBuilder.response(try context.services.catalog)
         }
     }
 }

@@ -16,7 +16,7 @@ struct OperationsController {
         router.get("/health") { _, _ -> [String: String] in ["status": "ok"] }
         // Every app's store is the same database: one read answers for all of them.
         router.get("/ready") { _, _ -> [String: String] in
-            try await apps.primary.checkLedger()
+            try await apps.primary.analytics.checkLedger()
             return ["status": "ready"]
         }
         // The public key subscriber answers are signed with, for apps to pin (no key needed).
@@ -30,7 +30,7 @@ struct OperationsController {
             do throws(ServiceError) {
                 var (held, pending, recomputing) = (0, 0, 0)
                 for service in apps.services {
-                    let backlog = try await service.ledgerBacklog()
+                    let backlog = try await service.analytics.ledgerBacklog()
                     held += backlog.heldEvents
                     pending += backlog.analyticsPending
                     recomputing += backlog.recomputing ? 1 : 0

@@ -17,24 +17,24 @@ struct SubscribersController {
             let access = request.uri.queryParameters.get("access")
             guard access == nil || access == "periods" else { throw ServiceError(.invalidRequest, "access is periods, or absent") }
             let periods = access == "periods"
-            return SubscriberResponseBuilder.response(try await context.service.subscriber(appUserID: context.subscriberID(), accessPeriods: periods))
+            return SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: context.subscriberID(), accessPeriods: periods))
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
             switch (body.signedTransaction, body.transactionId) {
             case (let signed?, nil):
                 return SubscriberResponseBuilder.response(
-                    try await context.service.submitTransaction(appUserID: context.subscriberID(), signedTransaction: signed))
+                    try await context.services.ingestion.submitTransaction(appUserID: context.subscriberID(), signedTransaction: signed))
             case (nil, let transactionID?):
                 return SubscriberResponseBuilder.response(
-                    try await context.service.submitTransaction(appUserID: context.subscriberID(), transactionID: transactionID))
+                    try await context.services.appStore.submitTransaction(appUserID: context.subscriberID(), transactionID: transactionID))
             default:
                 throw ServiceError(.invalidRequest, "send signedTransaction or transactionId, one of them")
             }
         }
         group.post("promotional-offers") { request, context -> PromotionalOfferResponse in
             let body = try await request.decode(as: PromotionalOfferRequest.self, context: context)
-            let offer = try await context.service.promotionalOffer(appUserID: context.subscriberID(), productID: body.productID, offerID: body.offerID)
+            let offer = try await context.services.subscribers.promotionalOffer(appUserID: context.subscriberID(), productID: body.productID, offerID: body.offerID)
             return PromotionalOfferResponse(
                 productID: body.productID, offerID: body.offerID, keyID: offer.signature.keyID, nonce: offer.signature.nonce,
                 timestamp: offer.signature.timestamp, signature: offer.signature.signature, appAccountToken: offer.appAccountToken,
@@ -43,28 +43,28 @@ struct SubscribersController {
         group.post("pending-purchases") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.reportPendingPurchase(appUserID: context.subscriberID(), productID: body.productID))
+                try await context.services.subscribers.reportPendingPurchase(appUserID: context.subscriberID(), productID: body.productID))
         }
         group.post("pending-purchases/{productID}/decline") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.service.declinePendingPurchase(
+                try await context.services.subscribers.declinePendingPurchase(
                     appUserID: context.subscriberID(), productID: context.parameters.require("productID")))
         }
         group.put("app-account-token") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: AppAccountTokenRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.service.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
+                try await context.services.subscribers.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
         }
         group.post("alias") { request, context -> Response in
             let body = try await request.decode(as: AliasRequest.self, context: context)
             let known = try EntitleRequestContext.normalizeSubscriberID(body.appUserID)
-            let service = try context.service
+            let service = try context.services
             if let token = body.logInToken {
-                try service.verifyLogInToken(token, for: known)
+                try service.subscribers.verifyLogInToken(token, for: known)
             } else {
                 try Self.requireNoToken(context)
             }
-            let answer = try await service.logIn(anonymous: context.subscriberID(), as: known)
+            let answer = try await service.subscribers.logIn(anonymous: context.subscriberID(), as: known)
             var response = try SubscriberResponseBuilder.response(answer).response(from: request, context: context)
             // Proven by the backend: the app reaches the known user with their own key from now on.
             if body.logInToken != nil, let key = keys.publicKey(for: known, app: context.isPrimaryApp ? nil : service.bundleID) {
@@ -74,25 +74,25 @@ struct SubscribersController {
         }
         group.patch("attributes") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SetAttributesRequest.self, context: context)
-            return SubscriberResponseBuilder.response(try await context.service.setAttributes(appUserID: context.subscriberID(), body.values))
+            return SubscriberResponseBuilder.response(try await context.services.subscribers.setAttributes(appUserID: context.subscriberID(), body.values))
         }
         group.post("trial") { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.service.startTrial(appUserID: context.subscriberID()))
+            SubscriberResponseBuilder.response(try await context.services.subscribers.startTrial(appUserID: context.subscriberID()))
         }
         group.post("usage") { request, context -> AccessResponse in
             let body = try await request.decode(as: RecordUsageRequest.self, context: context)
             return SubscriberResponseBuilder.access(
-                try await context.service.recordUsage(
+                try await context.services.subscribers.recordUsage(
                     appUserID: context.subscriberID(), feature: body.feature, amount: body.amount ?? 1,
                     idempotencyKey: body.idempotencyKey))
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
-            guard let usage, (0...SubscriptionService.maximumUsage).contains(usage) else {
-                throw ServiceError(.invalidRequest, "usage is a whole number from 0 to \(SubscriptionService.maximumUsage)")
+            guard let usage, (0...InputRules.maximumUsage).contains(usage) else {
+                throw ServiceError(.invalidRequest, "usage is a whole number from 0 to \(InputRules.maximumUsage)")
             }
             return SubscriberResponseBuilder.access(
-                try await context.service.access(
+                try await context.services.subscribers.access(
                     appUserID: context.subscriberID(), feature: context.parameters.require("feature"), usage: usage))
         }
     }
@@ -104,7 +104,7 @@ struct SubscribersController {
         case .subscriber:
             throw ServiceError(
                 .logInTokenRequired, "a per-subscriber key logs in only with a log-in token signed by the app's backend (logInToken)")
-        case .appKey where (try? context.service.catalog.logInTokens?.requiredForAppKeys) == true:
+        case .appKey where (try? context.services.catalog.logInTokens?.requiredForAppKeys) == true:
             throw ServiceError(.logInTokenRequired, "this app's keys log in only with a log-in token signed by its backend (logInToken)")
         default:
             return

@@ -8,33 +8,33 @@ import Hummingbird
 struct WebhooksController {
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get("endpoints") { _, context -> [WebhookEndpointInfo] in
-            try await context.service.webhooks.endpoints(includingRemoved: false).map(Self.info)
+            try await context.services.webhooks.webhookEndpoints().map(Self.info)
         }
         group.post("endpoints") { request, context -> EditedResponse<WebhookEndpointSecret> in
             let body = try await request.decode(as: CreateWebhookEndpointRequest.self, context: context)
-            let (endpoint, secret) = try await context.service.addWebhookEndpoint(
+            let (endpoint, secret) = try await context.services.webhooks.addWebhookEndpoint(
                 url: body.url, eventTypes: body.eventTypes ?? [], description: body.description, secret: body.secret)
             return EditedResponse(status: .created, response: WebhookEndpointSecret(endpoint: Self.info(endpoint), secret: secret))
         }
         group.get("endpoints/{endpointID}") { _, context -> WebhookEndpointInfo in
-            Self.info(try await context.service.webhookEndpoint(id: context.parameters.require("endpointID")))
+            Self.info(try await context.services.webhooks.webhookEndpoint(id: context.parameters.require("endpointID")))
         }
         group.delete("endpoints/{endpointID}") { _, context -> WebhookEndpointInfo in
-            Self.info(try await context.service.removeWebhookEndpoint(id: context.parameters.require("endpointID")))
+            Self.info(try await context.services.webhooks.removeWebhookEndpoint(id: context.parameters.require("endpointID")))
         }
         group.post("endpoints/{endpointID}/secrets") { request, context -> WebhookEndpointSecret in
             let body = try await request.decodeIfPresent(as: RotateWebhookSecretRequest.self, context: context)
-            let (endpoint, secret) = try await context.service.rotateWebhookSecret(id: context.parameters.require("endpointID"), secret: body?.secret)
+            let (endpoint, secret) = try await context.services.webhooks.rotateWebhookSecret(id: context.parameters.require("endpointID"), secret: body?.secret)
             return WebhookEndpointSecret(endpoint: Self.info(endpoint), secret: secret)
         }
         group.post("endpoints/{endpointID}/test") { _, context -> EditedResponse<WebhookDeliveryInfo> in
-            let delivery = try await context.service.sendTestWebhook(endpointID: context.parameters.require("endpointID"))
+            let delivery = try await context.services.webhooks.sendTestWebhook(endpointID: context.parameters.require("endpointID"))
             return EditedResponse(status: .accepted, response: Self.info(delivery))
         }
         group.post("endpoints/{endpointID}/replay") { request, context -> WebhookReplayResponse in
             let body = try await request.decodeIfPresent(as: WebhookReplayRequest.self, context: context)
             return WebhookReplayResponse(
-                replayed: try await context.service.replayWebhooks(endpointID: context.parameters.require("endpointID"), deliveryIDs: body?.deliveryIDs))
+                replayed: try await context.services.webhooks.replayWebhooks(endpointID: context.parameters.require("endpointID"), deliveryIDs: body?.deliveryIDs))
         }
         group.get("deliveries") { request, context -> [WebhookDeliveryInfo] in
             let query = request.uri.queryParameters
@@ -42,7 +42,7 @@ struct WebhooksController {
                 guard let limit = Int(value) else { throw ServiceError(.invalidRequest, "limit is 1 to 500") }
                 return limit
             } ?? 100
-            return try await context.service.webhookDeliveries(
+            return try await context.services.webhooks.webhookDeliveries(
                 endpointID: query.get("endpointID").map { String($0) }, appUserID: query.get("appUserID").map { String($0) },
                 status: query.get("status").map { String($0) }, limit: limit
             ).map { Self.info($0) }
@@ -51,11 +51,11 @@ struct WebhooksController {
             guard let id = Int64(try context.parameters.require("deliveryID")) else {
                 throw ServiceError(.notFound, "a delivery ID is a number")
             }
-            let (delivery, attempts) = try await context.service.webhookDelivery(id: id)
+            let (delivery, attempts) = try await context.services.webhooks.webhookDelivery(id: id)
             return Self.info(delivery, attempts: attempts)
         }
         group.get("status") { _, context -> WebhookStatusResponse in
-            let status = try await context.service.webhookStatus()
+            let status = try await context.services.webhooks.webhookStatus()
             return WebhookStatusResponse(
                 endpoints: status.endpoints, pending: status.counts[.pending] ?? 0, delivered: status.counts[.delivered] ?? 0,
                 failed: status.counts[.failed] ?? 0, unpublishedEvents: status.unpublished)

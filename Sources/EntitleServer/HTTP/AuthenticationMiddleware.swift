@@ -61,7 +61,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         // The subscriber a public key is checked against: the path's, else (routes about no subscriber,
         // such as offerings) the `appUserID` query parameter's.
         let appUserID = try Self.namedSubscriber(request, context)
-        guard let identity = keys.identify(key, appUserID: appUserID, app: context.isPrimaryApp ? nil : try context.service.bundleID) else {
+        guard let identity = keys.identify(key, appUserID: appUserID, app: context.isPrimaryApp ? nil : try context.services.bundleID) else {
             if key.hasPrefix("pk_") {
                 throw ServiceError(.forbidden, "this public key does not belong to this subscriber")
             }
@@ -101,11 +101,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// An app key of an app whose entitlements file sets `logInTokens.requiredForAppKeys` reaches
     /// anonymous subscribers only, and not one that logged in (its ID now reaches the known user):
     /// a known user's requests carry the public key a log-in with a token returned.
-    private static func requireAnonymous(_ appUserID: String?, service: SubscriptionService) async throws(ServiceError) {
+    private static func requireAnonymous(_ appUserID: String?, service: AppServices) async throws(ServiceError) {
         guard let appUserID else { return }
         let message = "this app's key reaches anonymous users only; a known user's requests use the key their log-in with a token returned"
-        guard appUserID.hasPrefix(SubscriptionService.anonymousPrefix) else { throw ServiceError(.logInTokenRequired, message) }
-        guard try await service.canonical(appUserID) == appUserID else { throw ServiceError(.logInTokenRequired, message) }
+        guard appUserID.hasPrefix(InputRules.anonymousPrefix) else { throw ServiceError(.logInTokenRequired, message) }
+        guard try await service.subscribers.canonical(appUserID) == appUserID else { throw ServiceError(.logInTokenRequired, message) }
     }
 
     private static func unnamedApp(_ apps: ServedApps) throws -> ServiceError {

@@ -9,7 +9,7 @@ public struct EntitleRequestContext: RequestContext {
     /// Set by the authentication middleware.
     public var identity: APIKeys.Identity?
     /// The app the request is for, set by the app selection middleware.
-    var app: SubscriptionService?
+    var app: AppServices?
     /// Whether that app is the server's primary app.
     var isPrimaryApp = true
     /// The `Entitle-App` header as sent.
@@ -27,8 +27,8 @@ public struct EntitleRequestContext: RequestContext {
         bodyLimit = 1024 * 1024
     }
 
-    /// The service of the app the request is for.
-    var service: SubscriptionService {
+    /// The services of the app the request is for.
+    var services: AppServices {
         get throws(ServiceError) {
             guard let app else { throw ServiceError(.internalError, "the route has no app selection") }
             return app
@@ -64,7 +64,7 @@ extension EntitleRequestContext {
     static func normalizeSubscriberID(_ text: String) throws(ServiceError) -> String {
         // ASCII text is its own NFC.
         let id = text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.precomposedStringWithCanonicalMapping
-        try SubscriptionService.validate(id)
+        try InputRules.validate(id)
         return id
     }
 }

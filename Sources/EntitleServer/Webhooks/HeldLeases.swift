@@ -10,12 +10,12 @@ final class HeldLeases: Sendable {
     private let leases = NIOLockedValueBox<[Key: JobLease]>([:])
 
     private struct Key: Hashable {
-        let job: String
+        let job: LeasedJob
         let holder: String
     }
 
     /// The lease `holder` holds on `job` with more than half of `duration` left at `now`.
-    func lease(_ job: String, holder: String, at now: Date, lasting duration: TimeInterval) -> JobLease? {
+    func lease(_ job: LeasedJob, holder: String, at now: Date, lasting duration: TimeInterval) -> JobLease? {
         guard let lease = leases.withLockedValue({ $0[Key(job: job, holder: holder)] }), lease.until.timeIntervalSince(now) > duration / 2 else {
             return nil
         }
@@ -23,12 +23,12 @@ final class HeldLeases: Sendable {
     }
 
     /// The lease `holder` was last given on `job`, however much of it is left.
-    func kept(_ job: String, holder: String) -> JobLease? {
+    func kept(_ job: LeasedJob, holder: String) -> JobLease? {
         leases.withLockedValue { $0[Key(job: job, holder: holder)] }
     }
 
     /// Keeps what a take or renewal of `job` by `holder` returned (`nil`: another instance has it).
-    func keep(_ lease: JobLease?, job: String, holder: String) {
+    func keep(_ lease: JobLease?, job: LeasedJob, holder: String) {
         leases.withLockedValue { $0[Key(job: job, holder: holder)] = lease }
     }
 

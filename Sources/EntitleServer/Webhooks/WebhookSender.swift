@@ -16,8 +16,8 @@ public struct WebhookSender: Sendable {
     /// service's clock when `nil` (a server whose clock is simulated signs with the real one).
     let signingClock: (@Sendable () -> Date)?
 
-    /// The job whose lease one instance holds while it sends an app's webhooks.
-    static let job = "webhook-delivery"
+    /// The job whose lease one instance holds while it sends an app's webhookStore.
+    static let job: LeasedJob = "webhook-delivery"
     /// How long a round may take with its lease: a round sends at most four deliveries per slot of an
     /// endpoint, each bounded by the timeout (10 s by default), so it ends within it; after a crash
     /// another instance takes over within it.
@@ -34,10 +34,10 @@ public struct WebhookSender: Sendable {
     /// and failed. A cancelled task (graceful shutdown) starts no new attempt or round; an attempt it
     /// cuts short counts for neither the delivery nor its endpoint, so the delivery stays due and
     /// is sent, with the same event ID, by the next pass.
-    public func deliver(_ service: SubscriptionService, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
+    public func deliver(_ service: WebhookService, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
         // Nothing due: no lease taken, nothing written.
         do {
-            guard try await !service.webhooks.dueDeliveries(at: service.now(), limit: 1).isEmpty else { return (0, 0) }
+            guard try await !service.webhookStore.dueDeliveries(at: service.now(), limit: 1).isEmpty else { return (0, 0) }
         } catch {
             throw ServiceError(error)
         }
@@ -58,8 +58,8 @@ public struct WebhookSender: Sendable {
     /// attempts are recorded together, before the next round reads what is due: an attempt made but not
     /// recorded (a crash) is made again, with the same event ID. They are recorded even when the
     /// round's task is cancelled, so what reached an endpoint before shutdown is not sent again.
-    private func deliverRound(_ service: SubscriptionService) async throws(ServiceError) -> (delivered: Int, failed: Int) {
-        let store = service.webhooks
+    private func deliverRound(_ service: WebhookService) async throws(ServiceError) -> (delivered: Int, failed: Int) {
+        let store = service.webhookStore
         let due: [WebhookDelivery]
         let endpoints: [String: WebhookEndpoint]
         do {
@@ -103,7 +103,7 @@ public struct WebhookSender: Sendable {
     /// Sends one endpoint's due deliveries, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint`` in
     /// flight; after a failure no new one starts (the endpoint rests), nor once the task is cancelled.
     /// Each is a different subscriber's. Attempts cut short by cancellation have no outcome.
-    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: SubscriptionService) async -> [WebhookAttemptOutcome] {
+    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: WebhookService) async -> [WebhookAttemptOutcome] {
         await withTaskGroup(of: WebhookAttemptOutcome?.self) { group in
             var next = deliveries.makeIterator()
             var outcomes: [WebhookAttemptOutcome] = []
@@ -127,7 +127,7 @@ public struct WebhookSender: Sendable {
     /// One attempt at one delivery, and what follows from it; `nil` when the task was cancelled before
     /// the endpoint answered (the endpoint failed nothing).
     private func attempt(
-        _ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, service: SubscriptionService
+        _ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, service: WebhookService
     ) async -> WebhookAttemptOutcome? {
         let number = delivery.attempts + 1
         let at = service.now()
@@ -164,7 +164,7 @@ public struct WebhookSender: Sendable {
             pauseUntil: record.succeeded ? nil : at.addingTimeInterval(policy.rest(afterFailures: endpoint.consecutiveFailures + 1)))
     }
 
-    private func log(_ outcome: WebhookAttemptOutcome, of delivery: WebhookDelivery, service: SubscriptionService) {
+    private func log(_ outcome: WebhookAttemptOutcome, of delivery: WebhookDelivery, service: WebhookService) {
         let record = outcome.attempt
         // Built only when the level is logged.
         func metadata() -> Logger.Metadata {

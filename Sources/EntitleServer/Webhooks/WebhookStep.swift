@@ -4,7 +4,7 @@ import EntitleWire
 import Foundation
 
 /// One step of publishing webhooks for one app: the ledger events and schedule entries it takes in,
-/// turned into deliveries, snapshots and schedule entries that ``SubscriptionService/publishWebhooks(holder:)``
+/// turned into deliveries, snapshots and schedule entries that ``WebhookService/publishWebhooks(holder:)``
 /// stores together.
 ///
 /// Every change is reported against the subscriber's snapshot (what was last reported, and when), so a
@@ -12,7 +12,7 @@ import Foundation
 /// reported at their instant before the event that follows them, and the subscriber in each payload is
 /// the one `GET /v1/subscribers/{id}` showed right after the change.
 struct WebhookStep {
-    let service: SubscriptionService
+    let service: WebhookService
     let endpoints: [WebhookEndpoint]
     /// The events the step could not report: left out, and recorded once the step is stored.
     let setAside = SetAsideCollector(consumer: "webhooks")
@@ -28,7 +28,7 @@ struct WebhookStep {
     /// How many instants of time-driven change one input reports at most (a subscriber silent for years).
     static let maximumTimeChanges = 64
 
-    init(service: SubscriptionService, endpoints: [WebhookEndpoint]) {
+    init(service: WebhookService, endpoints: [WebhookEndpoint]) {
         self.service = service
         self.endpoints = endpoints
     }
@@ -97,7 +97,7 @@ struct WebhookStep {
             }
             stored.projections = try await service.store.projections(appUserIDs: subscribers)
             if let arrived = events.map(\.event.receivedAt).max() {
-                stored.due = Dictionary(grouping: try await service.webhooks.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
+                stored.due = Dictionary(grouping: try await service.webhookStore.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
             }
         } catch {
             throw ServiceError(error)
@@ -109,7 +109,7 @@ struct WebhookStep {
     private mutating func readSnapshots(_ appUserIDs: Set<String>, cursorAt position: Int64?) async throws(ServiceError) {
         let kept = service.webhookSnapshots.snapshots(of: appUserIDs, cursorAt: position)
         do {
-            stored.snapshots = kept.found.merging(try await service.webhooks.snapshots(appUserIDs: kept.missing)) { kept, _ in kept }
+            stored.snapshots = kept.found.merging(try await service.webhookStore.snapshots(appUserIDs: kept.missing)) { kept, _ in kept }
         } catch {
             throw ServiceError(error)
         }
@@ -218,7 +218,7 @@ struct WebhookStep {
             // An endpoint gets the changes from when it was added on.
             let receivers = endpoints.filter { $0.receives(change.type.rawValue) && $0.createdAt <= at }
             guard !receivers.isEmpty else { continue }
-            let id = SubscriptionService.webhookEventID(app: service.bundleID, appUserID: appUserID, cause: cause, change: change)
+            let id = WebhookService.webhookEventID(app: service.bundleID, appUserID: appUserID, cause: cause, change: change)
             var data = WebhookEventData(
                 originalTransactionID: change.originalTransactionID, productID: change.productID, previousProductID: change.previousProductID,
                 feature: change.feature, renewsAt: renewsAt)
@@ -278,7 +278,7 @@ struct WebhookStep {
     }
 
     private mutating func context(_ facts: SubscriberFacts, at: Date) async throws(ServiceError) -> Context {
-        if openAccess == nil { openAccess = .some(try await service.openAccess()) }
+        if openAccess == nil { openAccess = .some(try await service.currentOpenAccess()) }
         let households = facts.householdIDs(at: at).isEmpty ? [] : try await service.householdFacts(of: facts, at: at)
         return Context(resolver: service.resolver, households: households, openAccess: openAccess ?? nil)
     }

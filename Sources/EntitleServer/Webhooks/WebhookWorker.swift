@@ -7,13 +7,13 @@ import ServiceLifecycle
 /// The webhooks' long-running part: every `interval` until graceful shutdown, for every app, publishes
 /// what the ledger and the schedule bring and sends what is due.
 public struct WebhookWorker: Service {
-    let services: [SubscriptionService]
+    let services: [WebhookService]
     let client: HTTPClient
     let sender: WebhookSender
     let interval: Duration
 
     /// Sends with its own HTTP client, shut down when the worker stops.
-    public init(services: [SubscriptionService], policy: WebhookDeliveryPolicy, interval: Duration, signingClock: (@Sendable () -> Date)? = nil) {
+    public init(services: [WebhookService], policy: WebhookDeliveryPolicy, interval: Duration, signingClock: (@Sendable () -> Date)? = nil) {
         self.services = services
         self.client = HTTPClient(eventLoopGroupProvider: .singleton)
         self.sender = WebhookSender(client: client, policy: policy, signingClock: signingClock)
@@ -37,7 +37,7 @@ public struct WebhookWorker: Service {
         try await client.shutdown()
     }
 
-    private func loop(_ work: @Sendable (SubscriptionService) async -> Void) async {
+    private func loop(_ work: @Sendable (WebhookService) async -> Void) async {
         while !Task.isCancelled {
             for service in services { await work(service) }
             do {
@@ -48,7 +48,7 @@ public struct WebhookWorker: Service {
         }
     }
 
-    func publish(_ service: SubscriptionService) async {
+    func publish(_ service: WebhookService) async {
         do throws(ServiceError) {
             _ = try await service.publishWebhooks(holder: service.instanceID)
         } catch {
@@ -58,10 +58,10 @@ public struct WebhookWorker: Service {
         }
     }
 
-    func send(_ service: SubscriptionService) async {
+    func send(_ service: WebhookService) async {
         do throws(ServiceError) {
             _ = try await sender.deliver(service, holder: service.instanceID)
-            if let counts = try? await service.webhooks.deliveryCounts() { service.metrics.recordWebhookBacklog(app: service.bundleID, counts) }
+            if let counts = try? await service.webhookStore.deliveryCounts() { service.metrics.recordWebhookBacklog(app: service.bundleID, counts) }
         } catch {
             service.logger.passDidNotFinish(
                 "webhooks will be sent later", cutShort: "webhook sending cut short by shutdown",

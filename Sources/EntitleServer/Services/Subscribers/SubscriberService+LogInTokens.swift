@@ -1,4 +1,4 @@
-extension SubscriptionService {
+extension SubscriberService {
     /// Checks that `token`, signed by the app's backend, proves the user logging in is `appUserID`.
     /// - Throws: `auth.invalidLogInToken`, also when the app lists no log-in token keys.
     public func verifyLogInToken(_ token: String, for appUserID: String) throws(ServiceError) {

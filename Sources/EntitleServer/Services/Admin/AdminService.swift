@@ -4,7 +4,13 @@ import EntitleStorage
 import Foundation
 import Logging
 
-extension SubscriptionService {
+/// Support and admin work on subscribers: grants, overrides, open access, households, the timeline,
+/// look-ups and search.
+public struct AdminService: AppService {
+    let context: AppContext
+    /// The subscriber each change answers with.
+    let subscribers: SubscriberService
+
     /// Grants an entitlement for a period, as a ledger event.
     public func grant(
         appUserID: String, entitlementID: String, startsAt: Date?, endsAt: Date?, reason: String?
@@ -23,13 +29,13 @@ extension SubscriptionService {
             throw ServiceError(.invalidRequest, "endsAt must be after startsAt")
         }
         try await appendAdmin(appUserID, .grant(grant), at: at)
-        return try await subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     public func revokeGrant(appUserID: String, grantID: String) async throws(ServiceError) -> SubscriberAnswer {
         let at = now()
         try await appendAdmin(appUserID, .grantRevoked(grantID: grantID, at: at), at: at)
-        return try await subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
@@ -41,30 +47,18 @@ extension SubscriptionService {
         if let endsAt, endsAt <= at { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
         let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: endsAt, reason: reason)
         try await appendAdmin(appUserID, .override(override), at: at)
-        return try await subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     public func removeOverride(appUserID: String, overrideID: String) async throws(ServiceError) -> SubscriberAnswer {
         let at = now()
         try await appendAdmin(appUserID, .overrideRemoved(overrideID: overrideID, at: at), at: at)
-        return try await subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     /// The global open-access window in force (or scheduled), if any.
     public func openAccess() async throws(ServiceError) -> OpenAccessWindow? {
-        let event: LedgerEvent?
-        do {
-            event = try await store.latestGlobalEvent(source: .openAccess)
-        } catch {
-            throw ServiceError(error)
-        }
-        return Self.openAccessWindow(event)
-    }
-
-    /// The window the latest open-access event set; `nil` when none, or when it was turned off.
-    static func openAccessWindow(_ event: LedgerEvent?) -> OpenAccessWindow? {
-        guard case .openAccessSet(let window)? = event?.payload else { return nil }
-        return window
+        try await currentOpenAccess()
     }
 
     /// Turns on "grant access to everyone until `endsAt`" (seed 004's rollback plan), for the listed
@@ -92,30 +86,20 @@ extension SubscriptionService {
         return window
     }
 
-    /// Refuses an instant a request gives outside the window every date of the ledger lies in
-    /// (``AppStoreValueRanges/instants``), before any work: a year-9999 grant would reach every
-    /// calendar and conversion downstream.
-    static func checkInstant(_ date: Date?, _ field: String) throws(ServiceError) {
-        guard let date else { return }
-        guard AppStoreValueRanges.instants.contains(date) else {
-            throw ServiceError(.invalidRequest, "\(field) is outside \(AppStoreValueRanges.instantsDescription)")
-        }
-    }
-
     /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
     public func addMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(householdID)
         guard householdID != memberID else { throw ServiceError(.invalidRequest, "a household can't be its own member") }
         let at = now()
         try await appendAdmin(memberID, .householdJoined(householdID: householdID, at: at), at: at)
-        return try await subscriber(appUserID: memberID)
+        return try await subscribers.subscriber(appUserID: memberID)
     }
 
     public func removeMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(householdID)
         let at = now()
         try await appendAdmin(memberID, .householdLeft(householdID: householdID, at: at), at: at)
-        return try await subscriber(appUserID: memberID)
+        return try await subscribers.subscriber(appUserID: memberID)
     }
 
     /// The subscriber's events in the order they were stored.

@@ -7,9 +7,9 @@ import EntitleStorage
 import Foundation
 import Logging
 
-extension SubscriptionService {
+extension AppStoreSyncService {
     /// The job name reconciliation leases.
-    static let reconciliationJob = "reconciliation"
+    static let reconciliationJob: LeasedJob = "reconciliation"
     /// How far back Apple keeps Notification History.
     static let notificationHistoryLimit: TimeInterval = 180 * 86_400
     /// How much of the last pass's window the next one reads again, for notifications Apple recorded late.
@@ -93,7 +93,7 @@ extension SubscriptionService {
             for notification in page.notifications {
                 // Verified by the client with this app's verifiers.
                 do {
-                    if case .appended = try await ingest(notification.verified, signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
+                    if case .appended = try await ingestion.ingest(notification.verified, signedPayload: notification.signedPayload, source: .appStoreServerAPI) {
                         report.notificationsAdded += 1
                     }
                 } catch where SetAsideCollector.isEventsOwn(error) {

@@ -5,10 +5,10 @@ import ServiceLifecycle
 /// Keeps the analytics aggregates close to the ledger between reports: refreshes every `interval`
 /// until graceful shutdown. Reports refresh on their own too, so this only keeps them cheap.
 public struct AnalyticsRefresher: Service {
-    let service: SubscriptionService
+    let service: AnalyticsService
     let interval: Duration
 
-    public init(service: SubscriptionService, interval: Duration = .seconds(5)) {
+    public init(service: AnalyticsService, interval: Duration = .seconds(5)) {
         self.service = service
         self.interval = interval
     }

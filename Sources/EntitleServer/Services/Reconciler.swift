@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// again after `retryAfter` (or the interval, if shorter). Each pass takes the app's lease, so of
 /// several instances sharing a database one runs it.
 public struct Reconciler: Service {
-    let services: [SubscriptionService]
+    let services: [AppStoreSyncService]
     let interval: Duration
     let startDelay: Duration
     let retryAfter: Duration
@@ -15,7 +15,7 @@ public struct Reconciler: Service {
     let holder: String
 
     public init(
-        services: [SubscriptionService], interval: Duration, startDelay: Duration = .seconds(2), retryAfter: Duration = .seconds(60),
+        services: [AppStoreSyncService], interval: Duration, startDelay: Duration = .seconds(2), retryAfter: Duration = .seconds(60),
         holder: String = UUID().uuidString
     ) {
         self.services = services.filter { $0.serverAPI != nil }

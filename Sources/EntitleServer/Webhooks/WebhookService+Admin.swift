@@ -5,7 +5,7 @@ import EntitleWire
 import Foundation
 import Logging
 
-extension SubscriptionService {
+extension WebhookService {
     /// Adds an endpoint for the app. `url` is `http` or `https` with a host; `eventTypes` are type
     /// names (empty: every type); `secret` (16 to 200 printable characters) is generated when absent.
     public func addWebhookEndpoint(
@@ -19,7 +19,7 @@ extension SubscriptionService {
             id: Self.newWebhookEndpointID(), app: bundleID, url: url,
             eventTypes: Array(Set(eventTypes)).sorted(), secrets: [secret], description: description, createdAt: now())
         do {
-            try await webhooks.addEndpoint(endpoint)
+            try await webhookStore.addEndpoint(endpoint)
         } catch {
             throw ServiceError(error)
         }
@@ -30,7 +30,7 @@ extension SubscriptionService {
     public func webhookEndpoint(id: String) async throws(ServiceError) -> WebhookEndpoint {
         let found: WebhookEndpoint?
         do {
-            found = try await webhooks.endpoint(id: id)
+            found = try await webhookStore.endpoint(id: id)
         } catch {
             throw ServiceError(error)
         }
@@ -43,7 +43,7 @@ extension SubscriptionService {
         var endpoint = try await webhookEndpoint(id: id)
         endpoint.removedAt = now()
         do {
-            try await webhooks.updateEndpoint(endpoint)
+            try await webhookStore.updateEndpoint(endpoint)
         } catch {
             throw ServiceError(error)
         }
@@ -58,7 +58,7 @@ extension SubscriptionService {
         let new = try secret.map(Self.validateWebhookSecret) ?? Self.generateWebhookSecret()
         endpoint.secrets = [new] + endpoint.secrets.prefix(1)
         do {
-            try await webhooks.updateEndpoint(endpoint)
+            try await webhookStore.updateEndpoint(endpoint)
         } catch {
             throw ServiceError(error)
         }
@@ -81,8 +81,8 @@ extension SubscriptionService {
             throw ServiceError(.internalError, "the test event does not encode", underlying: error)
         }
         do {
-            _ = try await webhooks.publish(WebhookBatch(deliveries: [delivery], firedAt: at))
-            return try await webhooks.deliveries(endpointID: endpoint.id, appUserID: "", status: nil, limit: 1).first ?? delivery
+            _ = try await webhookStore.publish(WebhookBatch(deliveries: [delivery], firedAt: at))
+            return try await webhookStore.deliveries(endpointID: endpoint.id, appUserID: "", status: nil, limit: 1).first ?? delivery
         } catch {
             throw ServiceError(error)
         }
@@ -93,7 +93,7 @@ extension SubscriptionService {
         _ = try await webhookEndpoint(id: endpointID)
         if let deliveryIDs, deliveryIDs.count > 1_000 { throw ServiceError(.invalidRequest, "replay at most 1000 deliveries at once") }
         do {
-            let count = try await webhooks.replay(endpointID: endpointID, ids: deliveryIDs, at: now())
+            let count = try await webhookStore.replay(endpointID: endpointID, ids: deliveryIDs, at: now())
             logger.info("webhook deliveries replayed", metadata: ["webhook.endpoint": "\(endpointID)", "count": "\(count)"])
             return count
         } catch {
@@ -113,7 +113,7 @@ extension SubscriptionService {
             parsed = known
         }
         do {
-            return try await webhooks.deliveries(endpointID: endpointID, appUserID: appUserID, status: parsed, limit: limit)
+            return try await webhookStore.deliveries(endpointID: endpointID, appUserID: appUserID, status: parsed, limit: limit)
         } catch {
             throw ServiceError(error)
         }
@@ -122,13 +122,31 @@ extension SubscriptionService {
     public func webhookDelivery(id: Int64) async throws(ServiceError) -> (WebhookDelivery, [WebhookAttempt]) {
         let delivery: WebhookDelivery?
         do {
-            delivery = try await webhooks.delivery(id: id)
+            delivery = try await webhookStore.delivery(id: id)
         } catch {
             throw ServiceError(error)
         }
         guard let delivery else { throw ServiceError(.notFound, "no webhook delivery \(id) in \(bundleID)") }
         do {
-            return (delivery, try await webhooks.attempts(deliveryID: id))
+            return (delivery, try await webhookStore.attempts(deliveryID: id))
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// What the dashboard's webhooks page shows: the endpoints, the latest deliveries with their
+    /// attempts, and the deliveries by status.
+    func overview(
+        recentDeliveries limit: Int
+    ) async throws(ServiceError) -> (
+        endpoints: [WebhookEndpoint], deliveries: [(delivery: WebhookDelivery, attempts: [WebhookAttempt])], counts: [WebhookDelivery.Status: Int]
+    ) {
+        do {
+            var deliveries: [(delivery: WebhookDelivery, attempts: [WebhookAttempt])] = []
+            for delivery in try await webhookStore.deliveries(endpointID: nil, appUserID: nil, status: nil, limit: limit) {
+                deliveries.append((delivery, try await webhookStore.attempts(deliveryID: delivery.id)))
+            }
+            return (try await webhookStore.endpoints(includingRemoved: false), deliveries, try await webhookStore.deliveryCounts())
         } catch {
             throw ServiceError(error)
         }
@@ -136,8 +154,8 @@ extension SubscriptionService {
 
     public func webhookStatus() async throws(ServiceError) -> (endpoints: Int, counts: [WebhookDelivery.Status: Int], unpublished: Int) {
         do {
-            let endpoints = try await webhooks.endpoints(includingRemoved: false).count
-            return (endpoints, try await webhooks.deliveryCounts(), endpoints == 0 ? 0 : try await webhooks.unreadEvents(consumer: Self.webhookConsumer))
+            let endpoints = try await webhookStore.endpoints(includingRemoved: false).count
+            return (endpoints, try await webhookStore.deliveryCounts(), endpoints == 0 ? 0 : try await webhookStore.unreadEvents(consumer: Self.webhookConsumer))
         } catch {
             throw ServiceError(error)
         }

@@ -5,7 +5,7 @@ import EntitleStorage
 import Foundation
 import Logging
 
-extension SubscriptionService {
+extension SubscriberService {
     /// Signs the promotional offer `offerID` of `productID` for `appUserID`, when the catalog's rule
     /// for the offer admits them (``PromotionalOfferEligibility``), with the team's in-app purchase key:
     /// the signature over the subscriber's appAccountToken and a new nonce, and the compact JWS

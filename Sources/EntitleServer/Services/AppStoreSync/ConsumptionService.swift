@@ -5,9 +5,17 @@ import EntitleStorage
 import Foundation
 import Logging
 
-extension SubscriptionService {
+/// Answers Apple's CONSUMPTION_REQUEST notifications with Send Consumption Information, from what the
+/// ledger knows, when the app opted in (`consumptionPolicy`) and has a key.
+public struct ConsumptionService: AppService {
+    let context: AppContext
+    /// Apple's App Store Server API for this app, when configured.
+    let serverAPI: AppStoreServerAPIClient?
+
     /// The ledger consumer that answers CONSUMPTION_REQUEST notifications.
-    static let consumptionConsumer = "consumption-requests"
+    static let consumptionConsumer: LedgerConsumer = "consumption-requests"
+    /// The job answering holds, so one instance answers at a time.
+    static let consumptionJob: LeasedJob = "consumption-requests"
     /// Apple takes consumption information for 12 hours after its request.
     static let consumptionWindow: TimeInterval = 12 * 3_600
 
@@ -24,7 +32,7 @@ extension SubscriptionService {
         let start = now()
         let lease: JobLease?
         do {
-            lease = try await store.acquireJob(Self.consumptionConsumer, holder: holder, now: start, until: start + 300)
+            lease = try await store.acquireJob(Self.consumptionJob, holder: holder, now: start, until: start + 300)
         } catch {
             throw ServiceError(error)
         }

@@ -5,9 +5,23 @@ import EntitleWire
 import Foundation
 import Logging
 
-extension SubscriptionService {
+/// Webhooks: the app's endpoints and deliveries, derived from the ledger by a consumer with a durable
+/// cursor (``publishWebhooks(holder:)``) and sent by ``WebhookSender``.
+public struct WebhookService: AppService {
+    let context: AppContext
+    /// The webhooks' leases this instance holds.
+    let heldLeases = HeldLeases()
+    /// The webhook snapshots this instance stored last, while it publishes.
+    let webhookSnapshots = WebhookSnapshotCache()
+
+    init(context: AppContext) {
+        self.context = context
+    }
+
     /// The ledger consumer webhooks are derived by.
-    static let webhookConsumer = "webhooks"
+    static let webhookConsumer: LedgerConsumer = "webhooks"
+    /// The job publishing holds, so one instance publishes at a time.
+    static let webhookJob: LeasedJob = "webhooks"
     /// Events read per step.
     static let webhookBatchSize = 500
     /// How long a pass of webhooks holds its lease without renewing it (each step renews it): after a
@@ -17,11 +31,11 @@ extension SubscriptionService {
     /// Takes the lease of a webhooks job for `holder`, or renews it once half of `duration` has gone;
     /// `nil` when another instance has it. A lease is kept between passes (an idle instance writes
     /// nothing) until graceful shutdown releases it (``releaseWebhookLeases()``).
-    func holdWebhookLease(_ job: String, holder: String, for duration: TimeInterval = webhookLease) async throws(ServiceError) -> JobLease? {
+    func holdWebhookLease(_ job: LeasedJob, holder: String, for duration: TimeInterval = webhookLease) async throws(ServiceError) -> JobLease? {
         let at = now()
         if let held = heldLeases.lease(job, holder: holder, at: at, lasting: duration) { return held }
         // Publishing without a break is what keeps the snapshots this instance stored current.
-        if job == Self.webhookConsumer, (heldLeases.kept(job, holder: holder)?.until ?? .distantPast) <= at { webhookSnapshots.forget() }
+        if job == Self.webhookJob, (heldLeases.kept(job, holder: holder)?.until ?? .distantPast) <= at { webhookSnapshots.forget() }
         do {
             let lease = try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
             heldLeases.keep(lease, job: job, holder: holder)
@@ -39,7 +53,7 @@ extension SubscriptionService {
     }
 
     /// The app's webhooks: endpoints, deliveries, the schedule.
-    public var webhooks: any WebhookStore { store.webhookStore() }
+    public var webhookStore: any WebhookStore { store.webhookStore() }
 
     /// Derives what happened since the last pass into deliveries for the app's endpoints: every ledger
     /// event past the webhooks' durable cursor (and the changes time brought before it), then the
@@ -50,7 +64,7 @@ extension SubscriptionService {
     public func publishWebhooks(holder: String) async throws(ServiceError) -> Int {
         // An app with no endpoint writes nothing: its first endpoint starts the cursor.
         guard try await !webhookEndpoints().isEmpty else { return 0 }
-        guard try await holdWebhookLease(Self.webhookConsumer, holder: holder) != nil else { return 0 }
+        guard try await holdWebhookLease(Self.webhookJob, holder: holder) != nil else { return 0 }
         var written = try await publishLedgerEvents(holder: holder)
         written += try await publishSchedule(holder: holder)
         return written
@@ -59,7 +73,7 @@ extension SubscriptionService {
     /// Steps through the ledger past the cursor until it is caught up.
     private func publishLedgerEvents(holder: String) async throws(ServiceError) -> Int {
         var written = 0
-        while try await holdWebhookLease(Self.webhookConsumer, holder: holder) != nil {
+        while try await holdWebhookLease(Self.webhookJob, holder: holder) != nil {
             let endpoints = try await webhookEndpoints()
             let batch: (position: Int64, events: [(sequence: Int64, event: LedgerEvent)])
             do {
@@ -91,11 +105,11 @@ extension SubscriptionService {
     /// Fires the schedule's due entries, in steps.
     private func publishSchedule(holder: String) async throws(ServiceError) -> Int {
         var written = 0
-        while try await holdWebhookLease(Self.webhookConsumer, holder: holder) != nil {
+        while try await holdWebhookLease(Self.webhookJob, holder: holder) != nil {
             let at = now()
             let due: [ScheduledEvent]
             do {
-                due = try await webhooks.dueSchedule(at: at, limit: Self.webhookBatchSize)
+                due = try await webhookStore.dueSchedule(at: at, limit: Self.webhookBatchSize)
             } catch {
                 throw ServiceError(error)
             }
@@ -116,7 +130,7 @@ extension SubscriptionService {
     /// Stores one step; the deliveries it wrote, or `nil` when another instance did the step first.
     private func store(_ write: WebhookBatch) async throws(ServiceError) -> Int? {
         do {
-            guard try await webhooks.publish(write) else {
+            guard try await webhookStore.publish(write) else {
                 // Another instance stored the step first: what this one kept may be behind.
                 webhookSnapshots.forget()
                 return nil
@@ -131,7 +145,7 @@ extension SubscriptionService {
 
     func webhookEndpoints() async throws(ServiceError) -> [WebhookEndpoint] {
         do {
-            return try await webhooks.endpoints(includingRemoved: false)
+            return try await webhookStore.endpoints(includingRemoved: false)
         } catch {
             throw ServiceError(error)
         }

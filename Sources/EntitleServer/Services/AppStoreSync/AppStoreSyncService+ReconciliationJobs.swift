@@ -3,7 +3,7 @@ import EntitleWire
 import Foundation
 import Logging
 
-extension SubscriptionService {
+extension AppStoreSyncService {
     /// The job kind a reconciliation pass a request started is recorded under.
     static let reconciliationJobKind = "reconciliation"
     /// A job still running this long after it started was abandoned: its instance stopped without
@@ -12,10 +12,10 @@ extension SubscriptionService {
     /// The error code of an abandoned job.
     public static let abandonedJobCode = "job.abandoned"
 
-    /// Starts a reconciliation pass as a job `runner` runs, and answers at once with the job, which
+    /// Starts a reconciliation pass as owned work (``OwnedWork``), and answers at once with the job, which
     /// ``reconciliationJob(id:)`` reports on. Refused at once when the App Store Server API is not
     /// configured.
-    public func startReconciliation(since: Date?, runner: AdminJobRunner) async throws(ServiceError) -> AdminJob {
+    public func startReconciliation(since: Date?) async throws(ServiceError) -> AdminJob {
         guard serverAPI != nil else {
             throw ServiceError(.appStoreNotConfigured, "\(bundleID) has no App Store Server API key (--app-store-key)")
         }
@@ -26,7 +26,7 @@ extension SubscriptionService {
         } catch {
             throw ServiceError(error)
         }
-        let started = runner.start { [self] in
+        let started = context.work.start { [self] in
             var ended = job
             do {
                 let report = try await reconcile(since: since, holder: instanceID)

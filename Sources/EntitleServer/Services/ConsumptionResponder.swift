@@ -7,10 +7,10 @@ import ServiceLifecycle
 /// cursor, so a request the server received but could not answer at once (Apple unreachable, a crash)
 /// is answered while its 12-hour window lasts. Requests are also answered as they arrive.
 public struct ConsumptionResponder: Service {
-    let services: [SubscriptionService]
+    let services: [ConsumptionService]
     let interval: Duration
 
-    public init(services: [SubscriptionService], interval: Duration) {
+    public init(services: [ConsumptionService], interval: Duration) {
         self.services = services.filter(\.answersConsumptionRequests)
         self.interval = interval
     }

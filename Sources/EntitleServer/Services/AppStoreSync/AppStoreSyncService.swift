@@ -5,7 +5,16 @@ import EntitleStorage
 import Foundation
 import Logging
 
-extension SubscriptionService {
+/// Keeping the ledger in step with Apple's App Store Server API: reconciliation passes (and the jobs
+/// requests start), look-ups by transaction or order ID, refreshing a subscriber, renewal extensions.
+public struct AppStoreSyncService: AppService {
+    let context: AppContext
+    /// Apple's App Store Server API for this app, when configured.
+    let serverAPI: AppStoreServerAPIClient?
+    /// What Apple answers goes through the same path as what the app submits.
+    let ingestion: IngestionService
+    let subscribers: SubscriberService
+
     /// Whether this app reaches the App Store Server API (its in-app purchase key is configured).
     public var hasServerAPI: Bool { serverAPI != nil }
 
@@ -31,7 +40,7 @@ extension SubscriptionService {
         } catch {
             throw ServiceError(error)
         }
-        return try await submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
+        return try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
     }
 
     /// Refreshes a subscriber from Apple (a support tool): each of their subscriptions' status (Get All
@@ -61,14 +70,14 @@ extension SubscriptionService {
                     throw ServiceError(error)
                 }
                 guard Self.tellsSomethingNew(fetched.transaction, purchase) || fetched.transaction.revocationDate != current.revocationDate else { continue }
-                _ = try await submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
+                _ = try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
             }
         }
-        return try await subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 }
 
-extension SubscriptionService {
+extension AppStoreSyncService {
     /// Looks up an order ID from a customer's receipt email (Look Up Order ID): the order's
     /// transactions, each with the subscriber its purchase belongs to here, if any.
     public func lookUpOrder(_ orderID: String) async throws(ServiceError) -> OrderLookup {
@@ -142,6 +151,6 @@ extension SubscriptionService {
             _ = try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
             logger.info("renewal extended", metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "days": "\(days)"])
         }
-        return try await subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 }

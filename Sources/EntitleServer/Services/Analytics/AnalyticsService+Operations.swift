@@ -1,6 +1,6 @@
 import EntitleStorage
 
-extension SubscriptionService {
+extension AnalyticsService {
     /// Events waiting for an owner, events analytics has not read, and whether an analytics recompute
     /// is under way: what `/metrics` reports as gauges when scraped.
     public func ledgerBacklog() async throws(ServiceError) -> (heldEvents: Int, analyticsPending: Int, recomputing: Bool) {

@@ -5,7 +5,18 @@ import EntitleWire
 import Foundation
 import Logging
 
-extension SubscriptionService {
+/// Analytics: the aggregates kept up to date from the ledger (refresh, recompute), the reports, and
+/// the events analytics set aside.
+public struct AnalyticsService: AppService {
+    let context: AppContext
+    /// The analytics aggregates, kept in the ledger's database.
+    let analytics: any AnalyticsStore
+
+    init(context: AppContext) {
+        self.context = context
+        self.analytics = context.store.analyticsStore()
+    }
+
     /// The longest range a report covers, in days.
     public static let longestAnalyticsRange = 3_660
     /// Ledger events read per refresh transaction.
@@ -22,30 +33,6 @@ extension SubscriptionService {
         let at = now()
         return { appUserID, events in
             contributor.cells(appUserID: appUserID, events: setAside.keepingProcessable(events, appUserID: appUserID, at: at))
-        }
-    }
-
-    /// Records the events `collector` noted: in the ledger's database for the operator, in
-    /// `entitle_events_set_aside_total`, and in the log (the first time each is set aside).
-    func recordSetAside(_ collector: SetAsideCollector) async {
-        let events = collector.take()
-        guard !events.isEmpty else { return }
-        do {
-            let added = try await setAsideStore.setAside(events)
-            guard added > 0 else { return }
-            metrics.recordSetAside(consumer: collector.consumer, count: added)
-        } catch {
-            // Noted again by the next pass, which meets the same events.
-            logger.error("set-aside events not recorded", metadata: ["error.code": "\(error.code)", "consumer": "\(collector.consumer)"])
-            return
-        }
-        for event in events.prefix(10) {
-            logger.error(
-                "event set aside",
-                metadata: [
-                    "consumer": "\(event.consumer)", "event.id": "\(event.eventID)", "subscriber.id": "\(event.appUserID ?? "")",
-                    "reason": "\(event.reason)",
-                ])
         }
     }
 

@@ -1,0 +1,49 @@
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+
+/// What every service of one app shares: its part of the ledger, its catalog and resolver, the clock,
+/// the logger and the metrics. One per app a server serves; the services hold it, never a copy.
+public final class AppContext: Sendable {
+    /// The app's ledger (every role).
+    public let store: any LedgerStore
+    public let catalog: Catalog
+    let resolver: EntitlementResolver
+    /// The clock every answer and event is stamped with.
+    let now: @Sendable () -> Date
+    let logger: Logger
+    let metrics: ServerMetrics
+    /// Opened once the ledger is migrated; background work waits for it.
+    let ledgerReadiness: LedgerReadiness
+    /// This server instance's name in job leases.
+    let instanceID: String
+    /// The events background consumers set aside, kept in the ledger's database.
+    let setAsideStore: any SetAsideStore
+    /// Runs work a request starts that outlives it (a reconciliation job, an early answer to Apple's
+    /// consumption request): graceful shutdown waits for it.
+    let work: OwnedWork
+
+    /// Each subscriber's appAccountToken, and which this process registered.
+    let accountTokens: AccountTokens
+
+    /// The app this context is for: its store's app.
+    public var bundleID: String { store.app }
+
+    init(
+        store: any LedgerStore, catalog: Catalog, now: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics,
+        ledgerReadiness: LedgerReadiness, instanceID: String = UUID().uuidString, work: OwnedWork
+    ) {
+        self.store = store
+        self.catalog = catalog
+        self.resolver = EntitlementResolver(catalog: catalog)
+        self.now = now
+        self.logger = logger
+        self.metrics = metrics
+        self.ledgerReadiness = ledgerReadiness
+        self.instanceID = instanceID
+        self.setAsideStore = store.setAsideStore()
+        self.work = work
+        self.accountTokens = AccountTokens(bundleID: store.app)
+    }
+}

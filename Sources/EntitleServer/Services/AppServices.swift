@@ -1,0 +1,49 @@
+import AppStoreServerAPI
+import AppStoreVerification
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+
+/// One app's services, each named for what it does and sharing the app's ``AppContext``. A
+/// controller takes the services of its resource; background work the ones it drives.
+public final class AppServices: Sendable {
+    public let context: AppContext
+    /// Verify, append, link.
+    public let ingestion: IngestionService
+    /// Answers, access, usage, identity.
+    public let subscribers: SubscriberService
+    /// Grants, overrides, open access, households, timeline, search.
+    public let admin: AdminService
+    /// Reconciliation, look-ups, renewal extensions with the App Store Server API.
+    public let appStore: AppStoreSyncService
+    /// Answers to Apple's consumption requests.
+    public let consumption: ConsumptionService
+    /// Endpoints, deliveries, publishing.
+    public let webhooks: WebhookService
+    /// Aggregates, reports, set-aside events, the ledger's backlog.
+    public let analytics: AnalyticsService
+
+    public init(
+        store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
+        metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger,
+        serverAPI: AppStoreServerAPIClient? = nil, offerKey: InAppPurchaseKey? = nil, ledgerReadiness: LedgerReadiness = .ready,
+        work: OwnedWork = OwnedWork()
+    ) {
+        let context = AppContext(
+            store: store, catalog: catalog, now: now, logger: logger, metrics: metrics, ledgerReadiness: ledgerReadiness, work: work)
+        self.context = context
+        subscribers = SubscriberService(context: context, offerKey: offerKey)
+        consumption = ConsumptionService(context: context, serverAPI: serverAPI)
+        ingestion = IngestionService(
+            context: context, verifiers: verifiers, restorePolicy: restorePolicy, subscribers: subscribers, consumption: consumption)
+        admin = AdminService(context: context, subscribers: subscribers)
+        appStore = AppStoreSyncService(context: context, serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
+        webhooks = WebhookService(context: context)
+        analytics = AnalyticsService(context: context)
+    }
+
+    /// The app these services are for.
+    public var bundleID: String { context.bundleID }
+    public var catalog: Catalog { context.catalog }
+}

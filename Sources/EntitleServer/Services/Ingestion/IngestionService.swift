@@ -1,0 +1,141 @@
+import AppStoreModels
+import AppStoreVerification
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+
+/// Ingestion: verifies what Apple signed (a notification, a transaction the app submits), appends it
+/// to the ledger idempotently, and links the purchase to its subscriber.
+public struct IngestionService: AppService {
+    let context: AppContext
+    /// One verifier per accepted environment, tried in order.
+    let verifiers: [SignedDataVerifier]
+    let restorePolicy: RestorePolicy
+    /// The subscriber a submitted transaction answers with.
+    let subscribers: SubscriberService
+    /// Answers a consumption request as soon as it arrives.
+    let consumption: ConsumptionService
+
+    init(
+        context: AppContext, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy, subscribers: SubscriberService,
+        consumption: ConsumptionService
+    ) {
+        self.context = context
+        self.verifiers = verifiers
+        self.restorePolicy = restorePolicy
+        self.subscribers = subscribers
+        self.consumption = consumption
+    }
+
+    /// Verifies a notification and stores it durably. Returns whether it was new. A duplicate (same
+    /// notificationUUID) is accepted and changes nothing.
+    public func ingestNotification(
+        signedPayload: String, source: LedgerEventSource = .appStoreNotification
+    ) async throws(ServiceError) -> AppendOutcome {
+        let verified = try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signedPayload) }
+        return try await ingest(verified, signedPayload: signedPayload, source: source)
+    }
+
+    /// Stores a notification one of this app's verifiers accepted (as the App Store Server API client's
+    /// answers are) durably; a duplicate changes nothing.
+    func ingest(_ verified: VerifiedNotification, signedPayload: String, source: LedgerEventSource) async throws(ServiceError) -> AppendOutcome {
+        let notification = verified.notification
+        guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
+            throw ServiceError(.invalidRequest, "the notification has no notificationUUID")
+        }
+        let transaction = verified.transactionInfo
+        let event = LedgerEvent(
+            id: UUID(), appUserID: nil, source: source, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,
+            transactionID: transaction?.transactionId,
+            originalTransactionID: transaction?.originalTransactionId ?? verified.renewalInfo?.originalTransactionId,
+            signedDate: notification.signedDate, receivedAt: now(),
+            payload: .notification(
+                type: notification.notificationType, subtype: notification.subtype, transaction: transaction, renewalInfo: verified.renewalInfo),
+            rawSignedPayload: signedPayload)
+        let outcome = try await append(event)
+        if case .appended = outcome {
+            metrics.recordNotificationType(notification.notificationType.flatMap { $0.isKnown ? $0.rawValue : nil } ?? "UNKNOWN")
+            // Answered at once; the consumption responder answers from the cursor what this misses.
+            if notification.notificationType == .consumptionRequest, consumption.answersConsumptionRequests {
+                let (consumption, holder) = (consumption, instanceID)
+                _ = context.work.start { _ = try? await consumption.answerConsumptionRequests(holder: holder) }
+            }
+        }
+        logger.info(
+            "app store notification",
+            metadata: [
+                "notification.uuid": "\(uuid)", "notification.type": "\(notification.notificationType?.rawValue ?? "unknown")",
+                "notification.duplicate": "\(outcome == .duplicate)",
+            ])
+        return outcome
+    }
+
+    /// Verifies a transaction the app submitted for `appUserID`, links its purchase, and returns the
+    /// subscriber.
+    public func submitTransaction(
+        appUserID: String, signedTransaction: String, source: LedgerEventSource = .appTransaction
+    ) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
+        let transaction = try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signedTransaction) }
+        guard let transactionID = transaction.transactionId else {
+            throw ServiceError(.invalidRequest, "the transaction has no transactionId")
+        }
+        let original = transaction.originalTransactionId ?? transactionID
+        let owner: String?
+        do {
+            owner = try await store.owner(originalTransactionID: original)
+        } catch {
+            throw ServiceError(error)
+        }
+        if let owner, owner != appUserID {
+            switch restorePolicy {
+            case .keepWithOriginal:
+                throw ServiceError(
+                    .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
+            case .transferToNewest:
+                do {
+                    _ = try await store.transfer(originalTransactionID: original, to: appUserID, at: now())
+                } catch {
+                    throw ServiceError(error)
+                }
+                logger.info("purchase transferred", metadata: ["purchase.original_transaction_id": "\(original)"])
+            }
+        }
+        let event = LedgerEvent(
+            id: UUID(), appUserID: appUserID, source: source,
+            idempotencyKey: Self.idempotencyKey(transactionID: transactionID, signedDate: transaction.signedDate, jws: signedTransaction),
+            transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
+            payload: .transaction(transaction), rawSignedPayload: signedTransaction)
+        _ = try await append(event)
+        // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
+        if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
+            do {
+                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+            } catch {
+                throw ServiceError(error)
+            }
+        }
+        return try await subscribers.subscriber(appUserID: appUserID)
+    }
+
+    /// Tries each accepted environment's verifier; an environment mismatch moves to the next.
+    private func verify<T>(_ body: (SignedDataVerifier) async throws(VerificationError) -> T) async throws(ServiceError) -> T {
+        var last: VerificationError?
+        for verifier in verifiers {
+            do {
+                return try await body(verifier)
+            } catch {
+                guard error.code == .environment else {
+                    metrics.recordRefusedVerification(code: error.code.rawValue)
+                    throw ServiceError(error)
+                }
+                last = error
+            }
+        }
+        let refused = last ?? VerificationError(.environment, "no environment is accepted")
+        metrics.recordRefusedVerification(code: refused.code.rawValue)
+        throw ServiceError(refused)
+    }
+}
