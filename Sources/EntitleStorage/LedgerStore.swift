@@ -2,15 +2,15 @@ import EntitleCore
 import Foundation
 
 /// One app's ledger in a database: the event log, the projections, identity, consumers' cursors and
-/// job leases (each a role a reader or a fake can name on its own), with an SQLite and a PostgreSQL
-/// implementation.
+/// job leases (each a role a reader or a fake can name on its own), and the stores kept beside it
+/// (``companions``), with an SQLite and a PostgreSQL implementation.
 ///
 /// Guarantees every implementation keeps (and the conformance suite checks on each), beside each
 /// role's own:
 /// - A store is one app's (by bundle ID): every read and write is confined to it, so apps sharing a
 ///   database never see each other's events, subscribers, purchases or analytics.
 /// - ``migrate()`` runs before anything else reads or writes.
-public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, JobLeases, CompanionStores {
+public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, JobLeases {
     /// The app this store reads and writes: a bundle ID, or `""` for rows written before apps existed.
     var app: String { get }
 
@@ -29,6 +29,24 @@ public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerC
     /// answers reads, throws why it doesn't.
     func ping() async throws(StorageError)
 
+    /// The other stores kept in the same database (analytics, webhooks, keys…).
+    var companions: any CompanionStores { get }
+
     /// Releases connections. The store is unusable afterwards.
     func close() async
+}
+
+extension LedgerStore {
+    /// The analytics aggregates kept in the same database, a consumer of this ledger.
+    public func analyticsStore() -> any AnalyticsStore { companions.analyticsStore() }
+    /// The events this app's background consumers set aside.
+    public func setAsideStore() -> any SetAsideStore { companions.setAsideStore() }
+    /// The app's webhooks: endpoints, deliveries, the schedule.
+    public func webhookStore() -> any WebhookStore { companions.webhookStore() }
+    /// The API keys (of every app).
+    public func keyStore() -> any KeyStore { companions.keyStore() }
+    /// The app's admin jobs.
+    public func adminJobStore() -> any AdminJobStore { companions.adminJobStore() }
+    /// The dashboard's sign-ins (server-wide).
+    public func dashboardSessionStore() -> any DashboardSessionStore { companions.dashboardSessionStore() }
 }

@@ -9,9 +9,13 @@ struct P256AffinePoint: Sendable {
         w0: 0x3BCE_3C3E_27D2_604B, w1: 0x651D_06B0_CC53_B0F6, w2: 0xB3EB_BD55_7698_86BC, w3: 0x5AC6_35D8_AA3A_93E7))
 
     /// The generator.
-    static let generator = P256AffinePoint(
-        standardX: P256Limbs(w0: 0xF4A1_3945_D898_C296, w1: 0x7703_7D81_2DEB_33A0, w2: 0xF8BC_E6E5_63A4_40F2, w3: 0x6B17_D1F2_E12C_4247),
-        y: P256Limbs(w0: 0xCBB6_4068_37BF_51F5, w1: 0x2BCE_3357_6B31_5ECE, w2: 0x8EE7_EB4A_7C0F_9E16, w3: 0x4FE3_42E2_FE1A_7F9B))!
+    static let generator: P256AffinePoint = {
+        guard let point = P256AffinePoint(
+            standardX: P256Limbs(w0: 0xF4A1_3945_D898_C296, w1: 0x7703_7D81_2DEB_33A0, w2: 0xF8BC_E6E5_63A4_40F2, w3: 0x6B17_D1F2_E12C_4247),
+            y: P256Limbs(w0: 0xCBB6_4068_37BF_51F5, w1: 0x2BCE_3357_6B31_5ECE, w2: 0x8EE7_EB4A_7C0F_9E16, w3: 0x4FE3_42E2_FE1A_7F9B))
+        else { preconditionFailure("the P-256 generator is not on the curve") }
+        return point
+    }()
 
     init(x: P256Limbs, y: P256Limbs) {
         (self.x, self.y) = (x, y)

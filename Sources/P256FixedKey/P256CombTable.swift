@@ -30,7 +30,11 @@ final class P256CombTable: Sendable {
         self.points = points
     }
 
-    static let generator = P256CombTable(.generator)!
+    /// The generator's table: built from constants (a table fails only for the point at infinity).
+    static let generator: P256CombTable = {
+        guard let table = P256CombTable(.generator) else { preconditionFailure("the P-256 generator has no comb table") }
+        return table
+    }()
 
     /// Adds `digit·2⁷ⁱ·P` (`window` i, `digit` in −64…64) to `sum`.
     @inline(__always)

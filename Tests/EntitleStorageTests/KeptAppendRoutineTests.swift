@@ -43,7 +43,7 @@ struct KeptAppendRoutineTests {
                 let store = try await PostgresLedgerStore.open(client: client)
                 #expect((store as? SQLLedgerStore)?.engine.keptAppendCall == KeptAppendRoutine.self)
                 _ = try await store.append(Self.purchase("u1"))
-                let key = SQLLedgerStore.subscriberLock("", "u1")
+                let key = LedgerRows.subscriberLock("", "u1")
                 try await StorageEngine.withClient(configuration) { holder in
                     try await holder.withConnection { connection in
                         let appended = try await AppendRoutineTests.whileHolding(key, connection, waiting: { try await store.append(Self.renewal(1)) }) {

@@ -141,7 +141,7 @@ struct LedgerSchemaTests {
             // As version 15 stored an event (its routines come with the latest version only).
             var plain = event(1, "before")
             plain.rawSignedPayload = nil
-            let stored = try SQLLedgerStore.encoder.encode(plain)
+            let stored = try StoredJSON.encoder.encode(plain)
             try await client.query("""
                 INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, received_at, event, signed_payload)
                 VALUES ('e1', '', 'k1', 'before', 'admin', 0, \(String(decoding: stored, as: UTF8.self)), \(payload))

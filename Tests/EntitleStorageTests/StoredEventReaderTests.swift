@@ -39,11 +39,11 @@ struct StoredEventReaderTests {
     }()
 
     static func stored(_ event: LedgerEvent) throws -> String {
-        String(decoding: try SQLLedgerStore.encoder.encode(event), as: UTF8.self)
+        String(decoding: try StoredJSON.encoder.encode(event), as: UTF8.self)
     }
 
     static func decoded(_ json: String) -> LedgerEvent? {
-        try? SQLLedgerStore.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
+        try? StoredJSON.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
     }
 
     @Test("the events the ledger holds most of read as JSONDecoder reads them", arguments: events.indices)

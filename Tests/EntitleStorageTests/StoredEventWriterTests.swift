@@ -11,7 +11,7 @@ import Testing
 @Suite("StoredEventWriter")
 struct StoredEventWriterTests {
     static func encoded(_ event: LedgerEvent) throws -> String {
-        String(decoding: try SQLLedgerStore.encoder.encode(event), as: UTF8.self)
+        String(decoding: try StoredJSON.encoder.encode(event), as: UTF8.self)
     }
 
     /// The reader's events, and the same with awkward text in every string the event itself holds.
@@ -67,7 +67,7 @@ struct StoredEventWriterTests {
             _ = try await store.append(event)
             let read = try await store.events(appUserID: event.appUserID!)
             // Dates come back as JSON's milliseconds make them, as through JSONEncoder and JSONDecoder.
-            var expected = try SQLLedgerStore.decoder().decode(LedgerEvent.self, from: Data(Self.encoded(event).utf8))
+            var expected = try StoredJSON.decoder().decode(LedgerEvent.self, from: Data(Self.encoded(event).utf8))
             expected.rawSignedPayload = event.rawSignedPayload
             #expect(read == [expected])
         }

@@ -13,7 +13,7 @@ struct StoredProjectionWriterTests {
     static let start = ReferenceTime.start
 
     static func encoded(_ facts: SubscriberFacts) throws -> String {
-        String(decoding: try SQLLedgerStore.encoder.encode(facts), as: UTF8.self)
+        String(decoding: try StoredJSON.encoder.encode(facts), as: UTF8.self)
     }
 
     /// Keys that sort differently by their UTF-8 bytes and by `String`'s order, and need escaping.

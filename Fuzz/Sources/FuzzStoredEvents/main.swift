@@ -16,10 +16,10 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let json = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     checkCells(json)
     guard let read = StoredEventReader.event(json) else { return 0 }
-    let decoded = try? SQLLedgerStore.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
+    let decoded = try? StoredJSON.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
     guard read == decoded else { fatalError("the reader and JSONDecoder disagree on \(json): \(read) vs \(String(describing: decoded))") }
     // Written back, the event is what JSONEncoder writes, or left to it.
-    if let written = StoredEventWriter.json(read), let encoded = try? SQLLedgerStore.encoder.encode(read),
+    if let written = StoredEventWriter.json(read), let encoded = try? StoredJSON.encoder.encode(read),
         written != String(decoding: encoded, as: UTF8.self)
     {
         fatalError("the writer and JSONEncoder disagree on \(read): \(written)")

@@ -19,8 +19,9 @@ import Foundation
     /// skipped only where no key of the type has an equivalent spelling.
     @inlinable package static func == (key: JSONKey, literal: StaticString) -> Bool {
         literal.withUTF8Buffer { literal in
-            literal.count == key.bytes.count
-                && (literal.isEmpty || memcmp(literal.baseAddress!, key.bytes.baseAddress!, literal.count) == 0)
+            guard literal.count == key.bytes.count else { return false }
+            guard let l = literal.baseAddress, let k = key.bytes.baseAddress else { return literal.isEmpty }
+            return memcmp(l, k, literal.count) == 0
         }
     }
 

@@ -19,7 +19,13 @@ public struct AppStoreServerAPIClient: Sendable {
         }
         /// Apple's: production, and sandbox.
         public static let apple = Endpoints(
-            production: URL(string: "https://api.storekit.itunes.apple.com")!, sandbox: URL(string: "https://api.storekit-sandbox.itunes.apple.com")!)
+            production: constant("https://api.storekit.itunes.apple.com"), sandbox: constant("https://api.storekit-sandbox.itunes.apple.com"))
+
+        /// An address written in this file, valid by construction; never one a caller supplies.
+        private static func constant(_ address: String) -> URL {
+            guard let url = URL(string: address) else { preconditionFailure("\(address) is not a URL") }
+            return url
+        }
     }
 
     let token: APIToken
@@ -220,8 +226,9 @@ public struct AppStoreServerAPIClient: Sendable {
     private func call<T: Decodable>(_ method: String, _ path: String, body: Data? = nil) async throws(AppStoreServerAPIError) -> T {
         do {
             return try await call(method, path, body: body, on: endpoints.production)
-        } catch where (error.status == 401 || error.status == 404) && endpoints.sandbox != nil && acceptsSandbox {
-            return try await call(method, path, body: body, on: endpoints.sandbox!)
+        } catch {
+            guard error.status == 401 || error.status == 404, acceptsSandbox, let sandbox = endpoints.sandbox else { throw error }
+            return try await call(method, path, body: body, on: sandbox)
         }
     }
 

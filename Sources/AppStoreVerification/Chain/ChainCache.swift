@@ -53,7 +53,8 @@ final class ChainCache: Sendable {
             guard left.count == right.count else { return false }
             let equal = left.withContiguousStorageIfAvailable { left in
                 right.withContiguousStorageIfAvailable { right in
-                    memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+                    guard let l = left.baseAddress, let r = right.baseAddress else { return left.count == right.count }
+                    return memcmp(l, r, left.count) == 0
                 }
             }
             return (equal ?? nil) ?? left.elementsEqual(right)

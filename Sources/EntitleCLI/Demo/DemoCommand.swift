@@ -83,7 +83,9 @@ struct DemoCommand: AsyncParsableCommand {
         // offers; the local App Store Server API of each app accepts tokens it signs.
         let localStoreFolder = dataFolder.appendingPathComponent("local-store")
         let teamKey = try DemoTeamKey.openOrCreate(folder: localStoreFolder)
-        let serverAPIURL = URL(string: baseURL + LocalServerAPIController.prefix)!
+        guard let base = URL(string: baseURL), let serverAPIURL = URL(string: baseURL + LocalServerAPIController.prefix) else {
+            throw ValidationError("--host \(host) and --port \(port) make no URL")
+        }
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let webhook = NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger)
         let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
@@ -105,7 +107,7 @@ struct DemoCommand: AsyncParsableCommand {
             serverAPIs[bundleID] = serverAPI
             catalogs.append((bundleID, catalog))
             simulations.append(DemoSimulation(
-                plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, secretKey: secretKey, http: http, delivery: options,
+                plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, base: base, secretKey: secretKey, http: http, delivery: options,
                 logger: logger, exitAfterSummary: true, app: several ? bundleID : nil, history: serverAPI, reconcileEvery: reconcileEvery))
         }
         let webhooks = try webhookOptions.webhooks(environment: [:], apps: catalogs.map(\.bundleID))

@@ -15,6 +15,8 @@ final class DemoSimulation: Service {
     let end: Date
     let clock: SimulationClock
     let baseURL: String
+    /// The server, as a URL (`baseURL` checked).
+    let base: URL
     let secretKey: String
     let http: HTTPClient
     let delivery: DeliveryOptions
@@ -30,7 +32,7 @@ final class DemoSimulation: Service {
     let reconcileEvery: TimeInterval?
 
     init(
-        plan: PopulationPlan, store: StoreSimulator, end: Date, clock: SimulationClock, baseURL: String, secretKey: String, http: HTTPClient,
+        plan: PopulationPlan, store: StoreSimulator, end: Date, clock: SimulationClock, baseURL: String, base: URL, secretKey: String, http: HTTPClient,
         delivery: DeliveryOptions, logger: Logger, exitAfterSummary: Bool, app: String? = nil, history: LocalServerAPI? = nil,
         reconcileEvery: TimeInterval? = nil
     ) {
@@ -42,6 +44,7 @@ final class DemoSimulation: Service {
         self.end = end
         self.clock = clock
         self.baseURL = baseURL
+        self.base = base
         self.secretKey = secretKey
         self.http = http
         self.delivery = delivery
@@ -64,7 +67,7 @@ final class DemoSimulation: Service {
                 APIRequest(
                     method: "POST", path: "/v1/keys",
                     headers: ["Authorization": "Bearer \(secretKey)", "Content-Type": "application/json", "Entitle-App": app], body: body),
-                to: URL(string: baseURL)!, timeout: .seconds(10)),
+                to: base, timeout: .seconds(10)),
             response.status == 201
         else { return nil }
         return (try? WireJSON.decoder.decode(KeyInfo.self, from: response.body))?.key
@@ -76,7 +79,7 @@ final class DemoSimulation: Service {
         var headers = ["Authorization": "Bearer \(secretKey)"]
         if let app { headers["Entitle-App"] = app }
         guard let response = try? await transport.send(
-            APIRequest(method: "GET", path: "/v1/webhooks/status", headers: headers), to: URL(string: baseURL)!, timeout: .seconds(10)),
+            APIRequest(method: "GET", path: "/v1/webhooks/status", headers: headers), to: base, timeout: .seconds(10)),
             response.status == 200
         else { return nil }
         return try? WireJSON.decoder.decode(WebhookStatusResponse.self, from: response.body)
@@ -88,7 +91,6 @@ final class DemoSimulation: Service {
         let transport = AsyncHTTPClientTransport(client: http)
         var headers = ["Authorization": "Bearer \(secretKey)", "Content-Type": "application/json"]
         if let app { headers["Entitle-App"] = app }
-        guard let base = URL(string: baseURL) else { throw LocalStoreError(.deliveryFailed, "reconciliation: \(baseURL) is not a URL") }
         var request = APIRequest(method: "POST", path: "/v1/reconciliation", headers: headers.merging(["Prefer": "wait=30"]) { $1 }, body: Data("{}".utf8))
         while true {
             let response: APIResponse
@@ -129,7 +131,7 @@ final class DemoSimulation: Service {
 
     /// Waits for the server, plays the population, prints the summary and releases the clock.
     func play() async throws {
-        let app = SubscriberAPIClient(baseURL: URL(string: baseURL)!, key: secretKey, app: self.app, transport: AsyncHTTPClientTransport(client: http))
+        let app = SubscriberAPIClient(baseURL: base, key: secretKey, app: self.app, transport: AsyncHTTPClientTransport(client: http))
         var healthy = false
         for _ in 0..<200 where !healthy {
             healthy = await app.isHealthy()

@@ -31,7 +31,8 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (database, app, kind, name) = (try CommandInputs.database(database), app, StoredKey.Kind(rawValue: kind)!, name)
+            guard let kind = StoredKey.Kind(rawValue: kind) else { throw ValidationError("--kind is app or secret") }
+            let (database, app, name) = (try CommandInputs.database(database), app, name)
             let created = try await LedgerConnection.with(database, logger: Logger(label: "entitle.keys")) { store in
                 try await StoredKeys(store: store.keyStore(), now: { Date() }).create(app: app, kind: kind, name: name)
             }

@@ -223,7 +223,7 @@ struct CatalogResolver {
                     fail(.invalidValue, storeKit: path.key("type"), "\"\(type)\" is not an auto-renewable subscription type", hint: "RecurringSubscription")
                 }
                 let period = ISODuration(entry.recurringSubscriptionPeriod)
-                if period == nil || !CatalogLoader.subscriptionPeriods.contains(period!) {
+                if !(period.map(CatalogLoader.subscriptionPeriods.contains) ?? false) {
                     fail(.invalidDuration, storeKit: path.key("recurringSubscriptionPeriod"),
                          "\"\(entry.recurringSubscriptionPeriod)\" is not a subscription period the App Store offers",
                          hint: "one of P1W, P1M, P2M, P3M, P6M, P1Y")
@@ -365,9 +365,11 @@ struct CatalogResolver {
             product.entitlementIDs.compactMap { levels[$0] }.reduce(AccessLevel.nothing) { $0.union($1) }
         }
         for group in groups {
-            let ranked = group.productIDsByLevel.compactMap { products[$0] }.filter { !$0.entitlementIDs.isEmpty && $0.groupLevel != nil }
-            for lower in ranked {
-                for higher in ranked where higher.groupLevel! < lower.groupLevel! {
+            let ranked = group.productIDsByLevel.compactMap { products[$0] }.compactMap { product in
+                product.groupLevel.flatMap { level in product.entitlementIDs.isEmpty ? nil : (product: product, level: level) }
+            }
+            for (lower, lowerLevel) in ranked {
+                for (higher, higherLevel) in ranked where higherLevel < lowerLevel {
                     let higherAccess = access(higher)
                     let lowerAccess = access(lower)
                     guard !higherAccess.covers(lowerAccess) else { continue }

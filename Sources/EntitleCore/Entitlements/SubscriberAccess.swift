@@ -26,7 +26,7 @@ public struct SubscriberAccess: Hashable, Sendable {
     public var quotas: [QuotaStatus]
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
-        get { lapseReason.map { ($0, lapsePaywall!) } }
+        get { lapseReason.flatMap { reason in lapsePaywall.map { (reason, $0) } } }
         set { lapseReason = newValue?.reason; lapsePaywall = newValue?.paywall }
     }
 

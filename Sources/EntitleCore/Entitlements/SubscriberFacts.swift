@@ -69,7 +69,7 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     public init(
         appUserID: String, purchases: [String: SubscriptionFacts] = [:], appTrialStartedAt: Date? = nil,
         grants: [EntitlementGrant] = [], overrides: [AccessOverride] = [], usage: [UsageRecord] = [],
-        timeZone: TimeZone = TimeZone(identifier: "UTC")!
+        timeZone: TimeZone = .utc
     ) {
         self.appUserID = appUserID
         self.purchases = purchases

@@ -141,7 +141,7 @@ extension Calendar {
     /// The Gregorian calendar in UTC: how the App Store computes subscription periods.
     public static let gregorianUTC: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .utc
         return calendar
     }()
 }

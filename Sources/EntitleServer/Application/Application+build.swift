@@ -17,7 +17,7 @@ extension SubscriberResponse: ResponseGenerator {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if let signer = (context as? EntitleRequestContext)?.signer {
-            headers[HTTPField.Name(CustomerInfoSigner.header)!] = try signer.signature(for: body)
+            headers[.entitleCustomerInfoSignature] = try signer.signature(for: body)
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }

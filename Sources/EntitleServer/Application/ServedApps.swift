@@ -11,7 +11,7 @@ public final class ServedApps: Sendable {
     private let byBundleID: [String: AppServices]
 
     /// The request header that names the app when a server serves several.
-    public static let header = HTTPField.Name("Entitle-App")!
+    public static let header = HTTPField.Name.entitleApp
 
     init(services: [AppServices]) {
         precondition(!services.isEmpty, "a server serves at least one app")

@@ -10,7 +10,7 @@ extension ReconciliationJobResponse: ResponseEncodable {}
 extension AdminController {
     /// `Prefer: wait=N` (RFC 7240) in seconds, at most ``longestWait``; 0 without it.
     static func preferredWait(_ request: Request) throws(ServiceError) -> Int {
-        guard let prefer = request.headers[HTTPField.Name("Prefer")!] else { return 0 }
+        guard let prefer = request.headers[.prefer] else { return 0 }
         guard prefer.utf8.count <= 100 else { throw ServiceError(.invalidRequest, "Prefer is at most 100 bytes") }
         for preference in prefer.split(separator: ",") {
             let parts = preference.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -224,7 +224,7 @@ struct DashboardController {
     /// `; Secure` when the request came over HTTPS: Entitle serves plain HTTP behind a TLS proxy, which
     /// says so with `X-Forwarded-Proto: https` (docs/operations.md).
     static func secureAttribute(_ request: Request) -> String {
-        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
+        let proto = request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
         return proto?.lowercased() == "https" ? "; Secure" : ""
     }
 
@@ -270,7 +270,7 @@ struct DashboardController {
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'"
         headers[.xContentTypeOptions] = "nosniff"
         // Not `no-referrer`: with it, browsers send `Origin: null` on the dashboard's own forms.
-        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        headers[.referrerPolicy] = "same-origin"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 

@@ -10,7 +10,7 @@ struct SubscribersController {
     /// Mints the public key a log-in with a token returns.
     let keys: APIKeys
     /// The response header of a log-in with a token: the known user's own public key.
-    static let subscriberKeyHeader = HTTPField.Name("Entitle-Subscriber-Key")!
+    static let subscriberKeyHeader = HTTPField.Name.entitleSubscriberKey
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { request, context -> SubscriberResponse in

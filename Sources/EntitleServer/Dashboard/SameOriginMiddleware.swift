@@ -7,8 +7,8 @@ import Hummingbird
 /// second defence. A request with neither header (curl, a script) carries no browser's cookie to abuse.
 struct SameOriginMiddleware: RouterMiddleware {
     typealias Context = EntitleRequestContext
-    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
-    static let forwardedHost = HTTPField.Name("X-Forwarded-Host")!
+    static let secFetchSite = HTTPField.Name.secFetchSite
+    static let forwardedHost = HTTPField.Name.xForwardedHost
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }

@@ -19,8 +19,8 @@ enum AppendRoutine: KeptStatement {
         """
 
     /// Takes the transaction's advisory lock on the `kind` (`purchase`, `subscriber`) that the PL/pgSQL
-    /// expression `name` names: the key ``SQLLedgerStore/purchaseLock(_:_:)`` and
-    /// ``SQLLedgerStore/subscriberLock(_:_:)`` make. Shared with ``KeptAppendRoutine``.
+    /// expression `name` names: the key ``LedgerRows/purchaseLock(_:_:)`` and
+    /// ``LedgerRows/subscriberLock(_:_:)`` make. Shared with ``KeptAppendRoutine``.
     static func lock(_ kind: String, _ name: String) -> String {
         "PERFORM pg_advisory_xact_lock(hashtextextended('\(kind):' || p_app || chr(31) || \(name), 0));"
     }

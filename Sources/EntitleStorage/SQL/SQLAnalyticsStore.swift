@@ -192,7 +192,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     private static func read(
         _ ids: [String], app: String, counted: Bool, _ session: any SQLSession
     ) async throws(StorageError) -> (rows: [String: [[String: SQLValue]]], old: [String: String]) {
-        for id in ids { try await session.lock(SQLLedgerStore.subscriberLock(app, id)) }
+        for id in ids { try await session.lock(LedgerRows.subscriberLock(app, id)) }
         let list = SQLValue.inList(ids.map(SQLValue.text))
         let binds = [SQLValue.text(app)] + list.values
         var rows: [String: [[String: SQLValue]]] = [:]
@@ -250,7 +250,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let work: @Sendable (ArraySlice<String>) -> Result<[Computed], StorageError> = { slice in
             do throws(StorageError) {
                 return .success(try slice.map { id throws(StorageError) in
-                    let computed = cells(id, try SQLLedgerStore.decodeEvents(rows[id] ?? []))
+                    let computed = cells(id, try StoredJSON.decodeEvents(rows[id] ?? []))
                     let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
                     return (computed.difference(from: previous), computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
                 })

@@ -27,7 +27,7 @@ extension SQLLedgerStore {
             let rows = try await session.execute(
                 "SELECT sequence, event FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
                 [.text(app), .integer(position), .integer(horizon), .integer(Int64(limit))])
-            let events = try Self.decodeEvents(rows)
+            let events = try StoredJSON.decodeEvents(rows)
             return (position, zip(rows, events).map { ($0["sequence"]?.integer ?? 0, $1) })
         }
     }

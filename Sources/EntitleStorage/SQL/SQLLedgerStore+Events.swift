@@ -5,7 +5,7 @@ import Foundation
 extension SQLLedgerStore {
     func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
-            try Self.decodeEvents(await session.execute(
+            try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
                 [.text(app), .text(appUserID)]))
         }
@@ -23,7 +23,7 @@ extension SQLLedgerStore {
                 SELECT sequence, app_user_id, event FROM ledger_events
                 WHERE app_id = ? AND sequence > ? AND app_user_id IN \(list.placeholders) ORDER BY sequence
                 """, [.text(app), .integer(sequence)] + list.values)
-            let events = try Self.decodeEvents(rows)
+            let events = try StoredJSON.decodeEvents(rows)
             return try zip(rows, events).map { row, event throws(StorageError) in
                 guard let sequence = row["sequence"]?.integer, let appUserID = row["app_user_id"]?.text else {
                     throw StorageError(.corruptRecord, "a ledger row has no sequence or owner")
@@ -35,13 +35,13 @@ extension SQLLedgerStore {
 
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
         try await engine.read { session throws(StorageError) in
-            try Self.decodeEvents(await session.execute(LedgerStatements.latestGlobalEvent, [.text(app), .text(source.rawValue)])).first
+            try StoredJSON.decodeEvents(await session.execute(LedgerStatements.latestGlobalEvent, [.text(app), .text(source.rawValue)])).first
         }
     }
 
     func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
-            try Self.decodeEvents(await session.execute(
+            try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
                 [.text(app), .text(originalTransactionID)]))
         }

@@ -7,8 +7,8 @@ extension SQLLedgerStore {
         let app = app
         let text = token.uuidString.lowercased()
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock(Self.subscriberLock(app, appUserID))
-            if let existing = try await Self.tokenOwner(app, token, session) {
+            try await session.lock(LedgerRows.subscriberLock(app, appUserID))
+            if let existing = try await LedgerRows.tokenOwner(app, token, session) {
                 guard existing == appUserID else { return .ownedBy(existing) }
             } else {
                 _ = try await session.execute(
@@ -25,14 +25,14 @@ extension SQLLedgerStore {
                 """, [.text(app), .text(text)]
             ).compactMap { $0["original_transaction_id"]?.text }).sorted()
             var linked: [String] = []
-            var facts = try await self.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
+            var facts = try await self.rows.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 0
-            for original in originals where try await Self.owner(app, original, session) == nil {
-                applied += try await self.linkPurchase(original, to: appUserID, at: at, folding: &facts, session)
+            for original in originals where try await LedgerRows.owner(app, original, session) == nil {
+                applied += try await self.rows.linkPurchase(original, to: appUserID, at: at, folding: &facts, session)
                 linked.append(original)
             }
             if applied > 0 {
-                try await self.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: at, session)
+                try await self.rows.store(facts, app: app, appUserID: appUserID, addedEvents: applied, at: at, session)
             }
             return .registered(linkedPurchases: linked)
         }
@@ -41,12 +41,12 @@ extension SQLLedgerStore {
     func merge(anonymous: String, into known: String, at: Date) async throws(StorageError) -> MergeOutcome {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            for id in [anonymous, known].sorted() { try await session.lock(Self.subscriberLock(app, id)) }
-            if let target = try await Self.aliasTarget(app, anonymous, session) {
+            for id in [anonymous, known].sorted() { try await session.lock(LedgerRows.subscriberLock(app, id)) }
+            if let target = try await LedgerRows.aliasTarget(app, anonymous, session) {
                 return target == known ? .alreadyMerged : .mergedElsewhere(target)
             }
-            var anonymousFacts = try await self.projection(app, anonymous, session) ?? SubscriberFacts(appUserID: anonymous)
-            var knownFacts = try await self.projection(app, known, session) ?? SubscriberFacts(appUserID: known)
+            var anonymousFacts = try await self.rows.projection(app, anonymous, session) ?? SubscriberFacts(appUserID: anonymous)
+            var knownFacts = try await self.rows.projection(app, known, session) ?? SubscriberFacts(appUserID: known)
             let incoming = LedgerEvent(
                 id: UUID(), appUserID: known, source: .login, idempotencyKey: "merge:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
                 payload: .subscriberMerged(from: anonymous, into: known, facts: anonymousFacts))
@@ -54,7 +54,7 @@ extension SQLLedgerStore {
                 id: UUID(), appUserID: anonymous, source: .login, idempotencyKey: "merged:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
                 payload: .subscriberMerged(from: anonymous, into: known, facts: nil))
             for event in [incoming, outgoing] {
-                _ = try await self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
+                _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: try StoredJSON.encode(event), session)
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND app_user_id = ?",
@@ -66,55 +66,51 @@ extension SQLLedgerStore {
                 [.text(app), .text(anonymous), .text(known), SQLValue(at)])
             knownFacts.apply(incoming)
             anonymousFacts.apply(outgoing)
-            try await self.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
-            try await self.store(anonymousFacts, app: app, appUserID: anonymous, addedEvents: 1, at: at, session)
+            try await self.rows.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
+            try await self.rows.store(anonymousFacts, app: app, appUserID: anonymous, addedEvents: 1, at: at, session)
             return .merged
         }
     }
 
     func aliasTarget(_ appUserID: String) async throws(StorageError) -> String? {
-        try await engine.read { session throws(StorageError) in try await Self.aliasTarget(app, appUserID, session) }
-    }
-
-    static func aliasTarget(_ app: String, _ alias: String, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute(LedgerStatements.AliasTarget.self, [.text(app), .text(alias)]).first?["app_user_id"]?.text
+        try await engine.read { session throws(StorageError) in try await LedgerRows.aliasTarget(app, appUserID, session) }
     }
 
     func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String? {
-        try await engine.read { session throws(StorageError) in try await Self.tokenOwner(app, token, session) }
+        try await engine.read { session throws(StorageError) in try await LedgerRows.tokenOwner(app, token, session) }
     }
 
     func transfer(originalTransactionID original: String, to newOwner: String, at: Date) async throws(StorageError) -> String? {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock(Self.purchaseLock(app, original))
-            guard let previous = try await Self.owner(app, original, session), previous != newOwner else {
-                return try await Self.owner(app, original, session)
+            try await session.lock(LedgerRows.purchaseLock(app, original))
+            guard let previous = try await LedgerRows.owner(app, original, session), previous != newOwner else {
+                return try await LedgerRows.owner(app, original, session)
             }
             for subscriber in [previous, newOwner].sorted() {
-                try await session.lock(Self.subscriberLock(app, subscriber))
+                try await session.lock(LedgerRows.subscriberLock(app, subscriber))
             }
-            var previousFacts = try await self.projection(app, previous, session) ?? SubscriberFacts(appUserID: previous)
-            var newFacts = try await self.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
+            var previousFacts = try await self.rows.projection(app, previous, session) ?? SubscriberFacts(appUserID: previous)
+            var newFacts = try await self.rows.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
             let transfer = PurchaseTransfer(originalTransactionID: original, from: previous, to: newOwner, at: at, id: UUID(), outgoingID: UUID())
             let outgoing = transfer.outgoing
             let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
             for event in [outgoing, incoming] {
-                _ = try await self.insert(event, appUserID: event.appUserID, encoded: try Self.encode(event), session)
+                _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: try StoredJSON.encode(event), session)
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND original_transaction_id = ?",
                 [.text(newOwner), SQLValue(at), .text(app), .text(original)])
             previousFacts.apply(outgoing)
             newFacts.apply(incoming)
-            try await self.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
-            try await self.store(newFacts, app: app, appUserID: newOwner, addedEvents: 1, at: at, session)
+            try await self.rows.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
+            try await self.rows.store(newFacts, app: app, appUserID: newOwner, addedEvents: 1, at: at, session)
             return previous
         }
     }
 
     func owner(originalTransactionID: String) async throws(StorageError) -> String? {
-        try await engine.read { session throws(StorageError) in try await Self.owner(app, originalTransactionID, session) }
+        try await engine.read { session throws(StorageError) in try await LedgerRows.owner(app, originalTransactionID, session) }
     }
 
     func owners(originalTransactionIDs: Set<String>) async throws(StorageError) -> [String: String] {
@@ -135,35 +131,4 @@ extension SQLLedgerStore {
         }
     }
 
-    /// Links the purchase `original`, which no subscriber owns, to `appUserID`, and adopts the events
-    /// held for it: they become the subscriber's, folded into `facts` in the order they were stored, in
-    /// the caller's transaction (which holds the purchase's or the subscriber's lock). Returns how many
-    /// events were adopted.
-    func linkPurchase(
-        _ original: String, to appUserID: String, at: Date, folding facts: inout SubscriberFacts, _ session: any SQLSession
-    ) async throws(StorageError) -> Int {
-        _ = try await session.execute(
-            "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
-            [.text(app), .text(original), .text(appUserID), SQLValue(at)])
-        let held = try await Self.decodeEvents(session.execute(
-            "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-            [.text(app), .text(original)]))
-        _ = try await session.execute(
-            "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
-            [.text(appUserID), .text(app), .text(original)])
-        for event in held { facts.apply(event) }
-        return held.count
-    }
-
-    static func tokenOwner(_ app: String, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute(
-            "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.text(app), .text(token.uuidString.lowercased())]
-        ).first?["app_user_id"]?.text
-    }
-
-    static func owner(_ app: String, _ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute(
-            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.text(app), .text(original)]
-        ).first?["app_user_id"]?.text
-    }
 }

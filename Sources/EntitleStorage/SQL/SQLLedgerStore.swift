@@ -10,6 +10,9 @@ final class SQLLedgerStore: LedgerStore {
     /// Decoded projections, shared by the stores of every app on this engine.
     let projections: ProjectionCache
 
+    /// The statements the operations share, over this store's engine, app and cache.
+    var rows: LedgerRows { LedgerRows(engine: engine, app: app, projections: projections) }
+
     init(engine: any SQLEngine, app: String = "", projections: ProjectionCache = ProjectionCache()) {
         self.engine = engine
         self.app = app
@@ -18,19 +21,6 @@ final class SQLLedgerStore: LedgerStore {
 
     func forApp(_ app: String) -> any LedgerStore {
         SQLLedgerStore(engine: engine, app: app, projections: projections)
-    }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        return decoder
     }
 
     func migrate() async throws(StorageError) {
@@ -47,7 +37,7 @@ final class SQLLedgerStore: LedgerStore {
                 "SELECT id, event FROM ledger_events WHERE app_user_id IS NULL AND original_transaction_id IS NOT NULL AND app_account_token IS NULL",
                 [])
             for row in rows {
-                guard let id = row["id"]?.text, let token = try Self.decodeEvents([row]).first?.appAccountToken else { continue }
+                guard let id = row["id"]?.text, let token = try StoredJSON.decodeEvents([row]).first?.appAccountToken else { continue }
                 _ = try await session.execute(
                     "UPDATE ledger_events SET app_account_token = ? WHERE id = ?", [.text(token.uuidString.lowercased()), .text(id)])
             }
@@ -108,33 +98,10 @@ final class SQLLedgerStore: LedgerStore {
         _ = try await engine.read { session throws(StorageError) in try await session.execute(LedgerStatements.Ping.self, []) }
     }
 
-    func keyStore() -> any KeyStore {
-        SQLKeyStore(engine: engine)
-    }
-
-    func adminJobStore() -> any AdminJobStore {
-        SQLAdminJobStore(engine: engine, app: app)
-    }
-
-    func dashboardSessionStore() -> any DashboardSessionStore {
-        SQLDashboardSessionStore(engine: engine)
-    }
-
-    func webhookStore() -> any WebhookStore {
-        SQLWebhookStore(engine: engine, app: app)
-    }
-
-    func setAsideStore() -> any SetAsideStore {
-        SQLSetAsideStore(engine: engine, app: app)
-    }
-
-    func analyticsStore() -> any AnalyticsStore {
-        SQLAnalyticsStore(engine: engine, app: app)
-    }
+    var companions: any CompanionStores { SQLCompanionStores(engine: engine, app: app) }
 
     func close() async {
         await engine.close()
     }
-
 
 }

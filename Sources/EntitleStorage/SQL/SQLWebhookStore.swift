@@ -67,7 +67,7 @@ final class SQLWebhookStore: WebhookStore {
                 [.text(app)] + list.values)
             {
                 guard let appUserID = row["app_user_id"]?.text, let text = row["facts"]?.text, let at = row["at"]?.date,
-                    let facts = try? SQLLedgerStore.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
+                    let facts = try? StoredJSON.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
                 else { throw StorageError(.corruptRecord, "a webhook snapshot does not decode") }
                 snapshots[appUserID] = WebhookSnapshot(facts: facts, at: at)
             }
@@ -78,7 +78,7 @@ final class SQLWebhookStore: WebhookStore {
     func publish(_ batch: WebhookBatch) async throws(StorageError) -> Bool {
         var snapshots: [(String, String, Date)] = []
         for (appUserID, snapshot) in batch.snapshots.sorted(by: { $0.key < $1.key }) {
-            guard let data = try? SQLLedgerStore.encoder.encode(snapshot.facts) else {
+            guard let data = try? StoredJSON.encoder.encode(snapshot.facts) else {
                 throw StorageError(.corruptRecord, "the facts of \(appUserID) do not encode")
             }
             snapshots.append((appUserID, String(decoding: data, as: UTF8.self), snapshot.at))

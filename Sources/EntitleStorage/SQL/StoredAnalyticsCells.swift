@@ -107,7 +107,7 @@ enum StoredAnalyticsCells {
     /// The cells read with `JSONDecoder`, in either form: what ``read(_:)`` leaves to it, and its reference.
     static func decoded(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
         let data = Data(text.utf8)
-        if let table = try? SQLLedgerStore.decoder().decode(Table.self, from: data) {
+        if let table = try? StoredJSON.decoder().decode(Table.self, from: data) {
             guard let cells = cells(strings: table.s, numbers: table.c) else {
                 throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) point past their strings or name an unknown metric")
             }
@@ -115,7 +115,7 @@ enum StoredAnalyticsCells {
         }
         let rows: [Row]
         do {
-            rows = try SQLLedgerStore.decoder().decode([Row].self, from: data)
+            rows = try StoredJSON.decoder().decode([Row].self, from: data)
         } catch {
             throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) do not decode", underlying: error)
         }

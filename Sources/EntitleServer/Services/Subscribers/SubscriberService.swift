@@ -145,7 +145,7 @@ public struct SubscriberService: AppService {
                 signedDate: at, receivedAt: at, payload: .timeZoneSet(identifier: zone ?? "UTC")))
         }
         if !attributes.isEmpty {
-            let digest = attributes.keys.sorted().map { "\($0)=\(attributes[$0]! ?? "-")" }.joined(separator: "&")
+            let digest = attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ?? "-")" }.joined(separator: "&")
             _ = try await append(LedgerEvent(
                 id: UUID(), appUserID: appUserID, source: .attributes, idempotencyKey: "attributes:\(appUserID):\(stamp):\(digest)",
                 signedDate: at, receivedAt: at, payload: .attributesSet(attributes)))

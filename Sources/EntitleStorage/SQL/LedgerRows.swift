@@ -1,0 +1,120 @@
+import EntitleCore
+import Foundation
+
+/// The statements the ledger's operations share, inside their transactions: inserting an event,
+/// the advisory locks, owners and aliases, linking a purchase and adopting its held events, reading
+/// and storing a projection through the cache of decoded projections.
+struct LedgerRows: Sendable {
+    let engine: any SQLEngine
+    let app: String
+    /// Decoded projections, shared by the stores of every app on this engine.
+    let projections: ProjectionCache
+
+    /// Stores `event` for `appUserID` unless its idempotency key is known; returns its sequence, or
+    /// `nil` for a duplicate.
+    func insert(
+        _ event: LedgerEvent, appUserID: String?, encoded: String, _ session: any SQLSession
+    ) async throws(StorageError) -> Int64? {
+        if let guardStatement = engine.appendGuardStatement { _ = try await session.execute(guardStatement, []) }
+        return try await session.execute(
+            """
+            INSERT INTO ledger_events (id, app_id, idempotency_key, app_user_id, source, notification_uuid, transaction_id,
+                original_transaction_id, signed_date, received_at, event, app_account_token, signed_payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, idempotency_key) DO NOTHING
+            RETURNING sequence
+            """,
+            [
+                .text(event.id.uuidString), .text(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
+                SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
+                SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
+                SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(event.rawSignedPayload),
+            ]
+        ).first?["sequence"]?.integer
+    }
+
+    /// The advisory lock serialising writers of one subscriber of `app` (PostgreSQL; SQLite has one writer).
+    static func subscriberLock(_ app: String, _ appUserID: String) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
+
+    /// The advisory lock serialising writers of one purchase of `app`.
+    static func purchaseLock(_ app: String, _ original: String) -> String { "purchase:\(app)\u{1F}\(original)" }
+
+    static func aliasTarget(_ app: String, _ alias: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute(LedgerStatements.AliasTarget.self, [.text(app), .text(alias)]).first?["app_user_id"]?.text
+    }
+
+    /// Links the purchase `original`, which no subscriber owns, to `appUserID`, and adopts the events
+    /// held for it: they become the subscriber's, folded into `facts` in the order they were stored, in
+    /// the caller's transaction (which holds the purchase's or the subscriber's lock). Returns how many
+    /// events were adopted.
+    func linkPurchase(
+        _ original: String, to appUserID: String, at: Date, folding facts: inout SubscriberFacts, _ session: any SQLSession
+    ) async throws(StorageError) -> Int {
+        _ = try await session.execute(
+            "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
+            [.text(app), .text(original), .text(appUserID), SQLValue(at)])
+        let held = try await StoredJSON.decodeEvents(session.execute(
+            "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
+            [.text(app), .text(original)]))
+        _ = try await session.execute(
+            "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
+            [.text(appUserID), .text(app), .text(original)])
+        for event in held { facts.apply(event) }
+        return held.count
+    }
+
+    static func tokenOwner(_ app: String, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute(
+            "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.text(app), .text(token.uuidString.lowercased())]
+        ).first?["app_user_id"]?.text
+    }
+
+    static func owner(_ app: String, _ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute(
+            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.text(app), .text(original)]
+        ).first?["app_user_id"]?.text
+    }
+
+    /// `appUserID`'s projection: the kept copy when the stored revision is the kept one (the JSON
+    /// is then not even read), else decoded from the row and kept.
+    func projection(_ app: String, _ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
+        let kept = projections.revision(app, appUserID)
+        guard let row = try await session.execute(LedgerStatements.ProjectionRead.self, [.integer(kept), .text(app), .text(appUserID)]).first
+        else { return nil }
+        return try await projection(app, appUserID, row: row, kept: kept, session)
+    }
+
+    /// The projection from its row (`revision`, and `projection` unless the revision was `kept`).
+    func projection(
+        _ app: String, _ appUserID: String, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
+    ) async throws(StorageError) -> SubscriberFacts? {
+        let revision = row["revision"]?.integer ?? 0
+        if revision != 0, revision == kept, let facts = projections.facts(app, appUserID, revision: revision) { return facts }
+        guard let json = row["projection"]?.text else {
+            // Kept a moment ago, then made room for another: read it in full.
+            return try await StoredJSON.decodeProjection(session.execute(
+                "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
+            ).first?["projection"]?.text, appUserID: appUserID)
+        }
+        let facts = try StoredJSON.decodeProjection(json, appUserID: appUserID)
+        if revision != 0, let facts { projections.keep(facts, revision: revision, app: app, appUserID: appUserID) }
+        return facts
+    }
+
+    /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them.
+    func store(
+        _ facts: SubscriberFacts, app: String, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
+    ) async throws(StorageError) {
+        let json = try StoredJSON.encodeProjection(facts, appUserID: appUserID)
+        let revision = ProjectionCache.newRevision()
+        _ = try await session.execute(
+            """
+            INSERT INTO subscribers (app_id, app_user_id, projection, event_count, updated_at, revision) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, app_user_id) DO UPDATE SET projection = excluded.projection,
+                event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at, revision = excluded.revision
+            """,
+            [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
+        // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
+        projections.keep(facts, revision: revision, app: app, appUserID: appUserID)
+    }
+}

@@ -1,0 +1,29 @@
+/// The stores kept beside the ledger in its database, over the same engine.
+struct SQLCompanionStores: CompanionStores {
+    let engine: any SQLEngine
+    let app: String
+
+    func analyticsStore() -> any AnalyticsStore {
+        SQLAnalyticsStore(engine: engine, app: app)
+    }
+
+    func setAsideStore() -> any SetAsideStore {
+        SQLSetAsideStore(engine: engine, app: app)
+    }
+
+    func webhookStore() -> any WebhookStore {
+        SQLWebhookStore(engine: engine, app: app)
+    }
+
+    func keyStore() -> any KeyStore {
+        SQLKeyStore(engine: engine)
+    }
+
+    func adminJobStore() -> any AdminJobStore {
+        SQLAdminJobStore(engine: engine, app: app)
+    }
+
+    func dashboardSessionStore() -> any DashboardSessionStore {
+        SQLDashboardSessionStore(engine: engine)
+    }
+}
