@@ -21,6 +21,11 @@ SOURCES = {
     "EntitleExamples": ["Examples/ExampleApps.swift"],
 }
 
+# Folders held to less than their module's row: controllers talk to services, never to storage.
+FOLDER_RULES = {
+    "Sources/EntitleServer/Controllers": {"EntitleStorage", "PostgresNIO", "VaporCSQLite"},
+}
+
 IMPORT = re.compile(
     r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|typealias|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)",
     re.MULTILINE,
@@ -72,6 +77,9 @@ def check(root: pathlib.Path) -> list[str]:
             for name in IMPORT.findall(strip_comments(path.read_text())):
                 if name != module and name not in allowed[module]:
                     problems.append(f"{path.relative_to(root)}: imports {name}, which {module} may not (docs/architecture.md)")
+                for folder, refused in FOLDER_RULES.items():
+                    if str(path.relative_to(root)).startswith(folder + "/") and name in refused:
+                        problems.append(f"{path.relative_to(root)}: imports {name}; {folder} talks to services, not storage")
     return problems
 
 

@@ -74,20 +74,21 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
             ledgerReadiness: readiness, work: work)
     })
     if let interval = configuration.analyticsRefreshInterval {
-        for service in apps.services { services.append(AnalyticsRefresher(service: service.analytics, interval: interval)) }
+        for service in apps.services { services.append(AnalyticsRefresher(service: service.analytics, interval: interval, clock: configuration.backgroundClock)) }
     }
     if let interval = configuration.memoryTrimInterval {
-        services.append(MemoryTrimmer(interval: interval))
+        services.append(MemoryTrimmer(interval: interval, clock: configuration.backgroundClock))
     }
     if let interval = configuration.reconciliationInterval {
-        services.append(Reconciler(services: apps.services.map(\.appStore), interval: interval))
+        services.append(Reconciler(services: apps.services.map(\.appStore), interval: interval, clock: configuration.backgroundClock))
     }
     if let interval = configuration.consumptionInterval {
-        services.append(ConsumptionResponder(services: apps.services.map(\.consumption), interval: interval))
+        services.append(ConsumptionResponder(services: apps.services.map(\.consumption), interval: interval, clock: configuration.backgroundClock))
     }
     if let interval = configuration.webhookInterval {
         services.append(WebhookWorker(
-            services: apps.services.map(\.webhooks), policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock))
+            services: apps.services.map(\.webhooks), policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock,
+            clock: configuration.backgroundClock))
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),

@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// Endpoints given on the command line (`--webhook-url`, `--webhook-secret`), for every app they
     /// name (all when they name none); kept in the database like the others while configured.
     public var staticWebhooks: [StaticWebhook] = []
+    /// The clock the background loops (analytics refresher, reconciler, consumption responder, webhook
+    /// worker, memory trimmer) sleep on between passes; a test drives them with one of its own.
+    public var backgroundClock: any Clock<Duration> = ContinuousClock()
     /// How often memory the server freed is given back to the system (``MemoryTrimmer``); `nil` for
     /// never.
     public var memoryTrimInterval: Duration? = .seconds(10)

@@ -27,6 +27,39 @@ public final class StoredKeys: Sendable {
         return (key, stored)
     }
 
+    /// What the keys API and the dashboard create: a key of the kind named `kind` (`app` or `secret`)
+    /// with an optional name of 1 to 100 characters; the key itself is in the answer, once.
+    func create(app: String, kindNamed kind: String, name: String?) async throws(ServiceError) -> (key: String, stored: StoredKey) {
+        guard let kind = StoredKey.Kind(rawValue: kind) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
+        if let name, name.isEmpty || name.count > 100 { throw ServiceError(.invalidRequest, "a key's name is 1 to 100 characters") }
+        do {
+            return try await create(app: app, kind: kind, name: name)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The app's keys, revoked ones included (never the keys themselves).
+    func keys(app: String) async throws(ServiceError) -> [StoredKey] {
+        do {
+            return try await store.keys(app: app)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// Revokes the app's key `id` at `at`: refused everywhere within ``cacheLifetime``.
+    func revoke(id: String, app: String, at: Date) async throws(ServiceError) -> StoredKey {
+        let revoked: StoredKey?
+        do {
+            revoked = try await store.revokeKey(id: id, app: app, at: at)
+        } catch {
+            throw ServiceError(error)
+        }
+        guard let revoked else { throw ServiceError(.notFound, "no key \(id) for this app") }
+        return revoked
+    }
+
     /// The active stored key `key` is, if any.
     func identify(_ key: String) async throws(StorageError) -> StoredKey? {
         let hash = Self.hash(key)

@@ -1,4 +1,3 @@
-import EntitleStorage
 import EntitleWire
 import Foundation
 import HTTPTypes
@@ -21,19 +20,6 @@ extension AdminController {
             return seconds
         }
         return 0
-    }
-
-    static func jobResponse(_ job: AdminJob, app: String) throws(ServiceError) -> ReconciliationJobResponse {
-        var response = ReconciliationJobResponse(id: job.id, app: app, state: job.state.rawValue, createdAt: job.createdAt, finishedAt: job.finishedAt)
-        if let result = job.result {
-            do {
-                response.report = try WireJSON.decoder.decode(ReconciliationResponse.self, from: Data(result.utf8))
-            } catch {
-                throw ServiceError(.internalError, "a reconciliation job's report does not read", underlying: error)
-            }
-        }
-        if let code = job.errorCode { response.error = ErrorResponse.Detail(code: code, message: job.errorMessage ?? "") }
-        return response
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {

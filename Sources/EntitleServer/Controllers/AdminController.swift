@@ -1,6 +1,5 @@
 import AppStoreModels
 import EntitleCore
-import EntitleStorage
 import EntitleWire
 import Foundation
 import Hummingbird
@@ -69,35 +68,17 @@ struct AdminController {
         let apiKeys = router.group("/v1/keys").add(middleware: select).add(middleware: secret)
         apiKeys.post { request, context -> Response in
             let body = try await request.decode(as: CreateKeyRequest.self, context: context)
-            guard let kind = StoredKey.Kind(rawValue: body.kind) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
-            if let name = body.name, name.isEmpty || name.count > 100 { throw ServiceError(.invalidRequest, "a key's name is 1 to 100 characters") }
-            let app = try context.services.bundleID
-            let created: (key: String, stored: StoredKey)
-            do {
-                created = try await stored.create(app: app, kind: kind, name: body.name)
-            } catch let error as StorageError {
-                throw ServiceError(error)
-            }
+            let created = try await stored.create(app: try context.services.bundleID, kindNamed: body.kind, name: body.name)
             var info = KeyInfo(created.stored)
             info.key = created.key
             return try Self.json(info, status: .created)
         }
         apiKeys.get { _, context -> [KeyInfo] in
-            do {
-                return try await stored.store.keys(app: try context.services.bundleID).map(KeyInfo.init)
-            } catch let error as StorageError {
-                throw ServiceError(error)
-            }
+            try await stored.keys(app: try context.services.bundleID).map(KeyInfo.init)
         }
         apiKeys.delete("{keyID}") { _, context -> KeyInfo in
-            let revoked: StoredKey?
-            do {
-                revoked = try await stored.store.revokeKey(id: context.parameters.require("keyID"), app: try context.services.bundleID, at: context.services.context.now())
-            } catch let error as StorageError {
-                throw ServiceError(error)
-            }
-            guard let revoked else { throw ServiceError(.notFound, "no such key for this app") }
-            return KeyInfo(revoked)
+            let services = try context.services
+            return KeyInfo(try await stored.revoke(id: context.parameters.require("keyID"), app: services.bundleID, at: services.context.now()))
         }
 
         let openAccess = router.group("/v1/open-access").add(middleware: select).add(middleware: secret)
@@ -119,19 +100,15 @@ struct AdminController {
             let body = try await request.decodeIfPresent(as: ReconciliationRequest.self, context: context) ?? ReconciliationRequest()
             let wait = try Self.preferredWait(request)
             let service = try context.services
-            var job = try await service.appStore.startReconciliation(since: body.since)
-            let deadline = ContinuousClock.now + .seconds(wait)
-            while job.state == .running, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                job = try await service.appStore.reconciliationJob(id: job.id)
-            }
-            var response = try Self.json(try Self.jobResponse(job, app: service.bundleID), status: job.state == .running ? .accepted : .ok)
+            let job = try ReconciliationJobResponse(
+                try await service.appStore.startReconciliation(since: body.since, waitingUpTo: .seconds(wait)), app: service.bundleID)
+            var response = try Self.json(job, status: job.isRunning ? .accepted : .ok)
             response.headers[.location] = "/v1/reconciliation/\(job.id)"
             return response
         }
         reconciliation.get("{jobID}") { _, context -> ReconciliationJobResponse in
             let service = try context.services
-            return try Self.jobResponse(try await service.appStore.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID)
+            return try ReconciliationJobResponse(try await service.appStore.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID)
         }
 
         router.group("/v1/set-aside-events").add(middleware: select).add(middleware: secret).get { request, context -> SetAsideEventsResponse in
@@ -148,14 +125,6 @@ struct AdminController {
             let lookup = try await context.services.admin.lookup(originalTransactionID: context.parameters.require("originalTransactionID"))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
         }
-    }
-}
-
-extension SetAsideEventsResponse: ResponseEncodable {
-    init(_ events: [SetAsideEvent]) {
-        self.init(events: events.map { event in
-            Event(consumer: event.consumer, eventID: event.eventID.uuidString, appUserID: event.appUserID, reason: event.reason, setAsideAt: event.setAsideAt)
-        })
     }
 }
 

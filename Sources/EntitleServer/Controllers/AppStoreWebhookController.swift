@@ -1,5 +1,4 @@
 import AppStoreModels
-import EntitleStorage
 import EntitleWire
 import Hummingbird
 
@@ -24,7 +23,7 @@ struct AppStoreWebhookController {
             do throws(ServiceError) {
                 let service = apps.service(forSignedNotification: signedPayload)
                 let outcome = try await service.ingestion.ingestNotification(signedPayload: signedPayload)
-                metrics.recordNotification(outcome: outcome == .duplicate ? "duplicate" : "appended")
+                metrics.recordNotification(outcome: outcome.label)
             } catch {
                 metrics.recordNotification(outcome: error.code.rawValue)
                 throw error

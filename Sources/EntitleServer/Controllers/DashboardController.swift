@@ -1,5 +1,4 @@
 import EntitleAnalytics
-import EntitleStorage
 import EntitleWire
 import Foundation
 import HTTPTypes
@@ -42,12 +41,7 @@ struct DashboardController {
                 context.logger.notice("dashboard sign-in refused")
                 return Self.html(Self.loginPage(error: "That is not a secret key of this server."), status: .unauthorized)
             }
-            let cookie: String
-            do throws(StorageError) {
-                cookie = try await sessions.issue(now: service.context.now())
-            } catch {
-                throw ServiceError(error)
-            }
+            let cookie = try await sessions.issue(now: service.context.now())
             var response = Self.redirect("/dashboard")
             response.headers[.setCookie] =
                 "\(DashboardSessions.cookieName)=\(cookie); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
@@ -57,11 +51,7 @@ struct DashboardController {
         sameOrigin.post("logout") { request, _ -> Response in
             // Revoked in the database: the cookie is refused everywhere from now on, wherever a copy of it is.
             if let cookie = request.cookies[DashboardSessions.cookieName]?.value {
-                do throws(StorageError) {
-                    try await sessions.revoke(cookie, now: service.context.now())
-                } catch {
-                    throw ServiceError(error)
-                }
+                try await sessions.revoke(cookie, now: service.context.now())
             }
             var response = Self.redirect("/dashboard/login")
             response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0" + Self.secureAttribute(request)
@@ -143,7 +133,7 @@ struct DashboardController {
             try await Self.page(apps, context) {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
                 let app = try context.services.bundleID
-                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: nil, now: try context.services.context.now())
+                return KeysPage.render(app: app, keys: try await stored.keys(app: app), created: nil, now: try context.services.context.now())
             }
         }
         pages.post("keys") { request, context -> Response in
@@ -151,19 +141,17 @@ struct DashboardController {
             let form = Self.form(String(buffer: body))
             return try await Self.page(apps, context) {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
-                guard let kind = form["kind"].flatMap({ StoredKey.Kind(rawValue: $0) }) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
                 let name = form["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
                 let app = try context.services.bundleID
-                let created = try await stored.create(app: app, kind: kind, name: name)
-                return KeysPage.render(app: app, keys: try await stored.store.keys(app: app), created: created, now: try context.services.context.now())
+                let created = try await stored.create(app: app, kindNamed: form["kind"] ?? "", name: name)
+                return KeysPage.render(app: app, keys: try await stored.keys(app: app), created: created, now: try context.services.context.now())
             }
         }
         pages.post("keys/{keyID}/revoke") { _, context -> Response in
             let id = try context.parameters.require("keyID")
             let service = try context.services
-            guard !context.allApps, try await stored.store.revokeKey(id: id, app: service.bundleID, at: service.context.now()) != nil else {
-                throw ServiceError(.notFound, "no key \(id) for this app")
-            }
+            guard !context.allApps else { throw ServiceError(.notFound, "no key \(id) for this app") }
+            _ = try await stored.revoke(id: id, app: service.bundleID, at: service.context.now())
             return Self.redirect("/dashboard/keys")
         }
         pages.get("webhooks") { _, context -> Response in
@@ -179,7 +167,7 @@ struct DashboardController {
                 let service = try context.services
                 let types = (form["events"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let (endpoint, secret) = try await service.webhooks.addWebhookEndpoint(url: form["url"] ?? "", eventTypes: types, description: nil, secret: nil)
-                return try await Self.webhooksPage(service, created: (endpoint.id, secret))
+                return try await Self.webhooksPage(service, created: (WebhookInfo.info(endpoint).id, secret))
             }
         }
         pages.post("webhooks/{endpointID}/{action}") { _, context -> Response in
@@ -313,13 +301,7 @@ struct DashboardController {
 
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             guard let cookie = request.cookies[DashboardSessions.cookieName]?.value else { return DashboardController.redirect("/dashboard/login") }
-            let valid: Bool
-            do throws(StorageError) {
-                valid = try await sessions.isValid(cookie, now: now())
-            } catch {
-                throw ServiceError(error)
-            }
-            guard valid else { return DashboardController.redirect("/dashboard/login") }
+            guard try await sessions.isValid(cookie, now: now()) else { return DashboardController.redirect("/dashboard/login") }
             return try await next(request, context)
         }
     }

@@ -1,4 +1,3 @@
-import EntitleStorage
 import EntitleWire
 import Foundation
 import Hummingbird
@@ -8,28 +7,28 @@ import Hummingbird
 struct WebhooksController {
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get("endpoints") { _, context -> [WebhookEndpointInfo] in
-            try await context.services.webhooks.webhookEndpoints().map(Self.info)
+            try await context.services.webhooks.webhookEndpoints().map { WebhookInfo.info($0) }
         }
         group.post("endpoints") { request, context -> EditedResponse<WebhookEndpointSecret> in
             let body = try await request.decode(as: CreateWebhookEndpointRequest.self, context: context)
             let (endpoint, secret) = try await context.services.webhooks.addWebhookEndpoint(
                 url: body.url, eventTypes: body.eventTypes ?? [], description: body.description, secret: body.secret)
-            return EditedResponse(status: .created, response: WebhookEndpointSecret(endpoint: Self.info(endpoint), secret: secret))
+            return EditedResponse(status: .created, response: WebhookEndpointSecret(endpoint: WebhookInfo.info(endpoint), secret: secret))
         }
         group.get("endpoints/{endpointID}") { _, context -> WebhookEndpointInfo in
-            Self.info(try await context.services.webhooks.webhookEndpoint(id: context.parameters.require("endpointID")))
+            WebhookInfo.info(try await context.services.webhooks.webhookEndpoint(id: context.parameters.require("endpointID")))
         }
         group.delete("endpoints/{endpointID}") { _, context -> WebhookEndpointInfo in
-            Self.info(try await context.services.webhooks.removeWebhookEndpoint(id: context.parameters.require("endpointID")))
+            WebhookInfo.info(try await context.services.webhooks.removeWebhookEndpoint(id: context.parameters.require("endpointID")))
         }
         group.post("endpoints/{endpointID}/secrets") { request, context -> WebhookEndpointSecret in
             let body = try await request.decodeIfPresent(as: RotateWebhookSecretRequest.self, context: context)
             let (endpoint, secret) = try await context.services.webhooks.rotateWebhookSecret(id: context.parameters.require("endpointID"), secret: body?.secret)
-            return WebhookEndpointSecret(endpoint: Self.info(endpoint), secret: secret)
+            return WebhookEndpointSecret(endpoint: WebhookInfo.info(endpoint), secret: secret)
         }
         group.post("endpoints/{endpointID}/test") { _, context -> EditedResponse<WebhookDeliveryInfo> in
             let delivery = try await context.services.webhooks.sendTestWebhook(endpointID: context.parameters.require("endpointID"))
-            return EditedResponse(status: .accepted, response: Self.info(delivery))
+            return EditedResponse(status: .accepted, response: WebhookInfo.info(delivery))
         }
         group.post("endpoints/{endpointID}/replay") { request, context -> WebhookReplayResponse in
             let body = try await request.decodeIfPresent(as: WebhookReplayRequest.self, context: context)
@@ -45,40 +44,20 @@ struct WebhooksController {
             return try await context.services.webhooks.webhookDeliveries(
                 endpointID: query.get("endpointID").map { String($0) }, appUserID: query.get("appUserID").map { String($0) },
                 status: query.get("status").map { String($0) }, limit: limit
-            ).map { Self.info($0) }
+            ).map { WebhookInfo.info($0) }
         }
         group.get("deliveries/{deliveryID}") { _, context -> WebhookDeliveryInfo in
             guard let id = Int64(try context.parameters.require("deliveryID")) else {
                 throw ServiceError(.notFound, "a delivery ID is a number")
             }
             let (delivery, attempts) = try await context.services.webhooks.webhookDelivery(id: id)
-            return Self.info(delivery, attempts: attempts)
+            return WebhookInfo.info(delivery, attempts: attempts)
         }
         group.get("status") { _, context -> WebhookStatusResponse in
-            let status = try await context.services.webhooks.webhookStatus()
-            return WebhookStatusResponse(
-                endpoints: status.endpoints, pending: status.counts[.pending] ?? 0, delivered: status.counts[.delivered] ?? 0,
-                failed: status.counts[.failed] ?? 0, unpublishedEvents: status.unpublished)
+            WebhookInfo.status(try await context.services.webhooks.webhookStatus())
         }
     }
 
-    static func info(_ endpoint: WebhookEndpoint) -> WebhookEndpointInfo {
-        WebhookEndpointInfo(
-            id: endpoint.id, url: endpoint.url, eventTypes: endpoint.eventTypes, description: endpoint.description, createdAt: endpoint.createdAt,
-            removedAt: endpoint.removedAt, secretHints: endpoint.secrets.map { "…" + $0.suffix(4) }, consecutiveFailures: endpoint.consecutiveFailures,
-            pausedUntil: endpoint.pausedUntil)
-    }
-
-    static func info(_ delivery: WebhookDelivery, attempts: [WebhookAttempt]? = nil) -> WebhookDeliveryInfo {
-        WebhookDeliveryInfo(
-            id: delivery.id, endpointID: delivery.endpointID, eventID: delivery.eventID, eventType: delivery.eventType, appUserID: delivery.appUserID,
-            occurredAt: delivery.occurredAt, status: delivery.status.rawValue, attempts: delivery.attempts,
-            nextAttemptAt: delivery.status == .pending ? delivery.nextAttemptAt : nil, lastStatus: delivery.lastStatus, lastError: delivery.lastError,
-            deliveredAt: delivery.deliveredAt, createdAt: delivery.createdAt,
-            attemptLog: attempts?.map {
-                WebhookAttemptInfo(attempt: $0.attempt, at: $0.at, status: $0.status, latencyMilliseconds: $0.latencyMilliseconds, error: $0.error)
-            })
-    }
 }
 
 extension WebhookEndpointInfo: ResponseEncodable {}

@@ -13,23 +13,35 @@ struct DashboardSessions: Sendable {
     let store: any DashboardSessionStore
 
     /// A new session cookie value, valid until `now` + ``lifetime``. Expired sessions are forgotten on the way.
-    func issue(now: Date) async throws(StorageError) -> String {
+    func issue(now: Date) async throws(ServiceError) -> String {
         let value = "ds_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
-        try await store.deleteSessions(expiredBefore: now)
-        try await store.insertSession(hash: Self.hash(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime)))
+        do {
+            try await store.deleteSessions(expiredBefore: now)
+            try await store.insertSession(hash: Self.hash(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime)))
+        } catch {
+            throw ServiceError(error)
+        }
         return value
     }
 
     /// Whether `value` is a live session's cookie at `now`.
-    func isValid(_ value: String, now: Date) async throws(StorageError) -> Bool {
+    func isValid(_ value: String, now: Date) async throws(ServiceError) -> Bool {
         guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return false }
-        return try await store.session(hash: Self.hash(value))?.isLive(at: now) == true
+        do {
+            return try await store.session(hash: Self.hash(value))?.isLive(at: now) == true
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     /// Signs the session out everywhere.
-    func revoke(_ value: String, now: Date) async throws(StorageError) {
+    func revoke(_ value: String, now: Date) async throws(ServiceError) {
         guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return }
-        try await store.revokeSession(hash: Self.hash(value), at: now)
+        do {
+            try await store.revokeSession(hash: Self.hash(value), at: now)
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     private static func hash(_ value: String) -> String {

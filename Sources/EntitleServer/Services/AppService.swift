@@ -86,12 +86,7 @@ extension AppService {
         let start = ContinuousClock.now
         do {
             let outcome = try await append()
-            let name = switch outcome {
-            case .appended: "appended"
-            case .duplicate: "duplicate"
-            case .refused: "refused"
-            }
-            metrics.recordAppend(source: event.source.rawValue, outcome: name, duration: ContinuousClock.now - start)
+            metrics.recordAppend(source: event.source.rawValue, outcome: outcome.label, duration: ContinuousClock.now - start)
             return outcome
         } catch {
             metrics.recordAppend(source: event.source.rawValue, outcome: "failed", duration: ContinuousClock.now - start)

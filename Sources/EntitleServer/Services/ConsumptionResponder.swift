@@ -9,16 +9,19 @@ import ServiceLifecycle
 public struct ConsumptionResponder: Service {
     let services: [ConsumptionService]
     let interval: Duration
+    /// The clock the responder sleeps on.
+    let clock: any Clock<Duration>
 
-    public init(services: [ConsumptionService], interval: Duration) {
+    public init(services: [ConsumptionService], interval: Duration, clock: any Clock<Duration> = ContinuousClock()) {
         self.services = services.filter(\.answersConsumptionRequests)
         self.interval = interval
+        self.clock = clock
     }
 
     public func run() async throws {
         // A service that returns ends the application: with nothing to answer, wait for shutdown.
         guard !services.isEmpty else { return try await gracefulShutdown() }
-        await everyInterval(interval, after: services.map(\.ledgerReadiness)) {
+        await everyInterval(interval, clock: clock, after: services.map(\.ledgerReadiness)) {
             for service in services where !Task.isCancelled {
                 do throws(ServiceError) {
                     _ = try await service.answerConsumptionRequests(holder: service.instanceID)

@@ -11,13 +11,16 @@ import ServiceLifecycle
 /// (`malloc_trim`), so resident memory follows what is in use. Elsewhere it does nothing.
 public struct MemoryTrimmer: Service {
     let interval: Duration
+    /// The clock the trimmer sleeps on.
+    let clock: any Clock<Duration>
 
-    public init(interval: Duration = .seconds(10)) {
+    public init(interval: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock()) {
         self.interval = interval
+        self.clock = clock
     }
 
     public func run() async throws {
-        await everyInterval(interval) { Self.trim() }
+        await everyInterval(interval, clock: clock) { Self.trim() }
     }
 
     /// Returns free memory to the system now; `true` when some was.

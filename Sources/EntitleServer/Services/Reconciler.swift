@@ -13,11 +13,14 @@ public struct Reconciler: Service {
     let retryAfter: Duration
     /// This instance's name in the leases.
     let holder: String
+    /// The clock the reconciler sleeps on.
+    let clock: any Clock<Duration>
 
     public init(
         services: [AppStoreSyncService], interval: Duration, startDelay: Duration = .seconds(2), retryAfter: Duration = .seconds(60),
-        holder: String = UUID().uuidString
+        holder: String = UUID().uuidString, clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.clock = clock
         self.services = services.filter { $0.serverAPI != nil }
         self.interval = interval
         self.startDelay = startDelay
@@ -33,7 +36,7 @@ public struct Reconciler: Service {
             var wait = startDelay
             while !Task.isCancelled {
                 do {
-                    try await Task.sleep(for: wait)
+                    try await clock.sleep(for: wait)
                 } catch {
                     return
                 }

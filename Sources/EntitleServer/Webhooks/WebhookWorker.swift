@@ -11,9 +11,15 @@ public struct WebhookWorker: Service {
     let client: HTTPClient
     let sender: WebhookSender
     let interval: Duration
+    /// The clock the worker sleeps on between rounds.
+    let clock: any Clock<Duration>
 
     /// Sends with its own HTTP client, shut down when the worker stops.
-    public init(services: [WebhookService], policy: WebhookDeliveryPolicy, interval: Duration, signingClock: (@Sendable () -> Date)? = nil) {
+    public init(
+        services: [WebhookService], policy: WebhookDeliveryPolicy, interval: Duration, signingClock: (@Sendable () -> Date)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.clock = clock
         self.services = services
         self.client = HTTPClient(eventLoopGroupProvider: .singleton)
         self.sender = WebhookSender(client: client, policy: policy, signingClock: signingClock)
@@ -41,7 +47,7 @@ public struct WebhookWorker: Service {
         while !Task.isCancelled {
             for service in services { await work(service) }
             do {
-                try await Task.sleep(for: interval)
+                try await clock.sleep(for: interval)
             } catch {
                 return
             }

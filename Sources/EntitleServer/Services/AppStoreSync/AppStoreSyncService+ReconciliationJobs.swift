@@ -61,6 +61,22 @@ extension AppStoreSyncService {
     }
 
     /// The reconciliation job `id` of this app, as it stands.
+    /// Starts a reconciliation pass (``startReconciliation(since:)``) and waits up to `wait` for it to
+    /// end (a request's `Prefer: wait=N`): the job as it stands then.
+    public func startReconciliation(since: Date?, waitingUpTo wait: Duration) async throws(ServiceError) -> AdminJob {
+        var job = try await startReconciliation(since: since)
+        let deadline = ContinuousClock.now + wait
+        while job.state == .running, ContinuousClock.now < deadline {
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                break
+            }
+            job = try await reconciliationJob(id: job.id)
+        }
+        return job
+    }
+
     public func reconciliationJob(id: String) async throws(ServiceError) -> AdminJob {
         let job: AdminJob?
         do {

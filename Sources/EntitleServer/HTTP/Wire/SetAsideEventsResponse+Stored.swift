@@ -1,0 +1,12 @@
+import EntitleStorage
+import EntitleWire
+import Foundation
+import Hummingbird
+
+extension SetAsideEventsResponse: ResponseEncodable {
+    init(_ events: [SetAsideEvent]) {
+        self.init(events: events.map { event in
+            Event(consumer: event.consumer, eventID: event.eventID.uuidString, appUserID: event.appUserID, reason: event.reason, setAsideAt: event.setAsideAt)
+        })
+    }
+}
