@@ -6,7 +6,7 @@ import Synchronization
 
 /// The events a background pass set aside while it ran: noted from the pure work (a subscriber's
 /// analytics cells are computed inside the store's transaction, in parallel), then recorded once the
-/// pass is over (``SubscriptionService/recordSetAside(_:)``).
+/// pass is over (``AppService/recordSetAside(_:)``).
 final class SetAsideCollector: Sendable {
     let consumer: String
     private let noted = Mutex<[UUID: SetAsideEvent]>([:])
