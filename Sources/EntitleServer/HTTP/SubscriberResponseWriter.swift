@@ -1,5 +1,5 @@
 import AppStoreModels
-import EntitleAnalytics
+import EntitleCore
 import EntitleWire
 import Foundation
 
@@ -149,7 +149,7 @@ extension JSONText {
         let whole = Int(seconds)
         let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let time = whole - day * 86_400
-        var text = AnalyticsCalendar.isoDate(ofDay: day)
+        var text = CivilDays.isoDate(ofDay: day)
         func append(_ separator: Unicode.Scalar, _ part: Int) {
             text.unicodeScalars.append(separator)
             text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(part / 10)))
