@@ -5,7 +5,7 @@ public struct KeyInfo: Codable, Hashable, Sendable {
     public var id: String
     public var app: String
     /// `app` or `secret`.
-    public var kind: String
+    public var kind: KeyKind
     public var name: String?
     /// The key's first characters, to recognise it.
     public var prefix: String
@@ -14,7 +14,7 @@ public struct KeyInfo: Codable, Hashable, Sendable {
     /// The key, in the answer that created it only.
     public var key: String?
 
-    public init(id: String, app: String, kind: String, name: String?, prefix: String, createdAt: Date, revokedAt: Date?, key: String? = nil) {
+    public init(id: String, app: String, kind: KeyKind, name: String?, prefix: String, createdAt: Date, revokedAt: Date?, key: String? = nil) {
         self.id = id
         self.app = app
         self.kind = kind

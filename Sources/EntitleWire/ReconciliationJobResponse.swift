@@ -5,7 +5,7 @@ public struct ReconciliationJobResponse: Codable, Hashable, Sendable {
     public var id: String
     public var app: String
     /// `running`, `completed` or `failed`.
-    public var state: String
+    public var state: JobState
     public var createdAt: Date
     public var finishedAt: Date?
     /// What the pass found and changed, once completed.
@@ -14,7 +14,7 @@ public struct ReconciliationJobResponse: Codable, Hashable, Sendable {
     public var error: ErrorResponse.Detail?
 
     public init(
-        id: String, app: String, state: String, createdAt: Date, finishedAt: Date? = nil, report: ReconciliationResponse? = nil,
+        id: String, app: String, state: JobState, createdAt: Date, finishedAt: Date? = nil, report: ReconciliationResponse? = nil,
         error: ErrorResponse.Detail? = nil
     ) {
         self.id = id

@@ -5,7 +5,7 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var originalTransactionID: String
     public var productID: String
     /// `auto_renewable`, `non_renewing`, `non_consumable`.
-    public var kind: String
+    public var kind: PurchaseKind
     public var state: SubscriptionStateValue
     /// The App Store Server API status 1–5, when it applies.
     public var appleStatus: Int?
@@ -24,7 +24,7 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var environment: String?
 
     public init(
-        originalTransactionID: String, productID: String, kind: String, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,
+        originalTransactionID: String, productID: String, kind: PurchaseKind, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,
         renewsToProductID: String?, purchasedAt: Date?, expiresAt: Date?, gracePeriodExpiresAt: Date?, periodType: String,
         expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?, renewalChange: String? = nil
     ) {

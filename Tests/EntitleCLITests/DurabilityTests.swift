@@ -160,7 +160,7 @@ struct DurabilityTests {
             #expect(Set(bodies.keys) == Set(deliveries.map(\.eventID)), "every delivery written arrived")
             let events = try received.map { try WireJSON.decoder.decode(WebhookEvent.self, from: Data($0.body.utf8)) }
             for user in 0..<20 {
-                let types = events.filter { $0.appUserID == "user-\(user)" }.map(\.type)
+                let types = events.filter { $0.appUserID == "user-\(user)" }.map(\.type.rawValue)
                 #expect(types.filter { $0 == "auto_renew_disabled" }.count >= 2 && types.filter { $0 == "auto_renew_enabled" }.count >= 1, "user-\(user): \(types)")
                 #expect(types.first == "initial_purchase")
             }

@@ -20,7 +20,7 @@ struct StoredKeysTests {
 
     static func create(_ client: any TestClientProtocol, kind: String, app: String) async throws -> KeyInfo {
         let response = try await call(
-            client, .post, "/v1/keys", key: ServerHarness.secretKey, app: app, body: ServerHarness.json(CreateKeyRequest(kind: kind, name: "iOS")))
+            client, .post, "/v1/keys", key: ServerHarness.secretKey, app: app, body: ServerHarness.json(CreateKeyRequest(kind: KeyKind(rawValue: kind), name: "iOS")))
         #expect(response.status == .created)
         return try ServerHarness.decode(KeyInfo.self, response)
     }

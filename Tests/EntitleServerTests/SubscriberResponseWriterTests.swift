@@ -29,7 +29,7 @@ struct SubscriberResponseWriterTests {
         func count(_ most: Int) -> Int { Int.random(in: 0...most, using: &generator) }
         func subscription() -> SubscriptionInfo {
             SubscriptionInfo(
-                originalTransactionID: string(), productID: string(), kind: string(), state: SubscriptionStateValue(rawValue: string()),
+                originalTransactionID: string(), productID: string(), kind: PurchaseKind(rawValue: string()), state: SubscriptionStateValue(rawValue: string()),
                 appleStatus: maybe(Int.random(in: -5...5, using: &generator)), willRenew: Bool.random(using: &generator),
                 renewsToProductID: maybe(string()), purchasedAt: maybe(date()), expiresAt: maybe(date()), gracePeriodExpiresAt: maybe(date()),
                 periodType: string(), expirationReason: maybe(string()), revocationCause: maybe(string()), isFamilyShared: Bool.random(using: &generator),

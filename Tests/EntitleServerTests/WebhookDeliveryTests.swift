@@ -84,7 +84,7 @@ struct WebhookDeliveryTests {
                 #expect(received.allSatisfy { Self.signed($0) }, "every request carries a valid signature")
                 #expect(received.allSatisfy { !Self.signed($0, secret: "whsec_another") })
                 let events = try received.map(Self.event)
-                #expect(events.map(\.type) == [
+                #expect(events.map(\.type.rawValue) == [
                     "initial_purchase", "entitlement_changed", "renewal_reminder", "renewal", "entitlement_changed", "auto_renew_disabled",
                     "entitlement_changed", "expiration", "entitlement_changed", "entitlement_changed", "renewal", "entitlement_changed", "refund",
                     "entitlement_changed",
@@ -92,17 +92,17 @@ struct WebhookDeliveryTests {
                 #expect(Set(events.map(\.id)).count == events.count, "each change once")
                 #expect(events.allSatisfy { $0.app == harness.bundleID && $0.appUserID == "parent-1" && $0.subscriber != nil })
                 #expect(events.map(\.occurredAt) == events.map(\.occurredAt).sorted(), "in the order they happened")
-                #expect(zip(received, events).allSatisfy { $0.headers["entitle-event-id"] == $1.id && $0.headers["entitle-event-type"] == $1.type })
-                let expiry = try #require(events.first { $0.type == "expiration" })
+                #expect(zip(received, events).allSatisfy { $0.headers["entitle-event-id"] == $1.id && $0.headers["entitle-event-type"] == $1.type.rawValue })
+                let expiry = try #require(events.first { $0.type.rawValue == "expiration" })
                 #expect(expiry.occurredAt >= ends && expiry.occurredAt < ends.addingTimeInterval(1), "expiry reported at its instant, not when Apple said so")
                 // The app's 7 days of access after a subscription ends (seed 004) run out with no event at all,
                 // and are reported at their instant, before the resubscription that came later.
-                let graceOver = try #require(events.first { $0.type == "entitlement_changed" && $0.occurredAt == ends.addingTimeInterval(7 * 86_400) })
+                let graceOver = try #require(events.first { $0.type.rawValue == "entitlement_changed" && $0.occurredAt == ends.addingTimeInterval(7 * 86_400) })
                 #expect(graceOver.data.entitlementsBefore?.first?.state.rawValue == "app_grace")
                 #expect(graceOver.data.entitlementsAfter?.first?.state.rawValue == "expired")
-                let reminder = try #require(events.first { $0.type == "renewal_reminder" })
+                let reminder = try #require(events.first { $0.type.rawValue == "renewal_reminder" })
                 #expect(reminder.data.renewsAt == renewsAt)
-                let last = try #require(events.last { $0.type == "entitlement_changed" })
+                let last = try #require(events.last { $0.type.rawValue == "entitlement_changed" })
                 #expect(last.data.entitlementsBefore?.first { $0.id == "individual" }?.isActive == true)
                 let now = try ServerHarness.decode(
                     SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/parent-1", key: ServerHarness.secretKey))
@@ -153,7 +153,7 @@ struct WebhookDeliveryTests {
                     let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 100).reversed().map(\.eventID)
                     #expect(theirs.map(\.id) == Array(written), "\(user)'s events arrive in the order written")
                 }
-                #expect(delivered.filter { $0.appUserID == "parent-1" }.map(\.type) == [
+                #expect(delivered.filter { $0.appUserID == "parent-1" }.map(\.type.rawValue) == [
                     "initial_purchase", "entitlement_changed", "auto_renew_disabled", "entitlement_changed",
                 ])
                 let first = try #require(try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "parent-2", status: nil, limit: 10).last)
@@ -214,7 +214,7 @@ struct WebhookDeliveryTests {
                 var store = harness.localStore()
                 try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
                 try await Self.pass(service)
-                #expect(try receiver.accepted.map(Self.event).map(\.type) == ["entitlement_changed"])
+                #expect(try receiver.accepted.map(Self.event).map(\.type.rawValue) == ["entitlement_changed"])
             }
         }
     }
@@ -257,10 +257,10 @@ struct WebhookDeliveryTests {
                             }
                             let events = try receiver.accepted.map(Self.event)
                             #expect(Set(events.map(\.id)).count == events.count, "no event twice")
-                            #expect(events.filter { $0.type == "renewal_reminder" }.count == users.count, "one reminder per subscriber and period")
-                            #expect(events.filter { $0.type == "expiration" }.count == users.count)
+                            #expect(events.filter { $0.type.rawValue == "renewal_reminder" }.count == users.count, "one reminder per subscriber and period")
+                            #expect(events.filter { $0.type.rawValue == "expiration" }.count == users.count)
                             for user in users {
-                                #expect(events.filter { $0.appUserID == user }.map(\.type) == [
+                                #expect(events.filter { $0.appUserID == user }.map(\.type.rawValue) == [
                                     "initial_purchase", "entitlement_changed", "renewal_reminder", "expiration", "entitlement_changed", "entitlement_changed",
                                 ], "\(user)")
                             }
@@ -333,11 +333,11 @@ struct WebhookDeliveryTests {
 
                 let events = try receiver.accepted.map(Self.event)
                 #expect(receiver.accepted.allSatisfy { Self.signed($0) })
-                let missing = Set(WebhookEventType.allCases.map(\.rawValue)).subtracting(events.map(\.type)).subtracting(["quota_exhausted"])
+                let missing = Set(WebhookEventType.allCases.map(\.rawValue)).subtracting(events.map(\.type.rawValue)).subtracting(["quota_exhausted"])
                 #expect(missing.isEmpty, "never sent: \(missing.sorted())")
-                #expect(events.filter { $0.type == "transfer" }.map(\.appUserID).sorted() == ["parent-1", "parent-2"])
-                #expect(events.contains { $0.type == "family_sharing" && $0.appUserID == "member-1" })
-                #expect(events.filter { $0.appUserID == "kid-parent" }.map(\.type).filter { $0.hasPrefix("app_trial") } == [
+                #expect(events.filter { $0.type.rawValue == "transfer" }.map(\.appUserID).sorted() == ["parent-1", "parent-2"])
+                #expect(events.contains { $0.type.rawValue == "family_sharing" && $0.appUserID == "member-1" })
+                #expect(events.filter { $0.appUserID == "kid-parent" }.map(\.type.rawValue).filter { $0.hasPrefix("app_trial") } == [
                     "app_trial_started", "app_trial_warning", "app_trial_lockout",
                 ])
             }
@@ -353,7 +353,7 @@ struct WebhookDeliveryTests {
                 }
                 try await Self.pass(service)
                 let quota = try #require(try receiver.accepted.map(Self.event).last)
-                #expect(quota.type == "quota_exhausted" && quota.data.feature == "conversations" && quota.app == "com.epilogue.app")
+                #expect(quota.type.rawValue == "quota_exhausted" && quota.data.feature == "conversations" && quota.app == "com.epilogue.app")
             }
         }
     }

@@ -1,4 +1,5 @@
 import EntitleCore
+import EntitleStorage
 import EntitleWire
 import Foundation
 import Testing
@@ -24,6 +25,13 @@ struct WireVocabularyTests {
         for phase in phases { #expect(AppTrialPhaseValue(rawValue: phase.name).isKnown, "\(phase)") }
         let sources: [EntitlementSource] = [.purchase(originalTransactionID: "1"), .appTrial, .expiryGrace, .grant(id: "g"), .openAccess, .household(id: "h")]
         for source in sources { #expect(EntitlementSourceKind(rawValue: source.kind).isKnown, "\(source)") }
+        for type in WebhookEventType.allCases { #expect(WebhookEventTypeValue(rawValue: type.rawValue).isKnown, "\(type)") }
+        #expect(Set(WebhookEventTypeValue.known.map(\.rawValue)) == Set(WebhookEventType.allCases.map(\.rawValue)), "no wire type the core never sends")
+        for kind in ProductKind.allCases { #expect(PurchaseKind(rawValue: kind.rawValue).isKnown, "\(kind)") }
+        for kind in SubscriptionOffer.Kind.allCases { #expect(OfferKind(rawValue: kind.rawValue).isKnown, "\(kind)") }
+        for state in AdminJob.State.allCases { #expect(JobState(rawValue: state.rawValue).isKnown, "\(state)") }
+        for status in WebhookDelivery.Status.allCases { #expect(WebhookDeliveryStatus(rawValue: status.rawValue).isKnown, "\(status)") }
+        for kind in StoredKey.Kind.allCases { #expect(KeyKind(rawValue: kind.rawValue).isKnown, "\(kind)") }
     }
 
     @Test("a value a newer server sends decodes, is reported unknown, and encodes back unchanged")

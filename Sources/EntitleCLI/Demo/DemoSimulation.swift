@@ -110,7 +110,7 @@ final class DemoSimulation: Service {
                 request = APIRequest(method: "GET", path: "/v1/reconciliation/\(job.id)", headers: headers)
                 try? await Task.sleep(for: .milliseconds(200))
             default:
-                throw LocalStoreError(.deliveryFailed, "reconciliation job \(job.id) failed: \(job.error.map { "\($0.code) \($0.message)" } ?? job.state)")
+                throw LocalStoreError(.deliveryFailed, "reconciliation job \(job.id) failed: \(job.error.map { "\($0.code) \($0.message)" } ?? job.state.rawValue)")
             }
         }
     }

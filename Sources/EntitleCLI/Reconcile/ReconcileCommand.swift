@@ -48,7 +48,7 @@ struct ReconcileCommand: AsyncParsableCommand {
             job = try Self.job(response)
         }
         guard job.state == "completed", let report = job.report else {
-            throw CommandFailure("the pass \(job.id) failed: \(job.error.map { "\($0.code) \($0.message)" } ?? job.state)")
+            throw CommandFailure("the pass \(job.id) failed: \(job.error.map { "\($0.code) \($0.message)" } ?? job.state.rawValue)")
         }
         if report.skipped {
             print("\(report.app): another server instance is running a pass; nothing done")

@@ -36,8 +36,8 @@ enum SubscriberResponseBuilder {
                     periodType: status.periodType?.rawValue, renewsToProductID: status.renewsToProductID,
                     isFamilyShared: status.isFamilyShared, limits: status.limits.mapValues(\.maximum))
             },
-            subscriptions: chains.filter { $0.kind == ProductKind.autoRenewable.rawValue },
-            purchases: chains.filter { $0.kind != ProductKind.autoRenewable.rawValue },
+            subscriptions: chains.filter { $0.kind == .autoRenewable },
+            purchases: chains.filter { $0.kind != .autoRenewable },
             pendingPurchases: access.pendingPurchases.map {
                 PendingPurchaseInfo(productID: $0.productID, requestedAt: $0.requestedAt, expiresAt: $0.expiresAt)
             },
@@ -49,7 +49,7 @@ enum SubscriberResponseBuilder {
 
     static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {
         SubscriptionInfo(
-            originalTransactionID: status.originalTransactionID, productID: status.productID, kind: status.kind.rawValue,
+            originalTransactionID: status.originalTransactionID, productID: status.productID, kind: PurchaseKind(rawValue: status.kind.rawValue),
             state: SubscriptionStateValue(rawValue: status.state.rawValue), appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
             renewsToProductID: status.renewsToProductID, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
             gracePeriodExpiresAt: status.gracePeriodExpiresAt, periodType: status.periodType.rawValue,

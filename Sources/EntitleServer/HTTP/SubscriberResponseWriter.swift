@@ -120,7 +120,7 @@ enum SubscriberResponseWriter {
                 json.member("gracePeriodExpiresAt", iso8601: subscription.gracePeriodExpiresAt)
             else { return false }
             json.member("isFamilyShared", subscription.isFamilyShared)
-            json.member("kind", subscription.kind)
+            json.member("kind", subscription.kind.rawValue)
             json.member("originalTransactionID", subscription.originalTransactionID)
             json.member("periodType", subscription.periodType)
             json.member("productID", subscription.productID)

@@ -71,11 +71,11 @@ extension WebhookService {
         let endpoint = try await webhookEndpoint(id: endpointID)
         let at = now()
         let id = "evt_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let event = WebhookEvent(id: id, type: WebhookEventType.test.rawValue, app: bundleID, occurredAt: at, appUserID: "", data: WebhookEventData(), subscriber: nil)
+        let event = WebhookEvent(id: id, type: .test, app: bundleID, occurredAt: at, appUserID: "", data: WebhookEventData(), subscriber: nil)
         let delivery: WebhookDelivery
         do {
             delivery = WebhookDelivery(
-                endpointID: endpoint.id, eventID: id, eventType: event.type, appUserID: "", occurredAt: at, payload: try WebhookPayload.encode(event),
+                endpointID: endpoint.id, eventID: id, eventType: event.type.rawValue, appUserID: "", occurredAt: at, payload: try WebhookPayload.encode(event),
                 nextAttemptAt: at, createdAt: at)
         } catch {
             throw ServiceError(.internalError, "the test event does not encode", underlying: error)

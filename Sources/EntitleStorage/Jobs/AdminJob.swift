@@ -3,7 +3,7 @@ import Foundation
 /// Long admin work (a reconciliation pass) that a request starts and the caller polls: kept in the
 /// ledger's database, so any instance answers the poll.
 public struct AdminJob: Hashable, Sendable {
-    public enum State: String, Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, CaseIterable {
         case running, completed, failed
     }
 

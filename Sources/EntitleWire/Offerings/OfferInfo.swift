@@ -3,7 +3,7 @@ import Foundation
 /// A subscription offer as a paywall shows it: introductory, promotional or win-back.
 public struct OfferInfo: Codable, Hashable, Sendable {
     /// `introductory`, `promotional`, `offer_code`, `win_back`.
-    public var kind: String
+    public var kind: OfferKind
     /// The identifier the app passes to StoreKit (promotional and win-back offers).
     public var id: String?
     /// `free`, `payAsYouGo`, `payUpFront`.
@@ -15,7 +15,7 @@ public struct OfferInfo: Codable, Hashable, Sendable {
     public var price: String?
     public var priceMilliunits: Int64?
 
-    public init(kind: String, id: String?, paymentMode: String, period: String, numberOfPeriods: Int, price: String?, priceMilliunits: Int64?) {
+    public init(kind: OfferKind, id: String?, paymentMode: String, period: String, numberOfPeriods: Int, price: String?, priceMilliunits: Int64?) {
         self.kind = kind
         self.id = id
         self.paymentMode = paymentMode

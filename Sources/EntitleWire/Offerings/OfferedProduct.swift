@@ -5,7 +5,7 @@ import Foundation
 public struct OfferedProduct: Codable, Hashable, Sendable {
     public var productID: String
     /// `auto_renewable`, `non_renewing`, `non_consumable`, `consumable`.
-    public var kind: String
+    public var kind: PurchaseKind
     public var displayName: String?
     public var description: String?
     /// Display names by locale, when the `.storekit` file has several.
@@ -31,7 +31,7 @@ public struct OfferedProduct: Codable, Hashable, Sendable {
     public var limits: [String: Int?]
 
     public init(
-        productID: String, kind: String, displayName: String?, description: String?, localizedNames: [String: String], level: Int?,
+        productID: String, kind: PurchaseKind, displayName: String?, description: String?, localizedNames: [String: String], level: Int?,
         period: String?, price: String?, priceMilliunits: Int64?, currency: String?, introductoryOffer: OfferInfo?,
         promotionalOffers: [OfferInfo], winBackOffers: [OfferInfo], yearlySavingsPercent: Int?, entitlements: [String], features: [String],
         limits: [String: Int?]

@@ -5,11 +5,11 @@ public struct WebhookDeliveryInfo: Codable, Hashable, Sendable {
     public var id: Int64
     public var endpointID: String
     public var eventID: String
-    public var eventType: String
+    public var eventType: WebhookEventTypeValue
     public var appUserID: String
     public var occurredAt: Date
     /// `pending`, `delivered`, or `failed` (every attempt failed; replayable).
-    public var status: String
+    public var status: WebhookDeliveryStatus
     public var attempts: Int
     public var nextAttemptAt: Date?
     public var lastStatus: Int?
@@ -19,7 +19,7 @@ public struct WebhookDeliveryInfo: Codable, Hashable, Sendable {
     public var attemptLog: [WebhookAttemptInfo]?
 
     public init(
-        id: Int64, endpointID: String, eventID: String, eventType: String, appUserID: String, occurredAt: Date, status: String, attempts: Int,
+        id: Int64, endpointID: String, eventID: String, eventType: WebhookEventTypeValue, appUserID: String, occurredAt: Date, status: WebhookDeliveryStatus, attempts: Int,
         nextAttemptAt: Date?, lastStatus: Int?, lastError: String?, deliveredAt: Date?, createdAt: Date, attemptLog: [WebhookAttemptInfo]? = nil
     ) {
         self.id = id

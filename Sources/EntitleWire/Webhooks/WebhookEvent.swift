@@ -6,7 +6,7 @@ public struct WebhookEvent: Codable, Hashable, Sendable {
     /// The same on every attempt and every endpoint.
     public var id: String
     /// A stable type name (docs/webhooks.md).
-    public var type: String
+    public var type: WebhookEventTypeValue
     /// The app's bundle ID.
     public var app: String
     public var occurredAt: Date
@@ -16,7 +16,7 @@ public struct WebhookEvent: Codable, Hashable, Sendable {
     public var subscriber: SubscriberResponse?
 
     public init(
-        id: String, type: String, app: String, occurredAt: Date, appUserID: String, data: WebhookEventData, subscriber: SubscriberResponse?
+        id: String, type: WebhookEventTypeValue, app: String, occurredAt: Date, appUserID: String, data: WebhookEventData, subscriber: SubscriberResponse?
     ) {
         self.id = id
         self.type = type

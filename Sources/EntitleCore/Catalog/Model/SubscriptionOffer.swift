@@ -2,7 +2,7 @@ import Foundation
 
 /// An offer of an auto-renewable subscription: introductory, promotional, offer code or win-back.
 public struct SubscriptionOffer: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
         case introductory, promotional, offerCode = "offer_code", winBack = "win_back"
     }
 

@@ -4,6 +4,6 @@ import Hummingbird
 
 extension KeyInfo: ResponseEncodable {
     init(_ key: StoredKey) {
-        self.init(id: key.id, app: key.app, kind: key.kind.rawValue, name: key.name, prefix: key.prefix, createdAt: key.createdAt, revokedAt: key.revokedAt)
+        self.init(id: key.id, app: key.app, kind: KeyKind(rawValue: key.kind.rawValue), name: key.name, prefix: key.prefix, createdAt: key.createdAt, revokedAt: key.revokedAt)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 extension ReconciliationJobResponse {
     /// The job as the API reports it, with its report when it has one.
     init(_ job: AdminJob, app: String) throws(ServiceError) {
-        self.init(id: job.id, app: app, state: job.state.rawValue, createdAt: job.createdAt, finishedAt: job.finishedAt)
+        self.init(id: job.id, app: app, state: JobState(rawValue: job.state.rawValue), createdAt: job.createdAt, finishedAt: job.finishedAt)
         if let result = job.result {
             do {
                 report = try WireJSON.decoder.decode(ReconciliationResponse.self, from: Data(result.utf8))
@@ -17,5 +17,5 @@ extension ReconciliationJobResponse {
     }
 
     /// Whether the job still runs.
-    var isRunning: Bool { state == AdminJob.State.running.rawValue }
+    var isRunning: Bool { state == .running }
 }

@@ -12,8 +12,8 @@ enum WebhookInfo {
 
     static func info(_ delivery: WebhookDelivery, attempts: [WebhookAttempt]? = nil) -> WebhookDeliveryInfo {
         WebhookDeliveryInfo(
-            id: delivery.id, endpointID: delivery.endpointID, eventID: delivery.eventID, eventType: delivery.eventType, appUserID: delivery.appUserID,
-            occurredAt: delivery.occurredAt, status: delivery.status.rawValue, attempts: delivery.attempts,
+            id: delivery.id, endpointID: delivery.endpointID, eventID: delivery.eventID, eventType: WebhookEventTypeValue(rawValue: delivery.eventType), appUserID: delivery.appUserID,
+            occurredAt: delivery.occurredAt, status: WebhookDeliveryStatus(rawValue: delivery.status.rawValue), attempts: delivery.attempts,
             nextAttemptAt: delivery.status == .pending ? delivery.nextAttemptAt : nil, lastStatus: delivery.lastStatus, lastError: delivery.lastError,
             deliveredAt: delivery.deliveredAt, createdAt: delivery.createdAt,
             attemptLog: attempts?.map {
