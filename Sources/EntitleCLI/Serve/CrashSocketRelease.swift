@@ -11,7 +11,7 @@ import Darwin
 /// process holds (the listener, clients, database connections), then hands the signal on to the
 /// runtime's handler, so the backtrace is still written.
 ///
-/// Only async-signal-safe calls run in the handler: `fstat`, `close`, `sigaction`, `raise`.
+/// Only async-signal-safe calls run in the handler: `getsockopt`, `close`, `sigaction`, `raise`.
 enum CrashSocketRelease {
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
     /// The actions installed before ours, by signal number: allocated once, never freed, read in the handler.
@@ -32,9 +32,13 @@ enum CrashSocketRelease {
     }
 
     private static let handle: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signal, info, context in
-        var status = stat()
-        for descriptor in 3..<Int32(4096) where fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK {
+        // A socket is what answers SO_TYPE (async-signal-safe, as `fstat` is, and with no C struct
+        // whose defining module a release build resolves differently).
+        var type: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        for descriptor in 3..<Int32(4096) where getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0 {
             close(descriptor)
+            length = socklen_t(MemoryLayout<Int32>.size)
         }
         // The runtime's handler (or the default action) takes it from here.
         var before = CrashSocketRelease.previous[Int(signal)]
