@@ -182,7 +182,7 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             switch values.byte() % 10 {
             case 0, 1, 2:
                 guard let signed = try? signer.sign(payload: Data(transaction(&values, catalog: catalog, original: original, now: nowMilliseconds).utf8)) else { continue }
-                _ = await check("submit") { () async throws(ServiceError) in try await service.ingestion.submitTransaction(appUserID: user, signedTransaction: signed) }
+                _ = await check("submit") { () async throws(ServiceError) in try await service.ingestion.submitTransaction(appUserID: AppUserID(user), signedTransaction: signed) }
                 touched.insert(user)
             case 3, 4, 5:
                 let signedTransaction = values.mutates() && values.bool() ? nil : try? signer.sign(payload: Data(transaction(&values, catalog: catalog, original: original, now: nowMilliseconds).utf8))
@@ -210,13 +210,13 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 _ = await check("notification") { () async throws(ServiceError) in try await service.ingestion.ingestNotification(signedPayload: signed) }
                 touched.formUnion(users)
             case 6:
-                _ = await check("trial") { () async throws(ServiceError) in try await service.subscribers.startTrial(appUserID: user) }
+                _ = await check("trial") { () async throws(ServiceError) in try await service.subscribers.startTrial(appUserID: AppUserID(user)) }
                 touched.insert(user)
             case 7:
                 let feature = values.pick(features)
                 let amount = Int(truncatingIfNeeded: values.integer(around: 1))
                 _ = await check("usage") { () async throws(ServiceError) in
-                    try await service.subscribers.recordUsage(appUserID: user, feature: feature, amount: amount, idempotencyKey: "k\(values.byte())")
+                    try await service.subscribers.recordUsage(appUserID: AppUserID(user), feature: feature, amount: amount, idempotencyKey: "k\(values.byte())")
                 }
                 touched.insert(user)
             case 8:
@@ -226,22 +226,22 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                 switch values.byte() % 3 {
                 case 0:
                     _ = await check("grant") { () async throws(ServiceError) in
-                        try await service.admin.grant(appUserID: user, entitlementID: entitlement, startsAt: values.bool() ? start : nil, endsAt: end, reason: "fuzz")
+                        try await service.admin.grant(appUserID: AppUserID(user), entitlementID: entitlement, startsAt: values.bool() ? start : nil, endsAt: end, reason: "fuzz")
                     }
-                case 1: _ = await check("override") { () async throws(ServiceError) in try await service.admin.addOverride(appUserID: user, endsAt: end, reason: nil) }
+                case 1: _ = await check("override") { () async throws(ServiceError) in try await service.admin.addOverride(appUserID: AppUserID(user), endsAt: end, reason: nil) }
                 default: _ = await check("openAccess") { () async throws(ServiceError) in try await service.admin.setOpenAccess(endsAt: end, entitlementIDs: [entitlement], reason: nil) }
                 }
                 touched.insert(user)
             default:
                 let feature = values.pick(features)
                 let usage = Int(truncatingIfNeeded: values.integer(around: 1))
-                _ = await check("access") { () async throws(ServiceError) in try await service.subscribers.access(appUserID: user, feature: feature, usage: usage) }
+                _ = await check("access") { () async throws(ServiceError) in try await service.subscribers.access(appUserID: AppUserID(user), feature: feature, usage: usage) }
             }
         }
         // Every subscriber touched reads back; its projection is the fold of its events.
         for user in touched.sorted() {
-            _ = await check("subscriber") { () async throws(ServiceError) in try await service.subscribers.subscriber(appUserID: user, accessPeriods: true) }
-            _ = await check("timeline") { () async throws(ServiceError) in try await service.analytics.stateTimeline(appUserID: user) }
+            _ = await check("subscriber") { () async throws(ServiceError) in try await service.subscribers.subscriber(appUserID: AppUserID(user), accessPeriods: true) }
+            _ = await check("timeline") { () async throws(ServiceError) in try await service.analytics.stateTimeline(appUserID: AppUserID(user)) }
             guard let store = pipeline.store?.forApp(service.bundleID), let events = try? await store.events(appUserID: user) else { continue }
             let stored = try? await store.projection(appUserID: user)
             if let stored, stored != SubscriberFacts.fold(appUserID: user, events: events) {

@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import Foundation
 import HTTPTypes
 
@@ -21,7 +22,7 @@ public final class ServedApps: Sendable {
 
     public var primary: AppServices { services[0] }
 
-    public func service(bundleID: String) -> AppServices? { byBundleID[bundleID] }
+    public func service(bundleID: BundleID) -> AppServices? { byBundleID[bundleID.rawValue] }
 
     /// The app a request is for: the one the `Entitle-App` header names, or the only one served.
     func service(named header: String?) throws(ServiceError) -> AppServices {

@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 import EntitleWire
 import Foundation
 import HTTPTypes
@@ -64,7 +65,7 @@ struct DashboardController {
         // The app switcher: remembers the choice in a cookie, then shows the overview.
         pages.get("apps/{bundleID}") { request, context -> Response in
             let bundleID = try context.parameters.require("bundleID")
-            guard bundleID == Self.allApps || apps.service(bundleID: bundleID) != nil else {
+            guard bundleID == Self.allApps || apps.service(bundleID: BundleID(bundleID)) != nil else {
                 throw ServiceError(.notFound, "\(bundleID) is not an app this server serves")
             }
             var response = Self.redirect("/dashboard")
@@ -94,18 +95,18 @@ struct DashboardController {
         pages.get("subscribers/{appUserID}") { _, context -> Response in
             try await Self.page(apps, context) {
                 let appUserID = try context.subscriberID()
-                guard try await context.services.subscribers.isKnown(appUserID: appUserID) else {
+                guard try await context.services.subscribers.isKnown(appUserID: AppUserID(appUserID)) else {
                     throw ServiceError(.notFound, "no subscriber \(appUserID)")
                 }
                 return SubscribersPage.detail(
-                    SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: appUserID)),
-                    timeline: try await context.services.analytics.stateTimeline(appUserID: appUserID), supportTools: try context.services.appStore.hasServerAPI)
+                    SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: AppUserID(appUserID))),
+                    timeline: try await context.services.analytics.stateTimeline(appUserID: AppUserID(appUserID)), supportTools: try context.services.appStore.hasServerAPI)
             }
         }
         pages.post("subscribers/{appUserID}/refresh") { _, context -> Response in
             let appUserID = try context.subscriberID()
             return try await Self.action(apps, context) {
-                _ = try await context.services.appStore.refreshFromAppStore(appUserID: appUserID)
+                _ = try await context.services.appStore.refreshFromAppStore(appUserID: AppUserID(appUserID))
                 return SubscribersPage.link(appUserID)
             }
         }
@@ -116,7 +117,7 @@ struct DashboardController {
                 guard let days = form["days"].flatMap({ Int($0) }), let reason = form["reason"].flatMap({ Int($0) }) else {
                     throw ServiceError(.invalidRequest, "days (1 to 90) and a reason are required")
                 }
-                _ = try await context.services.appStore.extendRenewal(appUserID: appUserID, originalTransactionID: nil, days: days, reasonCode: reason)
+                _ = try await context.services.appStore.extendRenewal(appUserID: AppUserID(appUserID), originalTransactionID: nil, days: days, reasonCode: reason)
                 return SubscribersPage.link(appUserID)
             }
         }

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 
@@ -13,7 +14,7 @@ struct DashboardAppMiddleware: RouterMiddleware {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .first { $0.hasPrefix(DashboardController.appCookie + "=") }
             .map { String($0.dropFirst(DashboardController.appCookie.count + 1)) }
-        let service = cookie.flatMap { apps.service(bundleID: $0) } ?? apps.primary
+        let service = cookie.flatMap { apps.service(bundleID: BundleID($0)) } ?? apps.primary
         context.allApps = cookie == DashboardController.allApps && apps.services.count > 1
         context.app = service
         context.isPrimaryApp = service === apps.primary

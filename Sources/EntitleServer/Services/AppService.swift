@@ -107,6 +107,10 @@ extension AppService {
     }
 
     static func validate(_ appUserID: String) throws(ServiceError) { try InputRules.validate(appUserID) }
+    static func validate(_ appUserID: AppUserID) throws(ServiceError) { try InputRules.validate(appUserID.rawValue) }
+
+    /// The subscriber `appUserID` reaches (``canonical(_:)-(String)``).
+    func canonical(_ appUserID: AppUserID) async throws(ServiceError) -> String { try await canonical(appUserID.rawValue) }
 
     /// A signed transaction is identified by its content, not its ID alone: StoreKit hands the app the
     /// same `transactionId` again, re-signed, when it changes (a refund, a revocation, an upgrade), and

@@ -13,7 +13,7 @@ public struct AdminService: AppService {
 
     /// Grants an entitlement for a period, as a ledger event.
     public func grant(
-        appUserID: String, entitlementID: String, startsAt: Date?, endsAt: Date?, reason: String?
+        appUserID: AppUserID, entitlementID: String, startsAt: Date?, endsAt: Date?, reason: String?
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         try Self.checkInstant(startsAt, "startsAt")
@@ -29,17 +29,18 @@ public struct AdminService: AppService {
             throw ServiceError(.invalidRequest, "endsAt must be after startsAt")
         }
         try await appendAdmin(appUserID, .grant(grant), at: at)
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 
-    public func revokeGrant(appUserID: String, grantID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func revokeGrant(appUserID: AppUserID, grantID: String) async throws(ServiceError) -> SubscriberAnswer {
+        let appUserID = appUserID.rawValue
         let at = now()
         try await appendAdmin(appUserID, .grantRevoked(grantID: grantID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
-    public func addOverride(appUserID: String, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
+    public func addOverride(appUserID: AppUserID, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         try Self.checkInstant(endsAt, "endsAt")
         let appUserID = try await canonical(appUserID)
@@ -47,13 +48,14 @@ public struct AdminService: AppService {
         if let endsAt, endsAt <= at { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
         let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: endsAt, reason: reason)
         try await appendAdmin(appUserID, .override(override), at: at)
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 
-    public func removeOverride(appUserID: String, overrideID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func removeOverride(appUserID: AppUserID, overrideID: String) async throws(ServiceError) -> SubscriberAnswer {
+        let appUserID = appUserID.rawValue
         let at = now()
         try await appendAdmin(appUserID, .overrideRemoved(overrideID: overrideID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// The global open-access window in force (or scheduled), if any.
@@ -87,23 +89,28 @@ public struct AdminService: AppService {
     }
 
     /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
-    public func addMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func addMember(householdID: AppUserID, memberID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
+        let householdID = householdID.rawValue
+        let memberID = memberID.rawValue
         try Self.validate(householdID)
         guard householdID != memberID else { throw ServiceError(.invalidRequest, "a household can't be its own member") }
         let at = now()
         try await appendAdmin(memberID, .householdJoined(householdID: householdID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: memberID)
+        return try await subscribers.subscriber(appUserID: AppUserID(memberID))
     }
 
-    public func removeMember(householdID: String, memberID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func removeMember(householdID: AppUserID, memberID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
+        let householdID = householdID.rawValue
+        let memberID = memberID.rawValue
         try Self.validate(householdID)
         let at = now()
         try await appendAdmin(memberID, .householdLeft(householdID: householdID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: memberID)
+        return try await subscribers.subscriber(appUserID: AppUserID(memberID))
     }
 
     /// The subscriber's events in the order they were stored.
-    public func timeline(appUserID: String) async throws(ServiceError) -> [LedgerEvent] {
+    public func timeline(appUserID: AppUserID) async throws(ServiceError) -> [LedgerEvent] {
+        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         do {
             return try await store.events(appUserID: appUserID)
@@ -113,7 +120,8 @@ public struct AdminService: AppService {
     }
 
     /// Who owns a purchase, and how many notifications wait for its link.
-    public func lookup(originalTransactionID: String) async throws(ServiceError) -> PurchaseLookup {
+    public func lookup(originalTransactionID: OriginalTransactionID) async throws(ServiceError) -> PurchaseLookup {
+        let originalTransactionID = originalTransactionID.rawValue
         do {
             return PurchaseLookup(
                 originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: originalTransactionID),

@@ -123,7 +123,8 @@ public struct AnalyticsService: AppService {
 
     /// A subscriber's timeline with the state of each entitlement after every event (at the event's
     /// instant), folded in Apple's order.
-    public func stateTimeline(appUserID: String) async throws(ServiceError) -> [StateChange] {
+    public func stateTimeline(appUserID: AppUserID) async throws(ServiceError) -> [StateChange] {
+        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         let events: [LedgerEvent]
         do {

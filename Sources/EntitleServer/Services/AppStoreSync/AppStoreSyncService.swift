@@ -28,7 +28,8 @@ public struct AppStoreSyncService: AppService {
 
     /// Validates a purchase by its transaction ID alone: fetches the transaction from Apple (Get
     /// Transaction Info), then records it for `appUserID` exactly as if the app had submitted it.
-    public func submitTransaction(appUserID: String, transactionID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func submitTransaction(appUserID: AppUserID, transactionID: String) async throws(ServiceError) -> SubscriberAnswer {
+        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         guard (1...64).contains(transactionID.count), transactionID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
             throw ServiceError(.invalidRequest, "transactionId is 1 to 64 letters and digits")
@@ -40,14 +41,14 @@ public struct AppStoreSyncService: AppService {
         } catch {
             throw ServiceError(error)
         }
-        return try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
+        return try await ingestion.submitTransaction(appUserID: AppUserID(appUserID), signedTransaction: fetched.signed, source: .appStoreServerAPI)
     }
 
     /// Refreshes a subscriber from Apple (a support tool): each of their subscriptions' status (Get All
     /// Subscription Statuses) and each other purchase's transaction (Get Transaction Info), recorded
     /// where Apple says something the ledger doesn't know (source `app_store_server_api`, on the
     /// subscriber's timeline).
-    public func refreshFromAppStore(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func refreshFromAppStore(appUserID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let serverAPI = try requireServerAPI()
@@ -70,10 +71,10 @@ public struct AppStoreSyncService: AppService {
                     throw ServiceError(error)
                 }
                 guard Self.tellsSomethingNew(fetched.transaction, purchase) || fetched.transaction.revocationDate != current.revocationDate else { continue }
-                _ = try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
+                _ = try await ingestion.submitTransaction(appUserID: AppUserID(appUserID), signedTransaction: fetched.signed, source: .appStoreServerAPI)
             }
         }
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 }
 
@@ -110,7 +111,7 @@ extension AppStoreSyncService {
     /// satisfaction, 2 other, 3 service issue), then records Apple's new transaction, so the answer
     /// and the timeline show the new expiry at once.
     public func extendRenewal(
-        appUserID: String, originalTransactionID: String?, days: Int, reasonCode: Int
+        appUserID: AppUserID, originalTransactionID: String?, days: Int, reasonCode: Int
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         guard (1...90).contains(days), (0...3).contains(reasonCode) else {
@@ -151,6 +152,6 @@ extension AppStoreSyncService {
             _ = try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
             logger.info("renewal extended", metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "days": "\(days)"])
         }
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 }

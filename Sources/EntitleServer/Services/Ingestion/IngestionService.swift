@@ -74,7 +74,7 @@ public struct IngestionService: AppService {
     /// Verifies a transaction the app submitted for `appUserID`, links its purchase, and returns the
     /// subscriber.
     public func submitTransaction(
-        appUserID: String, signedTransaction: String, source: LedgerEventSource = .appTransaction
+        appUserID: AppUserID, signedTransaction: String, source: LedgerEventSource = .appTransaction
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
@@ -117,7 +117,7 @@ public struct IngestionService: AppService {
                 throw ServiceError(error)
             }
         }
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// Tries each accepted environment's verifier; an environment mismatch moves to the next.

@@ -11,8 +11,9 @@ extension SubscriberService {
     /// the signature over the subscriber's appAccountToken and a new nonce, and the compact JWS
     /// carrying their latest transaction in the product's group when there is one.
     public func promotionalOffer(
-        appUserID: String, productID: String, offerID: String, nonce: UUID = UUID()
+        appUserID: AppUserID, productID: ProductID, offerID: String, nonce: UUID = UUID()
     ) async throws(ServiceError) -> (signature: PromotionalOfferSignature, appAccountToken: UUID, compactJWS: String) {
+        let productID = productID.rawValue
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         guard let product = catalog.product(productID), product.kind == .autoRenewable else {

@@ -24,7 +24,7 @@ public struct SubscriberService: AppService {
     /// The subscriber as the API reports them, resolved now. An unknown subscriber has nothing. Their
     /// derived appAccountToken is registered first (once per process), linking any purchase that
     /// arrived with it before.
-    public func subscriber(appUserID: String, accessPeriods: Bool = false) async throws(ServiceError) -> SubscriberAnswer {
+    public func subscriber(appUserID: AppUserID, accessPeriods: Bool = false) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let token = accountTokens.token(for: appUserID)
@@ -57,7 +57,7 @@ public struct SubscriberService: AppService {
 
     /// Registers an appAccountToken the app chose for the subscriber (beside the derived one), linking
     /// the purchases that arrived with it. A token another subscriber holds is refused.
-    public func registerAccountToken(appUserID: String, token: UUID) async throws(ServiceError) -> SubscriberAnswer {
+    public func registerAccountToken(appUserID: AppUserID, token: UUID) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let outcome: AccountTokenRegistration
@@ -69,11 +69,12 @@ public struct SubscriberService: AppService {
         if case .ownedBy = outcome {
             throw ServiceError(.accountTokenTaken, "this appAccountToken belongs to another subscriber")
         }
-        return try await subscriber(appUserID: appUserID)
+        return try await subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// Whether the ledger has a projection for `appUserID`.
-    public func isKnown(appUserID: String) async throws(ServiceError) -> Bool {
+    public func isKnown(appUserID: AppUserID) async throws(ServiceError) -> Bool {
+        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         do {
             return try await store.projection(appUserID: appUserID) != nil
@@ -84,26 +85,30 @@ public struct SubscriberService: AppService {
 
     /// Starts the app-managed trial at the subscriber's first launch. Idempotent: later calls keep
     /// the first start.
-    public func startTrial(appUserID: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func startTrial(appUserID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let at = now()
         _ = try await append(LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .appTrialStart, idempotencyKey: "trial:\(appUserID)", signedDate: at, receivedAt: at,
             payload: .appTrialStarted(at: at)))
-        return try await subscriber(appUserID: appUserID)
+        return try await subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// Records that the app's purchase of `productID` awaits a parent's approval (Ask to Buy: StoreKit
     /// answered `.pending`). The subscriber shows it until the approved transaction arrives, a decline
     /// is reported, or 24 hours pass without an answer; asking again restarts the 24 hours.
-    public func reportPendingPurchase(appUserID: String, productID: String) async throws(ServiceError) -> SubscriberAnswer {
-        try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "requested") { .purchaseRequested(productID: productID, at: $0) }
+    public func reportPendingPurchase(appUserID: AppUserID, productID: ProductID) async throws(ServiceError) -> SubscriberAnswer {
+        let appUserID = appUserID.rawValue
+        let productID = productID.rawValue
+        return try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "requested") { .purchaseRequested(productID: productID, at: $0) }
     }
 
     /// Records that the Ask to Buy request for `productID` was declined.
-    public func declinePendingPurchase(appUserID: String, productID: String) async throws(ServiceError) -> SubscriberAnswer {
-        try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "declined") { .purchaseDeclined(productID: productID, at: $0) }
+    public func declinePendingPurchase(appUserID: AppUserID, productID: ProductID) async throws(ServiceError) -> SubscriberAnswer {
+        let appUserID = appUserID.rawValue
+        let productID = productID.rawValue
+        return try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "declined") { .purchaseDeclined(productID: productID, at: $0) }
     }
 
     private func recordPurchaseRequest(
@@ -119,12 +124,12 @@ public struct SubscriberService: AppService {
         _ = try await append(LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .purchaseRequest, idempotencyKey: key, signedDate: at, receivedAt: at,
             payload: payload(at)))
-        return try await subscriber(appUserID: appUserID)
+        return try await subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// Sets (or, with `nil`, clears) the subscriber's attributes, each checked against its rule; the time
     /// zone moves calendar quota resets to the subscriber's midnight. One ledger event, on the timeline.
-    public func setAttributes(appUserID: String, _ values: [String: String?]) async throws(ServiceError) -> SubscriberAnswer {
+    public func setAttributes(appUserID: AppUserID, _ values: [String: String?]) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         guard !values.isEmpty else { throw ServiceError(.invalidRequest, "name at least one attribute") }
@@ -150,13 +155,13 @@ public struct SubscriberService: AppService {
                 id: UUID(), appUserID: appUserID, source: .attributes, idempotencyKey: "attributes:\(appUserID):\(stamp):\(digest)",
                 signedDate: at, receivedAt: at, payload: .attributesSet(attributes)))
         }
-        return try await subscriber(appUserID: appUserID)
+        return try await subscriber(appUserID: AppUserID(appUserID))
     }
 
     /// Records metered usage; refused when it would exceed the quota. The same idempotency key
     /// again is accepted and counted once.
     public func recordUsage(
-        appUserID: String, feature: String, amount: Int, idempotencyKey: String
+        appUserID: AppUserID, feature: String, amount: Int, idempotencyKey: String
     ) async throws(ServiceError) -> AccessAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
@@ -185,11 +190,12 @@ public struct SubscriberService: AppService {
             let decision = try await resolutionContext(appUserID).resolve().access(feature, usage: amount)
             throw ServiceError(.quotaExhausted, decision.explanation)
         }
-        return try await self.access(appUserID: appUserID, feature: feature, usage: 0)
+        return try await self.access(appUserID: AppUserID(appUserID), feature: feature, usage: 0)
     }
 
     /// The gating answer for `feature`.
-    public func access(appUserID: String, feature: String, usage: Int) async throws(ServiceError) -> AccessAnswer {
+    public func access(appUserID: AppUserID, feature: String, usage: Int) async throws(ServiceError) -> AccessAnswer {
+        let appUserID = appUserID.rawValue
         guard (0...InputRules.maximumUsage).contains(usage) else {
             throw ServiceError(.invalidRequest, "usage must be 0 to \(InputRules.maximumUsage)")
         }
@@ -199,7 +205,9 @@ public struct SubscriberService: AppService {
 
     /// Logs the anonymous subscriber `anonymous` in as `known` (docs/identity.md): merged, then an
     /// alias of `known`. Repeating it changes nothing; `anonymous` merged into someone else is refused.
-    public func logIn(anonymous: String, as known: String) async throws(ServiceError) -> SubscriberAnswer {
+    public func logIn(anonymous: AppUserID, as known: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
+        let anonymous = anonymous.rawValue
+        let known = known.rawValue
         try Self.validate(anonymous)
         try Self.validate(known)
         guard anonymous.hasPrefix(InputRules.anonymousPrefix) else {
@@ -218,6 +226,6 @@ public struct SubscriberService: AppService {
             throw ServiceError(.alreadyMerged, "\(anonymous) already logged in as another subscriber")
         }
         logger.info("anonymous subscriber logged in", metadata: ["login.outcome": "\(outcome)"])
-        return try await subscriber(appUserID: known)
+        return try await subscriber(appUserID: AppUserID(known))
     }
 }
