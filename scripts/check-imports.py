@@ -34,7 +34,15 @@ IMPORT = re.compile(
 
 def table(architecture: str) -> dict[str, set[str]]:
     allowed: dict[str, set[str]] = {}
-    for line in architecture.splitlines():
+    # The module table only: from its header to the first line that is not a row.
+    lines = architecture.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.replace(" ", "") == "|module|job|mayimport|"), len(lines))
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    for line in rows:
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) != 3 or not cells[0].startswith("`"):
             continue
