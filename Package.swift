@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "entitle", targets: ["entitle"]),
         .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
+        .library(name: "FastJSON", targets: ["FastJSON"]),
         .library(name: "EntitleCore", targets: ["EntitleCore"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "P256FixedKey", targets: ["P256FixedKey"]),
@@ -46,6 +47,11 @@ let package = Package(
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
         .target(name: "AppStoreModels", swiftSettings: swiftSettings),
+        // Strict, fast JSON: a byte-level cursor and writer, and with them Apple's payloads most often
+        // read and written, held byte for byte to Foundation's coders (differential tests, libFuzzer).
+        // Used where a profile showed Codable's cost (verification, the ledger's appends and reads, the
+        // subscriber answer); Codable everywhere else.
+        .target(name: "FastJSON", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
         // The pure domain core: catalog, lifecycle, app-managed trials, entitlements, gating, quotas.
         // Foundation only: no networking, no database, no HTTP.
         .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
@@ -63,7 +69,7 @@ let package = Package(
         .target(
             name: "AppStoreVerification",
             dependencies: [
-                "AppStoreModels", "P256FixedKey",
+                "AppStoreModels", "FastJSON", "P256FixedKey",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -77,7 +83,7 @@ let package = Package(
         .target(
             name: "EntitleStorage",
             dependencies: [
-                "EntitleCore", "EntitleAnalytics",
+                "EntitleCore", "EntitleAnalytics", "FastJSON",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,7 +122,7 @@ let package = Package(
         .target(
             name: "EntitleServer",
             dependencies: [
-                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "EntitleWire", "EntitleAnalytics", "AppStoreServerAPI",
+                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "FastJSON", "EntitleWire", "EntitleAnalytics", "AppStoreServerAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -200,6 +206,7 @@ let package = Package(
         ),
 
         .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "EntitleTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "AppStoreModels", "EntitleTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EntitleCoreTests",
             dependencies: ["EntitleCore", "EntitleTestSupport"],

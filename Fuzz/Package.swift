@@ -37,7 +37,9 @@ let package = Package(
                 "FuzzSupport", .product(name: "P256FixedKey", package: "Entitle"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Apple's payload decoders: notifications, transactions, renewal info, app transactions.
-        .executableTarget(name: "FuzzDecoders", dependencies: ["FuzzSupport", .product(name: "AppStoreModels", package: "Entitle")]),
+        .executableTarget(
+            name: "FuzzDecoders",
+            dependencies: ["FuzzSupport", .product(name: "AppStoreModels", package: "Entitle"), .product(name: "FastJSON", package: "Entitle")]),
         // The catalog loader: a `.storekit` file and an `entitlements.json`.
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzSupport", .product(name: "EntitleCore", package: "Entitle")]),
         // The ledger's stored events and analytics cells, read without JSONDecoder: the same as JSONDecoder reads, or left to it.

@@ -1,5 +1,6 @@
 import AppStoreModels
 import Crypto
+import FastJSON
 import Foundation
 import P256FixedKey
 import SwiftASN1

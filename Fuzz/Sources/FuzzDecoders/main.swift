@@ -1,4 +1,5 @@
 import AppStoreModels
+import FastJSON
 import Foundation
 import FuzzSupport
 

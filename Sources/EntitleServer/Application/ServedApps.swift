@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleCore
+import FastJSON
 import Foundation
 import HTTPTypes
 

@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleWire
+import FastJSON
 import Hummingbird
 
 /// `POST /v1/app-store/notifications`: App Store Server Notifications V2. Apple's signature

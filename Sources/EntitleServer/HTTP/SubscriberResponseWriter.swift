@@ -1,6 +1,7 @@
 import AppStoreModels
 import EntitleCore
 import EntitleWire
+import FastJSON
 import Foundation
 
 /// Writes `GET /v1/subscribers/{id}`'s answer as ``WireJSON/encoder`` writes it, byte for byte (sorted

@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleAnalytics
+import FastJSON
 import Foundation
 
 /// A subscriber's analytics cells as stored in `analytics_contributions.cells`: a JSON object

@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleCore
+import FastJSON
 import Foundation
 
 /// Reads the stored JSON of the events a ledger holds most of (App Store notifications, transactions,

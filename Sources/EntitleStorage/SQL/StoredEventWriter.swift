@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleCore
+import FastJSON
 import Foundation
 
 /// Writes the events a ledger holds most of (App Store notifications, transactions, renewal info, app

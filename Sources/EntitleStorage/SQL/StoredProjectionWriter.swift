@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleCore
+import FastJSON
 import Foundation
 
 /// Writes a subscriber's projection (``SubscriberFacts``) as the ledger's `JSONEncoder` writes it, byte

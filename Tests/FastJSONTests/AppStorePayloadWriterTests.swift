@@ -1,4 +1,5 @@
 import EntitleTestSupport
+@testable import FastJSON
 import Foundation
 import Testing
 

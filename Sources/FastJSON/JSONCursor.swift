@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// A strict reader of JSON a token at a time: objects, arrays, strings without escapes, numbers in

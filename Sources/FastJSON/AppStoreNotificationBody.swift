@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// An App Store Server Notification's HTTP body before verification: the signed payload it carries

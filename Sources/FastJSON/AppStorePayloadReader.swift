@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// Reads the payloads Apple signs most often (notifications with `data`, transactions, renewal info)

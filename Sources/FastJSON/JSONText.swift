@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// JSON text written byte for byte as `JSONEncoder` writes it with `.sortedKeys` and dates as

@@ -1,3 +1,4 @@
+@testable import FastJSON
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleTestSupport
+import FastJSON
 import Foundation
 import Testing
 

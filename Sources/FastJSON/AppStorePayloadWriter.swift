@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// Writes transactions and renewal info as ``AppStoreJSON/encoder()`` (and the ledger's encoder) writes
