@@ -54,8 +54,8 @@ struct LogInTests {
             #expect(viaAlias.appUserID == "ana")
             #expect(viaAlias.entitlements.filter(\.isActive).map(\.id) == ["plus"])
             for id in ["ana", Self.anonymous] {
-                #expect(try await harness.store.projection(appUserID: id)
-                    == SubscriberFacts.fold(appUserID: id, events: try await harness.store.events(appUserID: id)))
+                #expect(try await harness.store.projection(appUserID: AppUserID(id))
+                    == SubscriberFacts.fold(appUserID: id, events: try await harness.store.events(appUserID: AppUserID(id))))
             }
             // Logging in again changes nothing; the same anonymous ID can't become someone else.
             try await Self.logIn(harness, client, as: "ana")
@@ -76,7 +76,7 @@ struct LogInTests {
                 for try await status in group { #expect(status == .ok) }
             }
             #expect(try await harness.store.events(appUserID: "parent-7").filter { $0.source == .login }.count == 1)
-            #expect(try await harness.store.aliasTarget(Self.anonymous) == "parent-7")
+            #expect(try await harness.store.aliasTarget(AppUserID(Self.anonymous)) == "parent-7")
         }
     }
 
@@ -134,7 +134,7 @@ struct LogInTests {
                 #expect(try ServerHarness.decode(ErrorResponse.self, forged).error.message.contains(why))
             }
             // Nothing merged: the anonymous key still reaches the anonymous subscriber only.
-            #expect(try await harness.store.aliasTarget(Self.anonymous) == nil)
+            #expect(try await harness.store.aliasTarget(AppUserID(Self.anonymous)) == nil)
             let stillAnonymous = try ServerHarness.decode(SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/\(Self.encoded)", key: anonymousKey))
             #expect(stillAnonymous.appUserID == Self.anonymous)
             try await harness.get(client, "/v1/subscribers/alice", key: anonymousKey, expect: .forbidden)

@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import EntitleServer
 import EntitleStorage
 import EntitleTestSupport

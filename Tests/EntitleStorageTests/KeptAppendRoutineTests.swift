@@ -25,15 +25,15 @@ struct KeptAppendRoutineTests {
 
     /// Each subscriber's stored event count, and the projection `entitle rebuild` would store.
     static func expectConsistent(_ store: any LedgerStore, _ client: PostgresClient, _ appUserID: String) async throws {
-        let live = try #require(try await store.projection(appUserID: appUserID))
-        let events = try await store.events(appUserID: appUserID)
+        let live = try #require(try await store.projection(appUserID: AppUserID(appUserID)))
+        let events = try await store.events(appUserID: AppUserID(appUserID))
         var counted: Int64?
         for try await count in try await client.query(
             "SELECT event_count FROM subscribers WHERE app_user_id = \(appUserID)", logger: logger
         ).decode(Int64.self) { counted = count }
         #expect(counted == Int64(events.count))
         _ = try await store.rebuildProjections()
-        #expect(try await store.projection(appUserID: appUserID) == live)
+        #expect(try await store.projection(appUserID: AppUserID(appUserID)) == live)
     }
 
     @Test("PostgreSQL: an append to a subscriber whose projection the instance keeps is one call of the kept routine")

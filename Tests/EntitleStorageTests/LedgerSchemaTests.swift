@@ -60,12 +60,12 @@ struct LedgerSchemaTests {
             #expect(try await analytics.analyticsCells(through: nil) == expected)
             // Events stored with their signed payload inside the JSON still come back whole.
             for user in Set(events.compactMap(\.appUserID)) {
-                #expect(try await store.events(appUserID: user) == events.filter { $0.appUserID == user })
+                #expect(try await store.events(appUserID: AppUserID(user)) == events.filter { $0.appUserID == user })
             }
             var live: [String: SubscriberFacts] = [:]
-            for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: id) }
+            for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: AppUserID(id)) }
             _ = try await store.rebuildProjections()
-            for id in try await store.subscriberIDs() { #expect(try await store.projection(appUserID: id) == live[id]) }
+            for id in try await store.subscriberIDs() { #expect(try await store.projection(appUserID: AppUserID(id)) == live[id]) }
             // New events append as before, after the migrated ones.
             let next = LedgerEvents.admin(9_999, appUserID: "new", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
             guard case .appended = try await store.append(next) else {
@@ -156,7 +156,7 @@ struct LedgerSchemaTests {
             #expect(after.storage == "e")
             #expect(after.compressed == [true, false])
             for user in ["before", "after"] {
-                #expect(try await store.events(appUserID: user).map(\.rawSignedPayload) == [payload])
+                #expect(try await store.events(appUserID: AppUserID(user)).map(\.rawSignedPayload) == [payload])
             }
         }
     }
@@ -184,12 +184,12 @@ struct LedgerSchemaTests {
             #expect(ids.count == 31)
             var live: [String: SubscriberFacts] = [:]
             for id in ids {
-                let projection = try await store.projection(appUserID: id)
-                #expect(projection == SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: id)))
+                let projection = try await store.projection(appUserID: AppUserID(id))
+                #expect(projection == SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: AppUserID(id))))
                 live[id] = projection
             }
             #expect(try await store.rebuildProjections() == 31)
-            for id in ids { #expect(try await store.projection(appUserID: id) == live[id]) }
+            for id in ids { #expect(try await store.projection(appUserID: AppUserID(id)) == live[id]) }
 
             // The aggregates and the cursor came along: nothing to read, and the same as a recompute.
             let analytics = store.analyticsStore()
@@ -234,7 +234,7 @@ struct LedgerSchemaTests {
             #expect(try await other.eventCount() == 0)
             #expect(try await other.subscriberIDs().isEmpty)
             for id in try await app.subscriberIDs() {
-                #expect(try await app.projection(appUserID: id) == SubscriberFacts.fold(appUserID: id, events: events.filter { $0.appUserID == id }))
+                #expect(try await app.projection(appUserID: AppUserID(id)) == SubscriberFacts.fold(appUserID: id, events: events.filter { $0.appUserID == id }))
             }
             let next = LedgerEvents.admin(9_998, appUserID: "new", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
             guard case .appended(let sequence, _) = try await other.append(next) else {

@@ -345,24 +345,24 @@ struct LedgerStoreConformanceTests {
                 for renewal in renewals { group.addTask { _ = try await store.append(renewal) } }
                 group.addTask {
                     for index in 0..<10 {
-                        _ = try await store.transfer(originalTransactionID: "6000", to: index.isMultiple(of: 2) ? "b" : "a", at: Self.day(400 + Double(index)))
+                        _ = try await store.transfer(originalTransactionID: "6000", to: AppUserID(index.isMultiple(of: 2) ? "b" : "a"), at: Self.day(400 + Double(index)))
                     }
                 }
                 try await group.waitForAll()
             }
             let owner = try #require(try await store.owner(originalTransactionID: "6000"))
             let other = owner == "a" ? "b" : "a"
-            let live = try await store.projection(appUserID: owner)
+            let live = try await store.projection(appUserID: AppUserID(owner))
             #expect(live?.purchases["6000"]?.currentTransaction?.transactionId == "6000-11")
-            #expect(try await store.projection(appUserID: other)?.purchases["6000"] == nil)
+            #expect(try await store.projection(appUserID: AppUserID(other))?.purchases["6000"] == nil)
             let history = try await store.events(appUserID: "a") + store.events(appUserID: "b")
             let transferEvents = history.filter { $0.payload.kind.hasPrefix("purchase_transferred/") }
             #expect(try await store.eventCount() == 13 + transferEvents.count)
             #expect(history.count == 13 + transferEvents.count)
-            let otherLive = try await store.projection(appUserID: other)
+            let otherLive = try await store.projection(appUserID: AppUserID(other))
             _ = try await store.rebuildProjections()
-            #expect(try await store.projection(appUserID: owner) == live)
-            #expect(try await store.projection(appUserID: other) == otherLive)
+            #expect(try await store.projection(appUserID: AppUserID(owner)) == live)
+            #expect(try await store.projection(appUserID: AppUserID(other)) == otherLive)
         }
     }
 

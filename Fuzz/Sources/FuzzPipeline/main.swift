@@ -242,8 +242,8 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         for user in touched.sorted() {
             _ = await check("subscriber") { () async throws(ServiceError) in try await service.subscribers.subscriber(appUserID: AppUserID(user), accessPeriods: true) }
             _ = await check("timeline") { () async throws(ServiceError) in try await service.analytics.stateTimeline(appUserID: AppUserID(user)) }
-            guard let store = pipeline.store?.forApp(service.bundleID), let events = try? await store.events(appUserID: user) else { continue }
-            let stored = try? await store.projection(appUserID: user)
+            guard let store = pipeline.store?.forApp(service.bundleID), let events = try? await store.events(appUserID: AppUserID(user)) else { continue }
+            let stored = try? await store.projection(appUserID: AppUserID(user))
             if let stored, stored != SubscriberFacts.fold(appUserID: user, events: events) {
                 if ProcessInfo.processInfo.environment["FUZZ_DEBUG"] != nil {
                     let folded = SubscriberFacts.fold(appUserID: user, events: events)

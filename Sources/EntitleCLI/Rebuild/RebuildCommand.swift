@@ -38,10 +38,10 @@ struct RebuildCommand: AsyncParsableCommand {
     static func rebuild(_ store: any LedgerStore) async throws -> Int {
         let ids = try await store.subscriberIDs()
         var live: [String: SubscriberFacts] = [:]
-        for id in ids { live[id] = try await store.projection(appUserID: id) }
+        for id in ids { live[id] = try await store.projection(appUserID: AppUserID(id)) }
         let rebuilt = try await store.rebuildProjections()
         var differed: [String] = []
-        for id in try await store.subscriberIDs() where try await store.projection(appUserID: id) != live[id] {
+        for id in try await store.subscriberIDs() where try await store.projection(appUserID: AppUserID(id)) != live[id] {
             differed.append(id)
         }
         print("rebuilt \(rebuilt) subscriber projection\(rebuilt == 1 ? "" : "s") from \(try await store.eventCount()) events; "

@@ -2,7 +2,7 @@
 /// parameter says which identifier it takes: ``AppUserID``, ``BundleID``, ``OriginalTransactionID``,
 /// ``ProductID``. It is its text, encodes as that text, and is written as a string literal.
 public protocol StringIdentifier: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible,
-    ExpressibleByStringLiteral
+    ExpressibleByStringInterpolation
 where RawValue == String, StringLiteralType == String {
     init(rawValue: String)
 }
@@ -10,6 +10,7 @@ where RawValue == String, StringLiteralType == String {
 extension StringIdentifier {
     public init(_ text: String) { self.init(rawValue: text) }
     public init(stringLiteral value: String) { self.init(rawValue: value) }
+    public init(stringInterpolation: DefaultStringInterpolation) { self.init(rawValue: String(stringInterpolation: stringInterpolation)) }
     public var description: String { rawValue }
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 

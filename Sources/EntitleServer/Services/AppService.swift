@@ -34,7 +34,7 @@ extension AppService {
         let appUserID = try await canonical(appUserID)
         let read: (facts: SubscriberFacts?, global: LedgerEvent?)
         do {
-            read = try await store.projection(appUserID: appUserID, latestGlobalEvent: .openAccess)
+            read = try await store.projection(appUserID: AppUserID(appUserID), latestGlobalEvent: .openAccess)
         } catch {
             throw ServiceError(error)
         }
@@ -50,7 +50,7 @@ extension AppService {
         var households: [SubscriberFacts] = []
         for id in facts.householdIDs(at: at) {
             do {
-                if let household = try await store.projection(appUserID: id) { households.append(household) }
+                if let household = try await store.projection(appUserID: AppUserID(id)) { households.append(household) }
             } catch {
                 throw ServiceError(error)
             }
@@ -100,7 +100,7 @@ extension AppService {
     func canonical(_ appUserID: String) async throws(ServiceError) -> String {
         guard appUserID.hasPrefix(InputRules.anonymousPrefix) else { return appUserID }
         do {
-            return try await store.aliasTarget(appUserID) ?? appUserID
+            return try await store.aliasTarget(AppUserID(appUserID)) ?? appUserID
         } catch {
             throw ServiceError(error)
         }

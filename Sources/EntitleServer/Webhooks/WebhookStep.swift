@@ -306,7 +306,7 @@ struct WebhookStep {
     private mutating func history(of appUserID: String) async throws(ServiceError) -> [LedgerEvent] {
         if let known = histories[appUserID] { return known }
         do {
-            let events = try await service.store.events(appUserID: appUserID)
+            let events = try await service.store.events(appUserID: AppUserID(appUserID))
             histories[appUserID] = events
             return events
         } catch {

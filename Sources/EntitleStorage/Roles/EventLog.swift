@@ -26,7 +26,7 @@ public protocol EventLog: Sendable {
     /// A subscriber's events, in the order they were stored, whole (with the signed payload as
     /// received). The other reads of events, made for folding and by consumers, leave
     /// `rawSignedPayload` out (`nil`): it is kept apart from the decoded event, for audit.
-    func events(appUserID: String) async throws(StorageError) -> [LedgerEvent]
+    func events(appUserID: AppUserID) async throws(StorageError) -> [LedgerEvent]
 
     /// The events of `appUserIDs` stored after the ledger position `sequence` (as a consumer's
     /// ``ConsumerCursors/consumerEvents(_:limit:since:)`` gives it), each with its owner, in the order
@@ -36,7 +36,7 @@ public protocol EventLog: Sendable {
     ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)]
 
     /// Events held for a purchase not linked to any subscriber yet.
-    func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent]
+    func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent]
 
     /// How many events wait, across all purchases, for a subscriber to own them.
     func heldEventCount() async throws(StorageError) -> Int

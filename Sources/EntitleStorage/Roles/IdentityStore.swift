@@ -8,7 +8,7 @@ public protocol IdentityStore: Sendable {
     /// Registers `token` as `appUserID`'s appAccountToken (idempotent), and links to the subscriber every
     /// purchase that arrived with that token before anyone owned it. A token another subscriber holds
     /// is not moved.
-    func registerAccountToken(_ token: UUID, appUserID: String, at: Date) async throws(StorageError) -> AccountTokenRegistration
+    func registerAccountToken(_ token: UUID, appUserID: AppUserID, at: Date) async throws(StorageError) -> AccountTokenRegistration
 
     /// The subscriber `token` is registered for.
     func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String?
@@ -17,18 +17,18 @@ public protocol IdentityStore: Sendable {
     /// `subscriberMerged` event on each (the known one's carrying the anonymous facts), the anonymous
     /// purchases and appAccountTokens moved, and `anonymous` made an alias of `known`. Idempotent; two
     /// log-ins at once serialise on the subscribers' locks.
-    func merge(anonymous: String, into known: String, at: Date) async throws(StorageError) -> MergeOutcome
+    func merge(anonymous: AppUserID, into known: AppUserID, at: Date) async throws(StorageError) -> MergeOutcome
 
     /// The subscriber `appUserID` was merged into, if it was.
-    func aliasTarget(_ appUserID: String) async throws(StorageError) -> String?
+    func aliasTarget(_ appUserID: AppUserID) async throws(StorageError) -> String?
 
     /// Moves a purchase to `appUserID` (a restore onto another account): the link moves, the previous
     /// owner's projection loses the purchase and the new owner's gains it, each side recording an
     /// event, all in one transaction. Returns the previous owner (`nil` when none: nothing moves).
-    func transfer(originalTransactionID: String, to appUserID: String, at: Date) async throws(StorageError) -> String?
+    func transfer(originalTransactionID: OriginalTransactionID, to appUserID: AppUserID, at: Date) async throws(StorageError) -> String?
 
     /// The subscriber a purchase is linked to.
-    func owner(originalTransactionID: String) async throws(StorageError) -> String?
+    func owner(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> String?
 
     /// The owners of those of `originalTransactionIDs` that are linked to a subscriber.
     func owners(originalTransactionIDs: Set<String>) async throws(StorageError) -> [String: String]

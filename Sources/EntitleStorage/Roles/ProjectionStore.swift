@@ -5,12 +5,12 @@ import Foundation
 /// appends an event (``EventLog``), and rebuilt from the log on request.
 public protocol ProjectionStore: Sendable {
     /// A subscriber's projection: the fold of their events; `nil` for an unknown subscriber.
-    func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts?
+    func projection(appUserID: AppUserID) async throws(StorageError) -> SubscriberFacts?
 
     /// A subscriber's projection (`nil` for an unknown subscriber) and the latest global event of
     /// `source`, read in one statement: what every answer about a subscriber reads.
     func projection(
-        appUserID: String, latestGlobalEvent source: LedgerEventSource
+        appUserID: AppUserID, latestGlobalEvent source: LedgerEventSource
     ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?)
 
     /// The projections of those of `appUserIDs` that have one, read together.

@@ -3,8 +3,9 @@ import Foundation
 
 /// Reads of the event log (``EventLog``).
 extension SQLLedgerStore {
-    func events(appUserID: String) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.read { session throws(StorageError) in
+    func events(appUserID: AppUserID) async throws(StorageError) -> [LedgerEvent] {
+        let appUserID = appUserID.rawValue
+        return try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
                 [.text(app), .text(appUserID)]))
@@ -39,8 +40,9 @@ extension SQLLedgerStore {
         }
     }
 
-    func heldEvents(originalTransactionID: String) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.read { session throws(StorageError) in
+    func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent] {
+        let originalTransactionID = originalTransactionID.rawValue
+        return try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
                 [.text(app), .text(originalTransactionID)]))

@@ -3,7 +3,8 @@ import Foundation
 
 /// Who owns what: purchase links, appAccountTokens, log-in merges, transfers (``IdentityStore``).
 extension SQLLedgerStore {
-    func registerAccountToken(_ token: UUID, appUserID: String, at: Date) async throws(StorageError) -> AccountTokenRegistration {
+    func registerAccountToken(_ token: UUID, appUserID: AppUserID, at: Date) async throws(StorageError) -> AccountTokenRegistration {
+        let appUserID = appUserID.rawValue
         let app = app
         let text = token.uuidString.lowercased()
         return try await engine.transaction { session throws(StorageError) in
@@ -38,7 +39,9 @@ extension SQLLedgerStore {
         }
     }
 
-    func merge(anonymous: String, into known: String, at: Date) async throws(StorageError) -> MergeOutcome {
+    func merge(anonymous: AppUserID, into known: AppUserID, at: Date) async throws(StorageError) -> MergeOutcome {
+        let anonymous = anonymous.rawValue
+        let known = known.rawValue
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             for id in [anonymous, known].sorted() { try await session.lock(LedgerRows.subscriberLock(app, id)) }
@@ -72,15 +75,18 @@ extension SQLLedgerStore {
         }
     }
 
-    func aliasTarget(_ appUserID: String) async throws(StorageError) -> String? {
-        try await engine.read { session throws(StorageError) in try await LedgerRows.aliasTarget(app, appUserID, session) }
+    func aliasTarget(_ appUserID: AppUserID) async throws(StorageError) -> String? {
+        let appUserID = appUserID.rawValue
+        return try await engine.read { session throws(StorageError) in try await LedgerRows.aliasTarget(app, appUserID, session) }
     }
 
     func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String? {
         try await engine.read { session throws(StorageError) in try await LedgerRows.tokenOwner(app, token, session) }
     }
 
-    func transfer(originalTransactionID original: String, to newOwner: String, at: Date) async throws(StorageError) -> String? {
+    func transfer(originalTransactionID original: OriginalTransactionID, to newOwner: AppUserID, at: Date) async throws(StorageError) -> String? {
+        let original = original.rawValue
+        let newOwner = newOwner.rawValue
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             try await session.lock(LedgerRows.purchaseLock(app, original))
@@ -109,8 +115,9 @@ extension SQLLedgerStore {
         }
     }
 
-    func owner(originalTransactionID: String) async throws(StorageError) -> String? {
-        try await engine.read { session throws(StorageError) in try await LedgerRows.owner(app, originalTransactionID, session) }
+    func owner(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> String? {
+        let originalTransactionID = originalTransactionID.rawValue
+        return try await engine.read { session throws(StorageError) in try await LedgerRows.owner(app, originalTransactionID, session) }
     }
 
     func owners(originalTransactionIDs: Set<String>) async throws(StorageError) -> [String: String] {

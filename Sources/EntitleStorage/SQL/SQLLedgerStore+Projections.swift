@@ -3,13 +3,15 @@ import Foundation
 
 /// The subscribers' projections (``ProjectionStore``): read through the shared cache, written with a new revision.
 extension SQLLedgerStore {
-    func projection(appUserID: String) async throws(StorageError) -> SubscriberFacts? {
-        try await engine.read { session throws(StorageError) in try await self.rows.projection(app, appUserID, session) }
+    func projection(appUserID: AppUserID) async throws(StorageError) -> SubscriberFacts? {
+        let appUserID = appUserID.rawValue
+        return try await engine.read { session throws(StorageError) in try await self.rows.projection(app, appUserID, session) }
     }
 
     func projection(
-        appUserID: String, latestGlobalEvent source: LedgerEventSource
+        appUserID: AppUserID, latestGlobalEvent source: LedgerEventSource
     ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?) {
+        let appUserID = appUserID.rawValue
         let app = app
         let kept = projections.revision(app, appUserID)
         return try await engine.read { session throws(StorageError) in

@@ -113,7 +113,7 @@ public struct AdminService: AppService {
         let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         do {
-            return try await store.events(appUserID: appUserID)
+            return try await store.events(appUserID: AppUserID(appUserID))
         } catch {
             throw ServiceError(error)
         }
@@ -124,8 +124,8 @@ public struct AdminService: AppService {
         let originalTransactionID = originalTransactionID.rawValue
         do {
             return PurchaseLookup(
-                originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: originalTransactionID),
-                heldEvents: try await store.heldEvents(originalTransactionID: originalTransactionID).count)
+                originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: OriginalTransactionID(originalTransactionID)),
+                heldEvents: try await store.heldEvents(originalTransactionID: OriginalTransactionID(originalTransactionID)).count)
         } catch {
             throw ServiceError(error)
         }
@@ -135,7 +135,7 @@ public struct AdminService: AppService {
     /// the purchase whose original transaction ID `query` is.
     public func searchSubscribers(_ query: String, limit: Int = 50) async throws(ServiceError) -> SubscriberSearch {
         do {
-            let owner = try await store.owner(originalTransactionID: query)
+            let owner = try await store.owner(originalTransactionID: OriginalTransactionID(query))
             let matches = try await store.subscriberIDs().filter { $0.hasPrefix(query) }.prefix(limit)
             return SubscriberSearch(query: query, matches: Array(matches), purchaseOwner: owner)
         } catch {

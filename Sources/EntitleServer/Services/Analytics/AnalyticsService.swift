@@ -128,7 +128,7 @@ public struct AnalyticsService: AppService {
         try Self.validate(appUserID)
         let events: [LedgerEvent]
         do {
-            events = try await store.events(appUserID: appUserID)
+            events = try await store.events(appUserID: AppUserID(appUserID))
         } catch {
             throw ServiceError(error)
         }

@@ -120,7 +120,7 @@ extension AppStoreSyncService {
         for appUserID in subscribers {
             let facts: SubscriberFacts?
             do {
-                facts = try await store.projection(appUserID: appUserID)
+                facts = try await store.projection(appUserID: AppUserID(appUserID))
             } catch {
                 throw ServiceError(error)
             }

@@ -54,7 +54,7 @@ public struct AppStoreSyncService: AppService {
         let serverAPI = try requireServerAPI()
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: appUserID)
+            facts = try await store.projection(appUserID: AppUserID(appUserID))
         } catch {
             throw ServiceError(error)
         }
@@ -97,7 +97,7 @@ extension AppStoreSyncService {
             let original = transaction.originalTransactionId ?? transaction.transactionId ?? ""
             let owner: String?
             do {
-                owner = try await store.owner(originalTransactionID: original)
+                owner = try await store.owner(originalTransactionID: OriginalTransactionID(original))
             } catch {
                 throw ServiceError(error)
             }
@@ -121,7 +121,7 @@ extension AppStoreSyncService {
         let serverAPI = try requireServerAPI()
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: appUserID)
+            facts = try await store.projection(appUserID: AppUserID(appUserID))
         } catch {
             throw ServiceError(error)
         }

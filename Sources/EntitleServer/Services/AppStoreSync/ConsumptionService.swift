@@ -117,8 +117,8 @@ public struct ConsumptionService: AppService {
         let owner: String?
         let facts: SubscriberFacts?
         do {
-            owner = try await appUserID.asyncOr { () async throws(StorageError) in try await store.owner(originalTransactionID: original) }
-            facts = try await owner.asyncFlatMap { id async throws(StorageError) in try await store.projection(appUserID: id) }
+            owner = try await appUserID.asyncOr { () async throws(StorageError) in try await store.owner(originalTransactionID: OriginalTransactionID(original)) }
+            facts = try await owner.asyncFlatMap { id async throws(StorageError) in try await store.projection(appUserID: AppUserID(id)) }
         } catch {
             throw ServiceError(error)
         }

@@ -85,7 +85,7 @@ public struct IngestionService: AppService {
         let original = transaction.originalTransactionId ?? transactionID
         let owner: String?
         do {
-            owner = try await store.owner(originalTransactionID: original)
+            owner = try await store.owner(originalTransactionID: OriginalTransactionID(original))
         } catch {
             throw ServiceError(error)
         }
@@ -96,7 +96,7 @@ public struct IngestionService: AppService {
                     .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
             case .transferToNewest:
                 do {
-                    _ = try await store.transfer(originalTransactionID: original, to: appUserID, at: now())
+                    _ = try await store.transfer(originalTransactionID: OriginalTransactionID(original), to: AppUserID(appUserID), at: now())
                 } catch {
                     throw ServiceError(error)
                 }
@@ -112,7 +112,7 @@ public struct IngestionService: AppService {
         // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
         if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
             do {
-                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+                _ = try await store.registerAccountToken(token, appUserID: AppUserID(appUserID), at: now())
             } catch {
                 throw ServiceError(error)
             }

@@ -27,7 +27,7 @@ extension SubscriberService {
         }
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: appUserID)
+            facts = try await store.projection(appUserID: AppUserID(appUserID))
         } catch {
             throw ServiceError(error)
         }

@@ -30,7 +30,7 @@ public struct SubscriberService: AppService {
         let token = accountTokens.token(for: appUserID)
         if accountTokens.needsRegistering(appUserID) {
             do {
-                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+                _ = try await store.registerAccountToken(token, appUserID: AppUserID(appUserID), at: now())
             } catch {
                 accountTokens.forget(appUserID)
                 throw ServiceError(error)
@@ -62,7 +62,7 @@ public struct SubscriberService: AppService {
         let appUserID = try await canonical(appUserID)
         let outcome: AccountTokenRegistration
         do {
-            outcome = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+            outcome = try await store.registerAccountToken(token, appUserID: AppUserID(appUserID), at: now())
         } catch {
             throw ServiceError(error)
         }
@@ -77,7 +77,7 @@ public struct SubscriberService: AppService {
         let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         do {
-            return try await store.projection(appUserID: appUserID) != nil
+            return try await store.projection(appUserID: AppUserID(appUserID)) != nil
         } catch {
             throw ServiceError(error)
         }
@@ -218,7 +218,7 @@ public struct SubscriberService: AppService {
         }
         let outcome: MergeOutcome
         do {
-            outcome = try await store.merge(anonymous: anonymous, into: known, at: now())
+            outcome = try await store.merge(anonymous: AppUserID(anonymous), into: AppUserID(known), at: now())
         } catch {
             throw ServiceError(error)
         }
