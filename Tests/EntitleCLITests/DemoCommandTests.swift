@@ -85,4 +85,11 @@ struct DemoCommandTests {
         let result = try await CommandRunner.entitle.run(arguments + ["--exit", "--port", "1"])
         #expect(result.status == 64, "\(result.standardError)")
     }
+
+    @Test("an ephemeral port (0) is a usage error: the local App Store and the simulated apps are told the port before the server listens")
+    func ephemeralPort() async throws {
+        let result = try await CommandRunner.entitle.run(["demo", "--exit", "--port", "0"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("--port is 1 to 65535"))
+    }
 }

@@ -37,7 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
     var app = "ScreenTimeRewards"
     @Option(help: "The data folder (default: a new temporary folder).", completion: .directory) var data: String?
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 8080
+    @Option(help: "The port to listen on (1 to 65535: the simulated apps and the local App Store are told it).") var port = 8080
     @Option(help: "How many people arrive.") var subscribers = 2000
     @Option(help: "How many months are simulated, ending now.") var months = 12
     @Option(help: "The random seed: the same seed plays the same population.") var seed: UInt64 = 1
@@ -53,7 +53,9 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...200_000).contains(subscribers) else { throw ValidationError("--subscribers is 1 to 200000") }
         guard (1...60).contains(months) else { throw ValidationError("--months is 1 to 60") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port is 0 to 65535") }
+        // The local App Store and the simulated apps are given the server's address before it listens, so
+        // an ephemeral port (0) would send them nowhere.
+        guard (1...65535).contains(port) else { throw ValidationError("--port is 1 to 65535") }
         guard (0...0.9).contains(dropNotifications) else { throw ValidationError("--drop-notifications is 0 to 0.9") }
     }
 
