@@ -45,7 +45,5 @@ public final class AppServices: Sendable {
 
     /// The app these services are for.
     public var bundleID: String { context.bundleID }
-    /// The same, as the identifier it is.
-    public var app: BundleID { BundleID(context.bundleID) }
     public var catalog: Catalog { context.catalog }
 }
