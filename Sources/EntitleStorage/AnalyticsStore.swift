@@ -18,7 +18,7 @@ public protocol AnalyticsStore: Sendable {
     /// Stops between batches when the task is cancelled (graceful shutdown): the next refresh goes on
     /// from the cursor. Returns how many subscribers were refreshed.
     func refreshAnalytics(
-        batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
+        batchSize: Int, cells: @escaping @Sendable (_ appUserID: AppUserID, _ events: [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int
 
     /// Starts a full recompute: drops the aggregates and stores that no subscriber is counted yet
@@ -30,7 +30,7 @@ public protocol AnalyticsStore: Sendable {
     /// way, in one transaction, and stores how far it has reached; `finished` once none is left (or
     /// none was under way).
     func recomputeBatch(
-        batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
+        batchSize: Int, cells: @escaping @Sendable (_ appUserID: AppUserID, _ events: [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> (subscribers: Int, finished: Bool)
 
     /// Whether a recompute is under way: started and not finished (interrupted, or running elsewhere).
@@ -47,7 +47,7 @@ extension AnalyticsStore {
     /// Drops the aggregates and computes them again from the whole ledger, `batchSize` subscribers
     /// per transaction. Returns how many subscribers.
     public func recomputeAnalytics(
-        batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
+        batchSize: Int, cells: @escaping @Sendable (_ appUserID: AppUserID, _ events: [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
         try await startRecompute()
         return try await finishRecompute(batchSize: batchSize, cells: cells)
@@ -58,7 +58,7 @@ extension AnalyticsStore {
     /// batches recomputed: 0 when none was under way. Stops between batches when the task is
     /// cancelled; the progress stays stored, so the next call continues from there.
     public func finishRecompute(
-        batchSize: Int, cells: @escaping @Sendable (_ appUserID: String, _ events: [LedgerEvent]) -> AnalyticsCells
+        batchSize: Int, cells: @escaping @Sendable (_ appUserID: AppUserID, _ events: [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
         guard !Task.isCancelled, try await recomputeUnderWay() else { return 0 }
         var total = 0

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// What merging an anonymous subscriber did.
@@ -7,5 +8,5 @@ public enum MergeOutcome: Hashable, Sendable {
     /// Already merged into the same subscriber (a repeated log-in): nothing changed.
     case alreadyMerged
     /// Already merged into another subscriber, which it stays.
-    case mergedElsewhere(String)
+    case mergedElsewhere(AppUserID)
 }

@@ -23,7 +23,7 @@ public enum AnalyticsLedger {
         let apple = AppleFacts(bundleID: "com.screentimerewards.app")
         var events: [LedgerEvent] = []
         var seed = 9_000
-        func add(_ user: String, _ type: NotificationTypeV2?, _ subtype: Subtype?, _ transaction: JWSTransactionDecodedPayload?,
+        func add(_ user: AppUserID, _ type: NotificationTypeV2?, _ subtype: Subtype?, _ transaction: JWSTransactionDecodedPayload?,
                  renewal: JWSRenewalInfoDecodedPayload? = nil) {
             seed += 1
             if let type {
@@ -32,7 +32,7 @@ public enum AnalyticsLedger {
                 events.append(LedgerEvents.appTransaction(seed, appUserID: user, transaction))
             }
         }
-        func trial(_ user: String, _ instant: String) {
+        func trial(_ user: AppUserID, _ instant: String) {
             seed += 1
             events.append(LedgerEvent(
                 id: LedgerEvents.id(seed), appUserID: user, source: .appTrialStart, idempotencyKey: "trial:\(user)",

@@ -64,7 +64,7 @@ public struct AppleFacts: Sendable {
 
     /// Facts of one chain from transactions and renewal info.
     public func chain(
-        _ original: String, _ transactions: [JWSTransactionDecodedPayload], renewal: JWSRenewalInfoDecodedPayload? = nil
+        _ original: OriginalTransactionID, _ transactions: [JWSTransactionDecodedPayload], renewal: JWSRenewalInfoDecodedPayload? = nil
     ) -> SubscriptionFacts {
         var facts = SubscriptionFacts(originalTransactionID: original)
         transactions.forEach { facts.record($0) }

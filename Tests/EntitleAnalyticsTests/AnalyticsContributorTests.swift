@@ -8,7 +8,7 @@ import Testing
 @Suite("AnalyticsContributor")
 struct AnalyticsContributorTests {
     let contributor = AnalyticsContributor(catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
-    static let users = ["alice", "bob", "carol", "dan", "erin"]
+    static let users: [AppUserID] = ["alice", "bob", "carol", "dan", "erin"]
 
     func cells(_ events: [LedgerEvent]) -> AnalyticsCells {
         var cells = AnalyticsCells()

@@ -13,7 +13,7 @@ struct AnalyticsReportTests {
     static let report: AnalyticsReport = {
         let contributor = AnalyticsContributor(catalog: catalog)
         var cells = AnalyticsCells()
-        for user in ["alice", "bob", "carol", "dan", "erin"] {
+        for user: AppUserID in ["alice", "bob", "carol", "dan", "erin"] {
             cells.add(contributor.cells(appUserID: user, events: AnalyticsLedger.events.filter { $0.appUserID == user }))
         }
         return AnalyticsReport(cells: cells, catalog: catalog, from: day("2026-01-01"), to: day("2026-03-31"))
@@ -156,7 +156,7 @@ struct AnalyticsReportTests {
     func laterRange() throws {
         let contributor = AnalyticsContributor(catalog: Self.catalog)
         var cells = AnalyticsCells()
-        for user in ["alice", "bob", "carol", "dan", "erin"] {
+        for user: AppUserID in ["alice", "bob", "carol", "dan", "erin"] {
             cells.add(contributor.cells(appUserID: user, events: AnalyticsLedger.events.filter { $0.appUserID == user }))
         }
         let march = AnalyticsReport(cells: cells, catalog: Self.catalog, from: Self.day("2026-03-01"), to: Self.day("2026-03-31"))
@@ -173,7 +173,7 @@ struct AnalyticsReportTests {
             expires: AnalyticsLedger.at("2026-02-10T00:00:00Z"), price: 6_990)
         euro.currency = "EUR"
         var cells = AnalyticsCells()
-        for user in ["alice", "bob", "carol", "dan", "erin"] {
+        for user: AppUserID in ["alice", "bob", "carol", "dan", "erin"] {
             cells.add(contributor.cells(appUserID: user, events: AnalyticsLedger.events.filter { $0.appUserID == user }))
         }
         cells.add(contributor.cells(appUserID: "eve", events: [LedgerEvents.appTransaction(1, appUserID: "eve", euro)]))

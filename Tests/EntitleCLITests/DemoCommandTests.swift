@@ -51,8 +51,8 @@ struct DemoCommandTests {
         let subscribers = try await store.subscriberIDs()
         #expect(subscribers.count >= 150)
         for id in subscribers {
-            let folded = SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: AppUserID(id)))
-            #expect(try await store.projection(appUserID: AppUserID(id)) == folded)
+            let folded = SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: id))
+            #expect(try await store.projection(appUserID: id) == folded)
         }
         await store.close()
     }

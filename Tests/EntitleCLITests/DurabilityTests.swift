@@ -77,12 +77,12 @@ struct DurabilityTests {
             }
         }
         #expect(acked.isSubset(of: stored), "acknowledged but missing: \(acked.subtracting(stored).count)")
-        var live: [String: SubscriberFacts] = [:]
-        for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: AppUserID(id)) }
+        var live: [AppUserID: SubscriberFacts] = [:]
+        for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: id) }
         #expect(live.count == 10)
         _ = try await store.rebuildProjections()
         for (id, facts) in live {
-            #expect(try await store.projection(appUserID: AppUserID(id)) == facts, "\(id)")
+            #expect(try await store.projection(appUserID: id) == facts, "\(id)")
         }
         await store.close()
     }

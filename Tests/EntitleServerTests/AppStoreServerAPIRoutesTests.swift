@@ -373,7 +373,7 @@ struct AppStoreServerAPIRoutesTests {
             let report = try #require(try await Self.consumptionReport(setup, purchase.originalTransactionID))
             #expect(report.customerConsented && report.deliveryStatus == "DELIVERED")
             #expect(report.consumptionPercentage == 25_000)
-            #expect(report.sampleContentProvided == (Fixtures.exampleCatalog("Epilogue").product(Self.monthly)?.introductoryOffer?.paymentMode == .freeTrial))
+            #expect(report.sampleContentProvided == (Fixtures.exampleCatalog("Epilogue").product(ProductID(Self.monthly))?.introductoryOffer?.paymentMode == .freeTrial))
         }
     }
 

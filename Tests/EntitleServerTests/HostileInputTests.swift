@@ -137,7 +137,7 @@ struct HostileInputTests {
             try await harness.submit(client, "after", harness.apple.subscription(family, original: "602", purchase: ReferenceTime.day(1), expires: ReferenceTime.day(31)))
 
             _ = try await service.webhooks.publishWebhooks(holder: "test")
-            for user in ["before", "after"] {
+            for user: AppUserID in ["before", "after"] {
                 #expect(try await !service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 10).isEmpty, "\(user)")
             }
             #expect(try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "poisoned", status: nil, limit: 10).isEmpty)

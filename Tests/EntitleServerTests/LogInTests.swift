@@ -53,9 +53,9 @@ struct LogInTests {
             let viaAlias = try ServerHarness.decode(SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/\(Self.encoded)", key: ServerHarness.secretKey))
             #expect(viaAlias.appUserID == "ana")
             #expect(viaAlias.entitlements.filter(\.isActive).map(\.id) == ["plus"])
-            for id in ["ana", Self.anonymous] {
-                #expect(try await harness.store.projection(appUserID: AppUserID(id))
-                    == SubscriberFacts.fold(appUserID: id, events: try await harness.store.events(appUserID: AppUserID(id))))
+            for id in [AppUserID("ana"), AppUserID(Self.anonymous)] {
+                #expect(try await harness.store.projection(appUserID: id)
+                    == SubscriberFacts.fold(appUserID: id, events: try await harness.store.events(appUserID: id)))
             }
             // Logging in again changes nothing; the same anonymous ID can't become someone else.
             try await Self.logIn(harness, client, as: "ana")
@@ -105,7 +105,7 @@ struct LogInTests {
         return catalog
     }
 
-    static func token(_ harness: ServerHarness, for user: String, key: P256.Signing.PrivateKey = backend, lifetime: TimeInterval = 300) throws -> String {
+    static func token(_ harness: ServerHarness, for user: AppUserID, key: P256.Signing.PrivateKey = backend, lifetime: TimeInterval = 300) throws -> String {
         try LogInToken.sign(appUserID: user, app: harness.bundleID, issuedAt: harness.clock.now, lifetime: lifetime, keyID: "backend", key: key)
     }
 

@@ -18,7 +18,7 @@ struct LogInTokenVerifierTests {
     }
 
     static func token(
-        user: String = "alice", app: String = app, issuedAt: Date = now, lifetime: TimeInterval = 300, keyID: String = "backend",
+        user: AppUserID = "alice", app: String = app, issuedAt: Date = now, lifetime: TimeInterval = 300, keyID: String = "backend",
         key: P256.Signing.PrivateKey = backend
     ) throws -> String {
         try LogInToken.sign(appUserID: user, app: app, issuedAt: issuedAt, lifetime: lifetime, keyID: keyID, key: key)

@@ -26,7 +26,7 @@ struct OfferingsTests {
             #expect(oneChild.entitlements == ["one_child"])
             #expect(oneChild.limits["childProfiles"] == .some(1))
             let yearly = try #require(group.products.first { $0.productID == "screentime.1child.yearly" })
-            let expected = try #require(Fixtures.exampleCatalog("ScreenTimeRewardsTiers").yearlySavings.first { $0.yearlyProductID == yearly.productID })
+            let expected = try #require(Fixtures.exampleCatalog("ScreenTimeRewardsTiers").yearlySavings.first { $0.yearlyProductID.rawValue == yearly.productID })
             #expect(yearly.yearlySavingsPercent == expected.percent)
         }
     }

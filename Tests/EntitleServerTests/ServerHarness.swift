@@ -131,7 +131,7 @@ struct ServerHarness: Sendable {
 
     // MARK: Requests
 
-    func publicKey(_ appUserID: String) -> String { keys.publicKey(for: appUserID)! }
+    func publicKey(_ appUserID: String) -> String { keys.publicKey(for: AppUserID(appUserID))! }
 
     static func json<T: Encodable>(_ value: T) -> ByteBuffer {
         ByteBuffer(bytes: try! WireJSON.encoder.encode(value))

@@ -1,4 +1,5 @@
 import EntitleAPI
+import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
@@ -50,7 +51,7 @@ struct SubscriberAPIClientTests {
             let started = try await api.startTrial(appUserID)
             #expect(started.appUserID == appUserID)
             #expect(try await api.subscriber(appUserID).appTrial.startedAt == started.appTrial.startedAt)
-            #expect(try await harness.store.subscriberIDs() == [appUserID])
+            #expect(try await harness.store.subscriberIDs() == [AppUserID(appUserID)])
             // A public key minted for the ID works on its encoded path.
             let own = try Self.client(client.port, key: harness.publicKey(appUserID))
             #expect(try await own.subscriber(appUserID).appUserID == appUserID)

@@ -150,7 +150,7 @@ struct WebhookDeliveryTests {
                 #expect(delivered.count == counts[.delivered])
                 for user in ["parent-1", "parent-2", "parent-3"] {
                     let theirs = delivered.filter { $0.appUserID == user }
-                    let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: user, status: nil, limit: 100).reversed().map(\.eventID)
+                    let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: AppUserID(user), status: nil, limit: 100).reversed().map(\.eventID)
                     #expect(theirs.map(\.id) == Array(written), "\(user)'s events arrive in the order written")
                 }
                 #expect(delivered.filter { $0.appUserID == "parent-1" }.map(\.type.rawValue) == [

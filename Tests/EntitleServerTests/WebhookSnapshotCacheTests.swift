@@ -7,7 +7,7 @@ import Testing
 
 @Suite("WebhookSnapshotCache")
 struct WebhookSnapshotCacheTests {
-    static func snapshot(_ appUserID: String, _ seconds: Double) -> WebhookSnapshot {
+    static func snapshot(_ appUserID: AppUserID, _ seconds: Double) -> WebhookSnapshot {
         WebhookSnapshot(facts: SubscriberFacts(appUserID: appUserID), at: Date(timeIntervalSince1970: seconds))
     }
 

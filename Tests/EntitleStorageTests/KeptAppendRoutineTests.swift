@@ -18,7 +18,7 @@ struct KeptAppendRoutineTests {
         AppendRoutineTests.renewal(period, original: original, seed: seed)
     }
 
-    static func purchase(_ appUserID: String, original: String = "R1", seed: Int = 100) -> LedgerEvent {
+    static func purchase(_ appUserID: AppUserID, original: String = "R1", seed: Int = 100) -> LedgerEvent {
         LedgerEvents.appTransaction(seed, appUserID: appUserID, apple.subscription(
             "com.example.monthly", original: original, id: "\(original)-0", purchase: start, expires: ISODuration(months: 1).added(to: start)))
     }

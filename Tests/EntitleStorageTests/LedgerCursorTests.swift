@@ -13,11 +13,11 @@ import Testing
 struct LedgerCursorTests {
     static let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
     static let logger = Logger(label: "entitle.tests.cursor")
-    static let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { id, events in
+    static let cells: @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells = { id, events in
         AnalyticsContributor(catalog: catalog).cells(appUserID: id, events: events)
     }
 
-    static func purchase(_ seed: Int, user: String) -> LedgerEvent {
+    static func purchase(_ seed: Int, user: AppUserID) -> LedgerEvent {
         let start = AnalyticsLedger.at("2026-01-05T12:00:00Z")
         let transaction = AppleFacts().subscription(
             AnalyticsLedger.individual, original: "C\(seed)", id: "C\(seed)-1", purchase: start, expires: ISODuration(months: 1).added(to: start))

@@ -37,8 +37,8 @@ struct LedgerSchemaTests {
                 }
                 _ = try await session.execute(
                     "INSERT INTO subscribers (app_user_id, projection, event_count, updated_at) VALUES (?, ?, ?, 0)",
-                    [.text(user), .text(projection), .integer(Int64(rows.count))])
-                _ = try await session.execute("INSERT INTO analytics_pending (app_user_id) VALUES (?)", [.text(user)])
+                    [.text(user.rawValue), .text(projection), .integer(Int64(rows.count))])
+                _ = try await session.execute("INSERT INTO analytics_pending (app_user_id) VALUES (?)", [.text(user.rawValue)])
             }
         }
     }
@@ -60,12 +60,12 @@ struct LedgerSchemaTests {
             #expect(try await analytics.analyticsCells(through: nil) == expected)
             // Events stored with their signed payload inside the JSON still come back whole.
             for user in Set(events.compactMap(\.appUserID)) {
-                #expect(try await store.events(appUserID: AppUserID(user)) == events.filter { $0.appUserID == user })
+                #expect(try await store.events(appUserID: user) == events.filter { $0.appUserID == user })
             }
-            var live: [String: SubscriberFacts] = [:]
-            for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: AppUserID(id)) }
+            var live: [AppUserID: SubscriberFacts] = [:]
+            for id in try await store.subscriberIDs() { live[id] = try await store.projection(appUserID: id) }
             _ = try await store.rebuildProjections()
-            for id in try await store.subscriberIDs() { #expect(try await store.projection(appUserID: AppUserID(id)) == live[id]) }
+            for id in try await store.subscriberIDs() { #expect(try await store.projection(appUserID: id) == live[id]) }
             // New events append as before, after the migrated ones.
             let next = LedgerEvents.admin(9_999, appUserID: "new", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
             guard case .appended = try await store.append(next) else {
@@ -130,7 +130,7 @@ struct LedgerSchemaTests {
     func uncompressedPayloads() async throws {
         // Base64url text that does compress, unlike a real JWS: where PostgreSQL would try, it shows.
         let payload = String(repeating: "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF", count: 400)
-        let event: @Sendable (Int, String) -> LedgerEvent = { seed, user in
+        let event: @Sendable (Int, AppUserID) -> LedgerEvent = { seed, user in
             var event = LedgerEvents.admin(seed, appUserID: user, at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
             event.rawSignedPayload = payload
             return event
@@ -155,8 +155,8 @@ struct LedgerSchemaTests {
             let after = try await Self.payloadStorage(client)
             #expect(after.storage == "e")
             #expect(after.compressed == [true, false])
-            for user in ["before", "after"] {
-                #expect(try await store.events(appUserID: AppUserID(user)).map(\.rawSignedPayload) == [payload])
+            for user: AppUserID in ["before", "after"] {
+                #expect(try await store.events(appUserID: user).map(\.rawSignedPayload) == [payload])
             }
         }
     }
@@ -182,18 +182,18 @@ struct LedgerSchemaTests {
             #expect(try await store.eventCount() == 81)
             let ids = try await store.subscriberIDs()
             #expect(ids.count == 31)
-            var live: [String: SubscriberFacts] = [:]
+            var live: [AppUserID: SubscriberFacts] = [:]
             for id in ids {
-                let projection = try await store.projection(appUserID: AppUserID(id))
-                #expect(projection == SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: AppUserID(id))))
+                let projection = try await store.projection(appUserID: id)
+                #expect(projection == SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: id)))
                 live[id] = projection
             }
             #expect(try await store.rebuildProjections() == 31)
-            for id in ids { #expect(try await store.projection(appUserID: AppUserID(id)) == live[id]) }
+            for id in ids { #expect(try await store.projection(appUserID: id) == live[id]) }
 
             // The aggregates and the cursor came along: nothing to read, and the same as a recompute.
             let analytics = store.analyticsStore()
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { id, events in
+            let cells: @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells = { id, events in
                 AnalyticsContributor(catalog: Fixtures.exampleCatalog("ScreenTimeRewards")).cells(appUserID: id, events: events)
             }
             #expect(try await analytics.pendingAnalytics() == 0)
@@ -234,7 +234,7 @@ struct LedgerSchemaTests {
             #expect(try await other.eventCount() == 0)
             #expect(try await other.subscriberIDs().isEmpty)
             for id in try await app.subscriberIDs() {
-                #expect(try await app.projection(appUserID: AppUserID(id)) == SubscriberFacts.fold(appUserID: id, events: events.filter { $0.appUserID == id }))
+                #expect(try await app.projection(appUserID: id) == SubscriberFacts.fold(appUserID: id, events: events.filter { $0.appUserID == id }))
             }
             let next = LedgerEvents.admin(9_998, appUserID: "new", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start))
             guard case .appended(let sequence, _) = try await other.append(next) else {

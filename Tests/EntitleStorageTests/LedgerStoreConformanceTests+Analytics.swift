@@ -11,7 +11,7 @@ extension LedgerStoreConformanceTests {
 
     static let analyticsContributor = AnalyticsContributor(catalog: analyticsCatalog)
     /// A subscriber's cells, as the server computes them for the stores.
-    static let analyticsCells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { analyticsContributor.cells(appUserID: $0, events: $1) }
+    static let analyticsCells: @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells = { analyticsContributor.cells(appUserID: $0, events: $1) }
 
     static func expectedCells(_ events: [LedgerEvent]) -> AnalyticsCells {
         var cells = AnalyticsCells()
@@ -98,7 +98,7 @@ extension LedgerStoreConformanceTests {
         var refunds: [LedgerEvent] = []
         var seed = 70_000
         for index in 0..<24 {
-            let (user, original) = ("many-\(index)", "M\(index)")
+            let (user, original) = (AppUserID("many-\(index)"), "M\(index)")
             let product = index % 2 == 0 ? AnalyticsLedger.individual : AnalyticsLedger.family
             var purchase = AnalyticsLedger.at("2026-01-01T12:00:00Z").addingTimeInterval(Double(index) * 86_400)
             var last: JWSTransactionDecodedPayload?
@@ -155,7 +155,7 @@ extension LedgerStoreConformanceTests {
     }
 
     /// A month of Individual bought on `day` (an instant of 2026) by `user`.
-    static func monthBought(_ seed: Int, _ user: String, _ original: String, _ day: String) -> LedgerEvent {
+    static func monthBought(_ seed: Int, _ user: AppUserID, _ original: String, _ day: String) -> LedgerEvent {
         let purchase = AnalyticsLedger.at(day)
         return LedgerEvents.notification(seed, appUserID: user, type: .subscribed, subtype: .initialBuy, transaction: apple.subscription(
             AnalyticsLedger.individual, original: original, id: "\(original)1", purchase: purchase,
@@ -189,7 +189,7 @@ extension LedgerStoreConformanceTests {
             for event in arrivals { _ = try await store.append(event) }
             _ = try await analytics.refreshAnalytics(batchSize: 100, cells: cells)
             let all = events + arrivals.suffix(2)
-            let reached: Set<String?> = ["aaron", "alice", "bob"]
+            let reached: Set<AppUserID?> = ["aaron", "alice", "bob"]
             #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(all.filter { reached.contains($0.appUserID) }))
 
             var batches = 1
@@ -381,7 +381,7 @@ extension LedgerStoreConformanceTests {
             let analytics = store.analyticsStore()
             // Two and a half chunks of subscribers, each buying a month on a day of January or February.
             let count = SQLAnalyticsStore.chunk * 5 / 2
-            let users = (0..<count).map { String(format: "user-%04d", $0) }
+            let users = (0..<count).map { AppUserID(String(format: "user-%04d", $0)) }
             let events = users.enumerated().map { index, user in
                 Self.monthBought(82_000 + index, user, "C\(index)", String(format: "2026-%02d-%02dT12:00:00Z", 1 + index % 2, 1 + index % 28))
             }
@@ -403,13 +403,13 @@ extension LedgerStoreConformanceTests {
             let app = ledger.app
             try await ledger.engine.transaction { session throws(StorageError) in
                 _ = try await session.execute(
-                    "UPDATE analytics_contributions SET cells = '{' WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(last)])
+                    "UPDATE analytics_contributions SET cells = '{' WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(last.rawValue)])
             }
             await #expect(throws: StorageError(.corruptRecord, "")) { try await analytics.refreshAnalytics(batchSize: 1_000, cells: cells) }
             #expect(try await analytics.analyticsCells(through: nil) == expected)
             #expect(try await analytics.pendingAnalytics() == 2)
             let stored = try await ledger.engine.read { session throws(StorageError) in
-                try await session.execute("SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(first)])
+                try await session.execute("SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(first.rawValue)])
                     .first?["cells"]?.text
             }
             #expect(try StoredAnalyticsCells.decode(try #require(stored), appUserID: first) == Self.expectedCells([events[1]]))

@@ -12,7 +12,7 @@ struct LedgerStoreConformanceTests {
     static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
 
     /// A year of one subscription as notifications, plus the app's own submission of the first purchase.
-    static func history(user: String, original: String, seedBase: Int) -> [LedgerEvent] {
+    static func history(user: AppUserID, original: String, seedBase: Int) -> [LedgerEvent] {
         var events: [LedgerEvent] = []
         for period in 0..<12 {
             let start = ISODuration(months: period).added(to: ReferenceTime.start)
@@ -284,7 +284,7 @@ struct LedgerStoreConformanceTests {
     @Test("subscribers are kept apart, listed, and rebuilt", arguments: StorageEngine.allCases)
     func manySubscribers(engine: StorageEngine) async throws {
         try await engine.withStore { store in
-            for (index, user) in ["alice", "bob", "carol"].enumerated() {
+            for (index, user) in [AppUserID("alice"), "bob", "carol"].enumerated() {
                 for event in Self.history(user: user, original: "\(3000 + index)", seedBase: index * 1000) {
                     _ = try await store.append(event)
                 }
@@ -352,7 +352,7 @@ struct LedgerStoreConformanceTests {
             }
             let owner = try #require(try await store.owner(originalTransactionID: "6000"))
             let other = owner == "a" ? "b" : "a"
-            let live = try await store.projection(appUserID: AppUserID(owner))
+            let live = try await store.projection(appUserID: owner)
             #expect(live?.purchases["6000"]?.currentTransaction?.transactionId == "6000-11")
             #expect(try await store.projection(appUserID: AppUserID(other))?.purchases["6000"] == nil)
             let history = try await store.events(appUserID: "a") + store.events(appUserID: "b")
@@ -361,7 +361,7 @@ struct LedgerStoreConformanceTests {
             #expect(history.count == 13 + transferEvents.count)
             let otherLive = try await store.projection(appUserID: AppUserID(other))
             _ = try await store.rebuildProjections()
-            #expect(try await store.projection(appUserID: AppUserID(owner)) == live)
+            #expect(try await store.projection(appUserID: owner) == live)
             #expect(try await store.projection(appUserID: AppUserID(other)) == otherLive)
         }
     }

@@ -42,7 +42,7 @@ struct ProjectionCacheTests {
         cache.noteOwner("u2", app: "app", original: "1000")
         #expect(cache.lastOwner("app", "1000") == "u2")
         for index in 1...10 { cache.noteOwner("u\(index)", app: "app", original: "2\(index)") }
-        let originals = ["1000"] + (1...10).map { "2\($0)" }
+        let originals: [OriginalTransactionID] = ["1000"] + (1...10).map { "2\($0)" }
         #expect(originals.filter { cache.lastOwner("app", $0) != nil } == ["28", "29", "210"])
         #expect(cache.lastOwner("app", "210") == "u10")
     }

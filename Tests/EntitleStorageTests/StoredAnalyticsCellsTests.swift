@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 import FastJSON
 import Foundation
 import Testing

@@ -65,7 +65,7 @@ struct StoredEventWriterTests {
         try await StorageEngine.sqlite.withStore { store in
             let event = Self.events.last { $0.appUserID != nil && $0.source == .appTransaction }!
             _ = try await store.append(event)
-            let read = try await store.events(appUserID: AppUserID(event.appUserID!))
+            let read = try await store.events(appUserID: event.appUserID!)
             // Dates come back as JSON's milliseconds make them, as through JSONEncoder and JSONDecoder.
             var expected = try StoredJSON.decoder().decode(LedgerEvent.self, from: Data(Self.encoded(event).utf8))
             expected.rawSignedPayload = event.rawSignedPayload

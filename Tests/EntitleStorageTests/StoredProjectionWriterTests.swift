@@ -44,7 +44,7 @@ struct StoredProjectionWriterTests {
             let at = start.addingTimeInterval(Double(index) / 3)
             facts.grantRevocations[key] = at
             facts.overrideRemovals[key] = at
-            facts.households[key] = SubscriberFacts.Membership(joinedAt: at, leftAt: index.isMultiple(of: 2) ? nil : at.addingTimeInterval(86_400))
+            facts.households[AppUserID(key)] = SubscriberFacts.Membership(joinedAt: at, leftAt: index.isMultiple(of: 2) ? nil : at.addingTimeInterval(86_400))
             facts.recordAttribute(key, index.isMultiple(of: 3) ? nil : "value \(key)\n", at: at)
         }
         return facts

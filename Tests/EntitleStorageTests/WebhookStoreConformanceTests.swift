@@ -13,7 +13,7 @@ struct WebhookStoreConformanceTests {
         WebhookEndpoint(id: id, app: app, url: "http://127.0.0.1:1/\(id)", eventTypes: types, secrets: ["whsec_\(id)"], createdAt: day(0))
     }
 
-    static func delivery(_ event: String, to endpoint: String = "e1", user: String = "u1", at: Date = day(1)) -> WebhookDelivery {
+    static func delivery(_ event: String, to endpoint: String = "e1", user: AppUserID = "u1", at: Date = day(1)) -> WebhookDelivery {
         WebhookDelivery(endpointID: endpoint, eventID: event, eventType: "renewal", appUserID: user, occurredAt: at, payload: "{\"id\":\"\(event)\"}",
                         nextAttemptAt: at, createdAt: at)
     }

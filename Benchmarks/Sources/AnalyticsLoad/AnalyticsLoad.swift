@@ -50,7 +50,7 @@ enum AnalyticsLoad {
     ) async throws {
         let catalog = try CatalogLoader().load(directory: Fixtures.examples.appendingPathComponent("ScreenTimeRewards"))
         let contributor = AnalyticsContributor(catalog: catalog)
-        let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+        let cells: @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
         let end = start.addingTimeInterval(365 * 86_400)
         let lastDay = AnalyticsCalendar.day(of: end)
         let firstDay = AnalyticsCalendar.firstDayOfMonth(containing: lastDay - 334)

@@ -28,7 +28,7 @@ public enum Population {
     /// trial) renewing monthly until they cancel; a few refunds.
     public static func person(_ index: Int, _ generator: inout SeededGenerator) -> [LedgerEvent] {
         let apple = AppleFacts(bundleID: "com.screentimerewards")
-        let user = "user-\(index)"
+        let user = AppUserID("user-\(index)")
         var seed = index * 64
         func next() -> Int { seed += 1; return seed }
         let launched = start.addingTimeInterval(Double.random(in: 0..<(330 * 86_400), using: &generator))

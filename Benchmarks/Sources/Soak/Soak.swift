@@ -198,7 +198,7 @@ enum Soak {
         let people = Population.people(events: events)
         let total = people.reduce(0) { $0 + $1.count }
         let purchases = people.compactMap { events in
-            events.lazy.compactMap { event in event.originalTransactionID.map { ($0, productID(of: event) ?? Population.product[0]) } }.first
+            events.lazy.compactMap { event in event.originalTransactionID.map { ($0.rawValue, productID(of: event) ?? Population.product[0]) } }.first
         }
         let contributor = AnalyticsContributor(catalog: try CatalogLoader().load(directory: catalog))
         try await LedgerConnection.with(try LedgerDatabase(url: ledger), logger: logger) { root in

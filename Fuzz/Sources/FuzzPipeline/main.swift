@@ -244,9 +244,9 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             _ = await check("timeline") { () async throws(ServiceError) in try await service.analytics.stateTimeline(appUserID: AppUserID(user)) }
             guard let store = pipeline.store?.forApp(service.bundleID), let events = try? await store.events(appUserID: AppUserID(user)) else { continue }
             let stored = try? await store.projection(appUserID: AppUserID(user))
-            if let stored, stored != SubscriberFacts.fold(appUserID: user, events: events) {
+            if let stored, stored != SubscriberFacts.fold(appUserID: AppUserID(user), events: events) {
                 if ProcessInfo.processInfo.environment["FUZZ_DEBUG"] != nil {
-                    let folded = SubscriberFacts.fold(appUserID: user, events: events)
+                    let folded = SubscriberFacts.fold(appUserID: AppUserID(user), events: events)
                     print("purchases stored \(stored.purchases.keys.sorted()) folded \(folded.purchases.keys.sorted())")
                     for key in Set(stored.purchases.keys).union(folded.purchases.keys).sorted() where stored.purchases[key] != folded.purchases[key] {
                         print("purchase \(key) differs:\n stored \(String(describing: stored.purchases[key]))\n folded \(String(describing: folded.purchases[key]))")

@@ -18,7 +18,7 @@ public struct AnalyticsContributor: Sendable {
     }
 
     /// The cells of `appUserID` whose events are `events`.
-    public func cells(appUserID: String, events: [LedgerEvent]) -> AnalyticsCells {
+    public func cells(appUserID: AppUserID, events: [LedgerEvent]) -> AnalyticsCells {
         cells(for: SubscriberHistory(appUserID: appUserID, events: events))
     }
 
@@ -40,7 +40,7 @@ public struct AnalyticsContributor: Sendable {
                 let product = transaction.productId ?? ""
                 let currency = transaction.currency ?? catalog.currency ?? "XXX"
                 let familyShared = transaction.inAppOwnershipType == .familyShared
-                let price = transaction.price ?? catalog.product(product)?.price?.milliunits ?? 0
+                let price = transaction.price ?? catalog.product(ProductID(product))?.price?.milliunits ?? 0
                 let free = isFree(transaction, price: price)
                 let paid = !familyShared && !free
                 let revoked = chain.revocation(of: transaction)
@@ -168,7 +168,7 @@ public struct AnalyticsContributor: Sendable {
     }
 
     private func isPaid(_ transaction: JWSTransactionDecodedPayload) -> Bool {
-        let price = transaction.price ?? catalog.product(transaction.productId ?? "")?.price?.milliunits ?? 0
+        let price = transaction.price ?? catalog.product(ProductID(transaction.productId ?? ""))?.price?.milliunits ?? 0
         return transaction.inAppOwnershipType != .familyShared && !isFree(transaction, price: price)
     }
 
@@ -177,7 +177,7 @@ public struct AnalyticsContributor: Sendable {
     func monthlyValue(of transaction: JWSTransactionDecodedPayload, price: Int64) -> Int64 {
         var months: Double?
         let prepaid = transaction.offerType == .introductoryOffer && transaction.offerDiscountType == .payUpFront
-        if !prepaid, let period = catalog.product(transaction.productId ?? "")?.period {
+        if !prepaid, let period = catalog.product(ProductID(transaction.productId ?? ""))?.period {
             months = Double(period.years * 12 + period.months) + Double(period.weeks * 7 + period.days) / Self.daysPerMonth
         }
         if months == nil || months == 0, let start = transaction.purchaseDate, let end = transaction.expiresDate, end > start {

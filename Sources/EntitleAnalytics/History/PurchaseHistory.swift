@@ -9,7 +9,7 @@ import Foundation
 /// keeps every period, because revenue, renewals and churn are about the past. Recording is
 /// commutative and idempotent, like the projection's.
 public struct PurchaseHistory: Hashable, Sendable {
-    public let originalTransactionID: String
+    public let originalTransactionID: OriginalTransactionID
     /// The latest signed version of every transaction, by transaction id.
     public private(set) var transactions: [String: JWSTransactionDecodedPayload] = [:]
     /// Refund reversals by transaction id, with the instant Apple signed each.
@@ -19,7 +19,7 @@ public struct PurchaseHistory: Hashable, Sendable {
     /// Transactions Apple reported as billing recoveries (DID_RENEW with BILLING_RECOVERY).
     public private(set) var recoveries: Set<String> = []
 
-    public init(originalTransactionID: String) {
+    public init(originalTransactionID: OriginalTransactionID) {
         self.originalTransactionID = originalTransactionID
     }
 

@@ -6,16 +6,16 @@ import Foundation
 /// and the app-managed trial's start. Like the projection, the same events in any order, duplicated
 /// or replayed, give the same history.
 public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
-    public var appUserID: String
-    public var purchases: [String: PurchaseHistory] = [:]
+    public var appUserID: AppUserID
+    public var purchases: [OriginalTransactionID: PurchaseHistory] = [:]
     public var appTrialStartedAt: Date?
 
-    public init(appUserID: String) {
+    public init(appUserID: AppUserID) {
         self.appUserID = appUserID
     }
 
     /// The history of `appUserID` from its events, folded in Apple's order.
-    public init(appUserID: String, events: [LedgerEvent]) {
+    public init(appUserID: AppUserID, events: [LedgerEvent]) {
         self = LedgerFold.fold(events, into: SubscriberHistory(appUserID: appUserID))
     }
 
@@ -23,21 +23,21 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
         switch event.payload {
         case .notification(let type, let subtype, let transaction, let renewalInfo):
             if let transaction { record(transaction) }
-            if let renewalInfo, let original = renewalInfo.originalTransactionId {
+            if let renewalInfo, let original = renewalInfo.purchaseChain {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(renewalInfo)
             }
             if let reversal = event.refundReversal {
                 purchases[reversal.originalTransactionID, default: PurchaseHistory(originalTransactionID: reversal.originalTransactionID)]
                     .recordRefundReversal(transactionID: reversal.transactionID, signedDate: reversal.signedDate)
             }
-            guard let id = transaction?.transactionId, let original = transaction?.originalTransactionId ?? transaction?.transactionId else { break }
+            guard let id = transaction?.transactionId, let original = transaction?.purchaseChain else { break }
             if type == .didRenew, subtype == .billingRecovery {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].recordRecovery(transactionID: id)
             }
         case .transaction(let transaction):
             record(transaction)
         case .renewalInfo(let info):
-            if let original = info.originalTransactionId {
+            if let original = info.purchaseChain {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(info)
             }
         case .appTrialStarted(let at):
@@ -62,7 +62,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     }
 
     private mutating func record(_ transaction: JWSTransactionDecodedPayload) {
-        guard let original = transaction.originalTransactionId ?? transaction.transactionId else { return }
+        guard let original = transaction.purchaseChain else { return }
         purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(transaction)
     }
 }

@@ -84,7 +84,7 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             let balances = tally.productBalances[product] ?? [:]
             let mrr = (tally.productMRR[product] ?? [:]).filter { $0.value != 0 }
             let row = ProductRow(
-                product: product, entitlements: catalog.entitlements(forProduct: product).map(\.id).sorted(),
+                product: product, entitlements: catalog.entitlements(forProduct: ProductID(product)).map(\.id).sorted(),
                 activePaid: balances[.activePaid] ?? 0, activeTrials: balances[.activeTrial] ?? 0,
                 activeFamilyShared: balances[.activeFamilyShared] ?? 0, mrr: mrr)
             return row.activePaid == 0 && row.activeTrials == 0 && row.activeFamilyShared == 0 && mrr.isEmpty ? nil : row

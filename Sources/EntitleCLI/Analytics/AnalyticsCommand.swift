@@ -32,7 +32,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
         func run() async throws {
             let logger = Logger(label: "entitle.analytics")
             let loaded = try CommandInputs.catalog(path: catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
-            let named = app ?? loaded.bundleID
+            let named = app ?? loaded.bundleID?.rawValue
             let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
                 let apps = try await store.appIDs()
                 guard let app = named ?? (apps.count <= 1 ? apps.first ?? "" : nil) else {
@@ -46,7 +46,7 @@ struct AnalyticsCommand: AsyncParsableCommand {
         /// Refreshes, recomputes and compares; returns whether the aggregates differed.
         static func recompute(_ store: any LedgerStore, catalog: Catalog) async throws -> Bool {
             let contributor = AnalyticsContributor(catalog: catalog)
-            let cells: @Sendable (String, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
+            let cells: @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
             let analytics = store.analyticsStore()
             // A recompute under way (one interrupted, say) is finished first, so the incremental
             // aggregates compared below count every subscriber.

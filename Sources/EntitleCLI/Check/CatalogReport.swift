@@ -8,7 +8,7 @@ struct CatalogReport {
 
     var text: String {
         var lines: [String] = []
-        let about = [catalog.appName, catalog.bundleID, catalog.currency].compactMap { $0 }.joined(separator: ", ")
+        let about = [catalog.appName, catalog.bundleID?.rawValue, catalog.currency].compactMap { $0 }.joined(separator: ", ")
         lines.append("Catalog \(source)\(about.isEmpty ? "" : " (\(about))")")
 
         lines.append("")
@@ -33,7 +33,7 @@ struct CatalogReport {
         lines.append("Entitlements (\(catalog.entitlements.count))")
         for entitlement in catalog.entitlements {
             lines.append("  \(entitlement.id)\(entitlement.displayName.map { " (\($0))" } ?? "")")
-            lines.append("    products: \(entitlement.productIDs.joined(separator: ", "))")
+            lines.append("    products: \(entitlement.productIDs.map(\.rawValue).joined(separator: ", "))")
             lines += describe(entitlement.access, indent: "    ")
         }
 

@@ -68,7 +68,7 @@ struct LocalStoreController {
             }
             return catalog.products.map { product in
                 LocalProduct(
-                    productID: product.id, displayName: product.localizations.first?.displayName ?? product.referenceName ?? product.id,
+                    productID: product.id.rawValue, displayName: product.localizations.first?.displayName ?? product.referenceName ?? product.id.rawValue,
                     displayPrice: product.price.map { "\($0.currency ?? catalog.currency ?? "") \($0.formattedAmount)".trimmingCharacters(in: .whitespaces) } ?? "")
             }
         }

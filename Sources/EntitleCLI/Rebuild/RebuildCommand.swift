@@ -37,15 +37,15 @@ struct RebuildCommand: AsyncParsableCommand {
     /// Rebuilds and compares; returns how many projections differed from the live ones.
     static func rebuild(_ store: any LedgerStore) async throws -> Int {
         let ids = try await store.subscriberIDs()
-        var live: [String: SubscriberFacts] = [:]
-        for id in ids { live[id] = try await store.projection(appUserID: AppUserID(id)) }
+        var live: [AppUserID: SubscriberFacts] = [:]
+        for id in ids { live[id] = try await store.projection(appUserID: id) }
         let rebuilt = try await store.rebuildProjections()
-        var differed: [String] = []
-        for id in try await store.subscriberIDs() where try await store.projection(appUserID: AppUserID(id)) != live[id] {
+        var differed: [AppUserID] = []
+        for id in try await store.subscriberIDs() where try await store.projection(appUserID: id) != live[id] {
             differed.append(id)
         }
         print("rebuilt \(rebuilt) subscriber projection\(rebuilt == 1 ? "" : "s") from \(try await store.eventCount()) events; "
-            + (differed.isEmpty ? "all equal the live ones" : "\(differed.count) differed: \(differed.prefix(10).joined(separator: ", "))"))
+            + (differed.isEmpty ? "all equal the live ones" : "\(differed.count) differed: \(differed.prefix(10).map(\.rawValue).joined(separator: ", "))"))
         return differed.count
     }
 }

@@ -138,7 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         var apps: [(catalog: Catalog, bundleID: String, appAppleID: Int64?, environments: [AppStoreModels.Environment])] = []
         for path in catalogPaths.isEmpty ? [nil] : catalogPaths.map(Optional.some) {
             let catalog = try CommandInputs.catalog(path: path)
-            let bundleID = bundleOverride ?? catalog.bundleID
+            let bundleID = bundleOverride ?? catalog.bundleID?.rawValue
             if bundleID == nil {
                 if catalogPaths.count > 1 { throw ValidationError("\(path ?? "the catalog") says no bundleID: add \"bundleID\" to its entitlements.json") }
                 logger.warning("no bundle id: signed data is refused until --bundle-id (or a catalog with one) is given")

@@ -26,7 +26,7 @@ struct CatalogResolver {
             SubscriptionGroup(
                 id: group.id, name: group.name,
                 productIDsByLevel: group.subscriptions.sorted { ($0.groupNumber ?? .max, $0.productID) < ($1.groupNumber ?? .max, $1.productID) }
-                    .map(\.productID))
+                    .map { ProductID($0.productID) })
         }
 
         if document.formatVersion != 1 {
@@ -78,7 +78,7 @@ struct CatalogResolver {
                 grantedBy[productID, default: []].append(id)
             }
             let access = resolveAccess(definition.access, at: path, declared: declared)
-            entitlements.append(Entitlement(id: id, displayName: definition.displayName, productIDs: Array(seen).sorted(), access: access))
+            entitlements.append(Entitlement(id: id, displayName: definition.displayName, productIDs: Array(seen).sorted().map { ProductID($0) }, access: access))
         }
         for (productID, ids) in grantedBy { products[productID]?.entitlementIDs = ids.sorted() }
 
@@ -143,7 +143,7 @@ struct CatalogResolver {
         }
         var catalog = Catalog(
             appName: configuration.settings?.applicationName,
-            bundleID: document.bundleID ?? configuration.settings?.bundle,
+            bundleID: (document.bundleID ?? configuration.settings?.bundle).map { BundleID($0) },
             appAppleID: document.appAppleID,
             environments: document.environments ?? [],
             storefront: configuration.settings?.storefront,
@@ -189,12 +189,12 @@ struct CatalogResolver {
     private mutating func readProducts(currency: String?) -> [String: Product] {
         var products: [String: Product] = [:]
         func register(_ product: Product, at path: JSONPath) {
-            if let first = productPaths[product.id] {
+            if let first = productPaths[product.id.rawValue] {
                 fail(.duplicateProduct, storeKit: path.key("productID"), "\(product.id) is defined twice", hint: "first defined at \(first)")
                 return
             }
-            productPaths[product.id] = path
-            products[product.id] = product
+            productPaths[product.id.rawValue] = path
+            products[product.id.rawValue] = product
         }
         for (key, list) in [("products", configuration.products), ("nonRenewingSubscriptions", configuration.nonRenewingSubscriptions)] {
             for (index, entry) in list.enumerated() {
@@ -210,7 +210,7 @@ struct CatalogResolver {
                 }
                 register(
                     Product(
-                        id: entry.productID, kind: kind, referenceName: entry.referenceName,
+                        id: ProductID(entry.productID), kind: kind, referenceName: entry.referenceName,
                         price: price(entry.displayPrice, currency: currency, at: path.key("displayPrice")),
                         familyShareable: entry.familyShareable, localizations: entry.localizations.map(Self.localization)),
                     at: path)
@@ -236,7 +236,7 @@ struct CatalogResolver {
                 }
                 register(
                     Product(
-                        id: entry.productID, kind: .autoRenewable, referenceName: entry.referenceName,
+                        id: ProductID(entry.productID), kind: .autoRenewable, referenceName: entry.referenceName,
                         price: price(entry.displayPrice, currency: currency, at: path.key("displayPrice")),
                         familyShareable: entry.familyShareable, period: period, subscriptionGroupID: group.id,
                         groupLevel: entry.groupNumber,
@@ -365,7 +365,7 @@ struct CatalogResolver {
             product.entitlementIDs.compactMap { levels[$0] }.reduce(AccessLevel.nothing) { $0.union($1) }
         }
         for group in groups {
-            let ranked = group.productIDsByLevel.compactMap { products[$0] }.compactMap { product in
+            let ranked = group.productIDsByLevel.compactMap { products[$0.rawValue] }.compactMap { product in
                 product.groupLevel.flatMap { level in product.entitlementIDs.isEmpty ? nil : (product: product, level: level) }
             }
             for (lower, lowerLevel) in ranked {
@@ -374,7 +374,7 @@ struct CatalogResolver {
                     let lowerAccess = access(lower)
                     guard !higherAccess.covers(lowerAccess) else { continue }
                     let extra = Self.describeExcess(of: lowerAccess, over: higherAccess)
-                    fail(.inconsistentMapping, storeKit: (productPaths[lower.id] ?? JSONPath()).key("groupNumber"),
+                    fail(.inconsistentMapping, storeKit: (productPaths[lower.id.rawValue] ?? JSONPath()).key("groupNumber"),
                          "\(lower.id) (level \(lower.groupLevel!)) grants \(extra), which \(higher.id) (level \(higher.groupLevel!), a higher level of service) does not",
                          hint: "give the product that grants more the smaller groupNumber; the App Store treats moving to a smaller groupNumber as an upgrade")
                 }

@@ -22,7 +22,7 @@ public struct EntitlementResolver: Sendable {
     ) -> SubscriberAccess {
         let statuses = subscriber.purchases.values.compactMap { facts -> SubscriptionStatus? in
             guard var status = SubscriptionLifecycle.status(
-                of: facts, at: now, nonRenewingDuration: facts.currentTransaction?.productId.flatMap { catalog.product($0)?.period })
+                of: facts, at: now, nonRenewingDuration: facts.currentTransaction?.productId.flatMap { catalog.product(ProductID($0))?.period })
             else { return nil }
             status.renewalChange = status.renewsToProductID.flatMap { catalog.change(from: status.productID, to: $0)?.kind }
             return status

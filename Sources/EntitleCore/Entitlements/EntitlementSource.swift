@@ -3,7 +3,7 @@ import Foundation
 /// Where an entitlement comes from.
 public enum EntitlementSource: Hashable, Sendable {
     /// A purchase chain, by original transaction id.
-    case purchase(originalTransactionID: String)
+    case purchase(originalTransactionID: OriginalTransactionID)
     /// The app-managed trial or its warning period.
     case appTrial
     /// The warning period after a paid subscription ended.
@@ -13,9 +13,9 @@ public enum EntitlementSource: Hashable, Sendable {
     /// The global open-access switch.
     case openAccess
     /// Shared by a household the subscriber belongs to.
-    case household(id: String)
+    case household(id: AppUserID)
     /// An Ask to Buy request for the product, awaiting approval (never active).
-    case pendingPurchase(productID: String)
+    case pendingPurchase(productID: ProductID)
 
     /// The stable name used in API responses.
     public var kind: String {

@@ -6,14 +6,14 @@ public struct EntitlementStatus: Hashable, Sendable, Identifiable {
     public var state: EntitlementState
     public var source: EntitlementSource
     /// The product that grants it, for purchases.
-    public var productID: String?
+    public var productID: ProductID?
     /// The end of the current period, grace period, trial or grant; `nil` for lifetime purchases and
     /// open-ended grants.
     public var expiresAt: Date?
     public var willRenew: Bool
     public var periodType: PeriodType?
     /// The product the subscription renews to when that differs (a pending downgrade).
-    public var renewsToProductID: String?
+    public var renewsToProductID: ProductID?
     public var isFamilyShared: Bool
     /// The entitlement's limits as the catalog defines them.
     public var limits: [String: Allowance]
@@ -21,8 +21,8 @@ public struct EntitlementStatus: Hashable, Sendable, Identifiable {
     public var isActive: Bool { state.isActive }
 
     public init(
-        id: String, state: EntitlementState, source: EntitlementSource, productID: String? = nil, expiresAt: Date? = nil,
-        willRenew: Bool = false, periodType: PeriodType? = nil, renewsToProductID: String? = nil,
+        id: String, state: EntitlementState, source: EntitlementSource, productID: ProductID? = nil, expiresAt: Date? = nil,
+        willRenew: Bool = false, periodType: PeriodType? = nil, renewsToProductID: ProductID? = nil,
         isFamilyShared: Bool = false, limits: [String: Allowance] = [:]
     ) {
         self.id = id

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Built by ``EntitlementResolver``; a value, so it can be cached, compared and sent to clients.
 public struct SubscriberAccess: Hashable, Sendable {
-    public var appUserID: String
+    public var appUserID: AppUserID
     public var evaluatedAt: Date
     /// Every entitlement the subscriber has or had, sorted by id; active ones grant access.
     public var entitlements: [EntitlementStatus]
@@ -36,7 +36,7 @@ public struct SubscriberAccess: Hashable, Sendable {
     public let catalog: Catalog
 
     init(
-        appUserID: String, evaluatedAt: Date, entitlements: [EntitlementStatus], subscriptions: [SubscriptionStatus],
+        appUserID: AppUserID, evaluatedAt: Date, entitlements: [EntitlementStatus], subscriptions: [SubscriptionStatus],
         pendingPurchases: [PendingPurchase] = [], appTrial: AppTrialPhase, isLockedOut: Bool, isOverridden: Bool, access: AccessLevel, warnedAccess: AccessLevel,
         quotas: [QuotaStatus], lapse: (reason: AccessReason, paywall: PaywallTrigger)?, catalog: Catalog
     ) {

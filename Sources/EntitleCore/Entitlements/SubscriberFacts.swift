@@ -4,9 +4,9 @@ import Foundation
 /// Everything known about one subscriber (an app user, or a household): their purchase chains,
 /// app-managed trial, operator grants and overrides, and metered usage.
 public struct SubscriberFacts: Hashable, Sendable, Codable {
-    public var appUserID: String
+    public var appUserID: AppUserID
     /// Purchase chains by original transaction id.
-    public var purchases: [String: SubscriptionFacts]
+    public var purchases: [OriginalTransactionID: SubscriptionFacts]
     /// The first launch that started the app-managed trial.
     public var appTrialStartedAt: Date?
     public var grants: [EntitlementGrant]
@@ -18,7 +18,7 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     /// events applied in any order give the same facts.
     public var grantRevocations: [String: Date] = [:]
     /// Household memberships: when the subscriber joined each household, and left it (if they did).
-    public var households: [String: Membership] = [:]
+    public var households: [AppUserID: Membership] = [:]
 
     /// A membership of a household.
     public struct Membership: Hashable, Sendable, Codable {
@@ -31,7 +31,7 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     }
 
     /// The households the subscriber belongs to at `now`, sorted.
-    public func householdIDs(at now: Date) -> [String] {
+    public func householdIDs(at now: Date) -> [AppUserID] {
         households.filter { $0.value.joinedAt <= now && ($0.value.leftAt.map { now < $0 } ?? true) }.keys.sorted()
     }
     public var overrideRemovals: [String: Date] = [:]
@@ -59,7 +59,7 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
         attributeValues[key] = StampedAttribute(value: value, at: at)
     }
     /// Ask to Buy requests the app reported, by product id.
-    public var pendingPurchases: [String: PendingPurchase] = [:]
+    public var pendingPurchases: [ProductID: PendingPurchase] = [:]
 
     /// The Ask to Buy requests awaiting a parent's answer at `now`, by product id.
     public func purchasesAwaitingApproval(at now: Date) -> [PendingPurchase] {
@@ -67,7 +67,7 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     }
 
     public init(
-        appUserID: String, purchases: [String: SubscriptionFacts] = [:], appTrialStartedAt: Date? = nil,
+        appUserID: AppUserID, purchases: [OriginalTransactionID: SubscriptionFacts] = [:], appTrialStartedAt: Date? = nil,
         grants: [EntitlementGrant] = [], overrides: [AccessOverride] = [], usage: [UsageRecord] = [],
         timeZone: TimeZone = .utc
     ) {
@@ -82,13 +82,13 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
 
     /// Records a signed transaction in its purchase chain.
     public mutating func record(_ transaction: JWSTransactionDecodedPayload) {
-        guard let original = transaction.originalTransactionId ?? transaction.transactionId else { return }
+        guard let original = transaction.purchaseChain else { return }
         purchases[original, default: SubscriptionFacts(originalTransactionID: original)].record(transaction)
     }
 
     /// Records signed renewal info in its purchase chain.
     public mutating func record(_ info: JWSRenewalInfoDecodedPayload) {
-        guard let original = info.originalTransactionId else { return }
+        guard let original = info.purchaseChain else { return }
         purchases[original, default: SubscriptionFacts(originalTransactionID: original)].record(info)
     }
 
@@ -98,12 +98,12 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     }
 
     /// Records an Ask to Buy request for `productID`.
-    public mutating func recordPurchaseRequest(productID: String, at instant: Date) {
+    public mutating func recordPurchaseRequest(productID: ProductID, at instant: Date) {
         pendingPurchases[productID, default: PendingPurchase(productID: productID, requestedAt: instant)].recordRequest(at: instant)
     }
 
     /// Records that an Ask to Buy request for `productID` was declined.
-    public mutating func recordPurchaseDecline(productID: String, at instant: Date) {
+    public mutating func recordPurchaseDecline(productID: ProductID, at instant: Date) {
         // A decline seen before its request is kept, so the two in either order give the same facts.
         pendingPurchases[productID, default: PendingPurchase(productID: productID, requestedAt: .distantPast)].recordDecline(at: instant)
     }
@@ -113,17 +113,17 @@ extension SubscriberFacts {
     /// Decodes a projection; collections added since it was written start empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        appUserID = try container.decode(String.self, forKey: .appUserID)
-        purchases = try container.decode([String: SubscriptionFacts].self, forKey: .purchases)
+        appUserID = try container.decode(AppUserID.self, forKey: .appUserID)
+        purchases = try container.decode([OriginalTransactionID: SubscriptionFacts].self, forKey: .purchases)
         appTrialStartedAt = try container.decodeIfPresent(Date.self, forKey: .appTrialStartedAt)
         grants = try container.decode([EntitlementGrant].self, forKey: .grants)
         overrides = try container.decode([AccessOverride].self, forKey: .overrides)
         usage = try container.decode([UsageRecord].self, forKey: .usage)
         timeZone = try container.decode(TimeZone.self, forKey: .timeZone)
         grantRevocations = try container.decodeIfPresent([String: Date].self, forKey: .grantRevocations) ?? [:]
-        households = try container.decodeIfPresent([String: Membership].self, forKey: .households) ?? [:]
+        households = try container.decodeIfPresent([AppUserID: Membership].self, forKey: .households) ?? [:]
         overrideRemovals = try container.decodeIfPresent([String: Date].self, forKey: .overrideRemovals) ?? [:]
-        pendingPurchases = try container.decodeIfPresent([String: PendingPurchase].self, forKey: .pendingPurchases) ?? [:]
+        pendingPurchases = try container.decodeIfPresent([ProductID: PendingPurchase].self, forKey: .pendingPurchases) ?? [:]
         attributeValues = try container.decodeIfPresent([String: StampedAttribute].self, forKey: .attributeValues) ?? [:]
     }
 }

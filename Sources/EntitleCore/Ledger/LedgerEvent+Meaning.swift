@@ -4,19 +4,19 @@ import Foundation
 /// What a purchase transfer does to one subscriber's purchases.
 public enum PurchaseTransferEffect: Sendable {
     /// The purchase left this subscriber.
-    case removed(originalTransactionID: String)
+    case removed(originalTransactionID: OriginalTransactionID)
     /// The purchase arrived, with the facts it carried from its previous owner.
-    case received(originalTransactionID: String, facts: SubscriptionFacts)
+    case received(originalTransactionID: OriginalTransactionID, facts: SubscriptionFacts)
 }
 
 extension LedgerEvent {
     /// The reversal a `REFUND_REVERSED` notification records: which transaction of which purchase,
     /// signed when. Every fold reads reversals through this one definition.
-    public var refundReversal: (originalTransactionID: String, transactionID: String, signedDate: Date)? {
+    public var refundReversal: (originalTransactionID: OriginalTransactionID, transactionID: String, signedDate: Date)? {
         guard case .notification(.refundReversed?, _, let transaction?, _) = payload, let id = transaction.transactionId,
             let signedDate
         else { return nil }
-        return (transaction.originalTransactionId ?? id, id, signedDate)
+        return (OriginalTransactionID(transaction.originalTransactionId ?? id), id, signedDate)
     }
 
     /// The `appAccountToken` the app set when it purchased, as Apple signed it (transaction, else
@@ -31,7 +31,7 @@ extension LedgerEvent {
     }
 
     /// What this event does to `appUserID`'s purchases when it is a purchase transfer.
-    public func transferEffect(for appUserID: String) -> PurchaseTransferEffect? {
+    public func transferEffect(for appUserID: AppUserID) -> PurchaseTransferEffect? {
         guard case .purchaseTransferred(let original, let from, let to, let facts) = payload else { return nil }
         if to == appUserID, let facts { return .received(originalTransactionID: original, facts: facts) }
         if from == appUserID && to != appUserID { return .removed(originalTransactionID: original) }

@@ -10,12 +10,12 @@ public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
     public var id: UUID
     /// The subscriber the event belongs to; `nil` for a notification about a purchase not yet linked
     /// to any subscriber (it is applied when the link appears).
-    public var appUserID: String?
+    public var appUserID: AppUserID?
     public var source: LedgerEventSource
     public var idempotencyKey: String
     public var notificationUUID: String?
     public var transactionID: String?
-    public var originalTransactionID: String?
+    public var originalTransactionID: OriginalTransactionID?
     /// When Apple signed the data (or when the app or operator acted).
     public var signedDate: Date?
     public var receivedAt: Date
@@ -24,8 +24,8 @@ public struct LedgerEvent: Hashable, Sendable, Codable, Identifiable {
     public var rawSignedPayload: String?
 
     public init(
-        id: UUID, appUserID: String?, source: LedgerEventSource, idempotencyKey: String, notificationUUID: String? = nil,
-        transactionID: String? = nil, originalTransactionID: String? = nil, signedDate: Date? = nil, receivedAt: Date,
+        id: UUID, appUserID: AppUserID?, source: LedgerEventSource, idempotencyKey: String, notificationUUID: String? = nil,
+        transactionID: String? = nil, originalTransactionID: OriginalTransactionID? = nil, signedDate: Date? = nil, receivedAt: Date,
         payload: LedgerEventPayload, rawSignedPayload: String? = nil
     ) {
         self.id = id

@@ -10,9 +10,9 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case transaction(JWSTransactionDecodedPayload)
     case renewalInfo(JWSRenewalInfoDecodedPayload)
     /// The app's purchase of `productID` awaits a parent's approval (Ask to Buy).
-    case purchaseRequested(productID: String, at: Date)
+    case purchaseRequested(productID: ProductID, at: Date)
     /// The Ask to Buy request for `productID` was declined.
-    case purchaseDeclined(productID: String, at: Date)
+    case purchaseDeclined(productID: ProductID, at: Date)
     case appTrialStarted(at: Date)
     case usage(UsageRecord)
     case grant(EntitlementGrant)
@@ -21,18 +21,18 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case overrideRemoved(overrideID: String, at: Date)
     /// A purchase chain moved from one subscriber to another (a restore onto another account). The
     /// receiving side carries the chain's facts at the move, so folding its own events rebuilds them.
-    case purchaseTransferred(originalTransactionID: String, from: String?, to: String, facts: SubscriptionFacts?)
+    case purchaseTransferred(originalTransactionID: OriginalTransactionID, from: AppUserID?, to: AppUserID, facts: SubscriptionFacts?)
     case timeZoneSet(identifier: String)
     /// An anonymous subscriber (`from`) logged in as `into` and was merged into it. On `into`'s ledger
     /// the event carries `from`'s facts at the merge (``SubscriberFacts/absorb(_:)`` folds them in);
     /// on `from`'s it carries none.
-    case subscriberMerged(from: String, into: String, facts: SubscriberFacts?)
+    case subscriberMerged(from: AppUserID, into: AppUserID, facts: SubscriberFacts?)
     /// The app set (or, with `nil`, cleared) documented subscriber attributes (``SubscriberAttribute``).
     case attributesSet([String: String?])
     /// The global open-access switch set to `window`, or turned off (`nil`).
     case openAccessSet(OpenAccessWindow?)
     /// The subscriber joined a household and shares its entitlements from `at`.
-    case householdJoined(householdID: String, at: Date)
+    case householdJoined(householdID: AppUserID, at: Date)
     /// The subscriber left a household at `at`.
-    case householdLeft(householdID: String, at: Date)
+    case householdLeft(householdID: AppUserID, at: Date)
 }

@@ -3,16 +3,16 @@ import Foundation
 /// A purchase moving to another subscriber (a restore onto another account): the two ledger events
 /// that record it, one on each timeline. Built here so that every store records a transfer alike.
 public struct PurchaseTransfer: Sendable {
-    public let originalTransactionID: String
-    public let from: String
-    public let to: String
+    public let originalTransactionID: OriginalTransactionID
+    public let from: AppUserID
+    public let to: AppUserID
     public let at: Date
     /// Identifies the move (and the incoming event); both events derive their idempotency keys from it.
     public let id: UUID
     /// The outgoing event's id.
     public let outgoingID: UUID
 
-    public init(originalTransactionID: String, from: String, to: String, at: Date, id: UUID, outgoingID: UUID) {
+    public init(originalTransactionID: OriginalTransactionID, from: AppUserID, to: AppUserID, at: Date, id: UUID, outgoingID: UUID) {
         self.originalTransactionID = originalTransactionID
         self.from = from
         self.to = to

@@ -7,7 +7,7 @@ extension SubscriberFacts: LedgerFolding {
     /// Recording is commutative for Apple's data (latest signed version wins), and the fold sorts by
     /// ``LedgerEvent/precedes(_:_:)`` for operator actions, so duplicates, reordering and replays of
     /// the same events give the same facts.
-    public static func fold(appUserID: String, events: [LedgerEvent]) -> SubscriberFacts {
+    public static func fold(appUserID: AppUserID, events: [LedgerEvent]) -> SubscriberFacts {
         LedgerFold.fold(events, into: SubscriberFacts(appUserID: appUserID))
     }
 

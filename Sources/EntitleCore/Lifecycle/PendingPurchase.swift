@@ -10,7 +10,7 @@ import Foundation
 /// (the approval). Recording keeps the latest request and the latest decline, so requests and
 /// declines in any order, duplicated or replayed, give the same value.
 public struct PendingPurchase: Hashable, Sendable, Codable {
-    public var productID: String
+    public var productID: ProductID
     /// The latest request.
     public var requestedAt: Date
     /// The latest decline reported, if any.
@@ -19,7 +19,7 @@ public struct PendingPurchase: Hashable, Sendable, Codable {
     /// How long a request waits for a parent's answer.
     public static let lifetime: TimeInterval = 24 * 60 * 60
 
-    public init(productID: String, requestedAt: Date, declinedAt: Date? = nil) {
+    public init(productID: ProductID, requestedAt: Date, declinedAt: Date? = nil) {
         self.productID = productID
         self.requestedAt = requestedAt
         self.declinedAt = declinedAt
@@ -45,7 +45,7 @@ public struct PendingPurchase: Hashable, Sendable, Codable {
         if let declinedAt, declinedAt >= requestedAt, declinedAt <= now { return false }
         let approved = purchases.contains { chain in
             chain.transactions.values.contains { transaction in
-                transaction.productId == productID
+                transaction.productId == productID.rawValue
                     && (transaction.purchaseDate ?? .distantPast) >= requestedAt && (transaction.purchaseDate ?? .distantPast) <= now
             }
         }

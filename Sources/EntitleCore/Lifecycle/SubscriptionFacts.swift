@@ -9,7 +9,7 @@ import Foundation
 /// any order, duplicated or replayed, give the same value. That is what lets a ledger fold events
 /// delivered out of order.
 public struct SubscriptionFacts: Hashable, Sendable, Codable {
-    public let originalTransactionID: String
+    public let originalTransactionID: OriginalTransactionID
     /// The latest signed version of each transaction that can still be current, by transaction id.
     ///
     /// Only transactions with the latest purchase date can define the chain's state (see
@@ -21,14 +21,14 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
     public private(set) var renewalInfo: JWSRenewalInfoDecodedPayload?
     /// Refund reversals (REFUND_REVERSED) by transaction id, with the instant Apple signed each.
     public private(set) var refundReversals: [String: Date] = [:]
-    public init(originalTransactionID: String) {
+    public init(originalTransactionID: OriginalTransactionID) {
         self.originalTransactionID = originalTransactionID
     }
 
     /// Records a signed transaction. Transactions of another chain or without an id are ignored.
     public mutating func record(_ transaction: JWSTransactionDecodedPayload) {
         guard let id = transaction.transactionId,
-            (transaction.originalTransactionId ?? id) == originalTransactionID
+            (transaction.originalTransactionId ?? id) == originalTransactionID.rawValue
         else { return }
         if let existing = transactions[id] {
             let (purchased, before) = (transaction.purchaseDate ?? .distantPast, existing.purchaseDate ?? .distantPast)
@@ -52,7 +52,7 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
 
     /// Records signed renewal info. Renewal info of another chain is ignored.
     public mutating func record(_ info: JWSRenewalInfoDecodedPayload) {
-        guard info.originalTransactionId == nil || info.originalTransactionId == originalTransactionID else { return }
+        guard info.originalTransactionId == nil || info.originalTransactionId == originalTransactionID.rawValue else { return }
         if let existing = renewalInfo, !Self.isNewer(info, than: existing) { return }
         renewalInfo = info
     }

@@ -26,7 +26,7 @@ public enum SubscriptionLifecycle {
         guard kind != .consumable else { return nil }
 
         var status = SubscriptionStatus(
-            originalTransactionID: facts.originalTransactionID, productID: current.productId ?? "", kind: kind,
+            originalTransactionID: facts.originalTransactionID, productID: ProductID(current.productId ?? ""), kind: kind,
             state: .active, currentTransactionID: current.transactionId, purchasedAt: current.purchaseDate,
             originalPurchasedAt: current.originalPurchaseDate, expiresAt: current.expiresDate,
             isFamilyShared: current.inAppOwnershipType == .familyShared, environment: current.environment,
@@ -72,7 +72,7 @@ public enum SubscriptionLifecycle {
         // Without renewal info, a subscription renews: that is the App Store's default.
         status.willRenew = renewal?.autoRenewStatus.map { $0 == .on } ?? true
         if let next = renewal?.autoRenewProductId, next != current.productId {
-            status.renewsToProductID = next
+            status.renewsToProductID = ProductID(next)
         }
         let expiresAt = current.expiresDate ?? current.purchaseDate ?? .distantPast
         if now < expiresAt {

@@ -3,10 +3,10 @@ import Foundation
 
 /// The evaluated state of one purchase chain at an instant: what ``SubscriptionLifecycle`` returns.
 public struct SubscriptionStatus: Hashable, Sendable {
-    public var originalTransactionID: String
+    public var originalTransactionID: OriginalTransactionID
     /// The product of the current transaction: the one whose entitlements apply now. After a
     /// downgrade this stays the higher product until the renewal.
-    public var productID: String
+    public var productID: ProductID
     public var kind: ProductKind
     public var state: SubscriptionState
     /// The App Store Server API `Status` (1–5) this state corresponds to; `nil` for pending and
@@ -15,7 +15,7 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var willRenew: Bool
     /// The product the subscription renews to when it differs from `productID` (a pending downgrade
     /// or crossgrade).
-    public var renewsToProductID: String?
+    public var renewsToProductID: ProductID?
     /// What moving to `renewsToProductID` is in the catalog (a downgrade, or a crossgrade to another
     /// duration); set by ``EntitlementResolver``, which knows the catalog.
     public var renewalChange: ProductChange.Kind?
@@ -46,8 +46,8 @@ public struct SubscriptionStatus: Hashable, Sendable {
     }
 
     public init(
-        originalTransactionID: String, productID: String, kind: ProductKind, state: SubscriptionState,
-        appleStatus: Status? = nil, willRenew: Bool = false, renewsToProductID: String? = nil,
+        originalTransactionID: OriginalTransactionID, productID: ProductID, kind: ProductKind, state: SubscriptionState,
+        appleStatus: Status? = nil, willRenew: Bool = false, renewsToProductID: ProductID? = nil,
         currentTransactionID: String? = nil, purchasedAt: Date? = nil, originalPurchasedAt: Date? = nil,
         expiresAt: Date? = nil, gracePeriodExpiresAt: Date? = nil, periodType: PeriodType = .normal,
         expirationReason: ExpirationReason? = nil, revocationCause: RevocationCause? = nil, revokedAt: Date? = nil,

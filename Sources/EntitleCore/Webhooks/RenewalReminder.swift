@@ -5,8 +5,8 @@ public struct RenewalReminder: Hashable, Sendable {
     /// How long before the renewal the reminder is due.
     public static let lead: TimeInterval = 7 * 86_400
 
-    public var originalTransactionID: String
-    public var productID: String
+    public var originalTransactionID: OriginalTransactionID
+    public var productID: ProductID
     /// The end of the period that renews.
     public var renewsAt: Date
     public var dueAt: Date

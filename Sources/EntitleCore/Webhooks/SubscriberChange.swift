@@ -4,16 +4,16 @@ import Foundation
 public struct SubscriberChange: Hashable, Sendable {
     public var type: WebhookEventType
     /// The purchase chain it is about, for purchase and subscription events.
-    public var originalTransactionID: String?
+    public var originalTransactionID: OriginalTransactionID?
     /// The product it is about (after the change, for a product change).
-    public var productID: String?
+    public var productID: ProductID?
     /// For a product change: the product before it.
-    public var previousProductID: String?
+    public var previousProductID: ProductID?
     /// For an exhausted quota: the metered feature.
     public var feature: String?
 
     public init(
-        _ type: WebhookEventType, originalTransactionID: String? = nil, productID: String? = nil, previousProductID: String? = nil,
+        _ type: WebhookEventType, originalTransactionID: OriginalTransactionID? = nil, productID: ProductID? = nil, previousProductID: ProductID? = nil,
         feature: String? = nil
     ) {
         self.type = type
@@ -25,6 +25,6 @@ public struct SubscriberChange: Hashable, Sendable {
 
     /// What makes the change one of its kind for a subscriber, in an event ID.
     public var subject: String {
-        [type.rawValue, originalTransactionID ?? "", productID ?? "", feature ?? ""].joined(separator: ":")
+        [type.rawValue, originalTransactionID?.rawValue ?? "", productID?.rawValue ?? "", feature ?? ""].joined(separator: ":")
     }
 }

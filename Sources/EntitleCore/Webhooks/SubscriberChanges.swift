@@ -12,7 +12,7 @@ public enum SubscriberChanges {
     /// transaction IDs, then the app trial's and the quotas', and last `entitlement_changed` when the
     /// entitlements differ. A chain in `transferred` (moved by a purchase transfer) that is new to the
     /// subscriber is a `transfer`, as it is on the side that lost it.
-    public static func between(_ before: SubscriberAccess, _ after: SubscriberAccess, transferred: Set<String> = []) -> [SubscriberChange] {
+    public static func between(_ before: SubscriberAccess, _ after: SubscriberAccess, transferred: Set<OriginalTransactionID> = []) -> [SubscriberChange] {
         var changes: [SubscriberChange] = []
         let old = Dictionary(before.subscriptions.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(after.subscriptions.map { ($0.originalTransactionID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -41,8 +41,8 @@ public enum SubscriberChanges {
     public static func entitlementsDiffer(_ before: SubscriberAccess, _ after: SubscriberAccess) -> Bool {
         func shape(_ access: SubscriberAccess) -> [String] {
             access.entitlements.map { status in
-                [status.id, "\(status.state)", status.productID ?? "", "\(status.expiresAt?.timeIntervalSince1970 ?? -1)", "\(status.willRenew)",
-                 status.renewsToProductID ?? "", status.periodType?.rawValue ?? "", "\(status.isFamilyShared)"].joined(separator: "|")
+                [status.id, "\(status.state)", status.productID?.rawValue ?? "", "\(status.expiresAt?.timeIntervalSince1970 ?? -1)", "\(status.willRenew)",
+                 status.renewsToProductID?.rawValue ?? "", status.periodType?.rawValue ?? "", "\(status.isFamilyShared)"].joined(separator: "|")
             }
         }
         return shape(before) != shape(after)

@@ -32,7 +32,7 @@ extension ServedApps {
         }
         // A product ID two apps share (unusual) is counted once, by the first app's mapping.
         var seen = Set<String>()
-        let unique = products.filter { seen.insert($0.id).inserted }
+        let unique = products.filter { seen.insert($0.id.rawValue).inserted }
         return AnalyticsReport(cells: cells, catalog: Catalog(products: unique, entitlements: entitlements), from: first, to: last)
     }
 }

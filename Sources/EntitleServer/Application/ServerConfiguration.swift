@@ -85,7 +85,7 @@ public struct ServerConfiguration: Sendable {
         now: @escaping @Sendable () -> Date, logger: Logger, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         signer: CustomerInfoSigner? = nil
     ) {
-        let bundleID = verifiers.first?.configuration.bundleID ?? catalog.bundleID ?? ""
+        let bundleID = verifiers.first?.configuration.bundleID ?? catalog.bundleID?.rawValue ?? ""
         self.init(
             http: http, ledger: ledger, apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers)], keys: keys,
             restorePolicy: restorePolicy, analyticsRefreshInterval: analyticsRefreshInterval, metrics: metrics, now: now, logger: logger,

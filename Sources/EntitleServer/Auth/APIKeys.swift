@@ -1,5 +1,6 @@
 import AppStoreModels
 import Crypto
+import EntitleCore
 import Foundation
 
 /// The API keys the server accepts.
@@ -13,7 +14,7 @@ public struct APIKeys: Sendable {
     public enum Identity: Hashable, Sendable {
         /// A server-wide secret key (`--secret-key`): every app.
         case secret
-        case subscriber(appUserID: String)
+        case subscriber(appUserID: AppUserID)
         /// A stored app key: its app's subscribers, from inside the app.
         case appKey(app: String)
         /// A stored secret key: everything of its app.
@@ -57,21 +58,21 @@ public struct APIKeys: Sendable {
     /// The public key of `appUserID`, or `nil` when no public-key secret is configured. Keys of the
     /// primary app (`app` nil) are derived from the app user ID alone, as before apps existed; keys of
     /// the other apps from the bundle ID and the app user ID, so a key reaches one app's subscriber only.
-    public func publicKey(for appUserID: String, app: String? = nil) -> String? {
+    public func publicKey(for appUserID: AppUserID, app: String? = nil) -> String? {
         guard let publicKeySecret else { return nil }
-        let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID
+        let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID.rawValue
         let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: publicKeySecret)
         return "pk_" + Data(mac).base64URL
     }
 
     /// Who presents `key`, for a request about `appUserID` (when the route names one).
     ///   - app: the bundle ID of a non-primary app the request is for (`nil` for the primary app).
-    public func identify(_ key: String, appUserID: String?, app: String? = nil) -> Identity? {
+    public func identify(_ key: String, appUserID: AppUserID?, app: String? = nil) -> Identity? {
         if key.hasPrefix("pk_") {
             guard let appUserID, let publicKeySecret,
                 let mac = Data(base64URL: String(key.dropFirst(3)))
             else { return nil }
-            let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID
+            let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID.rawValue
             let valid = HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(input.utf8), using: publicKeySecret)
             return valid ? .subscriber(appUserID: appUserID) : nil
         }

@@ -34,13 +34,13 @@ public struct LogInToken: Sendable {
 
     /// A token saying that `appUserID` of `app` is logging in, signed with the backend's `key`.
     public static func sign(
-        appUserID: String, app: String, issuedAt: Date, lifetime: TimeInterval = 300, keyID: String, key: P256.Signing.PrivateKey
+        appUserID: AppUserID, app: String, issuedAt: Date, lifetime: TimeInterval = 300, keyID: String, key: P256.Signing.PrivateKey
     ) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let iat = Int64(saturating: issuedAt.timeIntervalSince1970, rounding: .down)
         let header = try encoder.encode(Header(alg: "ES256", typ: "JWT", kid: keyID))
-        let claims = try encoder.encode(Claims(sub: appUserID, aud: app, iat: iat, exp: iat.saturatingAdding(Int64(saturating: lifetime, rounding: .down))))
+        let claims = try encoder.encode(Claims(sub: appUserID.rawValue, aud: app, iat: iat, exp: iat.saturatingAdding(Int64(saturating: lifetime, rounding: .down))))
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
@@ -75,7 +75,7 @@ public struct LogInTokenVerifier: Sendable {
 
     /// Checks that `token` proves, at `now`, that the user logging in is `appUserID`.
     /// - Throws: `auth.invalidLogInToken`, saying which check failed (never echoing the token).
-    public func verify(_ token: String, appUserID: String, now: Date) throws(ServiceError) {
+    public func verify(_ token: String, appUserID: AppUserID, now: Date) throws(ServiceError) {
         func invalid(_ reason: String) -> ServiceError { ServiceError(.invalidLogInToken, "the log-in token \(reason)") }
         guard token.utf8.count <= LogInToken.maximumLength else { throw invalid("is longer than \(LogInToken.maximumLength) bytes") }
         let parts = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
@@ -102,7 +102,7 @@ public struct LogInTokenVerifier: Sendable {
         let latest = Int64(saturating: AppStoreValueRanges.instants.upperBound.timeIntervalSince1970)
         guard (0...latest).contains(claims.iat), (0...latest).contains(claims.exp) else { throw invalid("has an iat or exp out of range") }
         guard claims.aud == app else { throw invalid("is for another app") }
-        guard claims.sub == appUserID else { throw invalid("is for another user") }
+        guard claims.sub == appUserID.rawValue else { throw invalid("is for another user") }
         guard claims.exp > claims.iat, Double(claims.exp - claims.iat) <= LogInToken.maximumLifetime else {
             throw invalid("lives longer than \(Int(LogInToken.maximumLifetime)) s, or not at all (exp − iat)")
         }

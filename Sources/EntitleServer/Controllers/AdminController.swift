@@ -18,43 +18,43 @@ struct AdminController {
             let body = try await request.decode(as: GrantRequest.self, context: context)
             return SubscriberResponseBuilder.response(
                 try await context.services.admin.grant(
-                    appUserID: AppUserID(context.subscriberID()), entitlementID: body.entitlementID, startsAt: body.startsAt,
+                    appUserID: context.subscriberID(), entitlementID: body.entitlementID, startsAt: body.startsAt,
                     endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("grants/{grantID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.services.admin.revokeGrant(appUserID: AppUserID(context.subscriberID()), grantID: context.parameters.require("grantID")))
+                try await context.services.admin.revokeGrant(appUserID: context.subscriberID(), grantID: context.parameters.require("grantID")))
         }
         subscriber.post("overrides") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: OverrideRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.services.admin.addOverride(appUserID: AppUserID(context.subscriberID()), endsAt: body.endsAt, reason: body.reason))
+                try await context.services.admin.addOverride(appUserID: context.subscriberID(), endsAt: body.endsAt, reason: body.reason))
         }
         subscriber.delete("overrides/{overrideID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
                 try await context.services.admin.removeOverride(
-                    appUserID: AppUserID(context.subscriberID()), overrideID: context.parameters.require("overrideID")))
+                    appUserID: context.subscriberID(), overrideID: context.parameters.require("overrideID")))
         }
         subscriber.put("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
-                try await context.services.admin.addMember(householdID: AppUserID(context.subscriberID()), memberID: AppUserID(context.subscriberID("memberID"))))
+                try await context.services.admin.addMember(householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
         }
         subscriber.delete("members/{memberID}") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
                 try await context.services.admin.removeMember(
-                    householdID: AppUserID(context.subscriberID()), memberID: AppUserID(context.subscriberID("memberID"))))
+                    householdID: context.subscriberID(), memberID: context.subscriberID("memberID")))
         }
         subscriber.post("refresh") { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.services.appStore.refreshFromAppStore(appUserID: AppUserID(context.subscriberID())))
+            SubscriberResponseBuilder.response(try await context.services.appStore.refreshFromAppStore(appUserID: context.subscriberID()))
         }
         subscriber.post("renewal-extensions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: RenewalExtensionRequest.self, context: context)
             return SubscriberResponseBuilder.response(
                 try await context.services.appStore.extendRenewal(
-                    appUserID: AppUserID(context.subscriberID()), originalTransactionID: body.originalTransactionID, days: body.days, reasonCode: body.reasonCode))
+                    appUserID: context.subscriberID(), originalTransactionID: body.originalTransactionID.map { OriginalTransactionID($0) }, days: body.days, reasonCode: body.reasonCode))
         }
         subscriber.get("events") { _, context -> [TimelineEvent] in
-            try await context.services.admin.timeline(appUserID: AppUserID(context.subscriberID())).map(TimelineEvent.init)
+            try await context.services.admin.timeline(appUserID: context.subscriberID()).map(TimelineEvent.init)
         }
         subscriber.post("keys") { _, context -> [String: String] in
             let appUserID = try context.subscriberID()
@@ -62,7 +62,7 @@ struct AdminController {
             guard let key = keys.publicKey(for: appUserID, app: context.isPrimaryApp ? nil : try context.services.bundleID) else {
                 throw ServiceError(.invalidRequest, "no public-key secret is configured")
             }
-            return ["appUserID": appUserID, "publicKey": key]
+            return ["appUserID": appUserID.rawValue, "publicKey": key]
         }
 
         let apiKeys = router.group("/v1/keys").add(middleware: select).add(middleware: secret)
@@ -123,7 +123,7 @@ struct AdminController {
 
         router.group("/v1/purchases").add(middleware: select).add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
             let lookup = try await context.services.admin.lookup(originalTransactionID: OriginalTransactionID(context.parameters.require("originalTransactionID")))
-            return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID, appUserID: lookup.owner, heldEvents: lookup.heldEvents)
+            return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID.rawValue, appUserID: lookup.owner?.rawValue, heldEvents: lookup.heldEvents)
         }
     }
 }
@@ -137,7 +137,7 @@ extension OrderResponse: ResponseEncodable {
                 return Purchase(
                     originalTransactionID: transaction.originalTransactionId ?? transaction.transactionId ?? "", transactionID: transaction.transactionId ?? "",
                     productID: transaction.productId ?? "", purchasedAt: transaction.purchaseDate, revokedAt: transaction.revocationDate,
-                    appUserID: purchase.owner)
+                    appUserID: purchase.owner?.rawValue)
             })
     }
 }
@@ -165,7 +165,7 @@ extension TimelineEvent {
     init(_ event: LedgerEvent) {
         self.init(
             id: event.id.uuidString.lowercased(), source: event.source.rawValue, kind: event.payload.kind, notificationUUID: event.notificationUUID,
-            transactionID: event.transactionID, originalTransactionID: event.originalTransactionID, signedDate: event.signedDate,
+            transactionID: event.transactionID, originalTransactionID: event.originalTransactionID?.rawValue, signedDate: event.signedDate,
             receivedAt: event.receivedAt)
     }
 }

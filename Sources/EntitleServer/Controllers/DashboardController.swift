@@ -89,25 +89,25 @@ struct DashboardController {
                 guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to search its subscribers") }
                 let search = try await context.services.admin.searchSubscribers(text)
-                return SubscribersPage.search(query: text, matches: search.matches, owner: search.purchaseOwner)
+                return SubscribersPage.search(query: text, matches: search.matches.map(\.rawValue), owner: search.purchaseOwner?.rawValue)
             }
         }
         pages.get("subscribers/{appUserID}") { _, context -> Response in
             try await Self.page(apps, context) {
                 let appUserID = try context.subscriberID()
-                guard try await context.services.subscribers.isKnown(appUserID: AppUserID(appUserID)) else {
+                guard try await context.services.subscribers.isKnown(appUserID: appUserID) else {
                     throw ServiceError(.notFound, "no subscriber \(appUserID)")
                 }
                 return SubscribersPage.detail(
-                    SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: AppUserID(appUserID))),
-                    timeline: try await context.services.analytics.stateTimeline(appUserID: AppUserID(appUserID)), supportTools: try context.services.appStore.hasServerAPI)
+                    SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: appUserID)),
+                    timeline: try await context.services.analytics.stateTimeline(appUserID: appUserID), supportTools: try context.services.appStore.hasServerAPI)
             }
         }
         pages.post("subscribers/{appUserID}/refresh") { _, context -> Response in
             let appUserID = try context.subscriberID()
             return try await Self.action(apps, context) {
-                _ = try await context.services.appStore.refreshFromAppStore(appUserID: AppUserID(appUserID))
-                return SubscribersPage.link(appUserID)
+                _ = try await context.services.appStore.refreshFromAppStore(appUserID: appUserID)
+                return SubscribersPage.link(appUserID.rawValue)
             }
         }
         pages.post("subscribers/{appUserID}/extend") { request, context -> Response in
@@ -117,8 +117,8 @@ struct DashboardController {
                 guard let days = form["days"].flatMap({ Int($0) }), let reason = form["reason"].flatMap({ Int($0) }) else {
                     throw ServiceError(.invalidRequest, "days (1 to 90) and a reason are required")
                 }
-                _ = try await context.services.appStore.extendRenewal(appUserID: AppUserID(appUserID), originalTransactionID: nil, days: days, reasonCode: reason)
-                return SubscribersPage.link(appUserID)
+                _ = try await context.services.appStore.extendRenewal(appUserID: appUserID, originalTransactionID: nil, days: days, reasonCode: reason)
+                return SubscribersPage.link(appUserID.rawValue)
             }
         }
         pages.get("orders") { request, context -> Response in

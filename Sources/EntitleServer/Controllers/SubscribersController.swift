@@ -17,24 +17,24 @@ struct SubscribersController {
             let access = request.uri.queryParameters.get("access")
             guard access == nil || access == "periods" else { throw ServiceError(.invalidRequest, "access is periods, or absent") }
             let periods = access == "periods"
-            return SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: AppUserID(context.subscriberID()), accessPeriods: periods))
+            return SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: context.subscriberID(), accessPeriods: periods))
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
             switch (body.signedTransaction, body.transactionId) {
             case (let signed?, nil):
                 return SubscriberResponseBuilder.response(
-                    try await context.services.ingestion.submitTransaction(appUserID: AppUserID(context.subscriberID()), signedTransaction: signed))
+                    try await context.services.ingestion.submitTransaction(appUserID: context.subscriberID(), signedTransaction: signed))
             case (nil, let transactionID?):
                 return SubscriberResponseBuilder.response(
-                    try await context.services.appStore.submitTransaction(appUserID: AppUserID(context.subscriberID()), transactionID: transactionID))
+                    try await context.services.appStore.submitTransaction(appUserID: context.subscriberID(), transactionID: transactionID))
             default:
                 throw ServiceError(.invalidRequest, "send signedTransaction or transactionId, one of them")
             }
         }
         group.post("promotional-offers") { request, context -> PromotionalOfferResponse in
             let body = try await request.decode(as: PromotionalOfferRequest.self, context: context)
-            let offer = try await context.services.subscribers.promotionalOffer(appUserID: AppUserID(context.subscriberID()), productID: ProductID(body.productID), offerID: body.offerID)
+            let offer = try await context.services.subscribers.promotionalOffer(appUserID: context.subscriberID(), productID: ProductID(body.productID), offerID: body.offerID)
             return PromotionalOfferResponse(
                 productID: body.productID, offerID: body.offerID, keyID: offer.signature.keyID, nonce: offer.signature.nonce,
                 timestamp: offer.signature.timestamp, signature: offer.signature.signature, appAccountToken: offer.appAccountToken,
@@ -43,28 +43,28 @@ struct SubscribersController {
         group.post("pending-purchases") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: PendingPurchaseRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.services.subscribers.reportPendingPurchase(appUserID: AppUserID(context.subscriberID()), productID: ProductID(body.productID)))
+                try await context.services.subscribers.reportPendingPurchase(appUserID: context.subscriberID(), productID: ProductID(body.productID)))
         }
         group.post("pending-purchases/{productID}/decline") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(
                 try await context.services.subscribers.declinePendingPurchase(
-                    appUserID: AppUserID(context.subscriberID()), productID: ProductID(context.parameters.require("productID"))))
+                    appUserID: context.subscriberID(), productID: ProductID(context.parameters.require("productID"))))
         }
         group.put("app-account-token") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: AppAccountTokenRequest.self, context: context)
             return SubscriberResponseBuilder.response(
-                try await context.services.subscribers.registerAccountToken(appUserID: AppUserID(context.subscriberID()), token: body.appAccountToken))
+                try await context.services.subscribers.registerAccountToken(appUserID: context.subscriberID(), token: body.appAccountToken))
         }
         group.post("alias") { request, context -> Response in
             let body = try await request.decode(as: AliasRequest.self, context: context)
             let known = try EntitleRequestContext.normalizeSubscriberID(body.appUserID)
             let service = try context.services
             if let token = body.logInToken {
-                try service.subscribers.verifyLogInToken(token, for: AppUserID(known))
+                try service.subscribers.verifyLogInToken(token, for: known)
             } else {
                 try Self.requireNoToken(context)
             }
-            let answer = try await service.subscribers.logIn(anonymous: AppUserID(context.subscriberID()), as: AppUserID(known))
+            let answer = try await service.subscribers.logIn(anonymous: context.subscriberID(), as: known)
             var response = try SubscriberResponseBuilder.response(answer).response(from: request, context: context)
             // Proven by the backend: the app reaches the known user with their own key from now on.
             if body.logInToken != nil, let key = keys.publicKey(for: known, app: context.isPrimaryApp ? nil : service.bundleID) {
@@ -74,16 +74,16 @@ struct SubscribersController {
         }
         group.patch("attributes") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SetAttributesRequest.self, context: context)
-            return SubscriberResponseBuilder.response(try await context.services.subscribers.setAttributes(appUserID: AppUserID(context.subscriberID()), body.values))
+            return SubscriberResponseBuilder.response(try await context.services.subscribers.setAttributes(appUserID: context.subscriberID(), body.values))
         }
         group.post("trial") { _, context -> SubscriberResponse in
-            SubscriberResponseBuilder.response(try await context.services.subscribers.startTrial(appUserID: AppUserID(context.subscriberID())))
+            SubscriberResponseBuilder.response(try await context.services.subscribers.startTrial(appUserID: context.subscriberID()))
         }
         group.post("usage") { request, context -> AccessResponse in
             let body = try await request.decode(as: RecordUsageRequest.self, context: context)
             return SubscriberResponseBuilder.access(
                 try await context.services.subscribers.recordUsage(
-                    appUserID: AppUserID(context.subscriberID()), feature: body.feature, amount: body.amount ?? 1,
+                    appUserID: context.subscriberID(), feature: body.feature, amount: body.amount ?? 1,
                     idempotencyKey: body.idempotencyKey))
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
@@ -93,7 +93,7 @@ struct SubscribersController {
             }
             return SubscriberResponseBuilder.access(
                 try await context.services.subscribers.access(
-                    appUserID: AppUserID(context.subscriberID()), feature: context.parameters.require("feature"), usage: usage))
+                    appUserID: context.subscriberID(), feature: context.parameters.require("feature"), usage: usage))
         }
     }
 

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleWire
 import Foundation
 import Hummingbird
@@ -42,7 +43,7 @@ struct WebhooksController {
                 return limit
             } ?? 100
             return try await context.services.webhooks.webhookDeliveries(
-                endpointID: query.get("endpointID").map { String($0) }, appUserID: query.get("appUserID").map { String($0) },
+                endpointID: query.get("endpointID").map { String($0) }, appUserID: query.get("appUserID").map { AppUserID(String($0)) },
                 status: query.get("status").map { String($0) }, limit: limit
             ).map { WebhookInfo.info($0) }
         }

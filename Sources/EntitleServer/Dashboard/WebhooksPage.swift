@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import Foundation
 
@@ -53,7 +54,7 @@ enum WebhooksPage {
                         + (attempt.error.map { " \($0)" } ?? ""))
             }.joined(separator: "<br>")
             return [
-                String(delivery.id), "<code>\(HTML.escape(delivery.eventType))</code>", HTML.escape(delivery.appUserID),
+                String(delivery.id), "<code>\(HTML.escape(delivery.eventType))</code>", HTML.escape(delivery.appUserID.rawValue),
                 HTML.escape(delivery.occurredAt.formatted(.iso8601)), HTML.escape(delivery.status.rawValue),
                 attempts.isEmpty ? "<span class=\"muted\">not tried yet</span>" : attempts,
             ]

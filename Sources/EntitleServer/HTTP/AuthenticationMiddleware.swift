@@ -89,7 +89,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     /// The subscriber a request names: the path's `{appUserID}`, else (routes about no subscriber, such
     /// as offerings) the `appUserID` query parameter's.
-    private static func namedSubscriber(_ request: Request, _ context: Context) throws(ServiceError) -> String? {
+    private static func namedSubscriber(_ request: Request, _ context: Context) throws(ServiceError) -> AppUserID? {
         if let raw = context.parameters.get("appUserID") {
             return try EntitleRequestContext.decodeSubscriberID(raw)
         } else if let query = request.uri.queryParameters.get("appUserID") {
@@ -101,10 +101,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// An app key of an app whose entitlements file sets `logInTokens.requiredForAppKeys` reaches
     /// anonymous subscribers only, and not one that logged in (its ID now reaches the known user):
     /// a known user's requests carry the public key a log-in with a token returned.
-    private static func requireAnonymous(_ appUserID: String?, service: AppServices) async throws(ServiceError) {
+    private static func requireAnonymous(_ appUserID: AppUserID?, service: AppServices) async throws(ServiceError) {
         guard let appUserID else { return }
         let message = "this app's key reaches anonymous users only; a known user's requests use the key their log-in with a token returned"
-        guard appUserID.hasPrefix(InputRules.anonymousPrefix) else { throw ServiceError(.logInTokenRequired, message) }
+        guard appUserID.isAnonymous else { throw ServiceError(.logInTokenRequired, message) }
         guard try await service.subscribers.canonical(appUserID) == appUserID else { throw ServiceError(.logInTokenRequired, message) }
     }
 

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleWire
 import Foundation
 import Hummingbird
@@ -46,12 +47,12 @@ extension EntitleRequestContext {
     /// A subscriber ID from the path (`appUserID`, `memberID`), percent-decoded: `a%20b` and `a b`,
     /// `%C3%A9` and `é` (in any Unicode normalization) reach the same subscriber. Refused with a 400
     /// that says which rule it breaks.
-    func subscriberID(_ name: String = "appUserID") throws(ServiceError) -> String {
+    func subscriberID(_ name: String = "appUserID") throws(ServiceError) -> AppUserID {
         guard let raw = parameters.get(name) else { throw ServiceError(.notFound, "no \(name) in the path") }
         return try Self.decodeSubscriberID(raw)
     }
 
-    static func decodeSubscriberID(_ raw: some StringProtocol) throws(ServiceError) -> String {
+    static func decodeSubscriberID(_ raw: some StringProtocol) throws(ServiceError) -> AppUserID {
         // Without a `%` there is nothing to decode.
         guard raw.utf8.contains(UInt8(ascii: "%")) else { return try normalizeSubscriberID(String(raw)) }
         guard let decoded = String(raw).removingPercentEncoding else {
@@ -61,9 +62,9 @@ extension EntitleRequestContext {
     }
 
     /// A subscriber ID from a body or a query parameter (not percent-encoded): NFC, then the ID rules.
-    static func normalizeSubscriberID(_ text: String) throws(ServiceError) -> String {
+    static func normalizeSubscriberID(_ text: String) throws(ServiceError) -> AppUserID {
         // ASCII text is its own NFC.
-        let id = text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.precomposedStringWithCanonicalMapping
+        let id = AppUserID(text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.precomposedStringWithCanonicalMapping)
         try InputRules.validate(id)
         return id
     }

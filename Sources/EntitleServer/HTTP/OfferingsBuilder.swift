@@ -11,7 +11,7 @@ enum OfferingsBuilder {
             let access = entitlements.reduce(AccessLevel.nothing) { $0.union($1.access) }
             let english = product.localizations.first { $0.locale.hasPrefix("en") } ?? product.localizations.first
             return OfferedProduct(
-                productID: product.id, kind: PurchaseKind(rawValue: product.kind.rawValue), displayName: english?.displayName ?? product.referenceName,
+                productID: product.id.rawValue, kind: PurchaseKind(rawValue: product.kind.rawValue), displayName: english?.displayName ?? product.referenceName,
                 description: english?.description,
                 localizedNames: Dictionary(product.localizations.compactMap { l in l.displayName.map { (l.locale, $0) } }, uniquingKeysWith: { a, _ in a }),
                 level: product.groupLevel, period: product.period?.description, price: product.price?.formattedAmount,

@@ -28,18 +28,18 @@ enum SubscriberResponseBuilder {
         case .notStarted, .superseded: break
         }
         return SubscriberResponse(
-            appUserID: access.appUserID, serverTime: access.evaluatedAt,
+            appUserID: access.appUserID.rawValue, serverTime: access.evaluatedAt,
             entitlements: access.entitlements.map { status in
                 EntitlementInfo(
                     id: status.id, isActive: status.isActive, state: EntitlementStateValue(rawValue: status.state.rawValue), source: EntitlementSourceKind(rawValue: status.source.kind),
-                    productID: status.productID, expiresAt: status.expiresAt, willRenew: status.willRenew,
-                    periodType: status.periodType?.rawValue, renewsToProductID: status.renewsToProductID,
+                    productID: status.productID?.rawValue, expiresAt: status.expiresAt, willRenew: status.willRenew,
+                    periodType: status.periodType?.rawValue, renewsToProductID: status.renewsToProductID?.rawValue,
                     isFamilyShared: status.isFamilyShared, limits: status.limits.mapValues(\.maximum))
             },
             subscriptions: chains.filter { $0.kind == .autoRenewable },
             purchases: chains.filter { $0.kind != .autoRenewable },
             pendingPurchases: access.pendingPurchases.map {
-                PendingPurchaseInfo(productID: $0.productID, requestedAt: $0.requestedAt, expiresAt: $0.expiresAt)
+                PendingPurchaseInfo(productID: $0.productID.rawValue, requestedAt: $0.requestedAt, expiresAt: $0.expiresAt)
             },
             appTrial: trial,
             quotas: access.quotas.map(quota),
@@ -49,9 +49,9 @@ enum SubscriberResponseBuilder {
 
     static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {
         SubscriptionInfo(
-            originalTransactionID: status.originalTransactionID, productID: status.productID, kind: PurchaseKind(rawValue: status.kind.rawValue),
+            originalTransactionID: status.originalTransactionID.rawValue, productID: status.productID.rawValue, kind: PurchaseKind(rawValue: status.kind.rawValue),
             state: SubscriptionStateValue(rawValue: status.state.rawValue), appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
-            renewsToProductID: status.renewsToProductID, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
+            renewsToProductID: status.renewsToProductID?.rawValue, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
             gracePeriodExpiresAt: status.gracePeriodExpiresAt, periodType: status.periodType.rawValue,
             expirationReason: status.expirationReason?.rawValue, revocationCause: status.revocationCause?.rawValue,
             isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue, renewalChange: status.renewalChange?.rawValue)

@@ -1,4 +1,5 @@
 import Crypto
+import EntitleCore
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -15,7 +16,7 @@ public struct AccountTokens: Sendable {
     public let bundleID: String
     /// Subscribers whose derived token this process registered (registration is idempotent; this only
     /// saves the write), forgotten all at once past `capacity` so memory stays bounded.
-    private let registered = NIOLockedValueBox<Set<String>>([])
+    private let registered = NIOLockedValueBox<Set<AppUserID>>([])
     public let capacity: Int
 
     public init(bundleID: String, capacity: Int = 50_000) {
@@ -24,7 +25,7 @@ public struct AccountTokens: Sendable {
     }
 
     /// The derived token of `appUserID` in this app.
-    public func token(for appUserID: String) -> UUID {
+    public func token(for appUserID: AppUserID) -> UUID {
         var bytes = Array(SHA256.hash(data: Data("entitle.appAccountToken\u{1F}\(bundleID)\u{1F}\(appUserID)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
@@ -34,7 +35,7 @@ public struct AccountTokens: Sendable {
     }
 
     /// Whether `appUserID`'s derived token still needs registering in this process; marks it.
-    func needsRegistering(_ appUserID: String) -> Bool {
+    func needsRegistering(_ appUserID: AppUserID) -> Bool {
         registered.withLockedValue { registered in
             if registered.count >= capacity, !registered.contains(appUserID) { registered.removeAll(keepingCapacity: true) }
             return registered.insert(appUserID).inserted
@@ -42,7 +43,7 @@ public struct AccountTokens: Sendable {
     }
 
     /// Forgets a registration that failed, so the next answer tries again.
-    func forget(_ appUserID: String) {
+    func forget(_ appUserID: AppUserID) {
         _ = registered.withLockedValue { $0.remove(appUserID) }
     }
 }

@@ -29,12 +29,12 @@ extension AppService {
 
     /// Reads the subscriber's projection and the open-access switch together (one statement), then
     /// their households.
-    func resolutionContext(_ appUserID: String) async throws(ServiceError) -> ResolutionContext {
+    func resolutionContext(_ appUserID: AppUserID) async throws(ServiceError) -> ResolutionContext {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let read: (facts: SubscriberFacts?, global: LedgerEvent?)
         do {
-            read = try await store.projection(appUserID: AppUserID(appUserID), latestGlobalEvent: .openAccess)
+            read = try await store.projection(appUserID: appUserID, latestGlobalEvent: .openAccess)
         } catch {
             throw ServiceError(error)
         }
@@ -50,7 +50,7 @@ extension AppService {
         var households: [SubscriberFacts] = []
         for id in facts.householdIDs(at: at) {
             do {
-                if let household = try await store.projection(appUserID: AppUserID(id)) { households.append(household) }
+                if let household = try await store.projection(appUserID: id) { households.append(household) }
             } catch {
                 throw ServiceError(error)
             }
@@ -97,20 +97,16 @@ extension AppService {
 
     /// The subscriber an ID reaches: an anonymous ID merged at log-in reaches the subscriber it was
     /// merged into; every other ID is its own.
-    func canonical(_ appUserID: String) async throws(ServiceError) -> String {
-        guard appUserID.hasPrefix(InputRules.anonymousPrefix) else { return appUserID }
+    func canonical(_ appUserID: AppUserID) async throws(ServiceError) -> AppUserID {
+        guard appUserID.isAnonymous else { return appUserID }
         do {
-            return try await store.aliasTarget(AppUserID(appUserID)) ?? appUserID
+            return try await store.aliasTarget(appUserID) ?? appUserID
         } catch {
             throw ServiceError(error)
         }
     }
 
-    static func validate(_ appUserID: String) throws(ServiceError) { try InputRules.validate(appUserID) }
-    static func validate(_ appUserID: AppUserID) throws(ServiceError) { try InputRules.validate(appUserID.rawValue) }
-
-    /// The subscriber `appUserID` reaches (``canonical(_:)-(String)``).
-    func canonical(_ appUserID: AppUserID) async throws(ServiceError) -> String { try await canonical(appUserID.rawValue) }
+    static func validate(_ appUserID: AppUserID) throws(ServiceError) { try InputRules.validate(appUserID) }
 
     /// A signed transaction is identified by its content, not its ID alone: StoreKit hands the app the
     /// same `transactionId` again, re-signed, when it changes (a refund, a revocation, an upgrade), and

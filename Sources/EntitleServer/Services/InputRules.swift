@@ -6,14 +6,15 @@ import Foundation
 /// service and controller.
 public enum InputRules {
     /// Anonymous subscriber IDs: `$anon:` and a UUID, made by the app before the user signs in.
-    public static let anonymousPrefix = "$anon:"
+    public static let anonymousPrefix = AppUserID.anonymousPrefix
 
     /// The most one use may consume, and the most usage an access question may ask about.
     public static let maximumUsage = 1_000_000
 
     /// App user IDs are opaque strings chosen by the app: 1 to 200 bytes of printable text; an
     /// anonymous one is ``anonymousPrefix`` and a UUID.
-    public static func validate(_ appUserID: String) throws(ServiceError) {
+    public static func validate(_ id: AppUserID) throws(ServiceError) {
+        let appUserID = id.rawValue
         guard !appUserID.isEmpty else { throw ServiceError(.invalidAppUserID, "the app user ID is empty") }
         guard appUserID.utf8.count <= 200 else {
             throw ServiceError(.invalidAppUserID, "the app user ID is \(appUserID.utf8.count) bytes of UTF-8; at most 200")

@@ -16,25 +16,25 @@ final class SetAsideCollector: Sendable {
     }
 
     /// `events` without those whose values are out of range, each of which is noted with the reason.
-    func keepingProcessable(_ events: [LedgerEvent], appUserID: String?, at: Date) -> [LedgerEvent] {
+    func keepingProcessable(_ events: [LedgerEvent], appUserID: AppUserID?, at: Date) -> [LedgerEvent] {
         events.filter { !setsAside($0, appUserID: appUserID, at: at) }
     }
 
     /// Notes `event`, which the consumer could not process for `reason`.
-    func note(_ event: LedgerEvent, appUserID: String? = nil, reason: String, at: Date) {
+    func note(_ event: LedgerEvent, appUserID: AppUserID? = nil, reason: String, at: Date) {
         note(eventID: event.id, appUserID: event.appUserID ?? appUserID, reason: reason, at: at)
     }
 
     /// Notes an input that never became a ledger event (a notification of Apple's history the ledger
     /// refused), by an ID of its own.
-    func note(eventID: UUID, appUserID: String?, reason: String, at: Date) {
+    func note(eventID: UUID, appUserID: AppUserID?, reason: String, at: Date) {
         let record = SetAsideEvent(consumer: consumer, eventID: eventID, appUserID: appUserID, reason: reason, setAsideAt: at)
         noted.withLock { $0[eventID] = record }
     }
 
     /// Whether the consumer should set `event` aside rather than process it: a value out of range
     /// (noted, with the reason).
-    func setsAside(_ event: LedgerEvent, appUserID: String? = nil, at: Date) -> Bool {
+    func setsAside(_ event: LedgerEvent, appUserID: AppUserID? = nil, at: Date) -> Bool {
         guard let problem = event.outOfRangeValue else { return false }
         note(event, appUserID: appUserID, reason: problem.description, at: at)
         return true

@@ -102,7 +102,7 @@ extension WebhookService {
     }
 
     public func webhookDeliveries(
-        endpointID: String?, appUserID: String?, status: String?, limit: Int
+        endpointID: String?, appUserID: AppUserID?, status: String?, limit: Int
     ) async throws(ServiceError) -> [WebhookDelivery] {
         guard (1...500).contains(limit) else { throw ServiceError(.invalidRequest, "limit is 1 to 500") }
         var parsed: WebhookDelivery.Status?

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import NIOConcurrencyHelpers
 
@@ -9,7 +10,7 @@ final class WebhookSnapshotCache: Sendable {
     private struct State {
         /// The webhooks' cursor after the last step this instance stored.
         var position: Int64?
-        var snapshots: [String: WebhookSnapshot] = [:]
+        var snapshots: [AppUserID: WebhookSnapshot] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
@@ -22,11 +23,11 @@ final class WebhookSnapshotCache: Sendable {
 
     /// The kept snapshots of `appUserIDs`, and those it has none of (read them from the store). With a
     /// `position` other than where this instance left the cursor, nothing is kept any more.
-    func snapshots(of appUserIDs: Set<String>, cursorAt position: Int64?) -> (found: [String: WebhookSnapshot], missing: Set<String>) {
+    func snapshots(of appUserIDs: Set<AppUserID>, cursorAt position: Int64?) -> (found: [AppUserID: WebhookSnapshot], missing: Set<AppUserID>) {
         state.withLockedValue { state in
             if let position, state.position != position { state = State() }
-            var found: [String: WebhookSnapshot] = [:]
-            var missing = Set<String>()
+            var found: [AppUserID: WebhookSnapshot] = [:]
+            var missing = Set<AppUserID>()
             for appUserID in appUserIDs {
                 if let snapshot = state.snapshots[appUserID] { found[appUserID] = snapshot } else { missing.insert(appUserID) }
             }
@@ -35,7 +36,7 @@ final class WebhookSnapshotCache: Sendable {
     }
 
     /// Keeps what a step stored; `position`: where the step left the cursor (`nil`: it did not move it).
-    func stored(_ snapshots: [String: WebhookSnapshot], cursorAt position: Int64?) {
+    func stored(_ snapshots: [AppUserID: WebhookSnapshot], cursorAt position: Int64?) {
         state.withLockedValue { state in
             if state.snapshots.count + snapshots.count > capacity { state.snapshots = [:] }
             state.snapshots.merge(snapshots) { _, new in new }

@@ -16,8 +16,8 @@ struct WebhookStep {
     let endpoints: [WebhookEndpoint]
     /// The events the step could not report: left out, and recorded once the step is stored.
     let setAside = SetAsideCollector(consumer: "webhooks")
-    private var snapshots: [String: WebhookSnapshot] = [:]
-    private var histories: [String: [LedgerEvent]] = [:]
+    private var snapshots: [AppUserID: WebhookSnapshot] = [:]
+    private var histories: [AppUserID: [LedgerEvent]] = [:]
     private var deliveries: [WebhookDelivery] = []
     private var schedule: [ScheduledEvent] = []
     private var fired: [ScheduledEvent] = []
@@ -41,13 +41,13 @@ struct WebhookStep {
     /// What a step reads of its subscribers up front.
     private struct Stored {
         /// Owners of the events' purchases (events that name no subscriber).
-        var owners: [String: String] = [:]
-        var snapshots: [String: WebhookSnapshot] = [:]
-        var projections: [String: SubscriberFacts] = [:]
+        var owners: [OriginalTransactionID: AppUserID] = [:]
+        var snapshots: [AppUserID: WebhookSnapshot] = [:]
+        var projections: [AppUserID: SubscriberFacts] = [:]
         /// Schedule entries due by the last event's arrival.
-        var due: [String: [ScheduledEvent]] = [:]
+        var due: [AppUserID: [ScheduledEvent]] = [:]
         /// Each subscriber's events from the step's first on, in ledger order.
-        var events: [String: [(sequence: Int64, event: LedgerEvent)]] = [:]
+        var events: [AppUserID: [(sequence: Int64, event: LedgerEvent)]] = [:]
     }
 
     /// Takes in ledger events, in ledger order, each with its position, read past the cursor at `position`.
@@ -86,7 +86,7 @@ struct WebhookStep {
         do {
             stored.owners = try await service.store.owners(
                 originalTransactionIDs: Set(events.compactMap { $0.event.appUserID == nil ? $0.event.originalTransactionID : nil }))
-            var subscribers = Set<String>()
+            var subscribers = Set<AppUserID>()
             for (sequence, event) in events {
                 guard let appUserID = owner(of: event) else { continue }
                 subscribers.insert(appUserID)
@@ -106,7 +106,7 @@ struct WebhookStep {
     }
 
     /// The snapshots of `appUserIDs`: those this instance kept, the others from the store.
-    private mutating func readSnapshots(_ appUserIDs: Set<String>, cursorAt position: Int64?) async throws(ServiceError) {
+    private mutating func readSnapshots(_ appUserIDs: Set<AppUserID>, cursorAt position: Int64?) async throws(ServiceError) {
         let kept = service.webhookSnapshots.snapshots(of: appUserIDs, cursorAt: position)
         do {
             stored.snapshots = kept.found.merging(try await service.webhookStore.snapshots(appUserIDs: kept.missing)) { kept, _ in kept }
@@ -155,7 +155,7 @@ struct WebhookStep {
         // with the event's.
         let before = context.resolve(previous.facts, at: reportedAt)
         let now = afterContext.resolve(after, at: at)
-        var transferred = Set<String>()
+        var transferred = Set<OriginalTransactionID>()
         if case .purchaseTransferred(let original, _, _, _) = event.payload { transferred.insert(original) }
         report(
             SubscriberChanges.between(before, now, transferred: transferred), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
@@ -193,7 +193,7 @@ struct WebhookStep {
 
     /// The subscriber's schedule entries due by `instant` and not fired in this step: stored ones and
     /// the ones this step planned, earliest first.
-    private func due(of appUserID: String, by instant: Date) -> [ScheduledEvent] {
+    private func due(of appUserID: AppUserID, by instant: Date) -> [ScheduledEvent] {
         let stored = (stored.due[appUserID] ?? []).filter { $0.dueAt <= instant }
         let planned = schedule.filter { $0.appUserID == appUserID && $0.dueAt <= instant }
         var seen = Set(fired.map(Self.key))
@@ -207,7 +207,7 @@ struct WebhookStep {
 
     /// Writes a delivery of each change to each endpoint that wants it.
     private mutating func report(
-        _ changes: [SubscriberChange], appUserID: String, cause: String, at: Date, before: SubscriberAccess, after: SubscriberAccess,
+        _ changes: [SubscriberChange], appUserID: AppUserID, cause: String, at: Date, before: SubscriberAccess, after: SubscriberAccess,
         facts: SubscriberFacts, renewsAt: Date? = nil
     ) {
         guard !changes.isEmpty, !endpoints.isEmpty else { return }
@@ -220,14 +220,15 @@ struct WebhookStep {
             guard !receivers.isEmpty else { continue }
             let id = WebhookService.webhookEventID(app: service.bundleID, appUserID: appUserID, cause: cause, change: change)
             var data = WebhookEventData(
-                originalTransactionID: change.originalTransactionID, productID: change.productID, previousProductID: change.previousProductID,
+                originalTransactionID: change.originalTransactionID?.rawValue, productID: change.productID?.rawValue,
+                previousProductID: change.previousProductID?.rawValue,
                 feature: change.feature, renewsAt: renewsAt)
             if change.type == .entitlementChanged {
                 data.entitlementsBefore = SubscriberResponseBuilder.response(before, facts: facts).entitlements
                 data.entitlementsAfter = subscriber.entitlements
             }
             let event = WebhookEvent(
-                id: id, type: WebhookEventTypeValue(rawValue: change.type.rawValue), app: service.bundleID, occurredAt: at, appUserID: appUserID, data: data, subscriber: subscriber)
+                id: id, type: WebhookEventTypeValue(rawValue: change.type.rawValue), app: service.bundleID, occurredAt: at, appUserID: appUserID.rawValue, data: data, subscriber: subscriber)
             guard let body = try? WebhookPayload.encode(event) else { continue }
             for endpoint in receivers {
                 deliveries.append(WebhookDelivery(
@@ -238,7 +239,7 @@ struct WebhookStep {
     }
 
     /// Schedules the subscriber's next time-driven change and renewal reminders.
-    private mutating func plan(_ appUserID: String, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) throws(ServiceError) {
+    private mutating func plan(_ appUserID: AppUserID, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) throws(ServiceError) {
         let next = context.nextChange(of: facts, after: at)
         try Self.checkCancellation()
         if let change = next {
@@ -299,14 +300,14 @@ struct WebhookStep {
         return caughtUp == projection ? facts : nil
     }
 
-    private func owner(of event: LedgerEvent) -> String? {
+    private func owner(of event: LedgerEvent) -> AppUserID? {
         event.appUserID ?? event.originalTransactionID.flatMap { stored.owners[$0] }
     }
 
-    private mutating func history(of appUserID: String) async throws(ServiceError) -> [LedgerEvent] {
+    private mutating func history(of appUserID: AppUserID) async throws(ServiceError) -> [LedgerEvent] {
         if let known = histories[appUserID] { return known }
         do {
-            let events = try await service.store.events(appUserID: AppUserID(appUserID))
+            let events = try await service.store.events(appUserID: appUserID)
             histories[appUserID] = events
             return events
         } catch {
@@ -314,7 +315,7 @@ struct WebhookStep {
         }
     }
 
-    private func snapshot(of appUserID: String) -> WebhookSnapshot? {
+    private func snapshot(of appUserID: AppUserID) -> WebhookSnapshot? {
         snapshots[appUserID] ?? stored.snapshots[appUserID]
     }
 }

@@ -32,8 +32,8 @@ public protocol EventLog: Sendable {
     /// ``ConsumerCursors/consumerEvents(_:limit:since:)`` gives it), each with its owner, in the order
     /// they were stored.
     func events(
-        appUserIDs: Set<String>, after sequence: Int64
-    ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)]
+        appUserIDs: Set<AppUserID>, after sequence: Int64
+    ) async throws(StorageError) -> [(sequence: Int64, appUserID: AppUserID, event: LedgerEvent)]
 
     /// Events held for a purchase not linked to any subscriber yet.
     func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent]
@@ -42,7 +42,7 @@ public protocol EventLog: Sendable {
     func heldEventCount() async throws(StorageError) -> Int
 
     /// The purchases (original transaction IDs) with events held for want of an owner, sorted.
-    func heldPurchases() async throws(StorageError) -> [String]
+    func heldPurchases() async throws(StorageError) -> [OriginalTransactionID]
 
     /// How many events the ledger holds.
     func eventCount() async throws(StorageError) -> Int

@@ -14,10 +14,10 @@ public protocol ProjectionStore: Sendable {
     ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?)
 
     /// The projections of those of `appUserIDs` that have one, read together.
-    func projections(appUserIDs: Set<String>) async throws(StorageError) -> [String: SubscriberFacts]
+    func projections(appUserIDs: Set<AppUserID>) async throws(StorageError) -> [AppUserID: SubscriberFacts]
 
     /// Every subscriber with a projection, sorted.
-    func subscriberIDs() async throws(StorageError) -> [String]
+    func subscriberIDs() async throws(StorageError) -> [AppUserID]
 
     /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
     func rebuildProjections() async throws(StorageError) -> Int

@@ -60,8 +60,8 @@ extension LedgerRows {
     /// What an append knows once its event is inserted: its subscriber (if any), the purchase's owner
     /// before it, its sequence (`nil`: a duplicate) and the subscriber's projection.
     struct AppendStart {
-        var appUserID: String?
-        var owner: String?
+        var appUserID: AppUserID?
+        var owner: AppUserID?
         var sequence: Int64?
         var facts: SubscriberFacts?
     }
@@ -81,7 +81,7 @@ extension LedgerRows {
             try await session.lock(Self.purchaseLock(app, original))
         }
         var appUserID = event.appUserID
-        var owner: String?
+        var owner: AppUserID?
         if let original = event.originalTransactionID {
             owner = try await Self.owner(app, original, session)
             if appUserID == nil { appUserID = owner }
@@ -109,13 +109,13 @@ extension LedgerRows {
 
     /// The subscriber an event is likely to go to, as a routine will find it: the one the event names,
     /// else the one the purchase's last append went to.
-    func likelySubscriber(of event: LedgerEvent) -> String? {
+    func likelySubscriber(of event: LedgerEvent) -> AppUserID? {
         event.appUserID ?? event.originalTransactionID.flatMap { projections.lastOwner(app, $0) }
     }
 
     /// The binds ``AppendRoutine``'s call takes, which ``KeptAppendRoutine``'s begins with: the event,
     /// its stored JSON, and the likely subscriber with the revision kept for them.
-    func routineBinds(_ event: LedgerEvent, encoded: String, likely: String?, kept: Int64) -> [SQLValue] {
+    func routineBinds(_ event: LedgerEvent, encoded: String, likely: AppUserID?, kept: Int64) -> [SQLValue] {
         [
             .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID),
             SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(likely), .integer(kept),
@@ -134,8 +134,8 @@ extension LedgerRows {
         guard let row = try await session.execute(call, routineBinds(event, encoded: encoded, likely: likely, kept: kept)).first else {
             throw StorageError(.queryFailed, "the append routine returned no row")
         }
-        let appUserID = row["o_app_user_id"]?.text
-        var start = AppendStart(appUserID: appUserID, owner: row["o_owner"]?.text, sequence: row["o_sequence"]?.integer)
+        let appUserID: AppUserID? = row["o_app_user_id"]?.id()
+        var start = AppendStart(appUserID: appUserID, owner: row["o_owner"]?.id(), sequence: row["o_sequence"]?.integer)
         if let appUserID, start.sequence != nil {
             if let original = event.originalTransactionID { projections.noteOwner(appUserID, app: app, original: original) }
             if row["o_found"]?.integer == 1 {

@@ -13,7 +13,7 @@ struct LedgerRows: Sendable {
     /// Stores `event` for `appUserID` unless its idempotency key is known; returns its sequence, or
     /// `nil` for a duplicate.
     func insert(
-        _ event: LedgerEvent, appUserID: String?, encoded: String, _ session: any SQLSession
+        _ event: LedgerEvent, appUserID: AppUserID?, encoded: String, _ session: any SQLSession
     ) async throws(StorageError) -> Int64? {
         if let guardStatement = engine.appendGuardStatement { _ = try await session.execute(guardStatement, []) }
         return try await session.execute(
@@ -34,13 +34,13 @@ struct LedgerRows: Sendable {
     }
 
     /// The advisory lock serialising writers of one subscriber of `app` (PostgreSQL; SQLite has one writer).
-    static func subscriberLock(_ app: String, _ appUserID: String) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
+    static func subscriberLock(_ app: String, _ appUserID: AppUserID) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
 
     /// The advisory lock serialising writers of one purchase of `app`.
-    static func purchaseLock(_ app: String, _ original: String) -> String { "purchase:\(app)\u{1F}\(original)" }
+    static func purchaseLock(_ app: String, _ original: OriginalTransactionID) -> String { "purchase:\(app)\u{1F}\(original)" }
 
-    static func aliasTarget(_ app: String, _ alias: String, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute(LedgerStatements.AliasTarget.self, [.text(app), .text(alias)]).first?["app_user_id"]?.text
+    static func aliasTarget(_ app: String, _ alias: AppUserID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
+        try await session.execute(LedgerStatements.AliasTarget.self, [.text(app), .id(alias)]).first?["app_user_id"]?.id()
     }
 
     /// Links the purchase `original`, which no subscriber owns, to `appUserID`, and adopts the events
@@ -48,52 +48,52 @@ struct LedgerRows: Sendable {
     /// the caller's transaction (which holds the purchase's or the subscriber's lock). Returns how many
     /// events were adopted.
     func linkPurchase(
-        _ original: String, to appUserID: String, at: Date, folding facts: inout SubscriberFacts, _ session: any SQLSession
+        _ original: OriginalTransactionID, to appUserID: AppUserID, at: Date, folding facts: inout SubscriberFacts, _ session: any SQLSession
     ) async throws(StorageError) -> Int {
         _ = try await session.execute(
             "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
-            [.text(app), .text(original), .text(appUserID), SQLValue(at)])
+            [.text(app), .id(original), .id(appUserID), SQLValue(at)])
         let held = try await StoredJSON.decodeEvents(session.execute(
             "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-            [.text(app), .text(original)]))
+            [.text(app), .id(original)]))
         _ = try await session.execute(
             "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
-            [.text(appUserID), .text(app), .text(original)])
+            [.id(appUserID), .text(app), .id(original)])
         for event in held { facts.apply(event) }
         return held.count
     }
 
-    static func tokenOwner(_ app: String, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> String? {
+    static func tokenOwner(_ app: String, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(
             "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.text(app), .text(token.uuidString.lowercased())]
-        ).first?["app_user_id"]?.text
+        ).first?["app_user_id"]?.id()
     }
 
-    static func owner(_ app: String, _ original: String, _ session: any SQLSession) async throws(StorageError) -> String? {
+    static func owner(_ app: String, _ original: OriginalTransactionID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(
-            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.text(app), .text(original)]
-        ).first?["app_user_id"]?.text
+            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.text(app), .id(original)]
+        ).first?["app_user_id"]?.id()
     }
 
     /// `appUserID`'s projection: the kept copy when the stored revision is the kept one (the JSON
     /// is then not even read), else decoded from the row and kept.
-    func projection(_ app: String, _ appUserID: String, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
+    func projection(_ app: String, _ appUserID: AppUserID, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
         let kept = projections.revision(app, appUserID)
-        guard let row = try await session.execute(LedgerStatements.ProjectionRead.self, [.integer(kept), .text(app), .text(appUserID)]).first
+        guard let row = try await session.execute(LedgerStatements.ProjectionRead.self, [.integer(kept), .text(app), .id(appUserID)]).first
         else { return nil }
         return try await projection(app, appUserID, row: row, kept: kept, session)
     }
 
     /// The projection from its row (`revision`, and `projection` unless the revision was `kept`).
     func projection(
-        _ app: String, _ appUserID: String, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
+        _ app: String, _ appUserID: AppUserID, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
     ) async throws(StorageError) -> SubscriberFacts? {
         let revision = row["revision"]?.integer ?? 0
         if revision != 0, revision == kept, let facts = projections.facts(app, appUserID, revision: revision) { return facts }
         guard let json = row["projection"]?.text else {
             // Kept a moment ago, then made room for another: read it in full.
             return try await StoredJSON.decodeProjection(session.execute(
-                "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(appUserID)]
+                "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .id(appUserID)]
             ).first?["projection"]?.text, appUserID: appUserID)
         }
         let facts = try StoredJSON.decodeProjection(json, appUserID: appUserID)
@@ -103,7 +103,7 @@ struct LedgerRows: Sendable {
 
     /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them.
     func store(
-        _ facts: SubscriberFacts, app: String, appUserID: String, addedEvents: Int, at: Date, _ session: any SQLSession
+        _ facts: SubscriberFacts, app: String, appUserID: AppUserID, addedEvents: Int, at: Date, _ session: any SQLSession
     ) async throws(StorageError) {
         let json = try StoredJSON.encodeProjection(facts, appUserID: appUserID)
         let revision = ProjectionCache.newRevision()
@@ -113,7 +113,7 @@ struct LedgerRows: Sendable {
             ON CONFLICT (app_id, app_user_id) DO UPDATE SET projection = excluded.projection,
                 event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at, revision = excluded.revision
             """,
-            [.text(app), .text(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
+            [.text(app), .id(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
         // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
         projections.keep(facts, revision: revision, app: app, appUserID: appUserID)
     }

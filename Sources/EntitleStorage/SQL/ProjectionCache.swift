@@ -16,7 +16,7 @@ final class ProjectionCache: Sendable {
 
     private let entries: NIOLockedValueBox<BoundedDictionary<String, Entry>>
     /// The subscriber each purchase's last append went to: a hint, never trusted as an owner.
-    private let owners: NIOLockedValueBox<BoundedDictionary<String, String>>
+    private let owners: NIOLockedValueBox<BoundedDictionary<String, AppUserID>>
     let capacity: Int
 
     init(capacity: Int = 10_000) {
@@ -26,34 +26,34 @@ final class ProjectionCache: Sendable {
     }
 
     /// The revision kept for `appUserID` of `app`, or 0 (no revision is 0).
-    func revision(_ app: String, _ appUserID: String) -> Int64 {
+    func revision(_ app: String, _ appUserID: AppUserID) -> Int64 {
         entries.withLockedValue { $0[Self.key(app, appUserID)]?.revision ?? 0 }
     }
 
     /// The facts kept for `appUserID` of `app` if they are those of `revision`.
-    func facts(_ app: String, _ appUserID: String, revision: Int64) -> SubscriberFacts? {
+    func facts(_ app: String, _ appUserID: AppUserID, revision: Int64) -> SubscriberFacts? {
         entries.withLockedValue { entries in
             guard let entry = entries[Self.key(app, appUserID)], entry.revision == revision else { return nil }
             return entry.facts
         }
     }
 
-    func keep(_ facts: SubscriberFacts, revision: Int64, app: String, appUserID: String) {
+    func keep(_ facts: SubscriberFacts, revision: Int64, app: String, appUserID: AppUserID) {
         entries.withLockedValue { $0.set(Entry(revision: revision, facts: facts), for: Self.key(app, appUserID)) }
     }
 
     /// The subscriber the last append of purchase `original` of `app` went to, if noted: only a hint of
     /// whose projection an append will read.
-    func lastOwner(_ app: String, _ original: String) -> String? {
+    func lastOwner(_ app: String, _ original: OriginalTransactionID) -> AppUserID? {
         owners.withLockedValue { $0[Self.key(app, original)] }
     }
 
-    func noteOwner(_ appUserID: String, app: String, original: String) {
+    func noteOwner(_ appUserID: AppUserID, app: String, original: OriginalTransactionID) {
         owners.withLockedValue { $0.set(appUserID, for: Self.key(app, original)) }
     }
 
     /// A new revision: random, never 0.
     static func newRevision() -> Int64 { Int64.random(in: 1...Int64.max) }
 
-    private static func key(_ app: String, _ appUserID: String) -> String { app + "\u{1F}" + appUserID }
+    private static func key<Identifier: StringIdentifier>(_ app: String, _ id: Identifier) -> String { app + "\u{1F}" + id.rawValue }
 }

@@ -34,7 +34,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     }
 
     func refreshAnalytics(
-        batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
+        batchSize: Int, cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> Int {
         let batchSize = max(1, batchSize)
         var refreshed = Set<String>()
@@ -87,7 +87,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// Recomputes the next `batchSize` subscribers of the recompute under way, in one transaction;
     /// `finished` once none is left (or none was under way).
     func recomputeBatch(
-        batchSize: Int, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
+        batchSize: Int, cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells
     ) async throws(StorageError) -> (subscribers: Int, finished: Bool) {
         let batchSize = max(1, batchSize)
         let app = app
@@ -156,7 +156,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// while the session reads the next chunk and writes the one before, so the statements (one at a
     /// time, on one connection) and the computation overlap instead of taking turns.
     private static func recompute(
-        _ ids: [String], app: String, counted: Bool, cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells,
+        _ ids: [String], app: String, counted: Bool, cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells,
         _ session: any SQLSession
     ) async throws(StorageError) -> AggregateChange? {
         var delta = AnalyticsCells()
@@ -192,7 +192,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     private static func read(
         _ ids: [String], app: String, counted: Bool, _ session: any SQLSession
     ) async throws(StorageError) -> (rows: [String: [[String: SQLValue]]], old: [String: String]) {
-        for id in ids { try await session.lock(LedgerRows.subscriberLock(app, id)) }
+        for id in ids { try await session.lock(LedgerRows.subscriberLock(app, AppUserID(id))) }
         let list = SQLValue.inList(ids.map(SQLValue.text))
         let binds = [SQLValue.text(app)] + list.values
         var rows: [String: [[String: SQLValue]]] = [:]
@@ -243,15 +243,15 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// has cores; in the order of `ids`.
     private static func computeCells(
         _ ids: [String], _ rows: [String: [[String: SQLValue]]], _ old: [String: String],
-        _ cells: @escaping @Sendable (String, [LedgerEvent]) -> AnalyticsCells
+        _ cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells
     ) async -> Result<[Computed], StorageError> {
         let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, ids.count / 50))
         let size = (ids.count + parts - 1) / max(1, parts)
         let work: @Sendable (ArraySlice<String>) -> Result<[Computed], StorageError> = { slice in
             do throws(StorageError) {
                 return .success(try slice.map { id throws(StorageError) in
-                    let computed = cells(id, try StoredJSON.decodeEvents(rows[id] ?? []))
-                    let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: id) } ?? [:]
+                    let computed = cells(AppUserID(id), try StoredJSON.decodeEvents(rows[id] ?? []))
+                    let previous = try old[id].map { text throws(StorageError) in try StoredAnalyticsCells.decode(text, appUserID: AppUserID(id)) } ?? [:]
                     return (computed.difference(from: previous), computed.isEmpty ? nil : StoredAnalyticsCells.encode(computed))
                 })
             } catch {

@@ -4,20 +4,19 @@ import Foundation
 /// Reads of the event log (``EventLog``).
 extension SQLLedgerStore {
     func events(appUserID: AppUserID) async throws(StorageError) -> [LedgerEvent] {
-        let appUserID = appUserID.rawValue
-        return try await engine.read { session throws(StorageError) in
+        try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
-                [.text(app), .text(appUserID)]))
+                [.text(app), .id(appUserID)]))
         }
     }
 
     func events(
-        appUserIDs: Set<String>, after sequence: Int64
-    ) async throws(StorageError) -> [(sequence: Int64, appUserID: String, event: LedgerEvent)] {
+        appUserIDs: Set<AppUserID>, after sequence: Int64
+    ) async throws(StorageError) -> [(sequence: Int64, appUserID: AppUserID, event: LedgerEvent)] {
         guard !appUserIDs.isEmpty else { return [] }
         let app = app
-        let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
+        let list = SQLValue.inList(appUserIDs.sorted().map { SQLValue.id($0) })
         return try await engine.read { session throws(StorageError) in
             let rows = try await session.execute(
                 """
@@ -26,7 +25,7 @@ extension SQLLedgerStore {
                 """, [.text(app), .integer(sequence)] + list.values)
             let events = try StoredJSON.decodeEvents(rows)
             return try zip(rows, events).map { row, event throws(StorageError) in
-                guard let sequence = row["sequence"]?.integer, let appUserID = row["app_user_id"]?.text else {
+                guard let sequence = row["sequence"]?.integer, let appUserID: AppUserID = row["app_user_id"]?.id() else {
                     throw StorageError(.corruptRecord, "a ledger row has no sequence or owner")
                 }
                 return (sequence, appUserID, event)
@@ -41,22 +40,21 @@ extension SQLLedgerStore {
     }
 
     func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent] {
-        let originalTransactionID = originalTransactionID.rawValue
-        return try await engine.read { session throws(StorageError) in
+        try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-                [.text(app), .text(originalTransactionID)]))
+                [.text(app), .id(originalTransactionID)]))
         }
     }
 
-    func heldPurchases() async throws(StorageError) -> [String] {
+    func heldPurchases() async throws(StorageError) -> [OriginalTransactionID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute(
                 """
                 SELECT DISTINCT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL ORDER BY original_transaction_id
                 """, [.text(app)]
-            ).compactMap { $0["original_transaction_id"]?.text }
+            ).compactMap { $0["original_transaction_id"]?.id() }
         }
     }
 

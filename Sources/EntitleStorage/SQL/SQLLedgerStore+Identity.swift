@@ -4,7 +4,6 @@ import Foundation
 /// Who owns what: purchase links, appAccountTokens, log-in merges, transfers (``IdentityStore``).
 extension SQLLedgerStore {
     func registerAccountToken(_ token: UUID, appUserID: AppUserID, at: Date) async throws(StorageError) -> AccountTokenRegistration {
-        let appUserID = appUserID.rawValue
         let app = app
         let text = token.uuidString.lowercased()
         return try await engine.transaction { session throws(StorageError) in
@@ -14,7 +13,7 @@ extension SQLLedgerStore {
             } else {
                 _ = try await session.execute(
                     "INSERT INTO account_tokens (app_id, token, app_user_id, registered_at) VALUES (?, ?, ?, ?)",
-                    [.text(app), .text(text), .text(appUserID), SQLValue(at)])
+                    [.text(app), .text(text), .id(appUserID), SQLValue(at)])
             }
             // Purchases that arrived before the token was known, with no owner yet: they are this subscriber's.
             // Deduplicated and ordered here: asked of the database, SQLite would walk every purchase's
@@ -24,8 +23,8 @@ extension SQLLedgerStore {
                 SELECT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_account_token = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL
                 """, [.text(app), .text(text)]
-            ).compactMap { $0["original_transaction_id"]?.text }).sorted()
-            var linked: [String] = []
+            ).compactMap { $0["original_transaction_id"]?.id(OriginalTransactionID.self) }).sorted()
+            var linked: [OriginalTransactionID] = []
             var facts = try await self.rows.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 0
             for original in originals where try await LedgerRows.owner(app, original, session) == nil {
@@ -40,8 +39,6 @@ extension SQLLedgerStore {
     }
 
     func merge(anonymous: AppUserID, into known: AppUserID, at: Date) async throws(StorageError) -> MergeOutcome {
-        let anonymous = anonymous.rawValue
-        let known = known.rawValue
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             for id in [anonymous, known].sorted() { try await session.lock(LedgerRows.subscriberLock(app, id)) }
@@ -61,12 +58,12 @@ extension SQLLedgerStore {
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND app_user_id = ?",
-                [.text(known), SQLValue(at), .text(app), .text(anonymous)])
+                [.id(known), SQLValue(at), .text(app), .id(anonymous)])
             _ = try await session.execute(
-                "UPDATE account_tokens SET app_user_id = ? WHERE app_id = ? AND app_user_id = ?", [.text(known), .text(app), .text(anonymous)])
+                "UPDATE account_tokens SET app_user_id = ? WHERE app_id = ? AND app_user_id = ?", [.id(known), .text(app), .id(anonymous)])
             _ = try await session.execute(
                 "INSERT INTO subscriber_aliases (app_id, alias, app_user_id, merged_at) VALUES (?, ?, ?, ?)",
-                [.text(app), .text(anonymous), .text(known), SQLValue(at)])
+                [.text(app), .id(anonymous), .id(known), SQLValue(at)])
             knownFacts.apply(incoming)
             anonymousFacts.apply(outgoing)
             try await self.rows.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
@@ -75,18 +72,15 @@ extension SQLLedgerStore {
         }
     }
 
-    func aliasTarget(_ appUserID: AppUserID) async throws(StorageError) -> String? {
-        let appUserID = appUserID.rawValue
-        return try await engine.read { session throws(StorageError) in try await LedgerRows.aliasTarget(app, appUserID, session) }
+    func aliasTarget(_ appUserID: AppUserID) async throws(StorageError) -> AppUserID? {
+        try await engine.read { session throws(StorageError) in try await LedgerRows.aliasTarget(app, appUserID, session) }
     }
 
-    func accountTokenOwner(_ token: UUID) async throws(StorageError) -> String? {
+    func accountTokenOwner(_ token: UUID) async throws(StorageError) -> AppUserID? {
         try await engine.read { session throws(StorageError) in try await LedgerRows.tokenOwner(app, token, session) }
     }
 
-    func transfer(originalTransactionID original: OriginalTransactionID, to newOwner: AppUserID, at: Date) async throws(StorageError) -> String? {
-        let original = original.rawValue
-        let newOwner = newOwner.rawValue
+    func transfer(originalTransactionID original: OriginalTransactionID, to newOwner: AppUserID, at: Date) async throws(StorageError) -> AppUserID? {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             try await session.lock(LedgerRows.purchaseLock(app, original))
@@ -106,7 +100,7 @@ extension SQLLedgerStore {
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND original_transaction_id = ?",
-                [.text(newOwner), SQLValue(at), .text(app), .text(original)])
+                [.id(newOwner), SQLValue(at), .text(app), .id(original)])
             previousFacts.apply(outgoing)
             newFacts.apply(incoming)
             try await self.rows.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
@@ -115,24 +109,23 @@ extension SQLLedgerStore {
         }
     }
 
-    func owner(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> String? {
-        let originalTransactionID = originalTransactionID.rawValue
-        return try await engine.read { session throws(StorageError) in try await LedgerRows.owner(app, originalTransactionID, session) }
+    func owner(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> AppUserID? {
+        try await engine.read { session throws(StorageError) in try await LedgerRows.owner(app, originalTransactionID, session) }
     }
 
-    func owners(originalTransactionIDs: Set<String>) async throws(StorageError) -> [String: String] {
+    func owners(originalTransactionIDs: Set<OriginalTransactionID>) async throws(StorageError) -> [OriginalTransactionID: AppUserID] {
         guard !originalTransactionIDs.isEmpty else { return [:] }
         let app = app
         return try await engine.read { session throws(StorageError) in
-            var owners: [String: String] = [:]
-            let list = SQLValue.inList(originalTransactionIDs.sorted().map(SQLValue.text))
+            var owners: [OriginalTransactionID: AppUserID] = [:]
+            let list = SQLValue.inList(originalTransactionIDs.sorted().map { SQLValue.id($0) })
             for row in try await session.execute(
                 """
                 SELECT original_transaction_id, app_user_id FROM purchase_links
                 WHERE app_id = ? AND original_transaction_id IN \(list.placeholders)
                 """, [.text(app)] + list.values)
             {
-                if let original = row["original_transaction_id"]?.text, let owner = row["app_user_id"]?.text { owners[original] = owner }
+                if let original: OriginalTransactionID = row["original_transaction_id"]?.id(), let owner: AppUserID = row["app_user_id"]?.id() { owners[original] = owner }
             }
             return owners
         }

@@ -4,19 +4,17 @@ import Foundation
 /// The subscribers' projections (``ProjectionStore``): read through the shared cache, written with a new revision.
 extension SQLLedgerStore {
     func projection(appUserID: AppUserID) async throws(StorageError) -> SubscriberFacts? {
-        let appUserID = appUserID.rawValue
-        return try await engine.read { session throws(StorageError) in try await self.rows.projection(app, appUserID, session) }
+        try await engine.read { session throws(StorageError) in try await self.rows.projection(app, appUserID, session) }
     }
 
     func projection(
         appUserID: AppUserID, latestGlobalEvent source: LedgerEventSource
     ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?) {
-        let appUserID = appUserID.rawValue
         let app = app
         let kept = projections.revision(app, appUserID)
         return try await engine.read { session throws(StorageError) in
             guard let row = try await session.execute(
-                LedgerStatements.SubscriberRead.self, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .text(appUserID)]
+                LedgerStatements.SubscriberRead.self, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .id(appUserID)]
             ).first
             else { return (nil, nil) }
             var answer: (facts: SubscriberFacts?, global: LedgerEvent?) = (nil, nil)
@@ -26,17 +24,17 @@ extension SQLLedgerStore {
         }
     }
 
-    func projections(appUserIDs: Set<String>) async throws(StorageError) -> [String: SubscriberFacts] {
+    func projections(appUserIDs: Set<AppUserID>) async throws(StorageError) -> [AppUserID: SubscriberFacts] {
         guard !appUserIDs.isEmpty else { return [:] }
         let app = app
         return try await engine.read { session throws(StorageError) in
-            var found: [String: SubscriberFacts] = [:]
-            let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
+            var found: [AppUserID: SubscriberFacts] = [:]
+            let list = SQLValue.inList(appUserIDs.sorted().map { SQLValue.id($0) })
             for row in try await session.execute(
                 "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
                 [.text(app)] + list.values)
             {
-                guard let appUserID = row["app_user_id"]?.text else { continue }
+                guard let appUserID: AppUserID = row["app_user_id"]?.id() else { continue }
                 let revision = row["revision"]?.integer ?? 0
                 if revision != 0, let kept = projections.facts(app, appUserID, revision: revision) {
                     found[appUserID] = kept
@@ -49,10 +47,10 @@ extension SQLLedgerStore {
         }
     }
 
-    func subscriberIDs() async throws(StorageError) -> [String] {
+    func subscriberIDs() async throws(StorageError) -> [AppUserID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.text(app)])
-                .compactMap { $0["app_user_id"]?.text }
+                .compactMap { $0["app_user_id"]?.id() }
         }
     }
 
@@ -61,15 +59,15 @@ extension SQLLedgerStore {
         let ids = try await engine.transaction { session throws(StorageError) in
             try await session.execute(
                 "SELECT DISTINCT app_user_id FROM ledger_events WHERE app_id = ? AND app_user_id IS NOT NULL ORDER BY app_user_id", [.text(app)]
-            ).compactMap { $0["app_user_id"]?.text }
+            ).compactMap { $0["app_user_id"]?.id(AppUserID.self) }
         }
         for id in ids {
             try await engine.transaction { session throws(StorageError) in
                 try await session.lock(LedgerRows.subscriberLock(app, id))
                 let events = try StoredJSON.decodeEvents(await session.execute(
-                    "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .text(id)]))
+                    "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .id(id)]))
                 let facts = SubscriberFacts.fold(appUserID: id, events: events)
-                _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
+                _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .id(id)])
                 try await self.rows.store(
                     facts, app: app, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
             }

@@ -39,7 +39,7 @@ final class SQLSetAsideStore: SetAsideStore {
                 guard let consumer = row["consumer"]?.text, let id = row["event_id"]?.text.flatMap(UUID.init(uuidString:)),
                     let reason = row["reason"]?.text, let at = row["set_aside_at"]?.date
                 else { throw StorageError(.corruptRecord, "a set-aside event's row is incomplete") }
-                return SetAsideEvent(consumer: consumer, eventID: id, appUserID: row["app_user_id"]?.text, reason: reason, setAsideAt: at)
+                return SetAsideEvent(consumer: consumer, eventID: id, appUserID: row["app_user_id"]?.id(), reason: reason, setAsideAt: at)
             }
         }
     }

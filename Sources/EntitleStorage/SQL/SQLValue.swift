@@ -26,4 +26,9 @@ enum SQLValue: Hashable, Sendable {
     init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
     init(_ integer: Int64?) { self = integer.map(SQLValue.integer) ?? .null }
     init(_ date: Date?) { self = date.map { .integer($0.millisecondsSince1970()) } ?? .null }
+    /// An identifier stored as its text.
+    init<Identifier: StringIdentifier>(_ id: Identifier?) { self = id.map { .text($0.rawValue) } ?? .null }
+    static func id<Identifier: StringIdentifier>(_ id: Identifier) -> SQLValue { .text(id.rawValue) }
+    /// The text as an identifier.
+    func id<Identifier: StringIdentifier>(_: Identifier.Type = Identifier.self) -> Identifier? { text.map { Identifier(rawValue: $0) } }
 }

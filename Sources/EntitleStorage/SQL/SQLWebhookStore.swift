@@ -56,17 +56,17 @@ final class SQLWebhookStore: WebhookStore {
 
     // MARK: - Publishing
 
-    func snapshots(appUserIDs: Set<String>) async throws(StorageError) -> [String: WebhookSnapshot] {
+    func snapshots(appUserIDs: Set<AppUserID>) async throws(StorageError) -> [AppUserID: WebhookSnapshot] {
         guard !appUserIDs.isEmpty else { return [:] }
         let app = app
         return try await engine.read { session throws(StorageError) in
-            var snapshots: [String: WebhookSnapshot] = [:]
-            let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
+            var snapshots: [AppUserID: WebhookSnapshot] = [:]
+            let list = SQLValue.inList(appUserIDs.sorted().map { SQLValue.id($0) })
             for row in try await session.execute(
                 "SELECT app_user_id, facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
                 [.text(app)] + list.values)
             {
-                guard let appUserID = row["app_user_id"]?.text, let text = row["facts"]?.text, let at = row["at"]?.date,
+                guard let appUserID: AppUserID = row["app_user_id"]?.id(), let text = row["facts"]?.text, let at = row["at"]?.date,
                     let facts = try? StoredJSON.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
                 else { throw StorageError(.corruptRecord, "a webhook snapshot does not decode") }
                 snapshots[appUserID] = WebhookSnapshot(facts: facts, at: at)
@@ -76,7 +76,7 @@ final class SQLWebhookStore: WebhookStore {
     }
 
     func publish(_ batch: WebhookBatch) async throws(StorageError) -> Bool {
-        var snapshots: [(String, String, Date)] = []
+        var snapshots: [(AppUserID, String, Date)] = []
         for (appUserID, snapshot) in batch.snapshots.sorted(by: { $0.key < $1.key }) {
             guard let data = try? StoredJSON.encoder.encode(snapshot.facts) else {
                 throw StorageError(.corruptRecord, "the facts of \(appUserID) do not encode")
@@ -91,7 +91,7 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
-    private func write(_ batch: WebhookBatch, snapshots encoded: [(String, String, Date)]) async throws(StorageError) -> Bool {
+    private func write(_ batch: WebhookBatch, snapshots encoded: [(AppUserID, String, Date)]) async throws(StorageError) -> Bool {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             if let cursor = batch.cursor {
@@ -105,14 +105,14 @@ final class SQLWebhookStore: WebhookStore {
                     """
                     INSERT INTO scheduled_events (app_id, app_user_id, kind, period_key, due_at, fired_at) VALUES (?, ?, ?, ?, ?, NULL)
                     ON CONFLICT (app_id, app_user_id, kind, period_key) DO NOTHING
-                    """, [.text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
+                    """, [.text(app), .id(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
             }
             for entry in batch.fired {
                 let marked = try await session.execute(
                     """
                     UPDATE scheduled_events SET fired_at = ?
                     WHERE app_id = ? AND app_user_id = ? AND kind = ? AND period_key = ? AND fired_at IS NULL RETURNING period_key
-                    """, [SQLValue(batch.firedAt), .text(app), .text(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey)])
+                    """, [SQLValue(batch.firedAt), .text(app), .id(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey)])
                 guard !marked.isEmpty else { throw StorageError(.conflict, "a schedule entry was fired by another instance") }
             }
             for (appUserID, facts, at) in encoded {
@@ -120,7 +120,7 @@ final class SQLWebhookStore: WebhookStore {
                     """
                     INSERT INTO webhook_snapshots (app_id, app_user_id, facts, at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (app_id, app_user_id) DO UPDATE SET facts = excluded.facts, at = excluded.at
-                    """, [.text(app), .text(appUserID), .text(facts), SQLValue(at)])
+                    """, [.text(app), .id(appUserID), .text(facts), SQLValue(at)])
             }
             for delivery in batch.deliveries {
                 _ = try await session.execute(
@@ -130,7 +130,7 @@ final class SQLWebhookStore: WebhookStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
                     ON CONFLICT (endpoint_id, event_id) DO NOTHING
                     """,
-                    [.text(app), .text(delivery.endpointID), .text(delivery.eventID), .text(delivery.eventType), .text(delivery.appUserID),
+                    [.text(app), .text(delivery.endpointID), .text(delivery.eventID), .text(delivery.eventType), .id(delivery.appUserID),
                      SQLValue(delivery.occurredAt), .text(delivery.payload), SQLValue(delivery.nextAttemptAt), SQLValue(delivery.createdAt)])
             }
             return true
@@ -146,10 +146,10 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
-    func dueSchedule(appUserIDs: Set<String>, by now: Date) async throws(StorageError) -> [ScheduledEvent] {
+    func dueSchedule(appUserIDs: Set<AppUserID>, by now: Date) async throws(StorageError) -> [ScheduledEvent] {
         guard !appUserIDs.isEmpty else { return [] }
         let app = app
-        let list = SQLValue.inList(appUserIDs.sorted().map(SQLValue.text))
+        let list = SQLValue.inList(appUserIDs.sorted().map { SQLValue.id($0) })
         return try await engine.read { session throws(StorageError) in
             try Self.schedule(await session.execute(
                 """
@@ -222,7 +222,7 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
-    func deliveries(endpointID: String?, appUserID: String?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
+    func deliveries(endpointID: String?, appUserID: AppUserID?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
         var sql = "SELECT * FROM webhook_deliveries WHERE app_id = ?"
         var binds: [SQLValue] = [.text(app)]
         if let endpointID {
@@ -231,7 +231,7 @@ final class SQLWebhookStore: WebhookStore {
         }
         if let appUserID {
             sql += " AND app_user_id = ?"
-            binds.append(.text(appUserID))
+            binds.append(.id(appUserID))
         }
         if let status {
             sql += " AND status = ?"
@@ -328,7 +328,7 @@ final class SQLWebhookStore: WebhookStore {
     private static func deliveries(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookDelivery] {
         try rows.map { row throws(StorageError) in
             guard let id = row["id"]?.integer, let endpoint = row["endpoint_id"]?.text, let event = row["event_id"]?.text,
-                let type = row["event_type"]?.text, let user = row["app_user_id"]?.text, let occurred = row["occurred_at"]?.date,
+                let type = row["event_type"]?.text, let user: AppUserID = row["app_user_id"]?.id(), let occurred = row["occurred_at"]?.date,
                 let payload = row["payload"]?.text, let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init),
                 let next = row["next_attempt_at"]?.date, let created = row["created_at"]?.date
             else { throw StorageError(.corruptRecord, "a webhook delivery row is incomplete") }
@@ -341,7 +341,7 @@ final class SQLWebhookStore: WebhookStore {
 
     private static func schedule(_ rows: [[String: SQLValue]]) throws(StorageError) -> [ScheduledEvent] {
         try rows.map { row throws(StorageError) in
-            guard let user = row["app_user_id"]?.text, let kind = row["kind"]?.text.flatMap(ScheduledEvent.Kind.init),
+            guard let user: AppUserID = row["app_user_id"]?.id(), let kind = row["kind"]?.text.flatMap(ScheduledEvent.Kind.init),
                 let key = row["period_key"]?.text, let due = row["due_at"]?.date
             else { throw StorageError(.corruptRecord, "a schedule row is incomplete") }
             return ScheduledEvent(appUserID: user, kind: kind, periodKey: key, dueAt: due, firedAt: row["fired_at"]?.date)

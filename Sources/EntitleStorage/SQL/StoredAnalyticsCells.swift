@@ -1,5 +1,6 @@
 import AppStoreModels
 import EntitleAnalytics
+import EntitleCore
 import FastJSON
 import Foundation
 
@@ -100,13 +101,13 @@ enum StoredAnalyticsCells {
         }
     }
 
-    static func decode(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
+    static func decode(_ text: String, appUserID: AppUserID) throws(StorageError) -> AnalyticsCells {
         if let cells = read(text) { return cells }
         return try decoded(text, appUserID: appUserID)
     }
 
     /// The cells read with `JSONDecoder`, in either form: what ``read(_:)`` leaves to it, and its reference.
-    static func decoded(_ text: String, appUserID: String) throws(StorageError) -> AnalyticsCells {
+    static func decoded(_ text: String, appUserID: AppUserID) throws(StorageError) -> AnalyticsCells {
         let data = Data(text.utf8)
         if let table = try? StoredJSON.decoder().decode(Table.self, from: data) {
             guard let cells = cells(strings: table.s, numbers: table.c) else {

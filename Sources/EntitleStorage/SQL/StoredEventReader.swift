@@ -50,8 +50,8 @@ enum StoredEventReader {
         // A required key missing: `JSONDecoder` says so.
         guard read, let id, let source, let idempotencyKey, let receivedAt, let payload else { return nil }
         return LedgerEvent(
-            id: id, appUserID: appUserID, source: source, idempotencyKey: idempotencyKey, notificationUUID: notificationUUID,
-            transactionID: transactionID, originalTransactionID: originalTransactionID, signedDate: signedDate, receivedAt: receivedAt,
+            id: id, appUserID: appUserID.map { AppUserID($0) }, source: source, idempotencyKey: idempotencyKey, notificationUUID: notificationUUID,
+            transactionID: transactionID, originalTransactionID: originalTransactionID.map { OriginalTransactionID($0) }, signedDate: signedDate, receivedAt: receivedAt,
             payload: payload, rawSignedPayload: rawSignedPayload)
     }
 

@@ -13,11 +13,11 @@ enum StoredEventWriter {
     static func json(_ event: LedgerEvent) -> String? {
         var json = JSONText(capacity: 2_048)
         json.openObject()
-        json.member("appUserID", event.appUserID)
+        json.member("appUserID", event.appUserID?.rawValue)
         json.member("id", event.id)
         json.member("idempotencyKey", event.idempotencyKey)
         json.member("notificationUUID", event.notificationUUID)
-        json.member("originalTransactionID", event.originalTransactionID)
+        json.member("originalTransactionID", event.originalTransactionID?.rawValue)
         json.key("payload")
         guard payload(event.payload, to: &json) else { return nil }
         json.member("rawSignedPayload", event.rawSignedPayload)

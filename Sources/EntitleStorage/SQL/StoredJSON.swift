@@ -48,7 +48,7 @@ enum StoredJSON {
         return events
     }
 
-    static func decodeProjection(_ json: String?, appUserID: String) throws(StorageError) -> SubscriberFacts? {
+    static func decodeProjection(_ json: String?, appUserID: AppUserID) throws(StorageError) -> SubscriberFacts? {
         guard let json else { return nil }
         do {
             return try decoder().decode(SubscriberFacts.self, from: Data(json.utf8))
@@ -57,7 +57,7 @@ enum StoredJSON {
         }
     }
 
-    static func encodeProjection(_ facts: SubscriberFacts, appUserID: String) throws(StorageError) -> String {
+    static func encodeProjection(_ facts: SubscriberFacts, appUserID: AppUserID) throws(StorageError) -> String {
         if let json = StoredProjectionWriter.json(facts) { return json }
         do {
             return String(decoding: try encoder.encode(facts), as: UTF8.self)

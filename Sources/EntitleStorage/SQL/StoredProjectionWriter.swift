@@ -15,7 +15,7 @@ enum StoredProjectionWriter {
         var json = JSONText(capacity: 4_096)
         json.openObject()
         json.member("appTrialStartedAt", facts.appTrialStartedAt)
-        json.member("appUserID", facts.appUserID)
+        json.member("appUserID", facts.appUserID.rawValue)
         json.key("attributeValues")
         json.openObject()
         for (key, attribute) in ordered(facts.attributeValues) {
@@ -32,7 +32,7 @@ enum StoredProjectionWriter {
         json.emptyArray()
         json.key("households")
         json.openObject()
-        for (key, membership) in ordered(facts.households) {
+        for (key, membership) in ordered(facts.households.map { ($0.key.rawValue, $0.value) }) {
             json.key(key)
             json.openObject()
             json.member("joinedAt", membership.joinedAt)
@@ -48,7 +48,7 @@ enum StoredProjectionWriter {
         json.emptyObject()
         json.key("purchases")
         json.openObject()
-        for (key, purchase) in ordered(facts.purchases) {
+        for (key, purchase) in ordered(facts.purchases.map { ($0.key.rawValue, $0.value) }) {
             json.key(key)
             guard write(purchase, to: &json) else { return nil }
         }
@@ -75,7 +75,7 @@ enum StoredProjectionWriter {
 
     private static func write(_ facts: SubscriptionFacts, to json: inout JSONText) -> Bool {
         json.openObject()
-        json.member("originalTransactionID", facts.originalTransactionID)
+        json.member("originalTransactionID", facts.originalTransactionID.rawValue)
         json.key("refundReversals")
         write(facts.refundReversals, to: &json)
         if let info = facts.renewalInfo {
@@ -106,7 +106,7 @@ enum StoredProjectionWriter {
     /// A dictionary's entries in `JSONEncoder`'s order (by their keys' UTF-8 bytes). Written with plain
     /// loops rather than `JSONText`'s generic helpers, which are not specialized across modules (their
     /// metadata lookups at run time were a few percent of ingestion, under the writer).
-    private static func ordered<Value>(_ entries: [String: Value]) -> [(key: String, value: Value)] {
+    private static func ordered<Value, Entries: Sequence<(key: String, value: Value)>>(_ entries: Entries) -> [(key: String, value: Value)] {
         entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 }

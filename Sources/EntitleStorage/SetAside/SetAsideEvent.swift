@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// A ledger event a background consumer could not process and left out, with the reason: kept for
@@ -7,13 +8,13 @@ public struct SetAsideEvent: Hashable, Sendable {
     public var consumer: String
     public var eventID: UUID
     /// The subscriber the event belongs to, when it has one.
-    public var appUserID: String?
+    public var appUserID: AppUserID?
     /// Why, in words an operator reads (`transaction.expiresDate is … outside 0000-01-01…2200-01-01`).
     public var reason: String
     /// When the consumer first set it aside.
     public var setAsideAt: Date
 
-    public init(consumer: String, eventID: UUID, appUserID: String?, reason: String, setAsideAt: Date) {
+    public init(consumer: String, eventID: UUID, appUserID: AppUserID?, reason: String, setAsideAt: Date) {
         self.consumer = consumer
         self.eventID = eventID
         self.appUserID = appUserID

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// An entry of the durable schedule: a subscriber's event that time alone brings, due at an instant.
@@ -10,14 +11,14 @@ public struct ScheduledEvent: Hashable, Sendable {
         case renewalReminder = "renewal_reminder"
     }
 
-    public var appUserID: String
+    public var appUserID: AppUserID
     public var kind: Kind
     /// What makes it once per period (the period's end, the change's instant).
     public var periodKey: String
     public var dueAt: Date
     public var firedAt: Date?
 
-    public init(appUserID: String, kind: Kind, periodKey: String, dueAt: Date, firedAt: Date? = nil) {
+    public init(appUserID: AppUserID, kind: Kind, periodKey: String, dueAt: Date, firedAt: Date? = nil) {
         self.appUserID = appUserID
         self.kind = kind
         self.periodKey = periodKey

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// What one step of publishing writes, in one transaction: the deliveries it derived, the subscribers'
@@ -7,14 +8,14 @@ public struct WebhookBatch: Sendable {
     /// The ledger consumer's cursor, moved from `from` to `to` (`nil`: a step that read no events).
     public var cursor: (consumer: LedgerConsumer, from: Int64, to: Int64)?
     public var deliveries: [WebhookDelivery]
-    public var snapshots: [String: WebhookSnapshot]
+    public var snapshots: [AppUserID: WebhookSnapshot]
     public var schedule: [ScheduledEvent]
     /// Entries fired by this step: each is marked, and the step fails if another marked it first.
     public var fired: [ScheduledEvent]
     public var firedAt: Date
 
     public init(
-        cursor: (consumer: LedgerConsumer, from: Int64, to: Int64)? = nil, deliveries: [WebhookDelivery] = [], snapshots: [String: WebhookSnapshot] = [:],
+        cursor: (consumer: LedgerConsumer, from: Int64, to: Int64)? = nil, deliveries: [WebhookDelivery] = [], snapshots: [AppUserID: WebhookSnapshot] = [:],
         schedule: [ScheduledEvent] = [], fired: [ScheduledEvent] = [], firedAt: Date
     ) {
         self.cursor = cursor

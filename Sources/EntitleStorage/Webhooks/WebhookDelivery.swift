@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// One event on its way to one endpoint.
@@ -16,7 +17,7 @@ public struct WebhookDelivery: Hashable, Sendable {
     /// The event's ID, the same on every endpoint and every attempt: what receivers de-duplicate by.
     public var eventID: String
     public var eventType: String
-    public var appUserID: String
+    public var appUserID: AppUserID
     public var occurredAt: Date
     /// The JSON body sent.
     public var payload: String
@@ -30,7 +31,7 @@ public struct WebhookDelivery: Hashable, Sendable {
     public var createdAt: Date
 
     public init(
-        id: Int64 = 0, endpointID: String, eventID: String, eventType: String, appUserID: String, occurredAt: Date, payload: String,
+        id: Int64 = 0, endpointID: String, eventID: String, eventType: String, appUserID: AppUserID, occurredAt: Date, payload: String,
         status: Status = .pending, attempts: Int = 0, nextAttemptAt: Date, lastStatus: Int? = nil, lastError: String? = nil,
         deliveredAt: Date? = nil, createdAt: Date
     ) {

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// An app's webhooks in the ledger's database: endpoints, the deliveries derived from the ledger and
@@ -13,14 +14,14 @@ public protocol WebhookStore: Sendable {
     func updateEndpoint(_ endpoint: WebhookEndpoint) async throws(StorageError)
 
     /// The snapshots of those of `appUserIDs` that have one.
-    func snapshots(appUserIDs: Set<String>) async throws(StorageError) -> [String: WebhookSnapshot]
+    func snapshots(appUserIDs: Set<AppUserID>) async throws(StorageError) -> [AppUserID: WebhookSnapshot]
     /// Stores `batch` in one transaction; `false` (nothing stored) when the cursor had moved from
     /// `batch.cursor.from` or an entry it fires was fired already: another instance did the step.
     func publish(_ batch: WebhookBatch) async throws(StorageError) -> Bool
     /// Unfired schedule entries due at `now`, earliest first.
     func dueSchedule(at now: Date, limit: Int) async throws(StorageError) -> [ScheduledEvent]
     /// The unfired schedule entries of `appUserIDs` due by `now`, earliest first.
-    func dueSchedule(appUserIDs: Set<String>, by now: Date) async throws(StorageError) -> [ScheduledEvent]
+    func dueSchedule(appUserIDs: Set<AppUserID>, by now: Date) async throws(StorageError) -> [ScheduledEvent]
 
     /// Pending deliveries whose attempt is due at `now`, each the first pending one of its endpoint and
     /// subscriber (so a subscriber's events arrive in order), of endpoints not resting; in the order
@@ -32,7 +33,7 @@ public protocol WebhookStore: Sendable {
     func recordAttempts(_ outcomes: [WebhookAttemptOutcome]) async throws(StorageError)
 
     /// The app's deliveries, newest first, optionally of one endpoint, subscriber or status.
-    func deliveries(endpointID: String?, appUserID: String?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery]
+    func deliveries(endpointID: String?, appUserID: AppUserID?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery]
     func delivery(id: Int64) async throws(StorageError) -> WebhookDelivery?
     func attempts(deliveryID: Int64) async throws(StorageError) -> [WebhookAttempt]
     /// Makes failed deliveries pending again, due at `now`: the ones named, or (`ids` nil) every failed

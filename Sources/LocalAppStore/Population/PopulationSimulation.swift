@@ -213,7 +213,7 @@ public struct PopulationSimulation {
         people[person].chains.append(original)
         owners[original] = person
         guard let chain = store.subscription(original) else { return }
-        if let product = store.catalog.product(chain.productID), product.familyShareable, chance(plan.familySharing) {
+        if let product = store.catalog.product(ProductID(chain.productID)), product.familyShareable, chance(plan.familySharing) {
             schedule(now + days(0...5), person, .share(original))
         }
         if chain.kind != .autoRenewable {
@@ -240,14 +240,14 @@ public struct PopulationSimulation {
             schedule(now + Double.random(in: 0..<length, using: &generator), person, .cancel(original))
         }
         if chance(plan.refund) { schedule(now + days(1...10), person, .refund(original)) }
-        if let product = store.catalog.product(chain.productID), let level = product.groupLevel {
+        if let product = store.catalog.product(ProductID(chain.productID)), let level = product.groupLevel {
             let group = store.catalog.products.filter { $0.kind == .autoRenewable && $0.subscriptionGroupID == product.subscriptionGroupID }
             let higher = group.filter { ($0.groupLevel ?? level) < level && $0.period == product.period }
             let lower = group.filter { ($0.groupLevel ?? level) > level && $0.period == product.period }
             if let target = higher.randomElement(using: &generator), chance(plan.upgrade) {
-                schedule(now + Double.random(in: 0..<length, using: &generator), person, .changeProduct(original, to: target.id))
+                schedule(now + Double.random(in: 0..<length, using: &generator), person, .changeProduct(original, to: target.id.rawValue))
             } else if let target = lower.randomElement(using: &generator), chance(plan.downgrade) {
-                schedule(now + Double.random(in: 0..<length, using: &generator), person, .changeProduct(original, to: target.id))
+                schedule(now + Double.random(in: 0..<length, using: &generator), person, .changeProduct(original, to: target.id.rawValue))
             }
         }
     }
@@ -273,8 +273,8 @@ public struct PopulationSimulation {
     private mutating func chooseProduct() -> String? {
         let subscriptions = store.catalog.products.filter { $0.kind == .autoRenewable }
         let lifetime = store.catalog.products.filter { $0.kind == .nonConsumable && !$0.entitlementIDs.isEmpty }
-        if !lifetime.isEmpty, subscriptions.isEmpty || chance(plan.lifetime) { return lifetime.randomElement(using: &generator)?.id }
-        return subscriptions.randomElement(using: &generator)?.id
+        if !lifetime.isEmpty, subscriptions.isEmpty || chance(plan.lifetime) { return lifetime.randomElement(using: &generator)?.id.rawValue }
+        return subscriptions.randomElement(using: &generator)?.id.rawValue
     }
 
     // MARK: - Comparison

@@ -5,7 +5,7 @@ import Foundation
 /// Building what the store signs: products, chains of transactions, periods and offers, payloads, notifications.
 extension StoreSimulator {
     func product(_ id: String) throws(LocalStoreError) -> Product {
-        guard let product = catalog.product(id) else {
+        guard let product = catalog.product(ProductID(id)) else {
             throw LocalStoreError(.unknownProduct, "\(id) is not a product of the catalog")
         }
         return product
@@ -58,7 +58,7 @@ extension StoreSimulator {
         chain.offerDiscountType = nil
         chain.offerIdentifier = nil
         chain.price = product.price?.milliunits ?? 0
-        if chain.introductoryPeriodsLeft > 0, let offer = product.introductoryOffer, product.id == chain.productID {
+        if chain.introductoryPeriodsLeft > 0, let offer = product.introductoryOffer, product.id.rawValue == chain.productID {
             chain.introductoryPeriodsLeft -= 1
             chain.offerType = .introductoryOffer
             chain.offerDiscountType = .payAsYouGo
@@ -81,7 +81,7 @@ extension StoreSimulator {
     }
 
     func transactionPayload(_ chain: SimulatedSubscription, signedAt now: Date) -> JWSTransactionDecodedPayload {
-        let product = catalog.product(chain.productID)
+        let product = catalog.product(ProductID(chain.productID))
         let type: ProductType = switch chain.kind {
         case .autoRenewable: .autoRenewable
         case .nonRenewing: .nonRenewing
@@ -109,7 +109,7 @@ extension StoreSimulator {
             offerIdentifier: chain.pendingOffer?.identifier, offerType: chain.pendingOffer?.type,
             originalTransactionId: chain.originalTransactionID, priceIncreaseStatus: chain.priceIncreaseStatus, productId: chain.productID,
             recentSubscriptionStartDate: chain.originalPurchaseDate, renewalDate: chain.autoRenew ? chain.expiresDate : nil,
-            renewalPrice: catalog.product(chain.autoRenewProductID)?.price?.milliunits, signedDate: now)
+            renewalPrice: catalog.product(ProductID(chain.autoRenewProductID))?.price?.milliunits, signedDate: now)
     }
 
     func status(_ chain: SimulatedSubscription) -> Status {

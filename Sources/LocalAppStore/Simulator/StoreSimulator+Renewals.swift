@@ -19,7 +19,7 @@ extension StoreSimulator {
         let start = chain.phase == .billingRetry ? (now ?? expires) : expires
         let at = now ?? expires
         let product = try product(chain.autoRenewProductID)
-        chain.productID = product.id
+        chain.productID = product.id.rawValue
         chain.phase = .active
         chain.gracePeriodExpiresDate = nil
         chain.renewals += 1

@@ -95,8 +95,8 @@ public struct StoreSimulator: Sendable {
             throw LocalStoreError(.invalidTransition, "only an expired subscription can be resubscribed (\(original) is \(chain.phase.rawValue))")
         }
         let product = try product(productID ?? chain.productID)
-        chain.productID = product.id
-        chain.autoRenewProductID = product.id
+        chain.productID = product.id.rawValue
+        chain.autoRenewProductID = product.id.rawValue
         chain.autoRenew = true
         chain.expirationIntent = nil
         chain.gracePeriodExpiresDate = nil

@@ -20,8 +20,8 @@ struct ProductChangeTests {
         ("screentime.family.yearly", "screentime.family.monthly", ProductChange(kind: .crossgrade, timing: .atNextRenewal), nil),
     ])
     func rules(from: String, to: String, change: ProductChange, subtype: Subtype?) {
-        #expect(Self.catalog.change(from: from, to: to) == change)
-        #expect(Self.catalog.change(from: from, to: to)?.notificationSubtype == subtype)
+        #expect(Self.catalog.change(from: ProductID(from), to: ProductID(to)) == change)
+        #expect(Self.catalog.change(from: ProductID(from), to: ProductID(to))?.notificationSubtype == subtype)
     }
 
     @Test("no change: the same product, an unknown one, or products of different groups")
@@ -44,8 +44,8 @@ struct ProductChangeTests {
             facts.record(apple.subscription(current, original: "1", purchase: ReferenceTime.day(0), expires: ReferenceTime.day(31)))
             facts.record(apple.renewal(original: "1", product: current, autoRenewProduct: target, signed: ReferenceTime.day(5)))
             let status = resolver.resolve(facts, at: ReferenceTime.day(10)).subscriptions.first
-            #expect(status?.productID == current)
-            #expect(status?.renewsToProductID == target)
+            #expect(status?.productID.rawValue == current)
+            #expect(status?.renewsToProductID?.rawValue == target)
             #expect(status?.renewalChange == kind)
         }
     }

@@ -81,7 +81,7 @@ struct EntitlementResolverTests {
         let devices = (1...5).map { LimitedItem(id: "child-\($0)", addedAt: Self.day(Double($0))) }
 
         let beforeRenewal = STR.access(facts, at: Self.day(20))
-        #expect(beforeRenewal.entitlement("family")?.renewsToProductID == STR.individual)
+        #expect(beforeRenewal.entitlement("family")?.renewsToProductID?.rawValue == STR.individual)
         #expect(beforeRenewal.pausedItems(forLimit: "childDevices", items: devices).isEmpty)
 
         facts.record(STR.apple.subscription(STR.individual, original: "2000", id: "renewal-1", purchase: Self.day(31), expires: Self.day(59), reason: .renewal))

@@ -15,8 +15,8 @@ struct PendingPurchaseTests {
             id: LedgerEvents.id(seed), appUserID: "kid", source: .purchaseRequest, idempotencyKey: "request:\(seed)", signedDate: at,
             receivedAt: at, payload: payload)
     }
-    static func requested(_ seed: Int, at: Date) -> LedgerEvent { event(seed, .purchaseRequested(productID: STR.family, at: at), at: at) }
-    static func declined(_ seed: Int, at: Date) -> LedgerEvent { event(seed, .purchaseDeclined(productID: STR.family, at: at), at: at) }
+    static func requested(_ seed: Int, at: Date) -> LedgerEvent { event(seed, .purchaseRequested(productID: ProductID(STR.family), at: at), at: at) }
+    static func declined(_ seed: Int, at: Date) -> LedgerEvent { event(seed, .purchaseDeclined(productID: ProductID(STR.family), at: at), at: at) }
     static func approved(_ seed: Int, at: Date) -> LedgerEvent {
         LedgerEvents.appTransaction(seed, appUserID: "kid", STR.apple.subscription(STR.family, original: "7000", purchase: at, expires: day(40)))
     }
@@ -26,10 +26,10 @@ struct PendingPurchaseTests {
     func pendingUntilItLapses() {
         let facts = Self.facts([Self.requested(1, at: Self.day(1))])
         let waiting = STR.resolver.resolve(facts, at: Self.hours(23, after: Self.day(1)))
-        #expect(waiting.pendingPurchases.map(\.productID) == [STR.family])
+        #expect(waiting.pendingPurchases.map(\.productID.rawValue) == [STR.family])
         #expect(waiting.pendingPurchases.first?.expiresAt == Self.day(2))
         #expect(waiting.entitlement("family")?.state == .pending)
-        #expect(waiting.entitlement("family")?.source == .pendingPurchase(productID: STR.family))
+        #expect(waiting.entitlement("family")?.source == .pendingPurchase(productID: ProductID(STR.family)))
         #expect(waiting.entitlement("family")?.isActive == false)
         #expect(waiting.subscriptions.isEmpty)
 
@@ -58,7 +58,7 @@ struct PendingPurchaseTests {
     @Test("a transaction of the product bought before the request does not answer it")
     func earlierPurchaseIsNoAnswer() {
         let facts = Self.facts([Self.approved(1, at: Self.day(0)), Self.requested(2, at: Self.day(1))])
-        #expect(facts.purchasesAwaitingApproval(at: Self.hours(1, after: Self.day(1))).map(\.productID) == [STR.family])
+        #expect(facts.purchasesAwaitingApproval(at: Self.hours(1, after: Self.day(1))).map(\.productID.rawValue) == [STR.family])
     }
 
     @Test("a decline ends the request; a request after it is pending again")

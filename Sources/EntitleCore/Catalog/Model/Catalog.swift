@@ -4,7 +4,7 @@ import Foundation
 /// entitlements file defines it. Immutable once loaded; ``CatalogLoader`` builds it.
 public struct Catalog: Hashable, Sendable {
     public var appName: String?
-    public var bundleID: String?
+    public var bundleID: BundleID?
     /// The app's Apple ID in App Store Connect, when the entitlements file gives it.
     public var appAppleID: Int64?
     /// The environments the entitlements file accepts (`production`, `sandbox`, `xcode`,
@@ -36,11 +36,11 @@ public struct Catalog: Hashable, Sendable {
     public var free: AccessLevel
     public var appTrial: AppTrialPolicy?
 
-    private var productIndex: [String: Int]
+    private var productIndex: [ProductID: Int]
     private var entitlementIndex: [String: Int]
 
     public init(
-        appName: String? = nil, bundleID: String? = nil, appAppleID: Int64? = nil, environments: [String] = [], storefront: String? = nil,
+        appName: String? = nil, bundleID: BundleID? = nil, appAppleID: Int64? = nil, environments: [String] = [], storefront: String? = nil,
         currency: String? = nil,
         products: [Product] = [], subscriptionGroups: [SubscriptionGroup] = [], features: [String] = [],
         limits: [String] = [], quotas: [QuotaDefinition] = [], entitlements: [Entitlement] = [],
@@ -67,11 +67,11 @@ public struct Catalog: Hashable, Sendable {
     /// A catalog with no products: every subscriber gets nothing but a warning-free "no subscription".
     public static let empty = Catalog()
 
-    public func product(_ id: String) -> Product? { productIndex[id].map { products[$0] } }
+    public func product(_ id: ProductID) -> Product? { productIndex[id].map { products[$0] } }
 
     /// The change from subscription `currentID` to `targetID` (``ProductChange``), or `nil` when the
     /// two are not subscriptions of one group, or are the same product.
-    public func change(from currentID: String, to targetID: String) -> ProductChange? {
+    public func change(from currentID: ProductID, to targetID: ProductID) -> ProductChange? {
         guard let current = product(currentID), let target = product(targetID) else { return nil }
         return ProductChange(from: current, to: target)
     }
@@ -79,12 +79,12 @@ public struct Catalog: Hashable, Sendable {
     public func quota(_ name: String) -> QuotaDefinition? { quotas.first { $0.name == name } }
 
     /// The entitlements `productID` grants; empty for an unknown product.
-    public func entitlements(forProduct productID: String) -> [Entitlement] {
+    public func entitlements(forProduct productID: ProductID) -> [Entitlement] {
         product(productID)?.entitlementIDs.compactMap(entitlement) ?? []
     }
 
     /// The access a product grants: the union of its entitlements' levels.
-    public func access(forProduct productID: String) -> AccessLevel {
+    public func access(forProduct productID: ProductID) -> AccessLevel {
         entitlements(forProduct: productID).reduce(AccessLevel.nothing) { $0.union($1.access) }
     }
 }

@@ -4,10 +4,10 @@ import Foundation
 public struct Entitlement: Hashable, Sendable, Identifiable {
     public var id: String
     public var displayName: String?
-    public var productIDs: [String]
+    public var productIDs: [ProductID]
     public var access: AccessLevel
 
-    public init(id: String, displayName: String? = nil, productIDs: [String], access: AccessLevel) {
+    public init(id: String, displayName: String? = nil, productIDs: [ProductID], access: AccessLevel) {
         self.id = id
         self.displayName = displayName
         self.productIDs = productIDs

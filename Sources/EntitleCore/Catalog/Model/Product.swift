@@ -3,7 +3,7 @@ import Foundation
 /// One in-app purchase product of the catalog, resolved from the `.storekit` file and the
 /// entitlements file.
 public struct Product: Hashable, Sendable {
-    public var id: String
+    public var id: ProductID
     public var kind: ProductKind
     public var referenceName: String?
     public var price: Price?
@@ -23,7 +23,7 @@ public struct Product: Hashable, Sendable {
     public var entitlementIDs: [String]
 
     public init(
-        id: String, kind: ProductKind, referenceName: String? = nil, price: Price? = nil,
+        id: ProductID, kind: ProductKind, referenceName: String? = nil, price: Price? = nil,
         familyShareable: Bool = false, period: ISODuration? = nil, subscriptionGroupID: String? = nil,
         groupLevel: Int? = nil, introductoryOffer: SubscriptionOffer? = nil,
         promotionalOffers: [SubscriptionOffer] = [], offerCodes: [SubscriptionOffer] = [],
@@ -49,6 +49,6 @@ public struct Product: Hashable, Sendable {
     /// The display name in `locale`, else in the first localization, else the reference name.
     public func displayName(locale: String = "en_US") -> String {
         let localized = localizations.first { $0.locale == locale } ?? localizations.first
-        return localized?.displayName ?? referenceName ?? id
+        return localized?.displayName ?? referenceName ?? id.rawValue
     }
 }

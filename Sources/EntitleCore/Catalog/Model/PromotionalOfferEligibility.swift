@@ -17,7 +17,7 @@ public enum PromotionalOfferEligibility: String, Hashable, Sendable, CaseIterabl
     public func admits(_ facts: SubscriberFacts?, product: Product, catalog: Catalog, at now: Date) -> Bool {
         if self == .anyone { return true }
         let inGroup = (facts?.purchases.values).map(Array.init)?.compactMap(\.currentTransaction).filter { transaction in
-            guard let id = transaction.productId, let bought = catalog.product(id) else { return false }
+            guard let id = transaction.productId, let bought = catalog.product(ProductID(id)) else { return false }
             return bought.subscriptionGroupID != nil && bought.subscriptionGroupID == product.subscriptionGroupID
         } ?? []
         guard !inGroup.isEmpty else { return false }

@@ -5,9 +5,9 @@ public struct SubscriptionGroup: Hashable, Sendable {
     public var id: String
     public var name: String?
     /// Product identifiers from the highest level of service (level 1) to the lowest.
-    public var productIDsByLevel: [String]
+    public var productIDsByLevel: [ProductID]
 
-    public init(id: String, name: String? = nil, productIDsByLevel: [String]) {
+    public init(id: String, name: String? = nil, productIDsByLevel: [ProductID]) {
         self.id = id
         self.name = name
         self.productIDsByLevel = productIDsByLevel

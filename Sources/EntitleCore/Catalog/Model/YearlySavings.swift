@@ -3,8 +3,8 @@ import Foundation
 /// What a yearly subscription saves against twelve months of the monthly subscription that grants
 /// the same entitlements: 67.00 a year against 7.99 a month saves 30%.
 public struct YearlySavings: Hashable, Sendable {
-    public var yearlyProductID: String
-    public var monthlyProductID: String
+    public var yearlyProductID: ProductID
+    public var monthlyProductID: ProductID
     public var yearlyPrice: Price
     public var monthlyPrice: Price
     /// Whole percent saved, rounded down so a paywall never overstates it.

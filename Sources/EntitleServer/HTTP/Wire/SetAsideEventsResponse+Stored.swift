@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import EntitleWire
 import Foundation
@@ -6,7 +7,7 @@ import Hummingbird
 extension SetAsideEventsResponse: ResponseEncodable {
     init(_ events: [SetAsideEvent]) {
         self.init(events: events.map { event in
-            Event(consumer: event.consumer, eventID: event.eventID.uuidString, appUserID: event.appUserID, reason: event.reason, setAsideAt: event.setAsideAt)
+            Event(consumer: event.consumer, eventID: event.eventID.uuidString, appUserID: event.appUserID?.rawValue, reason: event.reason, setAsideAt: event.setAsideAt)
         })
     }
 }

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import EntitleWire
 
@@ -12,7 +13,7 @@ enum WebhookInfo {
 
     static func info(_ delivery: WebhookDelivery, attempts: [WebhookAttempt]? = nil) -> WebhookDeliveryInfo {
         WebhookDeliveryInfo(
-            id: delivery.id, endpointID: delivery.endpointID, eventID: delivery.eventID, eventType: WebhookEventTypeValue(rawValue: delivery.eventType), appUserID: delivery.appUserID,
+            id: delivery.id, endpointID: delivery.endpointID, eventID: delivery.eventID, eventType: WebhookEventTypeValue(rawValue: delivery.eventType), appUserID: delivery.appUserID.rawValue,
             occurredAt: delivery.occurredAt, status: WebhookDeliveryStatus(rawValue: delivery.status.rawValue), attempts: delivery.attempts,
             nextAttemptAt: delivery.status == .pending ? delivery.nextAttemptAt : nil, lastStatus: delivery.lastStatus, lastError: delivery.lastError,
             deliveredAt: delivery.deliveredAt, createdAt: delivery.createdAt,

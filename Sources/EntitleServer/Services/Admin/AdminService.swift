@@ -29,14 +29,13 @@ public struct AdminService: AppService {
             throw ServiceError(.invalidRequest, "endsAt must be after startsAt")
         }
         try await appendAdmin(appUserID, .grant(grant), at: at)
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     public func revokeGrant(appUserID: AppUserID, grantID: String) async throws(ServiceError) -> SubscriberAnswer {
-        let appUserID = appUserID.rawValue
         let at = now()
         try await appendAdmin(appUserID, .grantRevoked(grantID: grantID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
@@ -48,14 +47,13 @@ public struct AdminService: AppService {
         if let endsAt, endsAt <= at { throw ServiceError(.invalidRequest, "endsAt must be in the future") }
         let override = AccessOverride(id: UUID().uuidString.lowercased(), startsAt: at, endsAt: endsAt, reason: reason)
         try await appendAdmin(appUserID, .override(override), at: at)
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     public func removeOverride(appUserID: AppUserID, overrideID: String) async throws(ServiceError) -> SubscriberAnswer {
-        let appUserID = appUserID.rawValue
         let at = now()
         try await appendAdmin(appUserID, .overrideRemoved(overrideID: overrideID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     /// The global open-access window in force (or scheduled), if any.
@@ -90,30 +88,25 @@ public struct AdminService: AppService {
 
     /// Adds `memberID` to the household `householdID`: the member shares the household's entitlements.
     public func addMember(householdID: AppUserID, memberID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
-        let householdID = householdID.rawValue
-        let memberID = memberID.rawValue
         try Self.validate(householdID)
         guard householdID != memberID else { throw ServiceError(.invalidRequest, "a household can't be its own member") }
         let at = now()
         try await appendAdmin(memberID, .householdJoined(householdID: householdID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: AppUserID(memberID))
+        return try await subscribers.subscriber(appUserID: memberID)
     }
 
     public func removeMember(householdID: AppUserID, memberID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
-        let householdID = householdID.rawValue
-        let memberID = memberID.rawValue
         try Self.validate(householdID)
         let at = now()
         try await appendAdmin(memberID, .householdLeft(householdID: householdID, at: at), at: at)
-        return try await subscribers.subscriber(appUserID: AppUserID(memberID))
+        return try await subscribers.subscriber(appUserID: memberID)
     }
 
     /// The subscriber's events in the order they were stored.
     public func timeline(appUserID: AppUserID) async throws(ServiceError) -> [LedgerEvent] {
-        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         do {
-            return try await store.events(appUserID: AppUserID(appUserID))
+            return try await store.events(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }
@@ -121,11 +114,10 @@ public struct AdminService: AppService {
 
     /// Who owns a purchase, and how many notifications wait for its link.
     public func lookup(originalTransactionID: OriginalTransactionID) async throws(ServiceError) -> PurchaseLookup {
-        let originalTransactionID = originalTransactionID.rawValue
         do {
             return PurchaseLookup(
-                originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: OriginalTransactionID(originalTransactionID)),
-                heldEvents: try await store.heldEvents(originalTransactionID: OriginalTransactionID(originalTransactionID)).count)
+                originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: originalTransactionID),
+                heldEvents: try await store.heldEvents(originalTransactionID: originalTransactionID).count)
         } catch {
             throw ServiceError(error)
         }
@@ -136,14 +128,14 @@ public struct AdminService: AppService {
     public func searchSubscribers(_ query: String, limit: Int = 50) async throws(ServiceError) -> SubscriberSearch {
         do {
             let owner = try await store.owner(originalTransactionID: OriginalTransactionID(query))
-            let matches = try await store.subscriberIDs().filter { $0.hasPrefix(query) }.prefix(limit)
+            let matches = try await store.subscriberIDs().filter { $0.rawValue.hasPrefix(query) }.prefix(limit)
             return SubscriberSearch(query: query, matches: Array(matches), purchaseOwner: owner)
         } catch {
             throw ServiceError(error)
         }
     }
 
-    private func appendAdmin(_ appUserID: String, _ payload: LedgerEventPayload, at: Date) async throws(ServiceError) {
+    private func appendAdmin(_ appUserID: AppUserID, _ payload: LedgerEventPayload, at: Date) async throws(ServiceError) {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let id = UUID()

@@ -28,7 +28,7 @@ public struct AnalyticsService: AppService {
     /// Each subscriber's cells under this server's catalog, from the events analytics can process:
     /// one with a value out of range (stored before the edge checked it) is left out and noted in
     /// `setAside`.
-    func analyticsCells(setAside: SetAsideCollector) -> @Sendable (String, [LedgerEvent]) -> AnalyticsCells {
+    func analyticsCells(setAside: SetAsideCollector) -> @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells {
         let contributor = AnalyticsContributor(catalog: catalog)
         let at = now()
         return { appUserID, events in
@@ -124,11 +124,10 @@ public struct AnalyticsService: AppService {
     /// A subscriber's timeline with the state of each entitlement after every event (at the event's
     /// instant), folded in Apple's order.
     public func stateTimeline(appUserID: AppUserID) async throws(ServiceError) -> [StateChange] {
-        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         let events: [LedgerEvent]
         do {
-            events = try await store.events(appUserID: AppUserID(appUserID))
+            events = try await store.events(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }

@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import Foundation
 
 /// An order ID looked up with Apple: its transactions and whose purchases they are here.
@@ -6,7 +7,7 @@ public struct OrderLookup: Sendable {
     public struct Purchase: Sendable {
         public var transaction: JWSTransactionDecodedPayload
         /// The subscriber the purchase is linked to, if any.
-        public var owner: String?
+        public var owner: AppUserID?
     }
 
     public var orderID: String

@@ -111,7 +111,7 @@ extension AppStoreSyncService {
 
     /// Subscriptions whose current period ended before `now` with nothing signed since: Apple is asked.
     private func checkUnsettledPurchases(_ serverAPI: AppStoreServerAPIClient, at now: Date, into report: inout ReconciliationReport) async throws(ServiceError) {
-        let subscribers: [String]
+        let subscribers: [AppUserID]
         do {
             subscribers = try await store.subscriberIDs()
         } catch {
@@ -120,7 +120,7 @@ extension AppStoreSyncService {
         for appUserID in subscribers {
             let facts: SubscriberFacts?
             do {
-                facts = try await store.projection(appUserID: AppUserID(appUserID))
+                facts = try await store.projection(appUserID: appUserID)
             } catch {
                 throw ServiceError(error)
             }
@@ -143,7 +143,7 @@ extension AppStoreSyncService {
     /// by a renewal); the first found links the purchase, through its latest transaction recorded for
     /// that subscriber.
     private func checkHeldPurchases(_ serverAPI: AppStoreServerAPIClient, into report: inout ReconciliationReport) async throws(ServiceError) {
-        let held: [String]
+        let held: [OriginalTransactionID]
         do {
             held = try await store.heldPurchases()
         } catch {
@@ -153,13 +153,13 @@ extension AppStoreSyncService {
             report.heldPurchasesChecked += 1
             let history: [JWSTransactionDecodedPayload]
             do {
-                history = try await serverAPI.allTransactionHistory(original)
+                history = try await serverAPI.allTransactionHistory(original.rawValue)
             } catch where error.kind == .apple && error.status == 404 {
                 continue
             } catch {
                 throw ServiceError(error)
             }
-            var owner: String?
+            var owner: AppUserID?
             for token in Set(history.compactMap(\.appAccountToken)) where owner == nil {
                 do {
                     owner = try await store.accountTokenOwner(token)
@@ -203,15 +203,15 @@ extension AppStoreSyncService {
 
     /// Asks Get All Subscription Statuses about `purchase` and records its latest transaction and
     /// renewal info where they differ from what the ledger holds; returns how many events that added.
-    func refreshFromStatuses(_ purchase: SubscriptionFacts, appUserID: String?, _ serverAPI: AppStoreServerAPIClient) async throws(ServiceError) -> Int {
+    func refreshFromStatuses(_ purchase: SubscriptionFacts, appUserID: AppUserID?, _ serverAPI: AppStoreServerAPIClient) async throws(ServiceError) -> Int {
         let statuses: [(status: Int?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)]
         do {
-            statuses = try await serverAPI.subscriptionStatuses(purchase.originalTransactionID)
+            statuses = try await serverAPI.subscriptionStatuses(purchase.originalTransactionID.rawValue)
         } catch {
             throw ServiceError(error)
         }
         var added = 0
-        for status in statuses where (status.transaction?.originalTransactionId ?? status.renewalInfo?.originalTransactionId) == purchase.originalTransactionID {
+        for status in statuses where (status.transaction?.originalTransactionId ?? status.renewalInfo?.originalTransactionId) == purchase.originalTransactionID.rawValue {
             if let transaction = status.transaction, let id = transaction.transactionId, Self.tellsSomethingNew(transaction, purchase) {
                 let event = LedgerEvent(
                     id: UUID(), appUserID: appUserID, source: .appStoreServerAPI,

@@ -29,7 +29,6 @@ public struct AppStoreSyncService: AppService {
     /// Validates a purchase by its transaction ID alone: fetches the transaction from Apple (Get
     /// Transaction Info), then records it for `appUserID` exactly as if the app had submitted it.
     public func submitTransaction(appUserID: AppUserID, transactionID: String) async throws(ServiceError) -> SubscriberAnswer {
-        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         guard (1...64).contains(transactionID.count), transactionID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
             throw ServiceError(.invalidRequest, "transactionId is 1 to 64 letters and digits")
@@ -41,7 +40,7 @@ public struct AppStoreSyncService: AppService {
         } catch {
             throw ServiceError(error)
         }
-        return try await ingestion.submitTransaction(appUserID: AppUserID(appUserID), signedTransaction: fetched.signed, source: .appStoreServerAPI)
+        return try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
     }
 
     /// Refreshes a subscriber from Apple (a support tool): each of their subscriptions' status (Get All
@@ -54,7 +53,7 @@ public struct AppStoreSyncService: AppService {
         let serverAPI = try requireServerAPI()
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: AppUserID(appUserID))
+            facts = try await store.projection(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }
@@ -71,10 +70,10 @@ public struct AppStoreSyncService: AppService {
                     throw ServiceError(error)
                 }
                 guard Self.tellsSomethingNew(fetched.transaction, purchase) || fetched.transaction.revocationDate != current.revocationDate else { continue }
-                _ = try await ingestion.submitTransaction(appUserID: AppUserID(appUserID), signedTransaction: fetched.signed, source: .appStoreServerAPI)
+                _ = try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: fetched.signed, source: .appStoreServerAPI)
             }
         }
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 }
 
@@ -94,10 +93,10 @@ extension AppStoreSyncService {
         }
         var purchases: [OrderLookup.Purchase] = []
         for transaction in transactions ?? [] {
-            let original = transaction.originalTransactionId ?? transaction.transactionId ?? ""
-            let owner: String?
+            let original = transaction.purchaseChain ?? ""
+            let owner: AppUserID?
             do {
-                owner = try await store.owner(originalTransactionID: OriginalTransactionID(original))
+                owner = try await store.owner(originalTransactionID: original)
             } catch {
                 throw ServiceError(error)
             }
@@ -111,7 +110,7 @@ extension AppStoreSyncService {
     /// satisfaction, 2 other, 3 service issue), then records Apple's new transaction, so the answer
     /// and the timeline show the new expiry at once.
     public func extendRenewal(
-        appUserID: AppUserID, originalTransactionID: String?, days: Int, reasonCode: Int
+        appUserID: AppUserID, originalTransactionID: OriginalTransactionID?, days: Int, reasonCode: Int
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         guard (1...90).contains(days), (0...3).contains(reasonCode) else {
@@ -121,7 +120,7 @@ extension AppStoreSyncService {
         let serverAPI = try requireServerAPI()
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: AppUserID(appUserID))
+            facts = try await store.projection(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }
@@ -137,7 +136,7 @@ extension AppStoreSyncService {
         for purchase in chosen.sorted(by: { $0.originalTransactionID < $1.originalTransactionID }) {
             do {
                 let answer = try await serverAPI.extendRenewalDate(
-                    purchase.originalTransactionID,
+                    purchase.originalTransactionID.rawValue,
                     ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: reasonCode, requestIdentifier: UUID().uuidString.lowercased()))
                 guard answer.success == true else {
                     throw ServiceError(.appStoreRefused, "Apple did not extend \(purchase.originalTransactionID)")
@@ -152,6 +151,6 @@ extension AppStoreSyncService {
             _ = try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
             logger.info("renewal extended", metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "days": "\(days)"])
         }
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 }

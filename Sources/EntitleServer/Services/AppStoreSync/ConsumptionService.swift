@@ -111,14 +111,14 @@ public struct ConsumptionService: AppService {
     /// subscriber here; for a subscription, how much of the paid period had passed when the refund
     /// was asked for; whether a free trial (the app's own or an introductory offer) came first.
     func consumptionInformation(
-        for transaction: JWSTransactionDecodedPayload, appUserID: String?, policy: ConsumptionPolicy
+        for transaction: JWSTransactionDecodedPayload, appUserID: AppUserID?, policy: ConsumptionPolicy
     ) async throws(ServiceError) -> ConsumptionRequest {
-        let original = transaction.originalTransactionId ?? transaction.transactionId ?? ""
-        let owner: String?
+        let original = transaction.purchaseChain ?? ""
+        let owner: AppUserID?
         let facts: SubscriberFacts?
         do {
-            owner = try await appUserID.asyncOr { () async throws(StorageError) in try await store.owner(originalTransactionID: OriginalTransactionID(original)) }
-            facts = try await owner.asyncFlatMap { id async throws(StorageError) in try await store.projection(appUserID: AppUserID(id)) }
+            owner = try await appUserID.asyncOr { () async throws(StorageError) in try await store.owner(originalTransactionID: original) }
+            facts = try await owner.asyncFlatMap { id async throws(StorageError) in try await store.projection(appUserID: id) }
         } catch {
             throw ServiceError(error)
         }
@@ -130,7 +130,7 @@ public struct ConsumptionService: AppService {
         } else if !delivered {
             percentage = 0
         }
-        let product = transaction.productId.flatMap(catalog.product)
+        let product = transaction.productId.flatMap { catalog.product(ProductID($0)) }
         let trial = catalog.appTrial != nil || product?.introductoryOffer?.paymentMode == .freeTrial || facts?.appTrialStartedAt != nil
             || transaction.offerDiscountType == .freeTrial
         return ConsumptionRequest(

@@ -48,7 +48,7 @@ public struct IngestionService: AppService {
         let event = LedgerEvent(
             id: UUID(), appUserID: nil, source: source, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,
             transactionID: transaction?.transactionId,
-            originalTransactionID: transaction?.originalTransactionId ?? verified.renewalInfo?.originalTransactionId,
+            originalTransactionID: transaction?.purchaseChain ?? verified.renewalInfo?.purchaseChain,
             signedDate: notification.signedDate, receivedAt: now(),
             payload: .notification(
                 type: notification.notificationType, subtype: notification.subtype, transaction: transaction, renewalInfo: verified.renewalInfo),
@@ -82,10 +82,10 @@ public struct IngestionService: AppService {
         guard let transactionID = transaction.transactionId else {
             throw ServiceError(.invalidRequest, "the transaction has no transactionId")
         }
-        let original = transaction.originalTransactionId ?? transactionID
-        let owner: String?
+        let original = OriginalTransactionID(transaction.originalTransactionId ?? transactionID)
+        let owner: AppUserID?
         do {
-            owner = try await store.owner(originalTransactionID: OriginalTransactionID(original))
+            owner = try await store.owner(originalTransactionID: original)
         } catch {
             throw ServiceError(error)
         }
@@ -96,7 +96,7 @@ public struct IngestionService: AppService {
                     .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
             case .transferToNewest:
                 do {
-                    _ = try await store.transfer(originalTransactionID: OriginalTransactionID(original), to: AppUserID(appUserID), at: now())
+                    _ = try await store.transfer(originalTransactionID: original, to: appUserID, at: now())
                 } catch {
                     throw ServiceError(error)
                 }
@@ -112,12 +112,12 @@ public struct IngestionService: AppService {
         // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
         if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
             do {
-                _ = try await store.registerAccountToken(token, appUserID: AppUserID(appUserID), at: now())
+                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
             } catch {
                 throw ServiceError(error)
             }
         }
-        return try await subscribers.subscriber(appUserID: AppUserID(appUserID))
+        return try await subscribers.subscriber(appUserID: appUserID)
     }
 
     /// Tries each accepted environment's verifier; an environment mismatch moves to the next.

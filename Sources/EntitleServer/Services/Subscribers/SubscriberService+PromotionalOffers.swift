@@ -13,7 +13,6 @@ extension SubscriberService {
     public func promotionalOffer(
         appUserID: AppUserID, productID: ProductID, offerID: String, nonce: UUID = UUID()
     ) async throws(ServiceError) -> (signature: PromotionalOfferSignature, appAccountToken: UUID, compactJWS: String) {
-        let productID = productID.rawValue
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         guard let product = catalog.product(productID), product.kind == .autoRenewable else {
@@ -27,7 +26,7 @@ extension SubscriberService {
         }
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: AppUserID(appUserID))
+            facts = try await store.projection(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }
@@ -37,15 +36,16 @@ extension SubscriberService {
             throw ServiceError(.offerNotEligible, "the offer \(offerID) is for \(rule.rawValue) subscribers of the group; \(appUserID) is not one")
         }
         let token = accountTokens.token(for: appUserID)
-        let latest = (facts?.purchases.values).map(Array.init)?.compactMap(\.currentTransaction).filter { transaction in
-            transaction.productId.flatMap(catalog.product)?.subscriptionGroupID == product.subscriptionGroupID
+        let current: [JWSTransactionDecodedPayload] = facts?.purchases.values.compactMap(\.currentTransaction) ?? []
+        let latest = current.filter { transaction in
+            transaction.productId.flatMap { catalog.product(ProductID($0)) }?.subscriptionGroupID == product.subscriptionGroupID
         }.max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
         do {
             let signature = try PromotionalOfferSignature.sign(
-                bundleID: bundleID, productID: productID, offerID: offerID, appAccountToken: token, key: key.privateKey, keyID: key.keyID,
+                bundleID: bundleID, productID: productID.rawValue, offerID: offerID, appAccountToken: token, key: key.privateKey, keyID: key.keyID,
                 nonce: nonce, at: at)
             let jws = try PromotionalOfferJWS.sign(
-                bundleID: bundleID, productID: productID, offerID: offerID, transactionID: latest?.transactionId, key: key.privateKey,
+                bundleID: bundleID, productID: productID.rawValue, offerID: offerID, transactionID: latest?.transactionId, key: key.privateKey,
                 keyID: key.keyID, issuerID: key.issuerID, nonce: nonce, at: at)
             logger.info("promotional offer signed", metadata: ["offer.id": "\(offerID)", "product.id": "\(productID)"])
             return (signature, token, jws)

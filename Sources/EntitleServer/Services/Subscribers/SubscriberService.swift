@@ -30,7 +30,7 @@ public struct SubscriberService: AppService {
         let token = accountTokens.token(for: appUserID)
         if accountTokens.needsRegistering(appUserID) {
             do {
-                _ = try await store.registerAccountToken(token, appUserID: AppUserID(appUserID), at: now())
+                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
             } catch {
                 accountTokens.forget(appUserID)
                 throw ServiceError(error)
@@ -62,22 +62,21 @@ public struct SubscriberService: AppService {
         let appUserID = try await canonical(appUserID)
         let outcome: AccountTokenRegistration
         do {
-            outcome = try await store.registerAccountToken(token, appUserID: AppUserID(appUserID), at: now())
+            outcome = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
         } catch {
             throw ServiceError(error)
         }
         if case .ownedBy = outcome {
             throw ServiceError(.accountTokenTaken, "this appAccountToken belongs to another subscriber")
         }
-        return try await subscriber(appUserID: AppUserID(appUserID))
+        return try await subscriber(appUserID: appUserID)
     }
 
     /// Whether the ledger has a projection for `appUserID`.
     public func isKnown(appUserID: AppUserID) async throws(ServiceError) -> Bool {
-        let appUserID = appUserID.rawValue
         try Self.validate(appUserID)
         do {
-            return try await store.projection(appUserID: AppUserID(appUserID)) != nil
+            return try await store.projection(appUserID: appUserID) != nil
         } catch {
             throw ServiceError(error)
         }
@@ -92,27 +91,23 @@ public struct SubscriberService: AppService {
         _ = try await append(LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .appTrialStart, idempotencyKey: "trial:\(appUserID)", signedDate: at, receivedAt: at,
             payload: .appTrialStarted(at: at)))
-        return try await subscriber(appUserID: AppUserID(appUserID))
+        return try await subscriber(appUserID: appUserID)
     }
 
     /// Records that the app's purchase of `productID` awaits a parent's approval (Ask to Buy: StoreKit
     /// answered `.pending`). The subscriber shows it until the approved transaction arrives, a decline
     /// is reported, or 24 hours pass without an answer; asking again restarts the 24 hours.
     public func reportPendingPurchase(appUserID: AppUserID, productID: ProductID) async throws(ServiceError) -> SubscriberAnswer {
-        let appUserID = appUserID.rawValue
-        let productID = productID.rawValue
         return try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "requested") { .purchaseRequested(productID: productID, at: $0) }
     }
 
     /// Records that the Ask to Buy request for `productID` was declined.
     public func declinePendingPurchase(appUserID: AppUserID, productID: ProductID) async throws(ServiceError) -> SubscriberAnswer {
-        let appUserID = appUserID.rawValue
-        let productID = productID.rawValue
         return try await recordPurchaseRequest(appUserID: appUserID, productID: productID, kind: "declined") { .purchaseDeclined(productID: productID, at: $0) }
     }
 
     private func recordPurchaseRequest(
-        appUserID: String, productID: String, kind: String, payload: (Date) -> LedgerEventPayload
+        appUserID: AppUserID, productID: ProductID, kind: String, payload: (Date) -> LedgerEventPayload
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
@@ -124,7 +119,7 @@ public struct SubscriberService: AppService {
         _ = try await append(LedgerEvent(
             id: UUID(), appUserID: appUserID, source: .purchaseRequest, idempotencyKey: key, signedDate: at, receivedAt: at,
             payload: payload(at)))
-        return try await subscriber(appUserID: AppUserID(appUserID))
+        return try await subscriber(appUserID: appUserID)
     }
 
     /// Sets (or, with `nil`, clears) the subscriber's attributes, each checked against its rule; the time
@@ -155,7 +150,7 @@ public struct SubscriberService: AppService {
                 id: UUID(), appUserID: appUserID, source: .attributes, idempotencyKey: "attributes:\(appUserID):\(stamp):\(digest)",
                 signedDate: at, receivedAt: at, payload: .attributesSet(attributes)))
         }
-        return try await subscriber(appUserID: AppUserID(appUserID))
+        return try await subscriber(appUserID: appUserID)
     }
 
     /// Records metered usage; refused when it would exceed the quota. The same idempotency key
@@ -190,12 +185,11 @@ public struct SubscriberService: AppService {
             let decision = try await resolutionContext(appUserID).resolve().access(feature, usage: amount)
             throw ServiceError(.quotaExhausted, decision.explanation)
         }
-        return try await self.access(appUserID: AppUserID(appUserID), feature: feature, usage: 0)
+        return try await self.access(appUserID: appUserID, feature: feature, usage: 0)
     }
 
     /// The gating answer for `feature`.
     public func access(appUserID: AppUserID, feature: String, usage: Int) async throws(ServiceError) -> AccessAnswer {
-        let appUserID = appUserID.rawValue
         guard (0...InputRules.maximumUsage).contains(usage) else {
             throw ServiceError(.invalidRequest, "usage must be 0 to \(InputRules.maximumUsage)")
         }
@@ -206,19 +200,17 @@ public struct SubscriberService: AppService {
     /// Logs the anonymous subscriber `anonymous` in as `known` (docs/identity.md): merged, then an
     /// alias of `known`. Repeating it changes nothing; `anonymous` merged into someone else is refused.
     public func logIn(anonymous: AppUserID, as known: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
-        let anonymous = anonymous.rawValue
-        let known = known.rawValue
         try Self.validate(anonymous)
         try Self.validate(known)
-        guard anonymous.hasPrefix(InputRules.anonymousPrefix) else {
+        guard anonymous.isAnonymous else {
             throw ServiceError(.invalidRequest, "only an anonymous subscriber (\(InputRules.anonymousPrefix)<uuid>) logs in; \(anonymous) is known")
         }
-        guard !known.hasPrefix(InputRules.anonymousPrefix) else {
+        guard !known.isAnonymous else {
             throw ServiceError(.invalidRequest, "log in as a known app user ID, not an anonymous one")
         }
         let outcome: MergeOutcome
         do {
-            outcome = try await store.merge(anonymous: AppUserID(anonymous), into: AppUserID(known), at: now())
+            outcome = try await store.merge(anonymous: anonymous, into: known, at: now())
         } catch {
             throw ServiceError(error)
         }
@@ -226,6 +218,6 @@ public struct SubscriberService: AppService {
             throw ServiceError(.alreadyMerged, "\(anonymous) already logged in as another subscriber")
         }
         logger.info("anonymous subscriber logged in", metadata: ["login.outcome": "\(outcome)"])
-        return try await subscriber(appUserID: AppUserID(known))
+        return try await subscriber(appUserID: known)
     }
 }
