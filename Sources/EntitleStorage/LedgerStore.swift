@@ -12,13 +12,13 @@ import Foundation
 /// - ``migrate()`` runs before anything else reads or writes.
 public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, JobLeases {
     /// The app this store reads and writes: a bundle ID, or `""` for rows written before apps existed.
-    var app: String { get }
+    var app: BundleID { get }
 
     /// The same database, confined to `app`. Closing either closes the database.
-    func forApp(_ app: String) -> any LedgerStore
+    func forApp(_ app: BundleID) -> any LedgerStore
 
     /// Every app with events or subscribers in the database, sorted (`""` for rows no app adopted yet).
-    func appIDs() async throws(StorageError) -> [String]
+    func appIDs() async throws(StorageError) -> [BundleID]
 
     /// Creates the schema or brings it to the current version. A store of an app then adopts the
     /// rows written before apps existed (schema version 4 and older): they become its app's.

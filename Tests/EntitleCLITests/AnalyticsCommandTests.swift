@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import Foundation

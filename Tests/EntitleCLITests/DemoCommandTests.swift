@@ -20,9 +20,9 @@ struct DemoCommandTests {
         #expect(result.standardOutput.components(separatedBy: "the API agrees with the store on all").count == 5)
 
         let root = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
-        #expect(try await root.appIDs() == apps.sorted())
+        #expect(try await root.appIDs() == apps.sorted().map { BundleID($0) })
         for app in apps {
-            let store = root.forApp(app)
+            let store = root.forApp(BundleID(app))
             #expect(try await store.subscriberIDs().count > 0, "\(app)")
             #expect(try await store.rebuildProjections() > 0)
         }

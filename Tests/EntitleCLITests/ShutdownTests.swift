@@ -12,7 +12,7 @@ import Testing
 /// cancellation inside every long step.
 @Suite("Shutdown")
 struct ShutdownTests {
-    static let bundleID = "com.screentimerewards"
+    static let bundleID: BundleID = "com.screentimerewards"
     static let events = 1_250
     static let subscribers = 4
 
@@ -24,7 +24,7 @@ struct ShutdownTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let shared = try await SQLiteLedgerStore.open(path: data.appendingPathComponent("entitle.sqlite").path)
         let store = shared.forApp(Self.bundleID)
-        let apple = AppleFacts(bundleID: Self.bundleID)
+        let apple = AppleFacts(bundleID: Self.bundleID.rawValue)
         for subscriber in 0..<Self.subscribers {
             for period in 0..<Self.events {
                 let start = ReferenceTime.day(Double(period) * 30)

@@ -71,13 +71,13 @@ struct AppStoreServerAPIRoutesTests {
                     retryDelay: .milliseconds(10), now: clock.reading)
                 var configuration = ServerConfiguration(
                     http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store),
-                    apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers, serverAPI: client, offerKey: teamKey)], keys: keys,
+                    apps: [ServedApp(bundleID: BundleID(bundleID), catalog: catalog, verifiers: verifiers, serverAPI: client, offerKey: teamKey)], keys: keys,
                     analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server-api"))
                 configuration.reconciliationInterval = nil
                 configuration.consumptionInterval = consumptionInterval
                 let app = try await buildApplication(configuration: configuration)
                 let harness = ServerHarness(
-                    pki: try TestPKI(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(bundleID), keys: keys, bundleID: bundleID,
+                    pki: try TestPKI(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID,
                     authority: authority, catalog: catalog)
                 try await app.test(.live) { client in
                     var simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
@@ -112,7 +112,7 @@ struct AppStoreServerAPIRoutesTests {
         try await Self.run(engine: engine) { setup, client, store in
             let harness = setup.harness
             let start = harness.clock.now
-            let purchase = try store.purchase(Self.monthly, appAccountToken: AccountTokens(bundleID: Self.bundleID).token(for: "reader"), at: start)
+            let purchase = try store.purchase(Self.monthly, appAccountToken: AccountTokens(bundleID: BundleID(Self.bundleID)).token(for: "reader"), at: start)
             try await harness.post(
                 client, "/v1/subscribers/reader/transactions", key: setup.secret,
                 body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
@@ -213,7 +213,7 @@ struct AppStoreServerAPIRoutesTests {
             let offer = try ServerHarness.decode(PromotionalOfferResponse.self, response)
             #expect(offer.keyID == setup.teamKey.keyID)
             #expect(offer.timestamp == Int64((harness.clock.now.timeIntervalSince1970 * 1000).rounded(.down)))
-            #expect(offer.appAccountToken == AccountTokens(bundleID: Self.bundleID).token(for: "reader"))
+            #expect(offer.appAccountToken == AccountTokens(bundleID: BundleID(Self.bundleID)).token(for: "reader"))
             let payload = PromotionalOfferSignature.payload(
                 bundleID: Self.bundleID, keyID: offer.keyID, productID: Self.monthly, offerID: "winback.plus.half", appAccountToken: offer.appAccountToken,
                 nonce: offer.nonce, timestamp: offer.timestamp)

@@ -1,6 +1,7 @@
 import AppStoreModels
 import AppStoreVerification
 @testable import EntitleServer
+import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire

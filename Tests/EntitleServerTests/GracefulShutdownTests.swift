@@ -30,7 +30,7 @@ struct GracefulShutdownTests {
         let records = RecordingLogHandler.Records()
         try await WebhookReceiver.run { url, receiver in
             try await engine.withStore { shared in
-                let store = shared.forApp(Self.bundleID)
+                let store = shared.forApp(BundleID(Self.bundleID))
                 let apple = AppleFacts(bundleID: Self.bundleID)
                 // Appended side by side: committed in groups.
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -44,7 +44,7 @@ struct GracefulShutdownTests {
                 }
                 let webhooks = store.webhookStore()
                 try await webhooks.addEndpoint(WebhookEndpoint(
-                    id: "we_test", app: Self.bundleID, url: url.absoluteString, eventTypes: [], secrets: ["whsec_test_secret"],
+                    id: "we_test", app: BundleID(Self.bundleID), url: url.absoluteString, eventTypes: [], secrets: ["whsec_test_secret"],
                     createdAt: ReferenceTime.day(-1)))
                 receiver.hold()
                 let verifier = SignedDataVerifier(
@@ -97,7 +97,7 @@ struct GracefulShutdownTests {
         let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "KEY0000001", issuerID: "issuer-team")
         try await Self.withUnansweredAPI { base, asked in
             try await engine.withStore { shared in
-                let store = shared.forApp(job.bundleID)
+                let store = shared.forApp(BundleID(job.bundleID))
                 if job == .consumption {
                     // A refund request an hour old: within the 12 hours Apple waits for an answer.
                     let purchase = AppleFacts(bundleID: job.bundleID).subscription(
@@ -113,7 +113,7 @@ struct GracefulShutdownTests {
                     now: clock.reading)
                 var configuration = ServerConfiguration(
                     http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(shared),
-                    apps: [ServedApp(bundleID: job.bundleID, catalog: Fixtures.exampleCatalog(job.catalog), verifiers: verifiers, serverAPI: client)],
+                    apps: [ServedApp(bundleID: BundleID(job.bundleID), catalog: Fixtures.exampleCatalog(job.catalog), verifiers: verifiers, serverAPI: client)],
                     keys: keys, analyticsRefreshInterval: nil, metrics: metrics, now: clock.reading,
                     logger: RecordingLogHandler.logger("entitle.tests.server", records: records))
                 configuration.reconciliationInterval = job == .reconciliation ? .milliseconds(1) : nil

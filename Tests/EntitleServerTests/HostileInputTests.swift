@@ -126,7 +126,7 @@ struct HostileInputTests {
             let service = harness.service()
             harness.clock.set(ReferenceTime.day(1))
             try await service.webhooks.webhookStore.addEndpoint(WebhookEndpoint(
-                id: "we_poison", app: harness.bundleID, url: "http://127.0.0.1:9/hooks", eventTypes: [], secrets: ["whsec_test_secret"],
+                id: "we_poison", app: BundleID(harness.bundleID), url: "http://127.0.0.1:9/hooks", eventTypes: [], secrets: ["whsec_test_secret"],
                 createdAt: ReferenceTime.start))
             let family = "com.screentimerewards.family.monthly"
             try await harness.submit(client, "before", harness.apple.subscription(family, original: "600", purchase: ReferenceTime.day(1), expires: ReferenceTime.day(31)))

@@ -106,7 +106,7 @@ struct LogInTests {
     }
 
     static func token(_ harness: ServerHarness, for user: AppUserID, key: P256.Signing.PrivateKey = backend, lifetime: TimeInterval = 300) throws -> String {
-        try LogInToken.sign(appUserID: user, app: harness.bundleID, issuedAt: harness.clock.now, lifetime: lifetime, keyID: "backend", key: key)
+        try LogInToken.sign(appUserID: user, app: BundleID(harness.bundleID), issuedAt: harness.clock.now, lifetime: lifetime, keyID: "backend", key: key)
     }
 
     static func alias(

@@ -14,14 +14,14 @@ struct LogInTokenVerifierTests {
 
     static func verifier(_ keys: [String: P256.Signing.PrivateKey] = ["backend": backend]) throws -> LogInTokenVerifier {
         try LogInTokenVerifier(
-            policy: LogInTokenPolicy(publicKeys: keys.mapValues { Array($0.publicKey.x963Representation) }, requiredForAppKeys: false), app: app)
+            policy: LogInTokenPolicy(publicKeys: keys.mapValues { Array($0.publicKey.x963Representation) }, requiredForAppKeys: false), app: BundleID(app))
     }
 
     static func token(
         user: AppUserID = "alice", app: String = app, issuedAt: Date = now, lifetime: TimeInterval = 300, keyID: String = "backend",
         key: P256.Signing.PrivateKey = backend
     ) throws -> String {
-        try LogInToken.sign(appUserID: user, app: app, issuedAt: issuedAt, lifetime: lifetime, keyID: keyID, key: key)
+        try LogInToken.sign(appUserID: user, app: BundleID(app), issuedAt: issuedAt, lifetime: lifetime, keyID: keyID, key: key)
     }
 
     /// A token with hand-made parts, signed by the backend.
@@ -85,7 +85,7 @@ struct LogInTokenVerifierTests {
         var point = Array(Self.backend.publicKey.x963Representation)
         point[64] ^= 1
         #expect(throws: ServiceError.self) {
-            try LogInTokenVerifier(policy: LogInTokenPolicy(publicKeys: ["backend": point], requiredForAppKeys: false), app: Self.app)
+            try LogInTokenVerifier(policy: LogInTokenPolicy(publicKeys: ["backend": point], requiredForAppKeys: false), app: BundleID(Self.app))
         }
     }
 }

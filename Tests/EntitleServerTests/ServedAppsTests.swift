@@ -34,7 +34,7 @@ struct ServedAppsTests {
                 var catalog = Fixtures.exampleCatalog(example)
                 if bundleID == epilogue { catalog.acceptsAppKeys = epilogueAppKeys }
                 return ServedApp(
-                    bundleID: bundleID, catalog: catalog,
+                    bundleID: BundleID(bundleID), catalog: catalog,
                     verifiers: [SignedDataVerifier(
                         configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root]),
                         now: clock.reading)])
@@ -46,7 +46,7 @@ struct ServedAppsTests {
                     now: clock.reading, logger: Logger(label: "entitle.tests.server")))
             let harnesses = [(screenTime, "ScreenTimeRewards"), (epilogue, "Epilogue")].map { bundleID, example in
                 ServerHarness(
-                    pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(bundleID), keys: keys, bundleID: bundleID,
+                    pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID,
                     authority: authority, catalog: Fixtures.exampleCatalog(example))
             }
             try await app.test(.live) { client in
@@ -110,7 +110,7 @@ struct ServedAppsTests {
     func publicKeysPerApp(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { screenTime, _, client in
             let primaryKey = screenTime.publicKey("reader")
-            let epilogueKey = try #require(screenTime.keys.publicKey(for: "reader", app: Self.epilogue))
+            let epilogueKey = try #require(screenTime.keys.publicKey(for: "reader", app: BundleID(Self.epilogue)))
             #expect(primaryKey != epilogueKey)
             #expect(try await Self.request(client, .get, "/v1/subscribers/reader", app: Self.screenTime, key: primaryKey).status == .ok)
             #expect(try await Self.request(client, .get, "/v1/subscribers/reader", app: Self.epilogue, key: epilogueKey).status == .ok)

@@ -41,7 +41,7 @@ struct ServerHarness: Sendable {
                 store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy,
                 alsoTrusting: [authority.root], signer: signer, catalog: catalog)
             let harness = ServerHarness(
-                pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(bundleID), keys: keys, bundleID: bundleID, authority: authority,
+                pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID, authority: authority,
                 catalog: catalog ?? Fixtures.exampleCatalog(example))
             try await app.test(.live) { client in
                 try await body(harness, client)

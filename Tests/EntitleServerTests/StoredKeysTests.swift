@@ -90,7 +90,7 @@ struct StoredKeysTests {
             let refused = try await Self.call(client, .get, "/v1/subscribers/reader", key: key)
             #expect(refused.status == .forbidden)
             #expect(String(buffer: refused.body).contains("per-subscriber keys"))
-            let publicKey = try #require(screenTime.keys.publicKey(for: "reader", app: ServedAppsTests.epilogue))
+            let publicKey = try #require(screenTime.keys.publicKey(for: "reader", app: BundleID(ServedAppsTests.epilogue)))
             #expect(try await Self.call(client, .get, "/v1/subscribers/reader", key: publicKey, app: ServedAppsTests.epilogue).status == .ok)
         }
     }

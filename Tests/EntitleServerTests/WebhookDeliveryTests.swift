@@ -40,7 +40,7 @@ struct WebhookDeliveryTests {
     }
 
     static func endpoint(_ url: URL, app: String, at: Date, types: [String] = []) -> WebhookEndpoint {
-        WebhookEndpoint(id: "we_test", app: app, url: url.absoluteString, eventTypes: types, secrets: [secret], createdAt: at)
+        WebhookEndpoint(id: "we_test", app: BundleID(app), url: url.absoluteString, eventTypes: types, secrets: [secret], createdAt: at)
     }
 
     @Test("a subscription's life reaches the endpoint signed, in order, each change once; the last entitlement_changed agrees with GET",

@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 import Testing
 
 @testable import EntitleStorage

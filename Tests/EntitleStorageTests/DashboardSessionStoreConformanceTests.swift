@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import Foundation

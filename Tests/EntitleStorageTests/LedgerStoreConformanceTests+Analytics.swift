@@ -278,7 +278,7 @@ extension LedgerStoreConformanceTests {
             try await ledger.engine.transaction { session throws(StorageError) in
                 for id in ["aardvark", "ghost"] {
                     _ = try await session.execute(
-                        "INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)", [.text(app), .text(id), .text(stray)])
+                        "INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)", [.id(app), .text(id), .text(stray)])
                 }
             }
             let idle = try await analytics.recomputeBatch(batchSize: 2, cells: cells)
@@ -297,7 +297,7 @@ extension LedgerStoreConformanceTests {
             #expect(try await analytics.analyticsCells(through: nil) == Self.expectedCells(events))
             let left = try await ledger.engine.read { session throws(StorageError) in
                 (
-                    try await session.execute("SELECT app_user_id FROM analytics_contributions WHERE app_id = ? ORDER BY app_user_id", [.text(app)])
+                    try await session.execute("SELECT app_user_id FROM analytics_contributions WHERE app_id = ? ORDER BY app_user_id", [.id(app)])
                         .compactMap { $0["app_user_id"]?.text },
                     try await session.execute("SELECT after FROM analytics_recompute", []).count
                 )
@@ -323,7 +323,7 @@ extension LedgerStoreConformanceTests {
             // other (nothing kept) the rows.
             let app = mine.app
             try await mine.engine.transaction { session throws(StorageError) in
-                _ = try await session.execute("UPDATE analytics_daily SET value = value * 3 WHERE app_id = ?", [.text(app)])
+                _ = try await session.execute("UPDATE analytics_daily SET value = value * 3 WHERE app_id = ?", [.id(app)])
             }
             let expected = Self.expectedCells(events)
             #expect(try await mine.analyticsStore().analyticsCells(through: nil) == expected)
@@ -403,13 +403,13 @@ extension LedgerStoreConformanceTests {
             let app = ledger.app
             try await ledger.engine.transaction { session throws(StorageError) in
                 _ = try await session.execute(
-                    "UPDATE analytics_contributions SET cells = '{' WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(last.rawValue)])
+                    "UPDATE analytics_contributions SET cells = '{' WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(last)])
             }
             await #expect(throws: StorageError(.corruptRecord, "")) { try await analytics.refreshAnalytics(batchSize: 1_000, cells: cells) }
             #expect(try await analytics.analyticsCells(through: nil) == expected)
             #expect(try await analytics.pendingAnalytics() == 2)
             let stored = try await ledger.engine.read { session throws(StorageError) in
-                try await session.execute("SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(first.rawValue)])
+                try await session.execute("SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(first)])
                     .first?["cells"]?.text
             }
             #expect(try StoredAnalyticsCells.decode(try #require(stored), appUserID: first) == Self.expectedCells([events[1]]))
@@ -431,7 +431,7 @@ extension LedgerStoreConformanceTests {
             let app = mine.app
             let revision: @Sendable () async throws -> Int64 = {
                 try await mine.engine.read { session throws(StorageError) in
-                    try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.text(app)]).first?["revision"]?.integer ?? 0
+                    try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.id(app)]).first?["revision"]?.integer ?? 0
                 }
             }
             let before = try await revision()

@@ -9,7 +9,7 @@ import Testing
 struct WebhookStoreConformanceTests {
     static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
 
-    static func endpoint(_ id: String, app: String = "com.example.one", types: [String] = []) -> WebhookEndpoint {
+    static func endpoint(_ id: String, app: BundleID = "com.example.one", types: [String] = []) -> WebhookEndpoint {
         WebhookEndpoint(id: id, app: app, url: "http://127.0.0.1:1/\(id)", eventTypes: types, secrets: ["whsec_\(id)"], createdAt: day(0))
     }
 

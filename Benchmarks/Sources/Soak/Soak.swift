@@ -202,7 +202,7 @@ enum Soak {
         }
         let contributor = AnalyticsContributor(catalog: try CatalogLoader().load(directory: catalog))
         try await LedgerConnection.with(try LedgerDatabase(url: ledger), logger: logger) { root in
-            let store = root.forApp(screenTime)
+            let store = root.forApp(BundleID(screenTime))
             let existing = try await store.eventCount()
             guard existing < total else { return }
             print("appending \(total - existing) of \(total) events for \(people.count) subscribers…")

@@ -55,7 +55,7 @@ final class Pipeline: @unchecked Sendable {
         services = catalogs.map { catalog in
             let bundleID = catalog.bundleID ?? "app"
             let verifier = SignedDataVerifier(
-                configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [root]),
+                configuration: VerifierConfiguration(bundleID: bundleID.rawValue, environment: .sandbox, appAppleID: 1234, rootCertificates: [root]),
                 now: { [unowned self] in self.clock })
             var logger = Logger(label: "fuzz")
             logger.logLevel = .critical
@@ -96,12 +96,12 @@ func check<T>(_ step: String, _ work: () async throws(ServiceError) -> T) async 
 }
 
 func transaction(_ values: inout FuzzValues, catalog: Catalog, original: String, now base: Int64) -> String {
-    let products = catalog.products.map(\.id)
+    let products = catalog.products.map(\.id.rawValue)
     return values.object([
         ("transactionId", values.jsonString([original + "-" + String(values.byte()), original])),
         ("originalTransactionId", values.jsonString([original])),
         ("webOrderLineItemId", values.jsonString([original + "-w"])),
-        ("bundleId", values.jsonString([catalog.bundleID ?? ""], invalid: ["com.other", ""])),
+        ("bundleId", values.jsonString([catalog.bundleID?.rawValue ?? ""], invalid: ["com.other", ""])),
         ("productId", values.jsonString(products)),
         ("subscriptionGroupIdentifier", values.jsonString(["G1", "21482456"])),
         ("purchaseDate", values.milliseconds(near: base)),
@@ -132,7 +132,7 @@ func transaction(_ values: inout FuzzValues, catalog: Catalog, original: String,
 }
 
 func renewal(_ values: inout FuzzValues, catalog: Catalog, original: String, now base: Int64) -> String {
-    let products = catalog.products.map(\.id)
+    let products = catalog.products.map(\.id.rawValue)
     return values.object([
         ("expirationIntent", values.jsonInteger(around: 1)),
         ("originalTransactionId", values.jsonString([original])),
@@ -198,7 +198,7 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
                     ("data", values.object([
                         ("environment", values.jsonString(["Sandbox"])),
                         ("appAppleId", values.jsonInteger(around: 1234)),
-                        ("bundleId", values.jsonString([catalog.bundleID ?? ""])),
+                        ("bundleId", values.jsonString([catalog.bundleID?.rawValue ?? ""])),
                         ("signedTransactionInfo", signedTransaction.map(FuzzValues.json) ?? "null"),
                         ("signedRenewalInfo", signedRenewal.map(FuzzValues.json) ?? "null"),
                         ("status", values.jsonInteger(around: 1)),

@@ -32,11 +32,11 @@ struct AnalyticsCommand: AsyncParsableCommand {
         func run() async throws {
             let logger = Logger(label: "entitle.analytics")
             let loaded = try CommandInputs.catalog(path: catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
-            let named = app ?? loaded.bundleID?.rawValue
+            let named = app.map { BundleID($0) } ?? loaded.bundleID
             let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
                 let apps = try await store.appIDs()
-                guard let app = named ?? (apps.count <= 1 ? apps.first ?? "" : nil) else {
-                    throw ValidationError("the database holds several apps (\(apps.joined(separator: ", "))): name one with --app")
+                guard let app = named ?? (apps.count <= 1 ? apps.first ?? BundleID("") : nil) else {
+                    throw ValidationError("the database holds several apps (\(apps.map(\.rawValue).joined(separator: ", "))): name one with --app")
                 }
                 return try await Self.recompute(store.forApp(app), catalog: loaded)
             }

@@ -133,7 +133,7 @@ struct DemoCommand: AsyncParsableCommand {
                 configuration: VerifierConfiguration(bundleID: app.bundleID, environment: .sandbox, rootCertificates: [authority.root]),
                 now: run.now)]
             return ServedApp(
-                bundleID: app.bundleID, catalog: app.catalog, verifiers: verifiers,
+                bundleID: BundleID(app.bundleID), catalog: app.catalog, verifiers: verifiers,
                 serverAPI: AppStoreServerAPIClient(
                     token: teamKey.token(bundleID: app.bundleID), endpoints: .init(production: serverAPIURL, sandbox: serverAPIURL),
                     transport: AsyncHTTPClientTransport(client: http), verifiers: verifiers, now: run.now),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitleCore
 import EntitleServer
 import EntitleStorage
 import Foundation
@@ -34,7 +35,7 @@ struct KeysCommand: AsyncParsableCommand {
             guard let kind = StoredKey.Kind(rawValue: kind) else { throw ValidationError("--kind is app or secret") }
             let (database, app, name) = (try CommandInputs.database(database), app, name)
             let created = try await LedgerConnection.with(database, logger: Logger(label: "entitle.keys")) { store in
-                try await StoredKeys(store: store.keyStore(), now: { Date() }).create(app: app, kind: kind, name: name)
+                try await StoredKeys(store: store.keyStore(), now: { Date() }).create(app: BundleID(app), kind: kind, name: name)
             }
             print("created \(created.stored.kind.rawValue) key \(created.stored.id) for \(app)\(name.map { " (\($0))" } ?? ""); it is shown once:")
             print(created.key)
@@ -51,7 +52,7 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let app = app
             let keys = try await CommandInputs.withExistingLedger(database, logger: Logger(label: "entitle.keys")) { store in
-                try await store.keyStore().keys(app: app)
+                try await store.keyStore().keys(app: app.map { BundleID($0) })
             }
             if keys.isEmpty { print("no keys") }
             for key in keys {

@@ -48,7 +48,7 @@ struct LogInTokenCommand: AsyncParsableCommand {
             guard let privateKey = try? P256.Signing.PrivateKey(pemRepresentation: text) else {
                 throw CommandFailure("\(key) is not a P-256 private key in PEM")
             }
-            print(try LogInToken.sign(appUserID: AppUserID(user), app: app, issuedAt: Date(), lifetime: TimeInterval(ttl), keyID: keyID, key: privateKey))
+            print(try LogInToken.sign(appUserID: AppUserID(user), app: BundleID(app), issuedAt: Date(), lifetime: TimeInterval(ttl), keyID: keyID, key: privateKey))
         }
     }
 }

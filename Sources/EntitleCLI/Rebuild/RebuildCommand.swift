@@ -23,10 +23,10 @@ struct RebuildCommand: AsyncParsableCommand {
         let app = app
         let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
             var differed = 0
-            let apps: [String]
-            if let app { apps = [app] } else { apps = try await store.appIDs() }
+            let apps: [BundleID]
+            if let app { apps = [BundleID(app)] } else { apps = try await store.appIDs() }
             for id in apps {
-                if !id.isEmpty || app != nil { print("\(id.isEmpty ? "(rows no app adopted yet)" : id):") }
+                if !id.rawValue.isEmpty || app != nil { print("\(id.rawValue.isEmpty ? "(rows no app adopted yet)" : id.rawValue):") }
                 differed += try await Self.rebuild(store.forApp(id))
             }
             return differed

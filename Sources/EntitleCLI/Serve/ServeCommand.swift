@@ -183,7 +183,7 @@ struct ServeCommand: AsyncParsableCommand {
                     now: { Date() })
             }
             return ServedApp(
-                bundleID: app.bundleID, catalog: app.catalog, verifiers: verifiers,
+                bundleID: BundleID(app.bundleID), catalog: app.catalog, verifiers: verifiers,
                 serverAPI: appStore?.client(bundleID: app.bundleID, verifiers: verifiers, now: { Date() }), offerKey: appStore?.key(for: app.bundleID))
         }
         let interval = try reconcileInterval ?? environment["ENTITLE_RECONCILE_INTERVAL"].map { value in

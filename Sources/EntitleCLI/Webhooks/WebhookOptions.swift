@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitleCore
 import EntitleServer
 import Foundation
 
@@ -33,7 +34,7 @@ struct WebhookOptions: ParsableArguments {
             } catch {
                 throw ValidationError("--webhook-url \(url): \((error as? ServiceError)?.message ?? "\(error)")")
             }
-            return StaticWebhook(app: app, url: url, secret: secret)
+            return StaticWebhook(app: app.map { BundleID($0) }, url: url, secret: secret)
         }
     }
 }

@@ -39,11 +39,11 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             let secret = secret ?? WebhookService.generateWebhookSecret()
             let endpoint = WebhookEndpoint(
-                id: WebhookService.newWebhookEndpointID(), app: app, url: url, eventTypes: Array(Set(events)).sorted(), secrets: [secret],
+                id: WebhookService.newWebhookEndpointID(), app: BundleID(app), url: url, eventTypes: Array(Set(events)).sorted(), secrets: [secret],
                 description: description, createdAt: Date())
             let app = app
             try await LedgerConnection.with(try CommandInputs.database(database), logger: Logger(label: "entitle.webhooks")) { store in
-                try await store.forApp(app).webhookStore().addEndpoint(endpoint)
+                try await store.forApp(BundleID(app)).webhookStore().addEndpoint(endpoint)
             }
             print("added endpoint \(endpoint.id) for \(app) → \(url) (\(endpoint.eventTypes.isEmpty ? "every event" : endpoint.eventTypes.joined(separator: ", "))); its signing secret is shown once:")
             print(secret)
@@ -60,7 +60,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             let app = app
             let (endpoints, counts) = try await CommandInputs.withExistingLedger(database, logger: Logger(label: "entitle.webhooks")) { store in
-                let webhooks = store.forApp(app).webhookStore()
+                let webhooks = store.forApp(BundleID(app)).webhookStore()
                 return (try await webhooks.endpoints(includingRemoved: false), try await webhooks.deliveryCounts())
             }
             if endpoints.isEmpty { print("no endpoints for \(app)") }
@@ -84,7 +84,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             let (app, id) = (app, id)
             let removed = try await CommandInputs.withExistingLedger(database, logger: Logger(label: "entitle.webhooks")) { store -> Bool in
-                let webhooks = store.forApp(app).webhookStore()
+                let webhooks = store.forApp(BundleID(app)).webhookStore()
                 guard var endpoint = try await webhooks.endpoint(id: id), endpoint.removedAt == nil else { return false }
                 endpoint.removedAt = Date()
                 try await webhooks.updateEndpoint(endpoint)
@@ -107,7 +107,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             let (app, id, ids) = (app, id, deliveries.isEmpty ? nil : deliveries)
             let count = try await CommandInputs.withExistingLedger(database, logger: Logger(label: "entitle.webhooks")) { store -> Int? in
-                let webhooks = store.forApp(app).webhookStore()
+                let webhooks = store.forApp(BundleID(app)).webhookStore()
                 guard try await webhooks.endpoint(id: id) != nil else { return nil }
                 return try await webhooks.replay(endpointID: id, ids: ids, at: Date())
             }

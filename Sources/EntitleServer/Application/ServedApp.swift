@@ -6,7 +6,7 @@ import Foundation
 /// One app a server serves: its bundle ID, its catalog, and the verifiers of the environments it
 /// accepts (each checking that bundle ID).
 public struct ServedApp: Sendable {
-    public var bundleID: String
+    public var bundleID: BundleID
     public var catalog: Catalog
     /// One verifier per accepted environment, tried in order.
     public var verifiers: [SignedDataVerifier]
@@ -17,7 +17,7 @@ public struct ServedApp: Sendable {
     public var offerKey: InAppPurchaseKey?
 
     public init(
-        bundleID: String, catalog: Catalog, verifiers: [SignedDataVerifier], serverAPI: AppStoreServerAPIClient? = nil,
+        bundleID: BundleID, catalog: Catalog, verifiers: [SignedDataVerifier], serverAPI: AppStoreServerAPIClient? = nil,
         offerKey: InAppPurchaseKey? = nil
     ) {
         self.bundleID = bundleID

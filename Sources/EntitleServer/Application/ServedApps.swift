@@ -10,7 +10,7 @@ import HTTPTypes
 public final class ServedApps: Sendable {
     /// In configuration order.
     public let services: [AppServices]
-    private let byBundleID: [String: AppServices]
+    private let byBundleID: [BundleID: AppServices]
 
     /// The request header that names the app when a server serves several.
     public static let header = HTTPField.Name.entitleApp
@@ -23,7 +23,7 @@ public final class ServedApps: Sendable {
 
     public var primary: AppServices { services[0] }
 
-    public func service(bundleID: BundleID) -> AppServices? { byBundleID[bundleID.rawValue] }
+    public func service(bundleID: BundleID) -> AppServices? { byBundleID[bundleID] }
 
     /// The app a request is for: the one the `Entitle-App` header names, or the only one served.
     func service(named header: String?) throws(ServiceError) -> AppServices {
@@ -31,11 +31,11 @@ public final class ServedApps: Sendable {
             guard services.count == 1 else {
                 throw ServiceError(
                     .unknownApp,
-                    "this server serves \(services.count) apps (\(services.map(\.bundleID).joined(separator: ", "))): name one with the Entitle-App header")
+                    "this server serves \(services.count) apps (\(services.map(\.bundleID.rawValue).joined(separator: ", "))): name one with the Entitle-App header")
             }
             return primary
         }
-        guard let service = byBundleID[header] else {
+        guard let service = byBundleID[BundleID(header)] else {
             throw ServiceError(.unknownApp, "\(header) is not an app this server serves")
         }
         return service
@@ -46,6 +46,6 @@ public final class ServedApps: Sendable {
     /// app of this server goes to the primary app, whose verifiers refuse it.
     func service(forSignedNotification signedPayload: String) -> AppServices {
         guard services.count > 1 else { return primary }
-        return AppStoreNotificationBody.bundleID(ofSignedPayload: signedPayload).flatMap { byBundleID[$0] } ?? primary
+        return AppStoreNotificationBody.bundleID(ofSignedPayload: signedPayload).flatMap { byBundleID[BundleID($0)] } ?? primary
     }
 }

@@ -87,7 +87,7 @@ public struct ServerConfiguration: Sendable {
     ) {
         let bundleID = verifiers.first?.configuration.bundleID ?? catalog.bundleID?.rawValue ?? ""
         self.init(
-            http: http, ledger: ledger, apps: [ServedApp(bundleID: bundleID, catalog: catalog, verifiers: verifiers)], keys: keys,
+            http: http, ledger: ledger, apps: [ServedApp(bundleID: BundleID(bundleID), catalog: catalog, verifiers: verifiers)], keys: keys,
             restorePolicy: restorePolicy, analyticsRefreshInterval: analyticsRefreshInterval, metrics: metrics, now: now, logger: logger,
             onServerRunning: onServerRunning, signer: signer)
     }

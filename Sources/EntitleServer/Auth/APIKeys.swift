@@ -16,9 +16,9 @@ public struct APIKeys: Sendable {
         case secret
         case subscriber(appUserID: AppUserID)
         /// A stored app key: its app's subscribers, from inside the app.
-        case appKey(app: String)
+        case appKey(app: BundleID)
         /// A stored secret key: everything of its app.
-        case appSecret(app: String)
+        case appSecret(app: BundleID)
     }
 
     private let secretKeyHashes: [[UInt8]]
@@ -58,7 +58,7 @@ public struct APIKeys: Sendable {
     /// The public key of `appUserID`, or `nil` when no public-key secret is configured. Keys of the
     /// primary app (`app` nil) are derived from the app user ID alone, as before apps existed; keys of
     /// the other apps from the bundle ID and the app user ID, so a key reaches one app's subscriber only.
-    public func publicKey(for appUserID: AppUserID, app: String? = nil) -> String? {
+    public func publicKey(for appUserID: AppUserID, app: BundleID? = nil) -> String? {
         guard let publicKeySecret else { return nil }
         let input = app.map { "\($0)\u{1F}\(appUserID)" } ?? appUserID.rawValue
         let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: publicKeySecret)
@@ -67,7 +67,7 @@ public struct APIKeys: Sendable {
 
     /// Who presents `key`, for a request about `appUserID` (when the route names one).
     ///   - app: the bundle ID of a non-primary app the request is for (`nil` for the primary app).
-    public func identify(_ key: String, appUserID: AppUserID?, app: String? = nil) -> Identity? {
+    public func identify(_ key: String, appUserID: AppUserID?, app: BundleID? = nil) -> Identity? {
         if key.hasPrefix("pk_") {
             guard let appUserID, let publicKeySecret,
                 let mac = Data(base64URL: String(key.dropFirst(3)))

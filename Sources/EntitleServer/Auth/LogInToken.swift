@@ -34,13 +34,13 @@ public struct LogInToken: Sendable {
 
     /// A token saying that `appUserID` of `app` is logging in, signed with the backend's `key`.
     public static func sign(
-        appUserID: AppUserID, app: String, issuedAt: Date, lifetime: TimeInterval = 300, keyID: String, key: P256.Signing.PrivateKey
+        appUserID: AppUserID, app: BundleID, issuedAt: Date, lifetime: TimeInterval = 300, keyID: String, key: P256.Signing.PrivateKey
     ) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let iat = Int64(saturating: issuedAt.timeIntervalSince1970, rounding: .down)
         let header = try encoder.encode(Header(alg: "ES256", typ: "JWT", kid: keyID))
-        let claims = try encoder.encode(Claims(sub: appUserID.rawValue, aud: app, iat: iat, exp: iat.saturatingAdding(Int64(saturating: lifetime, rounding: .down))))
+        let claims = try encoder.encode(Claims(sub: appUserID.rawValue, aud: app.rawValue, iat: iat, exp: iat.saturatingAdding(Int64(saturating: lifetime, rounding: .down))))
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
@@ -57,11 +57,11 @@ public struct LogInToken: Sendable {
 /// Checks log-in tokens for one app against its backend's public keys.
 public struct LogInTokenVerifier: Sendable {
     private let keys: [String: P256.Signing.PublicKey]
-    private let app: String
+    private let app: BundleID
 
     /// - Throws: `auth.invalidLogInToken` (as a configuration error) for a listed key that is not a
     ///   point of P-256.
-    public init(policy: LogInTokenPolicy, app: String) throws(ServiceError) {
+    public init(policy: LogInTokenPolicy, app: BundleID) throws(ServiceError) {
         var keys: [String: P256.Signing.PublicKey] = [:]
         for (keyID, point) in policy.publicKeys {
             guard let key = try? P256.Signing.PublicKey(x963Representation: point) else {
@@ -101,7 +101,7 @@ public struct LogInTokenVerifier: Sendable {
         }
         let latest = Int64(saturating: AppStoreValueRanges.instants.upperBound.timeIntervalSince1970)
         guard (0...latest).contains(claims.iat), (0...latest).contains(claims.exp) else { throw invalid("has an iat or exp out of range") }
-        guard claims.aud == app else { throw invalid("is for another app") }
+        guard claims.aud == app.rawValue else { throw invalid("is for another app") }
         guard claims.sub == appUserID.rawValue else { throw invalid("is for another user") }
         guard claims.exp > claims.iat, Double(claims.exp - claims.iat) <= LogInToken.maximumLifetime else {
             throw invalid("lives longer than \(Int(LogInToken.maximumLifetime)) s, or not at all (exp − iat)")

@@ -1,4 +1,5 @@
 import Crypto
+import EntitleCore
 import EntitleStorage
 import Foundation
 import NIOConcurrencyHelpers
@@ -19,7 +20,7 @@ public final class StoredKeys: Sendable {
     }
 
     /// A new key of `kind` for `app`: stored hashed, returned once. App keys start `ak_`, secret keys `sk_`.
-    public func create(app: String, kind: StoredKey.Kind, name: String?) async throws(StorageError) -> (key: String, stored: StoredKey) {
+    public func create(app: BundleID, kind: StoredKey.Kind, name: String?) async throws(StorageError) -> (key: String, stored: StoredKey) {
         let key = (kind == .app ? "ak_" : "sk_") + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
         let id = "key_" + Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }).base64URL.prefix(16)
         let stored = StoredKey(id: String(id), app: app, kind: kind, name: name, prefix: String(key.prefix(10)), createdAt: now(), revokedAt: nil)
@@ -29,7 +30,7 @@ public final class StoredKeys: Sendable {
 
     /// What the keys API and the dashboard create: a key of the kind named `kind` (`app` or `secret`)
     /// with an optional name of 1 to 100 characters; the key itself is in the answer, once.
-    func create(app: String, kindNamed kind: String, name: String?) async throws(ServiceError) -> (key: String, stored: StoredKey) {
+    func create(app: BundleID, kindNamed kind: String, name: String?) async throws(ServiceError) -> (key: String, stored: StoredKey) {
         guard let kind = StoredKey.Kind(rawValue: kind) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
         if let name, name.isEmpty || name.count > 100 { throw ServiceError(.invalidRequest, "a key's name is 1 to 100 characters") }
         do {
@@ -40,7 +41,7 @@ public final class StoredKeys: Sendable {
     }
 
     /// The app's keys, revoked ones included (never the keys themselves).
-    func keys(app: String) async throws(ServiceError) -> [StoredKey] {
+    func keys(app: BundleID) async throws(ServiceError) -> [StoredKey] {
         do {
             return try await store.keys(app: app)
         } catch {
@@ -49,7 +50,7 @@ public final class StoredKeys: Sendable {
     }
 
     /// Revokes the app's key `id` at `at`: refused everywhere within ``cacheLifetime``.
-    func revoke(id: String, app: String, at: Date) async throws(ServiceError) -> StoredKey {
+    func revoke(id: String, app: BundleID, at: Date) async throws(ServiceError) -> StoredKey {
         let revoked: StoredKey?
         do {
             revoked = try await store.revokeKey(id: id, app: app, at: at)

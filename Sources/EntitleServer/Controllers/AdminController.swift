@@ -101,14 +101,14 @@ struct AdminController {
             let wait = try Self.preferredWait(request)
             let service = try context.services
             let job = try ReconciliationJobResponse(
-                try await service.appStore.startReconciliation(since: body.since, waitingUpTo: .seconds(wait)), app: service.bundleID)
+                try await service.appStore.startReconciliation(since: body.since, waitingUpTo: .seconds(wait)), app: service.bundleID.rawValue)
             var response = try Self.json(job, status: job.isRunning ? .accepted : .ok)
             response.headers[.location] = "/v1/reconciliation/\(job.id)"
             return response
         }
         reconciliation.get("{jobID}") { _, context -> ReconciliationJobResponse in
             let service = try context.services
-            return try ReconciliationJobResponse(try await service.appStore.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID)
+            return try ReconciliationJobResponse(try await service.appStore.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID.rawValue)
         }
 
         router.group("/v1/set-aside-events").add(middleware: select).add(middleware: secret).get { request, context -> SetAsideEventsResponse in
@@ -145,7 +145,7 @@ extension OrderResponse: ResponseEncodable {
 extension ReconciliationResponse: ResponseEncodable {
     init(_ report: ReconciliationReport) {
         self.init(
-            app: report.app, from: report.from, to: report.to, notificationsRead: report.notificationsRead, notificationsAdded: report.notificationsAdded,
+            app: report.app.rawValue, from: report.from, to: report.to, notificationsRead: report.notificationsRead, notificationsAdded: report.notificationsAdded,
             notificationsRefused: report.notificationsRefused, purchasesChecked: report.purchasesChecked, statusEventsAdded: report.statusEventsAdded,
             heldPurchasesChecked: report.heldPurchasesChecked, heldPurchasesLinked: report.heldPurchasesLinked, skipped: report.skipped,
             seconds: report.seconds)

@@ -134,7 +134,7 @@ struct DashboardController {
             try await Self.page(apps, context) {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
                 let app = try context.services.bundleID
-                return KeysPage.render(app: app, keys: try await stored.keys(app: app), created: nil, now: try context.services.context.now())
+                return KeysPage.render(app: app.rawValue, keys: try await stored.keys(app: app), created: nil, now: try context.services.context.now())
             }
         }
         pages.post("keys") { request, context -> Response in
@@ -145,7 +145,7 @@ struct DashboardController {
                 let name = form["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
                 let app = try context.services.bundleID
                 let created = try await stored.create(app: app, kindNamed: form["kind"] ?? "", name: name)
-                return KeysPage.render(app: app, keys: try await stored.keys(app: app), created: created, now: try context.services.context.now())
+                return KeysPage.render(app: app.rawValue, keys: try await stored.keys(app: app), created: created, now: try context.services.context.now())
             }
         }
         pages.post("keys/{keyID}/revoke") { _, context -> Response in
@@ -227,7 +227,8 @@ struct DashboardController {
     static func page(_ apps: ServedApps, _ context: EntitleRequestContext, _ build: () async throws -> String) async throws -> Response {
         let switcher = apps.services.count > 1
             ? DashboardLayout.Switcher(
-                apps: apps.services.map(\.bundleID), current: context.allApps ? allApps : ((try? context.services.bundleID) ?? apps.primary.bundleID))
+                apps: apps.services.map(\.bundleID.rawValue),
+                current: context.allApps ? allApps : ((try? context.services.bundleID) ?? apps.primary.bundleID).rawValue)
             : nil
         return try await DashboardLayout.$switcher.withValue(switcher) { try await page(build) }
     }
@@ -310,7 +311,7 @@ struct DashboardController {
     static func webhooksPage(_ service: AppServices, created: (id: String, secret: String)?) async throws(ServiceError) -> String {
         let overview = try await service.webhooks.overview(recentDeliveries: 50)
         return WebhooksPage.render(
-            app: service.bundleID, endpoints: overview.endpoints,
+            app: service.bundleID.rawValue, endpoints: overview.endpoints,
             deliveries: overview.deliveries.map { WebhooksPage.Delivery(delivery: $0.delivery, attempts: $0.attempts) },
             counts: overview.counts, created: created)
     }

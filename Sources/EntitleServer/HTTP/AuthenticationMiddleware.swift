@@ -35,7 +35,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 throw ServiceError(error)
             }
             if let found {
-                guard let service = apps.service(bundleID: BundleID(found.app)) else {
+                guard let service = apps.service(bundleID: found.app) else {
                     throw ServiceError(.invalidAPIKey, "the API key belongs to an app this server does not serve")
                 }
                 if let selected = context.app, selected !== service {

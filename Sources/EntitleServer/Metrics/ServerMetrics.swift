@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import EntitleStorage
 import Prometheus
@@ -69,24 +70,24 @@ public final class ServerMetrics: Sendable {
     /// completed pass added (`entitle_reconciliation_events_added_total{app}`: notifications the webhook
     /// never received, and Apple's answers about unsettled purchases) and when one last completed
     /// (`entitle_reconciliation_last_success_timestamp_seconds{app}`).
-    func recordReconciliation(app: String, outcome: String, eventsAdded: Int = 0, at: Date? = nil) {
+    func recordReconciliation(app: BundleID, outcome: String, eventsAdded: Int = 0, at: Date? = nil) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 metricName: "entitle_reconciliation_passes", unitName: "total", helpText: "Reconciliation passes with the App Store Server API, by outcome."),
-            labels: [("app", app), ("outcome", outcome)]
+            labels: [("app", app.rawValue), ("outcome", outcome)]
         ).increment()
         guard let at else { return }
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 metricName: "entitle_reconciliation_events_added", unitName: "total",
                 helpText: "Events reconciliation added: notifications the webhook never received, answers about unsettled purchases."),
-            labels: [("app", app)]
+            labels: [("app", app.rawValue)]
         ).increment(by: Int64(eventsAdded))
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 metricName: "entitle_reconciliation_last_success_timestamp", unitName: "seconds",
                 helpText: "When a reconciliation pass last completed (Unix time)."),
-            labels: [("app", app)]
+            labels: [("app", app.rawValue)]
         ).set(at.timeIntervalSince1970)
     }
 
@@ -117,11 +118,11 @@ public final class ServerMetrics: Sendable {
     }
 
     /// `entitle_webhook_deliveries{status}`: the deliveries in each status, as last counted.
-    func recordWebhookBacklog(app: String, _ counts: [WebhookDelivery.Status: Int]) {
+    func recordWebhookBacklog(app: BundleID, _ counts: [WebhookDelivery.Status: Int]) {
         for status in WebhookDelivery.Status.allCases {
             registry.makeGauge(
                 descriptor: MetricNameDescriptor(metricName: "entitle_webhook", unitName: "deliveries", helpText: "Webhook deliveries, by status."),
-                labels: [("app", app), ("status", status.rawValue)]
+                labels: [("app", app.rawValue), ("status", status.rawValue)]
             ).set(Double(counts[status] ?? 0))
         }
     }

@@ -13,13 +13,13 @@ import NIOConcurrencyHelpers
 /// registers it (token → subscriber) the first time it answers for the subscriber; an app may register
 /// a token of its own as well.
 public struct AccountTokens: Sendable {
-    public let bundleID: String
+    public let bundleID: BundleID
     /// Subscribers whose derived token this process registered (registration is idempotent; this only
     /// saves the write), forgotten all at once past `capacity` so memory stays bounded.
     private let registered = NIOLockedValueBox<Set<AppUserID>>([])
     public let capacity: Int
 
-    public init(bundleID: String, capacity: Int = 50_000) {
+    public init(bundleID: BundleID, capacity: Int = 50_000) {
         self.bundleID = bundleID
         self.capacity = max(1, capacity)
     }

@@ -28,7 +28,7 @@ public final class AppContext: Sendable {
     let accountTokens: AccountTokens
 
     /// The app this context is for: its store's app.
-    public var bundleID: String { store.app }
+    public var bundleID: BundleID { store.app }
 
     init(
         store: any LedgerStore, catalog: Catalog, now: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics,

@@ -23,7 +23,7 @@ extension AppService {
     var instanceID: String { context.instanceID }
     var setAsideStore: any SetAsideStore { context.setAsideStore }
     /// The app this service is for.
-    var bundleID: String { context.bundleID }
+    var bundleID: BundleID { context.bundleID }
     /// Each subscriber's appAccountToken, derived.
     var accountTokens: AccountTokens { context.accountTokens }
 

@@ -44,6 +44,6 @@ public final class AppServices: Sendable {
     }
 
     /// The app these services are for.
-    public var bundleID: String { context.bundleID }
+    public var bundleID: BundleID { context.bundleID }
     public var catalog: Catalog { context.catalog }
 }

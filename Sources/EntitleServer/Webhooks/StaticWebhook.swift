@@ -1,4 +1,5 @@
 import Crypto
+import EntitleCore
 import EntitleStorage
 import Foundation
 
@@ -7,11 +8,11 @@ import Foundation
 /// removed when it is no longer configured.
 public struct StaticWebhook: Hashable, Sendable {
     /// The app it is for; `nil`: every app the server serves.
-    public var app: String?
+    public var app: BundleID?
     public var url: String
     public var secret: String
 
-    public init(app: String?, url: String, secret: String) {
+    public init(app: BundleID?, url: String, secret: String) {
         self.app = app
         self.url = url
         self.secret = secret

@@ -71,7 +71,7 @@ extension WebhookService {
         let endpoint = try await webhookEndpoint(id: endpointID)
         let at = now()
         let id = "evt_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let event = WebhookEvent(id: id, type: .test, app: bundleID, occurredAt: at, appUserID: "", data: WebhookEventData(), subscriber: nil)
+        let event = WebhookEvent(id: id, type: .test, app: bundleID.rawValue, occurredAt: at, appUserID: "", data: WebhookEventData(), subscriber: nil)
         let delivery: WebhookDelivery
         do {
             delivery = WebhookDelivery(

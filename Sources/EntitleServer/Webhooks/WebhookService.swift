@@ -153,8 +153,8 @@ public struct WebhookService: AppService {
 
     /// A webhook event's ID: the same for the same change whichever path derives it (an event, the
     /// schedule) and however often.
-    static func webhookEventID(app: String, appUserID: AppUserID, cause: String, change: SubscriberChange) -> String {
-        let digest = SHA256.hash(data: Data([app, appUserID.rawValue, cause, change.subject].joined(separator: "\u{1F}").utf8))
+    static func webhookEventID(app: BundleID, appUserID: AppUserID, cause: String, change: SubscriberChange) -> String {
+        let digest = SHA256.hash(data: Data([app.rawValue, appUserID.rawValue, cause, change.subject].joined(separator: "\u{1F}").utf8))
         return "evt_" + Hex.encode(digest.prefix(16))
     }
 }

@@ -228,7 +228,7 @@ struct WebhookStep {
                 data.entitlementsAfter = subscriber.entitlements
             }
             let event = WebhookEvent(
-                id: id, type: WebhookEventTypeValue(rawValue: change.type.rawValue), app: service.bundleID, occurredAt: at, appUserID: appUserID.rawValue, data: data, subscriber: subscriber)
+                id: id, type: WebhookEventTypeValue(rawValue: change.type.rawValue), app: service.bundleID.rawValue, occurredAt: at, appUserID: appUserID.rawValue, data: data, subscriber: subscriber)
             guard let body = try? WebhookPayload.encode(event) else { continue }
             for endpoint in receivers {
                 deliveries.append(WebhookDelivery(

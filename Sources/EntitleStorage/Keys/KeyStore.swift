@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// API keys kept in the ledger's database, hashed. Every server instance sharing the database sees the
@@ -8,7 +9,7 @@ public protocol KeyStore: Sendable {
     /// The key whose SHA-256 hash (hex) is `hash`, revoked or not.
     func key(hash: String) async throws(StorageError) -> StoredKey?
     /// The keys of `app` (every app when `nil`), newest first.
-    func keys(app: String?) async throws(StorageError) -> [StoredKey]
+    func keys(app: BundleID?) async throws(StorageError) -> [StoredKey]
     /// Revokes the key `id` at `at` (of `app` only, when given); returns it, or `nil` when there is none.
-    func revokeKey(id: String, app: String?, at: Date) async throws(StorageError) -> StoredKey?
+    func revokeKey(id: String, app: BundleID?, at: Date) async throws(StorageError) -> StoredKey?
 }

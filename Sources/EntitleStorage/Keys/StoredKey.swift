@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// An API key kept in the database: only its SHA-256 hash, never the key.
@@ -14,7 +15,7 @@ public struct StoredKey: Hashable, Sendable {
     /// A public identifier (`key_…`), for listing and revoking; not the key.
     public var id: String
     /// The app (bundle ID) the key belongs to.
-    public var app: String
+    public var app: BundleID
     public var kind: Kind
     public var name: String?
     /// The key's first characters, so an operator recognises it (`ak_3f9a…`).
@@ -22,7 +23,7 @@ public struct StoredKey: Hashable, Sendable {
     public var createdAt: Date
     public var revokedAt: Date?
 
-    public init(id: String, app: String, kind: Kind, name: String?, prefix: String, createdAt: Date, revokedAt: Date?) {
+    public init(id: String, app: BundleID, kind: Kind, name: String?, prefix: String, createdAt: Date, revokedAt: Date?) {
         self.id = id
         self.app = app
         self.kind = kind

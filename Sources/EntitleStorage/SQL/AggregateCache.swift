@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 import NIOConcurrencyHelpers
 
 /// Each app's aggregate cells, kept with the revision they are the cells of: a read that finds the
@@ -16,20 +17,20 @@ final class AggregateCache: Sendable {
         var lastDay: Int
     }
 
-    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    private let entries = NIOLockedValueBox<[BundleID: Entry]>([:])
 
     init() {}
 
     /// The cells kept for `app` if they are those of `revision` (none for 0, no revision), those of
     /// days up to `day` (all when `nil`).
-    func cells(_ app: String, revision: Int64, through day: Int?) -> AnalyticsCells? {
+    func cells(_ app: BundleID, revision: Int64, through day: Int?) -> AnalyticsCells? {
         guard revision != 0, let entry = entries.withLockedValue({ $0[app] }), entry.revision == revision else { return nil }
         guard let day, day < entry.lastDay else { return entry.cells }
         return entry.cells.filter { $0.key.day <= day }
     }
 
     /// Keeps `cells` as `app`'s cells of `revision` (nothing for 0).
-    func keep(_ cells: AnalyticsCells, revision: Int64, app: String) {
+    func keep(_ cells: AnalyticsCells, revision: Int64, app: BundleID) {
         guard revision != 0 else { return }
         let entry = Entry(revision: revision, cells: cells, lastDay: cells.keys.lazy.map(\.day).max() ?? .min)
         entries.withLockedValue { $0[app] = entry }
@@ -38,7 +39,7 @@ final class AggregateCache: Sendable {
     /// Moves `app`'s kept cells from revision `from` to `to` by adding `delta`, as the write that
     /// stored `to` added it to the rows. Cells kept for another revision are left as they are (the
     /// next read replaces them).
-    func advance(_ app: String, from: Int64, to: Int64, adding delta: AnalyticsCells) {
+    func advance(_ app: BundleID, from: Int64, to: Int64, adding delta: AnalyticsCells) {
         entries.withLockedValue { entries in
             // Taken out while it changes, so its cells are updated in place rather than copied.
             guard var entry = entries.removeValue(forKey: app) else { return }

@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleCore
 
 /// What one transaction did to an app's aggregates: added `delta` to the rows, which were at revision
 /// `from` (0: none stored), and stored revision `to`.
@@ -8,7 +9,7 @@ struct AggregateChange: Sendable {
     let delta: AnalyticsCells
 
     /// Brings the cells `aggregates` keeps of `app` at `from` to `to`; once the transaction committed.
-    func apply(to aggregates: AggregateCache, app: String) {
+    func apply(to aggregates: AggregateCache, app: BundleID) {
         aggregates.advance(app, from: from, to: to, adding: delta)
     }
 }

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// A consumer's durable position in the ledger, and the events past it.
@@ -14,12 +15,12 @@ struct LedgerCursor {
     }
 
     /// The app whose events the consumer reads.
-    let app: String
+    let app: BundleID
     let consumer: LedgerConsumer
 
     /// The last sequence the consumer has read (0 when it never has).
     func position(_ session: any SQLSession) async throws(StorageError) -> Int64 {
-        try await session.execute("SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer.rawValue)])
+        try await session.execute("SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)])
             .first?["sequence"]?.integer ?? 0
     }
 
@@ -29,28 +30,28 @@ struct LedgerCursor {
             """
             INSERT INTO ledger_cursors (app_id, consumer, sequence) VALUES (?, ?, ?)
             ON CONFLICT (app_id, consumer) DO UPDATE SET sequence = excluded.sequence
-            """, [.text(app), .text(consumer.rawValue), .integer(sequence)])
+            """, [.id(app), .text(consumer.rawValue), .integer(sequence)])
     }
 
     /// Up to `limit` of the app's events after `sequence`, at or below `horizon`, in sequence order.
     func entries(after sequence: Int64, horizon: Int64, limit: Int, _ session: any SQLSession) async throws(StorageError) -> [Entry] {
         try await session.execute(
             "SELECT sequence, app_user_id FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
-            [.text(app), .integer(sequence), .integer(horizon), .integer(Int64(limit))]
+            [.id(app), .integer(sequence), .integer(horizon), .integer(Int64(limit))]
         ).map { Entry(sequence: $0["sequence"]?.integer ?? 0, appUserID: $0["app_user_id"]?.text) }
     }
 
     /// The app's last sequence at or below `horizon` (0 when it has no events).
     func head(horizon: Int64, _ session: any SQLSession) async throws(StorageError) -> Int64 {
         try await session.execute(
-            "SELECT MAX(sequence) AS head FROM ledger_events WHERE app_id = ? AND sequence <= ?", [.text(app), .integer(horizon)]
+            "SELECT MAX(sequence) AS head FROM ledger_events WHERE app_id = ? AND sequence <= ?", [.id(app), .integer(horizon)]
         ).first?["head"]?.integer ?? 0
     }
 
     /// How many of the app's events are past `sequence`.
     func backlog(after sequence: Int64, _ session: any SQLSession) async throws(StorageError) -> Int {
         Int(try await session.execute(
-            "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND sequence > ?", [.text(app), .integer(sequence)]
+            "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND sequence > ?", [.id(app), .integer(sequence)]
         ).first?["n"]?.integer ?? 0)
     }
 }

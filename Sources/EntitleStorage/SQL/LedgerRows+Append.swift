@@ -95,7 +95,7 @@ extension LedgerRows {
         }
         if let admit {
             let known = try await session.execute(
-                "SELECT 1 AS known FROM ledger_events WHERE app_id = ? AND idempotency_key = ?", [.text(app), .text(event.idempotencyKey)])
+                "SELECT 1 AS known FROM ledger_events WHERE app_id = ? AND idempotency_key = ?", [.id(app), .text(event.idempotencyKey)])
             if !known.isEmpty { return .finished(.duplicate) }
             let current = try await appUserID.asyncMap { id throws(StorageError) in try await self.projection(app, id, session) } ?? nil
             guard admit(current ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .finished(.refused) }
@@ -117,7 +117,7 @@ extension LedgerRows {
     /// its stored JSON, and the likely subscriber with the revision kept for them.
     func routineBinds(_ event: LedgerEvent, encoded: String, likely: AppUserID?, kept: Int64) -> [SQLValue] {
         [
-            .text(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID),
+            .id(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID),
             SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(likely), .integer(kept),
             .text(event.id.uuidString), .text(event.idempotencyKey), .text(event.source.rawValue), SQLValue(event.notificationUUID),
             SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),

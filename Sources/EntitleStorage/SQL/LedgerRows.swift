@@ -6,7 +6,7 @@ import Foundation
 /// and storing a projection through the cache of decoded projections.
 struct LedgerRows: Sendable {
     let engine: any SQLEngine
-    let app: String
+    let app: BundleID
     /// Decoded projections, shared by the stores of every app on this engine.
     let projections: ProjectionCache
 
@@ -25,7 +25,7 @@ struct LedgerRows: Sendable {
             RETURNING sequence
             """,
             [
-                .text(event.id.uuidString), .text(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
+                .text(event.id.uuidString), .id(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
                 SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
                 SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
                 SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(event.rawSignedPayload),
@@ -34,13 +34,13 @@ struct LedgerRows: Sendable {
     }
 
     /// The advisory lock serialising writers of one subscriber of `app` (PostgreSQL; SQLite has one writer).
-    static func subscriberLock(_ app: String, _ appUserID: AppUserID) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
+    static func subscriberLock(_ app: BundleID, _ appUserID: AppUserID) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
 
     /// The advisory lock serialising writers of one purchase of `app`.
-    static func purchaseLock(_ app: String, _ original: OriginalTransactionID) -> String { "purchase:\(app)\u{1F}\(original)" }
+    static func purchaseLock(_ app: BundleID, _ original: OriginalTransactionID) -> String { "purchase:\(app)\u{1F}\(original)" }
 
-    static func aliasTarget(_ app: String, _ alias: AppUserID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
-        try await session.execute(LedgerStatements.AliasTarget.self, [.text(app), .id(alias)]).first?["app_user_id"]?.id()
+    static func aliasTarget(_ app: BundleID, _ alias: AppUserID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
+        try await session.execute(LedgerStatements.AliasTarget.self, [.id(app), .id(alias)]).first?["app_user_id"]?.id()
     }
 
     /// Links the purchase `original`, which no subscriber owns, to `appUserID`, and adopts the events
@@ -52,48 +52,48 @@ struct LedgerRows: Sendable {
     ) async throws(StorageError) -> Int {
         _ = try await session.execute(
             "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
-            [.text(app), .id(original), .id(appUserID), SQLValue(at)])
+            [.id(app), .id(original), .id(appUserID), SQLValue(at)])
         let held = try await StoredJSON.decodeEvents(session.execute(
             "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-            [.text(app), .id(original)]))
+            [.id(app), .id(original)]))
         _ = try await session.execute(
             "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
-            [.id(appUserID), .text(app), .id(original)])
+            [.id(appUserID), .id(app), .id(original)])
         for event in held { facts.apply(event) }
         return held.count
     }
 
-    static func tokenOwner(_ app: String, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
+    static func tokenOwner(_ app: BundleID, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(
-            "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.text(app), .text(token.uuidString.lowercased())]
+            "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.id(app), .text(token.uuidString.lowercased())]
         ).first?["app_user_id"]?.id()
     }
 
-    static func owner(_ app: String, _ original: OriginalTransactionID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
+    static func owner(_ app: BundleID, _ original: OriginalTransactionID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(
-            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.text(app), .id(original)]
+            "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.id(app), .id(original)]
         ).first?["app_user_id"]?.id()
     }
 
     /// `appUserID`'s projection: the kept copy when the stored revision is the kept one (the JSON
     /// is then not even read), else decoded from the row and kept.
-    func projection(_ app: String, _ appUserID: AppUserID, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
+    func projection(_ app: BundleID, _ appUserID: AppUserID, _ session: any SQLSession) async throws(StorageError) -> SubscriberFacts? {
         let kept = projections.revision(app, appUserID)
-        guard let row = try await session.execute(LedgerStatements.ProjectionRead.self, [.integer(kept), .text(app), .id(appUserID)]).first
+        guard let row = try await session.execute(LedgerStatements.ProjectionRead.self, [.integer(kept), .id(app), .id(appUserID)]).first
         else { return nil }
         return try await projection(app, appUserID, row: row, kept: kept, session)
     }
 
     /// The projection from its row (`revision`, and `projection` unless the revision was `kept`).
     func projection(
-        _ app: String, _ appUserID: AppUserID, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
+        _ app: BundleID, _ appUserID: AppUserID, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
     ) async throws(StorageError) -> SubscriberFacts? {
         let revision = row["revision"]?.integer ?? 0
         if revision != 0, revision == kept, let facts = projections.facts(app, appUserID, revision: revision) { return facts }
         guard let json = row["projection"]?.text else {
             // Kept a moment ago, then made room for another: read it in full.
             return try await StoredJSON.decodeProjection(session.execute(
-                "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .id(appUserID)]
+                "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(appUserID)]
             ).first?["projection"]?.text, appUserID: appUserID)
         }
         let facts = try StoredJSON.decodeProjection(json, appUserID: appUserID)
@@ -103,7 +103,7 @@ struct LedgerRows: Sendable {
 
     /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them.
     func store(
-        _ facts: SubscriberFacts, app: String, appUserID: AppUserID, addedEvents: Int, at: Date, _ session: any SQLSession
+        _ facts: SubscriberFacts, app: BundleID, appUserID: AppUserID, addedEvents: Int, at: Date, _ session: any SQLSession
     ) async throws(StorageError) {
         let json = try StoredJSON.encodeProjection(facts, appUserID: appUserID)
         let revision = ProjectionCache.newRevision()
@@ -113,7 +113,7 @@ struct LedgerRows: Sendable {
             ON CONFLICT (app_id, app_user_id) DO UPDATE SET projection = excluded.projection,
                 event_count = subscribers.event_count + excluded.event_count, updated_at = excluded.updated_at, revision = excluded.revision
             """,
-            [.text(app), .id(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
+            [.id(app), .id(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
         // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
         projections.keep(facts, revision: revision, app: app, appUserID: appUserID)
     }

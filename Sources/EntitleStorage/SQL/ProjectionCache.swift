@@ -26,34 +26,34 @@ final class ProjectionCache: Sendable {
     }
 
     /// The revision kept for `appUserID` of `app`, or 0 (no revision is 0).
-    func revision(_ app: String, _ appUserID: AppUserID) -> Int64 {
+    func revision(_ app: BundleID, _ appUserID: AppUserID) -> Int64 {
         entries.withLockedValue { $0[Self.key(app, appUserID)]?.revision ?? 0 }
     }
 
     /// The facts kept for `appUserID` of `app` if they are those of `revision`.
-    func facts(_ app: String, _ appUserID: AppUserID, revision: Int64) -> SubscriberFacts? {
+    func facts(_ app: BundleID, _ appUserID: AppUserID, revision: Int64) -> SubscriberFacts? {
         entries.withLockedValue { entries in
             guard let entry = entries[Self.key(app, appUserID)], entry.revision == revision else { return nil }
             return entry.facts
         }
     }
 
-    func keep(_ facts: SubscriberFacts, revision: Int64, app: String, appUserID: AppUserID) {
+    func keep(_ facts: SubscriberFacts, revision: Int64, app: BundleID, appUserID: AppUserID) {
         entries.withLockedValue { $0.set(Entry(revision: revision, facts: facts), for: Self.key(app, appUserID)) }
     }
 
     /// The subscriber the last append of purchase `original` of `app` went to, if noted: only a hint of
     /// whose projection an append will read.
-    func lastOwner(_ app: String, _ original: OriginalTransactionID) -> AppUserID? {
+    func lastOwner(_ app: BundleID, _ original: OriginalTransactionID) -> AppUserID? {
         owners.withLockedValue { $0[Self.key(app, original)] }
     }
 
-    func noteOwner(_ appUserID: AppUserID, app: String, original: OriginalTransactionID) {
+    func noteOwner(_ appUserID: AppUserID, app: BundleID, original: OriginalTransactionID) {
         owners.withLockedValue { $0.set(appUserID, for: Self.key(app, original)) }
     }
 
     /// A new revision: random, never 0.
     static func newRevision() -> Int64 { Int64.random(in: 1...Int64.max) }
 
-    private static func key<Identifier: StringIdentifier>(_ app: String, _ id: Identifier) -> String { app + "\u{1F}" + id.rawValue }
+    private static func key<Identifier: StringIdentifier>(_ app: BundleID, _ id: Identifier) -> String { app.rawValue + "\u{1F}" + id.rawValue }
 }

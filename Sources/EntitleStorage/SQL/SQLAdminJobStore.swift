@@ -1,11 +1,12 @@
+import EntitleCore
 import Foundation
 
 /// The admin jobs in the ledger's database (`admin_jobs`), written once over ``SQLEngine``.
 final class SQLAdminJobStore: AdminJobStore {
     let engine: any SQLEngine
-    let app: String
+    let app: BundleID
 
-    init(engine: any SQLEngine, app: String) {
+    init(engine: any SQLEngine, app: BundleID) {
         self.engine = engine
         self.app = app
     }
@@ -18,7 +19,7 @@ final class SQLAdminJobStore: AdminJobStore {
                 INSERT INTO admin_jobs (id, app_id, kind, state, holder, created_at, finished_at, result, error_code, error_message)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(job.id), .text(app), .text(job.kind), .text(job.state.rawValue), .text(job.holder), SQLValue(job.createdAt),
+                [.text(job.id), .id(app), .text(job.kind), .text(job.state.rawValue), .text(job.holder), SQLValue(job.createdAt),
                  SQLValue(job.finishedAt), SQLValue(job.result), SQLValue(job.errorCode), SQLValue(job.errorMessage)])
         }
     }
@@ -32,14 +33,14 @@ final class SQLAdminJobStore: AdminJobStore {
                 WHERE app_id = ? AND id = ? AND state = 'running'
                 """,
                 [.text(job.state.rawValue), SQLValue(job.finishedAt), SQLValue(job.result), SQLValue(job.errorCode), SQLValue(job.errorMessage),
-                 .text(app), .text(job.id)])
+                 .id(app), .text(job.id)])
         }
     }
 
     func job(id: String) async throws(StorageError) -> AdminJob? {
         let app = app
         return try await engine.read { sql throws(StorageError) in
-            guard let row = try await sql.execute("SELECT * FROM admin_jobs WHERE app_id = ? AND id = ?", [.text(app), .text(id)]).first else {
+            guard let row = try await sql.execute("SELECT * FROM admin_jobs WHERE app_id = ? AND id = ?", [.id(app), .text(id)]).first else {
                 return nil
             }
             guard let kind = row["kind"]?.text, let state = row["state"]?.text.flatMap(AdminJob.State.init(rawValue:)),

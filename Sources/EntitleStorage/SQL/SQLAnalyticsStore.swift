@@ -14,13 +14,13 @@ import Foundation
 final class SQLAnalyticsStore: AnalyticsStore {
     let engine: any SQLEngine
     /// The app whose aggregates these are.
-    let app: String
+    let app: BundleID
     let cursor: LedgerCursor
     /// The aggregates kept in memory: the engine's (shared by the stores of every app on it), unless
     /// given (another instance's, in tests).
     let aggregates: AggregateCache
 
-    init(engine: any SQLEngine, app: String, aggregates: AggregateCache? = nil) {
+    init(engine: any SQLEngine, app: BundleID, aggregates: AggregateCache? = nil) {
         self.engine = engine
         self.app = app
         self.cursor = LedgerCursor(app: app, consumer: "analytics")
@@ -29,8 +29,8 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// Inside the transaction that moves the rows written before apps existed to `app`: the app's
     /// aggregates now hold the rows adopted, so no revision is theirs until the next write.
-    static func forgetRevisions(adoptedBy app: String, _ session: any SQLSession) async throws(StorageError) {
-        _ = try await session.execute("DELETE FROM analytics_revisions WHERE app_id IN ('', ?)", [.text(app)])
+    static func forgetRevisions(adoptedBy app: BundleID, _ session: any SQLSession) async throws(StorageError) {
+        _ = try await session.execute("DELETE FROM analytics_revisions WHERE app_id IN ('', ?)", [.id(app)])
     }
 
     func refreshAnalytics(
@@ -74,9 +74,9 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let (app, cursor) = (app, cursor)
         let revision = try await engine.transaction { session throws(StorageError) in
             try await session.lock(Self.analyticsLock(app))
-            _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.text(app)])
+            _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.id(app)])
             _ = try await session.execute(
-                "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.text(app)])
+                "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.id(app)])
             let head = try await cursor.head(horizon: horizon, session)
             try await cursor.advance(to: head, session)
             return try await Self.storeNewRevision(app: app, session).to
@@ -96,7 +96,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             guard let from = try await Self.recomputeProgress(app: app, session) else { return (0, true, nil) }
             let ids = try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
-                [.text(app), .text(from), .integer(Int64(batchSize))]
+                [.id(app), .text(from), .integer(Int64(batchSize))]
             ).compactMap { $0["app_user_id"]?.text }
             let change = try await Self.recompute(ids, app: app, counted: false, cells: cells, session)
             let last = ids.count < batchSize ? nil : ids.last
@@ -105,11 +105,11 @@ final class SQLAnalyticsStore: AnalyticsStore {
             _ = try await session.execute(
                 "DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id > ?"
                     + (last == nil ? "" : " AND app_user_id <= ?") + (ids.isEmpty ? "" : " AND app_user_id NOT IN \(list.placeholders)"),
-                [.text(app), .text(from)] + (last.map { [.text($0)] } ?? []) + list.values)
+                [.id(app), .text(from)] + (last.map { [.text($0)] } ?? []) + list.values)
             if let last {
-                _ = try await session.execute("UPDATE analytics_recompute SET after = ? WHERE app_id = ?", [.text(last), .text(app)])
+                _ = try await session.execute("UPDATE analytics_recompute SET after = ? WHERE app_id = ?", [.text(last), .id(app)])
             } else {
-                _ = try await session.execute("DELETE FROM analytics_recompute WHERE app_id = ?", [.text(app)])
+                _ = try await session.execute("DELETE FROM analytics_recompute WHERE app_id = ?", [.id(app)])
             }
             return (ids.count, last == nil, change)
         }
@@ -124,22 +124,22 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// The lock every writer of `app`'s aggregates holds (refreshes and a recompute's steps), so that
     /// one at a time updates them.
-    private static func analyticsLock(_ app: String) -> String { "entitle.analytics:\(app)" }
+    private static func analyticsLock(_ app: BundleID) -> String { "entitle.analytics:\(app)" }
 
     /// How far the recompute under way has reached (`nil` when none is).
-    private static func recomputeProgress(app: String, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute("SELECT after FROM analytics_recompute WHERE app_id = ?", [.text(app)]).first?["after"]?.text
+    private static func recomputeProgress(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> String? {
+        try await session.execute("SELECT after FROM analytics_recompute WHERE app_id = ?", [.id(app)]).first?["after"]?.text
     }
 
     /// Those of `ids` a recompute under way hasn't reached, compared in the database's order.
-    private static func uncounted(_ ids: [String], app: String, _ session: any SQLSession) async throws(StorageError) -> Set<String> {
+    private static func uncounted(_ ids: [String], app: BundleID, _ session: any SQLSession) async throws(StorageError) -> Set<String> {
         guard !ids.isEmpty, let progress = try await recomputeProgress(app: app, session) else { return [] }
         var beyond = Set<String>()
         for start in stride(from: 0, to: ids.count, by: chunk) {
             let list = SQLValue.inList(ids[start..<min(start + chunk, ids.count)].map(SQLValue.text))
             for row in try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? AND app_user_id IN \(list.placeholders)",
-                [.text(app), .text(progress)] + list.values)
+                [.id(app), .text(progress)] + list.values)
             {
                 if let id = row["app_user_id"]?.text { beyond.insert(id) }
             }
@@ -156,7 +156,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// while the session reads the next chunk and writes the one before, so the statements (one at a
     /// time, on one connection) and the computation overlap instead of taking turns.
     private static func recompute(
-        _ ids: [String], app: String, counted: Bool, cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells,
+        _ ids: [String], app: BundleID, counted: Bool, cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells,
         _ session: any SQLSession
     ) async throws(StorageError) -> AggregateChange? {
         var delta = AnalyticsCells()
@@ -190,11 +190,11 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// The event rows of `ids` (locked first, in order), by subscriber, and the cells each stored
     /// before (none when what they stored isn't `counted`).
     private static func read(
-        _ ids: [String], app: String, counted: Bool, _ session: any SQLSession
+        _ ids: [String], app: BundleID, counted: Bool, _ session: any SQLSession
     ) async throws(StorageError) -> (rows: [String: [[String: SQLValue]]], old: [String: String]) {
         for id in ids { try await session.lock(LedgerRows.subscriberLock(app, AppUserID(id))) }
         let list = SQLValue.inList(ids.map(SQLValue.text))
-        let binds = [SQLValue.text(app)] + list.values
+        let binds = [SQLValue.id(app)] + list.values
         var rows: [String: [[String: SQLValue]]] = [:]
         for row in try await session.execute(
             "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(list.placeholders) ORDER BY app_user_id, sequence",
@@ -217,7 +217,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// Waits for a chunk's cells, stores them and adds what they change to `delta`.
     private static func write(
-        _ chunk: Computing, app: String, counted: Bool, into delta: inout AnalyticsCells, _ session: any SQLSession
+        _ chunk: Computing, app: BundleID, counted: Bool, into delta: inout AnalyticsCells, _ session: any SQLSession
     ) async throws(StorageError) {
         let computed = try await chunk.task.value.get()
         for (id, contribution) in zip(chunk.ids, computed) {
@@ -227,9 +227,9 @@ final class SQLAnalyticsStore: AnalyticsStore {
                     """
                     INSERT INTO analytics_contributions (app_id, app_user_id, cells) VALUES (?, ?, ?)
                     ON CONFLICT (app_id, app_user_id) DO UPDATE SET cells = excluded.cells
-                    """, [.text(app), .text(id), .text(encoded)])
+                    """, [.id(app), .text(id), .text(encoded)])
             } else if chunk.old[id] != nil || !counted {
-                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.text(app), .text(id)])
+                _ = try await session.execute("DELETE FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.id(app), .text(id)])
             }
         }
     }
@@ -291,7 +291,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// again (its ``AggregateChange`` advances the cells kept at the revision it started from). Equal
     /// revisions mean no write of the aggregates committed between (none is ever stored twice).
     static func keptOrRead(
-        app: String, aggregates: AggregateCache, through day: Int?, _ session: any SQLSession
+        app: BundleID, aggregates: AggregateCache, through day: Int?, _ session: any SQLSession
     ) async throws(StorageError) -> AnalyticsCells {
         let revision = try await revision(app: app, session)
         if let kept = aggregates.cells(app, revision: revision, through: day) { return kept }
@@ -302,9 +302,9 @@ final class SQLAnalyticsStore: AnalyticsStore {
     }
 
     /// Every aggregate cell of `app`.
-    private static func readAggregates(app: String, _ session: any SQLSession) async throws(StorageError) -> AnalyticsCells {
+    private static func readAggregates(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> AnalyticsCells {
         let rows = try await session.execute(
-            "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ?", [.text(app)])
+            "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ?", [.id(app)])
         var cells = AnalyticsCells(minimumCapacity: rows.count)
         for row in rows {
             guard let day = row["day"]?.integer, let name = row["metric"]?.text, let metric = AnalyticsMetric(rawValue: name),
@@ -319,18 +319,18 @@ final class SQLAnalyticsStore: AnalyticsStore {
     }
 
     /// The revision of `app`'s aggregates stored last; 0 when none is stored (none is ever 0).
-    private static func revision(app: String, _ session: any SQLSession) async throws(StorageError) -> Int64 {
-        try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.text(app)]).first?["revision"]?.integer ?? 0
+    private static func revision(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> Int64 {
+        try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.id(app)]).first?["revision"]?.integer ?? 0
     }
 
     /// Stores a new revision of `app`'s aggregates, in the transaction that changes them (which holds
     /// the app's analytics lock, so the revision it replaces is the one the rows were at).
-    private static func storeNewRevision(app: String, _ session: any SQLSession) async throws(StorageError) -> (from: Int64, to: Int64) {
+    private static func storeNewRevision(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> (from: Int64, to: Int64) {
         let from = try await revision(app: app, session)
         let to = AggregateCache.newRevision()
         _ = try await session.execute(
             "INSERT INTO analytics_revisions (app_id, revision) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET revision = excluded.revision",
-            [.text(app), .integer(to)])
+            [.id(app), .integer(to)])
         return (from, to)
     }
 
@@ -349,7 +349,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// an app's cells: one statement each was 40% of a recompute), in chunks of a power of two so only a
     /// few statements are ever prepared; the rows that reach zero are then deleted in one statement.
     private static func addToAggregates(
-        _ delta: AnalyticsCells, app: String, _ session: any SQLSession
+        _ delta: AnalyticsCells, app: BundleID, _ session: any SQLSession
     ) async throws(StorageError) -> AggregateChange? {
         guard !delta.isEmpty else { return nil }
         var remaining = delta[...]
@@ -359,7 +359,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             binds.reserveCapacity(count * 7)
             for (key, value) in remaining.prefix(count) {
                 binds += [
-                    .text(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency),
+                    .id(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency),
                     .text(key.cohort), .integer(value),
                 ]
             }
@@ -370,7 +370,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 ON CONFLICT (app_id, day, metric, product, currency, cohort) DO UPDATE SET value = analytics_daily.value + excluded.value
                 """, binds)
         }
-        _ = try await session.execute(zeroAggregatesDeletion, [.text(app)])
+        _ = try await session.execute(zeroAggregatesDeletion, [.id(app)])
         let (from, to) = try await storeNewRevision(app: app, session)
         return AggregateChange(from: from, to: to, delta: delta)
     }

@@ -1,7 +1,8 @@
+import EntitleCore
 /// The stores kept beside the ledger in its database, over the same engine.
 struct SQLCompanionStores: CompanionStores {
     let engine: any SQLEngine
-    let app: String
+    let app: BundleID
 
     func analyticsStore() -> any AnalyticsStore {
         SQLAnalyticsStore(engine: engine, app: app)

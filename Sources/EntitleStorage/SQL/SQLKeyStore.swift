@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// API keys in the ledger's database, written once over ``SQLEngine``.
@@ -12,7 +13,7 @@ final class SQLKeyStore: KeyStore {
         try await engine.transaction { session throws(StorageError) in
             _ = try await session.execute(
                 "INSERT INTO api_keys (id, app_id, kind, name, prefix, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(key.id), .text(key.app), .text(key.kind.rawValue), SQLValue(key.name), .text(key.prefix), .text(hash),
+                [.text(key.id), .id(key.app), .text(key.kind.rawValue), SQLValue(key.name), .text(key.prefix), .text(hash),
                  SQLValue(key.createdAt), SQLValue(key.revokedAt)])
         }
     }
@@ -23,16 +24,16 @@ final class SQLKeyStore: KeyStore {
         }
     }
 
-    func keys(app: String?) async throws(StorageError) -> [StoredKey] {
+    func keys(app: BundleID?) async throws(StorageError) -> [StoredKey] {
         try await engine.read { session throws(StorageError) in
             if let app {
-                return try Self.decode(await session.execute("SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at DESC, id", [.text(app)]))
+                return try Self.decode(await session.execute("SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at DESC, id", [.id(app)]))
             }
             return try Self.decode(await session.execute("SELECT * FROM api_keys ORDER BY app_id, created_at DESC, id", []))
         }
     }
 
-    func revokeKey(id: String, app: String?, at: Date) async throws(StorageError) -> StoredKey? {
+    func revokeKey(id: String, app: BundleID?, at: Date) async throws(StorageError) -> StoredKey? {
         try await engine.transaction { session throws(StorageError) in
             guard let key = try Self.decode(await session.execute("SELECT * FROM api_keys WHERE id = ?", [.text(id)])).first,
                 app == nil || key.app == app
@@ -47,7 +48,7 @@ final class SQLKeyStore: KeyStore {
 
     private static func decode(_ rows: [[String: SQLValue]]) throws(StorageError) -> [StoredKey] {
         try rows.map { row throws(StorageError) in
-            guard let id = row["id"]?.text, let app = row["app_id"]?.text, let kind = row["kind"]?.text.flatMap(StoredKey.Kind.init),
+            guard let id = row["id"]?.text, let app: BundleID = row["app_id"]?.id(), let kind = row["kind"]?.text.flatMap(StoredKey.Kind.init),
                 let prefix = row["prefix"]?.text, let created = row["created_at"]?.date
             else { throw StorageError(.corruptRecord, "an API key row is incomplete") }
             return StoredKey(

@@ -12,7 +12,7 @@ extension SQLLedgerStore {
         let limit = max(1, limit)
         return try await engine.transaction { session throws(StorageError) in
             let known = try await session.execute(
-                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer.rawValue)]
+                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)]
             ).first?["sequence"]?.integer
             let position: Int64
             if let known {
@@ -20,13 +20,13 @@ extension SQLLedgerStore {
             } else {
                 position = try await session.execute(
                     "SELECT MAX(sequence) AS start FROM ledger_events WHERE app_id = ? AND received_at < ? AND sequence <= ?",
-                    [.text(app), SQLValue(since), .integer(horizon)]
+                    [.id(app), SQLValue(since), .integer(horizon)]
                 ).first?["start"]?.integer ?? 0
                 try await cursor.advance(to: position, session)
             }
             let rows = try await session.execute(
                 "SELECT sequence, event FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
-                [.text(app), .integer(position), .integer(horizon), .integer(Int64(limit))])
+                [.id(app), .integer(position), .integer(horizon), .integer(Int64(limit))])
             let events = try StoredJSON.decodeEvents(rows)
             return (position, zip(rows, events).map { ($0["sequence"]?.integer ?? 0, $1) })
         }
@@ -37,7 +37,7 @@ extension SQLLedgerStore {
         return try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.consumer.\(app).\(consumer.rawValue)")
             let current = try await session.execute(
-                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.text(app), .text(consumer.rawValue)]
+                "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)]
             ).first?["sequence"]?.integer ?? 0
             guard current == position else { return false }
             try await LedgerCursor(app: app, consumer: consumer).advance(to: sequence, session)
@@ -50,7 +50,7 @@ extension SQLLedgerStore {
         return try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.job.\(app).\(job.rawValue)")
             let row = try await session.execute(
-                "SELECT mark, holder, lease_until FROM job_runs WHERE app_id = ? AND job = ?", [.text(app), .text(job.rawValue)]
+                "SELECT mark, holder, lease_until FROM job_runs WHERE app_id = ? AND job = ?", [.id(app), .text(job.rawValue)]
             ).first
             if let row, let current = row["holder"]?.text, current != holder, let leaseUntil = row["lease_until"]?.integer,
                 leaseUntil > SQLValue(now).integer ?? 0
@@ -61,7 +61,7 @@ extension SQLLedgerStore {
                 """
                 INSERT INTO job_runs (app_id, job, mark, holder, lease_until) VALUES (?, ?, NULL, ?, ?)
                 ON CONFLICT (app_id, job) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
-                """, [.text(app), .text(job.rawValue), .text(holder), SQLValue(until)])
+                """, [.id(app), .text(job.rawValue), .text(holder), SQLValue(until)])
             let mark = row?["mark"]?.date
             return JobLease(job: job, holder: holder, until: until, mark: mark)
         }
@@ -72,7 +72,7 @@ extension SQLLedgerStore {
         try await engine.transaction { session throws(StorageError) in
             _ = try await session.execute(
                 "UPDATE job_runs SET mark = COALESCE(?, mark), holder = NULL, lease_until = NULL WHERE app_id = ? AND job = ? AND holder = ?",
-                [SQLValue(mark), .text(app), .text(lease.job.rawValue), .text(lease.holder)])
+                [SQLValue(mark), .id(app), .text(lease.job.rawValue), .text(lease.holder)])
         }
     }
 }

@@ -7,7 +7,7 @@ extension SQLLedgerStore {
         try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
-                [.text(app), .id(appUserID)]))
+                [.id(app), .id(appUserID)]))
         }
     }
 
@@ -22,7 +22,7 @@ extension SQLLedgerStore {
                 """
                 SELECT sequence, app_user_id, event FROM ledger_events
                 WHERE app_id = ? AND sequence > ? AND app_user_id IN \(list.placeholders) ORDER BY sequence
-                """, [.text(app), .integer(sequence)] + list.values)
+                """, [.id(app), .integer(sequence)] + list.values)
             let events = try StoredJSON.decodeEvents(rows)
             return try zip(rows, events).map { row, event throws(StorageError) in
                 guard let sequence = row["sequence"]?.integer, let appUserID: AppUserID = row["app_user_id"]?.id() else {
@@ -35,7 +35,7 @@ extension SQLLedgerStore {
 
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
         try await engine.read { session throws(StorageError) in
-            try StoredJSON.decodeEvents(await session.execute(LedgerStatements.latestGlobalEvent, [.text(app), .text(source.rawValue)])).first
+            try StoredJSON.decodeEvents(await session.execute(LedgerStatements.latestGlobalEvent, [.id(app), .text(source.rawValue)])).first
         }
     }
 
@@ -43,7 +43,7 @@ extension SQLLedgerStore {
         try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-                [.text(app), .id(originalTransactionID)]))
+                [.id(app), .id(originalTransactionID)]))
         }
     }
 
@@ -53,7 +53,7 @@ extension SQLLedgerStore {
                 """
                 SELECT DISTINCT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL ORDER BY original_transaction_id
-                """, [.text(app)]
+                """, [.id(app)]
             ).compactMap { $0["original_transaction_id"]?.id() }
         }
     }
@@ -62,14 +62,14 @@ extension SQLLedgerStore {
         try await engine.read { session throws(StorageError) in
             Int(try await session.execute(
                 "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL",
-                [.text(app)]
+                [.id(app)]
             ).first?["n"]?.integer ?? 0)
         }
     }
 
     func eventCount() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
-            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ?", [.text(app)]).first?["n"]?.integer ?? 0)
+            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ?", [.id(app)]).first?["n"]?.integer ?? 0)
         }
     }
 }

@@ -13,7 +13,7 @@ extension SQLLedgerStore {
             } else {
                 _ = try await session.execute(
                     "INSERT INTO account_tokens (app_id, token, app_user_id, registered_at) VALUES (?, ?, ?, ?)",
-                    [.text(app), .text(text), .id(appUserID), SQLValue(at)])
+                    [.id(app), .text(text), .id(appUserID), SQLValue(at)])
             }
             // Purchases that arrived before the token was known, with no owner yet: they are this subscriber's.
             // Deduplicated and ordered here: asked of the database, SQLite would walk every purchase's
@@ -22,7 +22,7 @@ extension SQLLedgerStore {
                 """
                 SELECT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_account_token = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL
-                """, [.text(app), .text(text)]
+                """, [.id(app), .text(text)]
             ).compactMap { $0["original_transaction_id"]?.id(OriginalTransactionID.self) }).sorted()
             var linked: [OriginalTransactionID] = []
             var facts = try await self.rows.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
@@ -58,12 +58,12 @@ extension SQLLedgerStore {
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND app_user_id = ?",
-                [.id(known), SQLValue(at), .text(app), .id(anonymous)])
+                [.id(known), SQLValue(at), .id(app), .id(anonymous)])
             _ = try await session.execute(
-                "UPDATE account_tokens SET app_user_id = ? WHERE app_id = ? AND app_user_id = ?", [.id(known), .text(app), .id(anonymous)])
+                "UPDATE account_tokens SET app_user_id = ? WHERE app_id = ? AND app_user_id = ?", [.id(known), .id(app), .id(anonymous)])
             _ = try await session.execute(
                 "INSERT INTO subscriber_aliases (app_id, alias, app_user_id, merged_at) VALUES (?, ?, ?, ?)",
-                [.text(app), .id(anonymous), .id(known), SQLValue(at)])
+                [.id(app), .id(anonymous), .id(known), SQLValue(at)])
             knownFacts.apply(incoming)
             anonymousFacts.apply(outgoing)
             try await self.rows.store(knownFacts, app: app, appUserID: known, addedEvents: 1, at: at, session)
@@ -100,7 +100,7 @@ extension SQLLedgerStore {
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND original_transaction_id = ?",
-                [.id(newOwner), SQLValue(at), .text(app), .id(original)])
+                [.id(newOwner), SQLValue(at), .id(app), .id(original)])
             previousFacts.apply(outgoing)
             newFacts.apply(incoming)
             try await self.rows.store(previousFacts, app: app, appUserID: previous, addedEvents: 1, at: at, session)
@@ -123,7 +123,7 @@ extension SQLLedgerStore {
                 """
                 SELECT original_transaction_id, app_user_id FROM purchase_links
                 WHERE app_id = ? AND original_transaction_id IN \(list.placeholders)
-                """, [.text(app)] + list.values)
+                """, [.id(app)] + list.values)
             {
                 if let original: OriginalTransactionID = row["original_transaction_id"]?.id(), let owner: AppUserID = row["app_user_id"]?.id() { owners[original] = owner }
             }

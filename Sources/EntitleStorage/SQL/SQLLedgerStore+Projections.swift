@@ -14,7 +14,7 @@ extension SQLLedgerStore {
         let kept = projections.revision(app, appUserID)
         return try await engine.read { session throws(StorageError) in
             guard let row = try await session.execute(
-                LedgerStatements.SubscriberRead.self, [.integer(kept), .text(app), .text(source.rawValue), .text(app), .id(appUserID)]
+                LedgerStatements.SubscriberRead.self, [.integer(kept), .id(app), .text(source.rawValue), .id(app), .id(appUserID)]
             ).first
             else { return (nil, nil) }
             var answer: (facts: SubscriberFacts?, global: LedgerEvent?) = (nil, nil)
@@ -32,7 +32,7 @@ extension SQLLedgerStore {
             let list = SQLValue.inList(appUserIDs.sorted().map { SQLValue.id($0) })
             for row in try await session.execute(
                 "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
-                [.text(app)] + list.values)
+                [.id(app)] + list.values)
             {
                 guard let appUserID: AppUserID = row["app_user_id"]?.id() else { continue }
                 let revision = row["revision"]?.integer ?? 0
@@ -49,7 +49,7 @@ extension SQLLedgerStore {
 
     func subscriberIDs() async throws(StorageError) -> [AppUserID] {
         try await engine.read { session throws(StorageError) in
-            try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.text(app)])
+            try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.id(app)])
                 .compactMap { $0["app_user_id"]?.id() }
         }
     }
@@ -58,16 +58,16 @@ extension SQLLedgerStore {
         let app = app
         let ids = try await engine.transaction { session throws(StorageError) in
             try await session.execute(
-                "SELECT DISTINCT app_user_id FROM ledger_events WHERE app_id = ? AND app_user_id IS NOT NULL ORDER BY app_user_id", [.text(app)]
+                "SELECT DISTINCT app_user_id FROM ledger_events WHERE app_id = ? AND app_user_id IS NOT NULL ORDER BY app_user_id", [.id(app)]
             ).compactMap { $0["app_user_id"]?.id(AppUserID.self) }
         }
         for id in ids {
             try await engine.transaction { session throws(StorageError) in
                 try await session.lock(LedgerRows.subscriberLock(app, id))
                 let events = try StoredJSON.decodeEvents(await session.execute(
-                    "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.text(app), .id(id)]))
+                    "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.id(app), .id(id)]))
                 let facts = SubscriberFacts.fold(appUserID: id, events: events)
-                _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.text(app), .id(id)])
+                _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(id)])
                 try await self.rows.store(
                     facts, app: app, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
             }

@@ -6,26 +6,26 @@ import Foundation
 /// app: several apps share a database, never a row.
 final class SQLLedgerStore: LedgerStore {
     let engine: any SQLEngine
-    let app: String
+    let app: BundleID
     /// Decoded projections, shared by the stores of every app on this engine.
     let projections: ProjectionCache
 
     /// The statements the operations share, over this store's engine, app and cache.
     var rows: LedgerRows { LedgerRows(engine: engine, app: app, projections: projections) }
 
-    init(engine: any SQLEngine, app: String = "", projections: ProjectionCache = ProjectionCache()) {
+    init(engine: any SQLEngine, app: BundleID = "", projections: ProjectionCache = ProjectionCache()) {
         self.engine = engine
         self.app = app
         self.projections = projections
     }
 
-    func forApp(_ app: String) -> any LedgerStore {
+    func forApp(_ app: BundleID) -> any LedgerStore {
         SQLLedgerStore(engine: engine, app: app, projections: projections)
     }
 
     func migrate() async throws(StorageError) {
         try await migrate(through: nil)
-        if !app.isEmpty { try await adoptUnassignedRows() }
+        if !app.rawValue.isEmpty { try await adoptUnassignedRows() }
         try await backfillHeldTokens()
     }
 
@@ -54,7 +54,7 @@ final class SQLLedgerStore: LedgerStore {
             let events = try await session.execute("SELECT 1 AS found FROM ledger_events WHERE app_id = '' LIMIT 1", [])
             guard !unassigned.isEmpty || !events.isEmpty else { return }
             for table in LedgerSchema.appTables {
-                _ = try await session.execute("UPDATE \(table) SET app_id = ? WHERE app_id = ''", [.text(app)])
+                _ = try await session.execute("UPDATE \(table) SET app_id = ? WHERE app_id = ''", [.id(app)])
             }
             try await SQLAnalyticsStore.forgetRevisions(adoptedBy: app, session)
         }
@@ -86,11 +86,11 @@ final class SQLLedgerStore: LedgerStore {
         }
     }
 
-    func appIDs() async throws(StorageError) -> [String] {
+    func appIDs() async throws(StorageError) -> [BundleID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute(
                 "SELECT app_id FROM ledger_events UNION SELECT app_id FROM subscribers ORDER BY app_id", []
-            ).compactMap { $0["app_id"]?.text }
+            ).compactMap { $0["app_id"]?.id() }
         }
     }
 

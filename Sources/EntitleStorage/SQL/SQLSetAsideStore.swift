@@ -1,11 +1,12 @@
+import EntitleCore
 import Foundation
 
 /// The events set aside, in the ledger's database (`set_aside_events`), written once over ``SQLEngine``.
 final class SQLSetAsideStore: SetAsideStore {
     let engine: any SQLEngine
-    let app: String
+    let app: BundleID
 
-    init(engine: any SQLEngine, app: String) {
+    init(engine: any SQLEngine, app: BundleID) {
         self.engine = engine
         self.app = app
     }
@@ -21,7 +22,7 @@ final class SQLSetAsideStore: SetAsideStore {
                     INSERT INTO set_aside_events (app_id, consumer, event_id, app_user_id, reason, set_aside_at)
                     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (app_id, consumer, event_id) DO NOTHING RETURNING event_id
                     """,
-                    [.text(app), .text(event.consumer), .text(event.eventID.uuidString), SQLValue(event.appUserID), .text(event.reason),
+                    [.id(app), .text(event.consumer), .text(event.eventID.uuidString), SQLValue(event.appUserID), .text(event.reason),
                      SQLValue(event.setAsideAt)])
                 added += rows.count
             }
@@ -34,7 +35,7 @@ final class SQLSetAsideStore: SetAsideStore {
         return try await engine.read { session throws(StorageError) in
             try await session.execute(
                 "SELECT * FROM set_aside_events WHERE app_id = ? ORDER BY set_aside_at DESC, event_id LIMIT ?",
-                [.text(app), .integer(Int64(max(0, limit)))]
+                [.id(app), .integer(Int64(max(0, limit)))]
             ).map { row throws(StorageError) in
                 guard let consumer = row["consumer"]?.text, let id = row["event_id"]?.text.flatMap(UUID.init(uuidString:)),
                     let reason = row["reason"]?.text, let at = row["set_aside_at"]?.date

@@ -4,9 +4,9 @@ import Foundation
 /// An app's webhooks in the ledger's database, written once over ``SQLEngine``.
 final class SQLWebhookStore: WebhookStore {
     let engine: any SQLEngine
-    let app: String
+    let app: BundleID
 
-    init(engine: any SQLEngine, app: String) {
+    init(engine: any SQLEngine, app: BundleID) {
         self.engine = engine
         self.app = app
     }
@@ -22,7 +22,7 @@ final class SQLWebhookStore: WebhookStore {
                 INSERT INTO webhook_endpoints (id, app_id, url, event_types, secrets, description, created_at, removed_at, consecutive_failures, paused_until)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)
                 """,
-                [.text(endpoint.id), .text(app), .text(endpoint.url), .text(endpoint.eventTypes.joined(separator: ",")), .text(secrets),
+                [.text(endpoint.id), .id(app), .text(endpoint.url), .text(endpoint.eventTypes.joined(separator: ",")), .text(secrets),
                  SQLValue(endpoint.description), SQLValue(endpoint.createdAt), SQLValue(endpoint.removedAt)])
         }
     }
@@ -32,14 +32,14 @@ final class SQLWebhookStore: WebhookStore {
         return try await engine.read { session throws(StorageError) in
             try Self.endpoints(await session.execute(
                 "SELECT * FROM webhook_endpoints WHERE app_id = ?\(includingRemoved ? "" : " AND removed_at IS NULL") ORDER BY created_at, id",
-                [.text(app)]))
+                [.id(app)]))
         }
     }
 
     func endpoint(id: String) async throws(StorageError) -> WebhookEndpoint? {
         let app = app
         return try await engine.read { session throws(StorageError) in
-            try Self.endpoints(await session.execute("SELECT * FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(app), .text(id)])).first
+            try Self.endpoints(await session.execute("SELECT * FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.id(app), .text(id)])).first
         }
     }
 
@@ -50,7 +50,7 @@ final class SQLWebhookStore: WebhookStore {
             _ = try await session.execute(
                 "UPDATE webhook_endpoints SET url = ?, event_types = ?, secrets = ?, description = ?, removed_at = ? WHERE app_id = ? AND id = ?",
                 [.text(endpoint.url), .text(endpoint.eventTypes.joined(separator: ",")), .text(secrets), SQLValue(endpoint.description),
-                 SQLValue(endpoint.removedAt), .text(app), .text(endpoint.id)])
+                 SQLValue(endpoint.removedAt), .id(app), .text(endpoint.id)])
         }
     }
 
@@ -64,7 +64,7 @@ final class SQLWebhookStore: WebhookStore {
             let list = SQLValue.inList(appUserIDs.sorted().map { SQLValue.id($0) })
             for row in try await session.execute(
                 "SELECT app_user_id, facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
-                [.text(app)] + list.values)
+                [.id(app)] + list.values)
             {
                 guard let appUserID: AppUserID = row["app_user_id"]?.id(), let text = row["facts"]?.text, let at = row["at"]?.date,
                     let facts = try? StoredJSON.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
@@ -105,14 +105,14 @@ final class SQLWebhookStore: WebhookStore {
                     """
                     INSERT INTO scheduled_events (app_id, app_user_id, kind, period_key, due_at, fired_at) VALUES (?, ?, ?, ?, ?, NULL)
                     ON CONFLICT (app_id, app_user_id, kind, period_key) DO NOTHING
-                    """, [.text(app), .id(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
+                    """, [.id(app), .id(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey), SQLValue(entry.dueAt)])
             }
             for entry in batch.fired {
                 let marked = try await session.execute(
                     """
                     UPDATE scheduled_events SET fired_at = ?
                     WHERE app_id = ? AND app_user_id = ? AND kind = ? AND period_key = ? AND fired_at IS NULL RETURNING period_key
-                    """, [SQLValue(batch.firedAt), .text(app), .id(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey)])
+                    """, [SQLValue(batch.firedAt), .id(app), .id(entry.appUserID), .text(entry.kind.rawValue), .text(entry.periodKey)])
                 guard !marked.isEmpty else { throw StorageError(.conflict, "a schedule entry was fired by another instance") }
             }
             for (appUserID, facts, at) in encoded {
@@ -120,7 +120,7 @@ final class SQLWebhookStore: WebhookStore {
                     """
                     INSERT INTO webhook_snapshots (app_id, app_user_id, facts, at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (app_id, app_user_id) DO UPDATE SET facts = excluded.facts, at = excluded.at
-                    """, [.text(app), .id(appUserID), .text(facts), SQLValue(at)])
+                    """, [.id(app), .id(appUserID), .text(facts), SQLValue(at)])
             }
             for delivery in batch.deliveries {
                 _ = try await session.execute(
@@ -130,7 +130,7 @@ final class SQLWebhookStore: WebhookStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
                     ON CONFLICT (endpoint_id, event_id) DO NOTHING
                     """,
-                    [.text(app), .text(delivery.endpointID), .text(delivery.eventID), .text(delivery.eventType), .id(delivery.appUserID),
+                    [.id(app), .text(delivery.endpointID), .text(delivery.eventID), .text(delivery.eventType), .id(delivery.appUserID),
                      SQLValue(delivery.occurredAt), .text(delivery.payload), SQLValue(delivery.nextAttemptAt), SQLValue(delivery.createdAt)])
             }
             return true
@@ -142,7 +142,7 @@ final class SQLWebhookStore: WebhookStore {
         return try await engine.read { session throws(StorageError) in
             try Self.schedule(await session.execute(
                 "SELECT * FROM scheduled_events WHERE app_id = ? AND fired_at IS NULL AND due_at <= ? ORDER BY due_at, app_user_id, kind, period_key LIMIT ?",
-                [.text(app), SQLValue(now), .integer(Int64(max(1, limit)))]))
+                [.id(app), SQLValue(now), .integer(Int64(max(1, limit)))]))
         }
     }
 
@@ -156,7 +156,7 @@ final class SQLWebhookStore: WebhookStore {
                 SELECT * FROM scheduled_events
                 WHERE app_id = ? AND fired_at IS NULL AND due_at <= ? AND app_user_id IN \(list.placeholders)
                 ORDER BY due_at, app_user_id, kind, period_key
-                """, [.text(app), SQLValue(now)] + list.values))
+                """, [.id(app), SQLValue(now)] + list.values))
         }
     }
 
@@ -174,7 +174,7 @@ final class SQLWebhookStore: WebhookStore {
                       SELECT 1 FROM webhook_deliveries p
                       WHERE p.endpoint_id = d.endpoint_id AND p.app_user_id = d.app_user_id AND p.status = 'pending' AND p.id < d.id)
                 ORDER BY d.id LIMIT ?
-                """, [.text(app), SQLValue(now), SQLValue(now), .integer(Int64(max(1, limit)))]))
+                """, [.id(app), SQLValue(now), SQLValue(now), .integer(Int64(max(1, limit)))]))
         }
     }
 
@@ -198,7 +198,7 @@ final class SQLWebhookStore: WebhookStore {
                     WHERE app_id = ? AND id = ?
                     """,
                     [.text(status.rawValue), .integer(Int64(attempt.attempt)), SQLValue(retryAt ?? attempt.at), SQLValue(attempt.status.map(Int64.init)),
-                     SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .text(app), .integer(attempt.deliveryID)])
+                     SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .id(app), .integer(attempt.deliveryID)])
             }
             // Each endpoint's health after its last attempt of the batch: a success ends a run of failures.
             var health: [String: (failures: Int, pauseUntil: Date?, reset: Bool)] = [:]
@@ -217,14 +217,14 @@ final class SQLWebhookStore: WebhookStore {
                     """
                     UPDATE webhook_endpoints SET consecutive_failures = \(entry.reset ? "" : "consecutive_failures + ")?, paused_until = ?
                     WHERE app_id = ? AND id = ?
-                    """, [.integer(Int64(entry.failures)), SQLValue(entry.pauseUntil), .text(app), .text(endpointID)])
+                    """, [.integer(Int64(entry.failures)), SQLValue(entry.pauseUntil), .id(app), .text(endpointID)])
             }
         }
     }
 
     func deliveries(endpointID: String?, appUserID: AppUserID?, status: WebhookDelivery.Status?, limit: Int) async throws(StorageError) -> [WebhookDelivery] {
         var sql = "SELECT * FROM webhook_deliveries WHERE app_id = ?"
-        var binds: [SQLValue] = [.text(app)]
+        var binds: [SQLValue] = [.id(app)]
         if let endpointID {
             sql += " AND endpoint_id = ?"
             binds.append(.text(endpointID))
@@ -246,7 +246,7 @@ final class SQLWebhookStore: WebhookStore {
     func delivery(id: Int64) async throws(StorageError) -> WebhookDelivery? {
         let app = app
         return try await engine.read { session throws(StorageError) in
-            try Self.deliveries(await session.execute("SELECT * FROM webhook_deliveries WHERE app_id = ? AND id = ?", [.text(app), .integer(id)])).first
+            try Self.deliveries(await session.execute("SELECT * FROM webhook_deliveries WHERE app_id = ? AND id = ?", [.id(app), .integer(id)])).first
         }
     }
 
@@ -257,7 +257,7 @@ final class SQLWebhookStore: WebhookStore {
                 """
                 SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
                 WHERE d.app_id = ? AND a.delivery_id = ? ORDER BY a.attempt
-                """, [.text(app), .integer(deliveryID)]
+                """, [.id(app), .integer(deliveryID)]
             ).map { row throws(StorageError) in
                 guard let attempt = row["attempt"]?.integer, let at = row["at"]?.date, let latency = row["latency_ms"]?.integer else {
                     throw StorageError(.corruptRecord, "a webhook attempt row is incomplete")
@@ -273,7 +273,7 @@ final class SQLWebhookStore: WebhookStore {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             var sql = "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE app_id = ? AND endpoint_id = ? AND status = 'failed'"
-            var binds: [SQLValue] = [SQLValue(now), .text(app), .text(endpointID)]
+            var binds: [SQLValue] = [SQLValue(now), .id(app), .text(endpointID)]
             if let ids {
                 guard !ids.isEmpty else { return 0 }
                 let list = SQLValue.inList(ids.map(SQLValue.integer))
@@ -282,7 +282,7 @@ final class SQLWebhookStore: WebhookStore {
             }
             let rows = try await session.execute(sql + " RETURNING id", binds)
             _ = try await session.execute(
-                "UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL WHERE app_id = ? AND id = ?", [.text(app), .text(endpointID)])
+                "UPDATE webhook_endpoints SET consecutive_failures = 0, paused_until = NULL WHERE app_id = ? AND id = ?", [.id(app), .text(endpointID)])
             return rows.count
         }
     }
@@ -298,7 +298,7 @@ final class SQLWebhookStore: WebhookStore {
         let app = app
         return try await engine.read { session throws(StorageError) in
             var counts: [WebhookDelivery.Status: Int] = [:]
-            for row in try await session.execute("SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE app_id = ? GROUP BY status", [.text(app)]) {
+            for row in try await session.execute("SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE app_id = ? GROUP BY status", [.id(app)]) {
                 if let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init) { counts[status] = Int(row["n"]?.integer ?? 0) }
             }
             return counts
@@ -314,7 +314,7 @@ final class SQLWebhookStore: WebhookStore {
 
     private static func endpoints(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookEndpoint] {
         try rows.map { row throws(StorageError) in
-            guard let id = row["id"]?.text, let app = row["app_id"]?.text, let url = row["url"]?.text, let types = row["event_types"]?.text,
+            guard let id = row["id"]?.text, let app: BundleID = row["app_id"]?.id(), let url = row["url"]?.text, let types = row["event_types"]?.text,
                 let secretsText = row["secrets"]?.text, let secrets = try? JSONDecoder().decode([String].self, from: Data(secretsText.utf8)),
                 let created = row["created_at"]?.date
             else { throw StorageError(.corruptRecord, "a webhook endpoint row is incomplete") }

@@ -1,9 +1,10 @@
+import EntitleCore
 import Foundation
 
 /// A developer's URL that receives an app's webhook events.
 public struct WebhookEndpoint: Hashable, Sendable {
     public var id: String
-    public var app: String
+    public var app: BundleID
     public var url: String
     /// The event types it receives (their stable names); empty: every type.
     public var eventTypes: [String]
@@ -19,7 +20,7 @@ public struct WebhookEndpoint: Hashable, Sendable {
     public var pausedUntil: Date?
 
     public init(
-        id: String, app: String, url: String, eventTypes: [String], secrets: [String], description: String? = nil, createdAt: Date,
+        id: String, app: BundleID, url: String, eventTypes: [String], secrets: [String], description: String? = nil, createdAt: Date,
         removedAt: Date? = nil, consecutiveFailures: Int = 0, pausedUntil: Date? = nil
     ) {
         self.id = id

@@ -4,7 +4,7 @@ import Foundation
 /// An app's webhooks in the ledger's database: endpoints, the deliveries derived from the ledger and
 /// their attempts, snapshots, and the schedule. Conformance-tested on every engine.
 public protocol WebhookStore: Sendable {
-    var app: String { get }
+    var app: BundleID { get }
 
     func addEndpoint(_ endpoint: WebhookEndpoint) async throws(StorageError)
     /// The app's endpoints, oldest first; removed ones only when asked.

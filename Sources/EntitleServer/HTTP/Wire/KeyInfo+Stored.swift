@@ -1,9 +1,10 @@
+import EntitleCore
 import EntitleStorage
 import EntitleWire
 import Hummingbird
 
 extension KeyInfo: ResponseEncodable {
     init(_ key: StoredKey) {
-        self.init(id: key.id, app: key.app, kind: KeyKind(rawValue: key.kind.rawValue), name: key.name, prefix: key.prefix, createdAt: key.createdAt, revokedAt: key.revokedAt)
+        self.init(id: key.id, app: key.app.rawValue, kind: KeyKind(rawValue: key.kind.rawValue), name: key.name, prefix: key.prefix, createdAt: key.createdAt, revokedAt: key.revokedAt)
     }
 }

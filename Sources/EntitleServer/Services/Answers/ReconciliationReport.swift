@@ -1,8 +1,9 @@
+import EntitleCore
 import Foundation
 
 /// What one reconciliation pass of one app found and changed.
 public struct ReconciliationReport: Hashable, Sendable {
-    public var app: String
+    public var app: BundleID
     /// The window of Notification History read.
     public var from: Date
     public var to: Date
@@ -25,7 +26,7 @@ public struct ReconciliationReport: Hashable, Sendable {
     /// How long the pass took, in seconds (wall clock, for the operator).
     public var seconds: Double = 0
 
-    public init(app: String, from: Date, to: Date) {
+    public init(app: BundleID, from: Date, to: Date) {
         self.app = app
         self.from = from
         self.to = to

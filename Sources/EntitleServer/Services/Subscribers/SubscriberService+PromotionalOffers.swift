@@ -42,10 +42,10 @@ extension SubscriberService {
         }.max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
         do {
             let signature = try PromotionalOfferSignature.sign(
-                bundleID: bundleID, productID: productID.rawValue, offerID: offerID, appAccountToken: token, key: key.privateKey, keyID: key.keyID,
+                bundleID: bundleID.rawValue, productID: productID.rawValue, offerID: offerID, appAccountToken: token, key: key.privateKey, keyID: key.keyID,
                 nonce: nonce, at: at)
             let jws = try PromotionalOfferJWS.sign(
-                bundleID: bundleID, productID: productID.rawValue, offerID: offerID, transactionID: latest?.transactionId, key: key.privateKey,
+                bundleID: bundleID.rawValue, productID: productID.rawValue, offerID: offerID, transactionID: latest?.transactionId, key: key.privateKey,
                 keyID: key.keyID, issuerID: key.issuerID, nonce: nonce, at: at)
             logger.info("promotional offer signed", metadata: ["offer.id": "\(offerID)", "product.id": "\(productID)"])
             return (signature, token, jws)
