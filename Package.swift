@@ -94,8 +94,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The HTTP API's request and response types, shared by the server and the client SDK. Foundation only.
-        .target(name: "EntitleWire", swiftSettings: swiftSettings),
+        // The HTTP API's request and response types, shared by the server and the client SDK. Foundation and
+        // EntitleCore (an access period carries the core's gate, which the SDK decides with).
+        .target(name: "EntitleWire", dependencies: ["EntitleCore"], swiftSettings: swiftSettings),
         // A client of the HTTP API over any transport (URLSession by default), for apps and the
         // local App Store's simulated apps. Foundation and EntitleWire only.
         .target(name: "EntitleAPI", dependencies: ["EntitleWire"], swiftSettings: swiftSettings),
@@ -111,11 +112,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The SDK apps link: customer info from the server or a signed cache, log-in, usage that waits
-        // for the network. Foundation networking, Entitle's wire modules and swift-crypto (CryptoKit on
-        // Apple platforms) only: no server dependency.
+        // for the network, access decided by the core's rules. Foundation networking, Entitle's wire
+        // modules, EntitleCore (Foundation-only) and swift-crypto (CryptoKit on Apple platforms) only: no
+        // server dependency.
         .target(
             name: "EntitleKit",
-            dependencies: ["EntitleWire", "EntitleAPI", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["EntitleWire", "EntitleAPI", "EntitleCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // The server: the subscription service (verify, append, resolve) and its HTTP API.
@@ -175,7 +177,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // A headless app on EntitleKit's public API: `swift run sample-app … status|purchase|restore|access|use|login|offerings`.
-        .executableTarget(name: "sample-app", dependencies: ["EntitleKit", "EntitleAPI", "EntitleWire"], path: "Examples/SampleApp", swiftSettings: swiftSettings),
+        .executableTarget(name: "sample-app", dependencies: ["EntitleKit", "EntitleAPI", "EntitleWire", "EntitleCore"], path: "Examples/SampleApp", swiftSettings: swiftSettings),
         // The example apps' catalogs, shipped with the binary so `entitle demo` works from any folder.
         .target(
             name: "EntitleExamples", path: "Examples", exclude: ["SampleApp"], sources: ["ExampleApps.swift"],

@@ -86,91 +86,33 @@ public struct SubscriberAccess: Hashable, Sendable {
         LimitedItem.paused(items, allowance: allowance(forLimit: name))
     }
 
-    /// May the subscriber use `feature` now?
+    /// May the subscriber use `feature` now? The gate's answer (``AccessGate/decide(_:usage:pendingUse:)``).
     ///
     /// - Parameter usage: for a limit, how many would be in use after the action (pairing a second
     ///   device asks for 2); for a quota, how much this use consumes. Ignored for plain features.
     public func access(_ feature: String, usage: Int = 1) -> AccessDecision {
-        if catalog.features.contains(feature) {
-            return decideFeature(feature)
-        } else if catalog.limits.contains(feature) {
-            return decideLimit(feature, usage: usage)
-        } else if let quota = catalog.quota(feature) {
-            return decideQuota(quota, usage: usage)
-        }
-        return AccessDecision(feature: feature, outcome: .denied, reason: .unknownFeature)
+        gate.decide(feature, usage: usage)
     }
 
-    private func decideFeature(_ feature: String) -> AccessDecision {
-        if isOverridden || access.features.contains(feature) {
-            return AccessDecision(feature: feature, outcome: .allowed)
+    /// What every access question at ``evaluatedAt`` needs, for the server and the app alike.
+    public var gate: AccessGate {
+        let warnings = entitlements.filter { $0.isActive && $0.state.warns }.compactMap { status -> AccessGate.Warning? in
+            guard let entitlement = catalog.entitlement(status.id) else { return nil }
+            if status.state == .gracePeriod {
+                return AccessGate.Warning(grants: entitlement.access, reason: .billingIssue(gracePeriodEndsAt: status.expiresAt), paywall: .updatePayment)
+            }
+            return AccessGate.Warning(
+                grants: entitlement.access, reason: .appGrace(lockoutAt: status.expiresAt ?? evaluatedAt),
+                paywall: status.source == .expiryGrace ? .renew : .convertTrial)
         }
-        if warnedAccess.features.contains(feature) {
-            return warned(feature, matching: { $0.access.features.contains(feature) })
+        let quotas = catalog.quotas.map { definition in
+            quota(definition.name)
+                ?? QuotaStatus(feature: definition.name, window: definition.window, allowance: .limited(0), used: 0, remaining: 0, resetsAt: nil)
         }
-        let grantable = catalog.entitlements.contains { $0.access.features.contains(feature) }
-        return denied(feature, grantable: grantable)
-    }
-
-    private func decideLimit(_ name: String, usage: Int) -> AccessDecision {
-        if isOverridden || access.limit(name).permits(usage) {
-            return AccessDecision(feature: name, outcome: .allowed, allowance: isOverridden ? .unlimited : access.limit(name))
-        }
-        let warnedAllowance = warnedAccess.limit(name)
-        if warnedAllowance.permits(usage) {
-            var decision = warned(name, matching: { $0.access.limit(name).permits(usage) })
-            decision.allowance = warnedAllowance
-            return decision
-        }
-        let allowance = max(access.limit(name), warnedAllowance)
-        let grantable = catalog.entitlements.contains { $0.access.limit(name).permits(usage) }
-        if allowance == .limited(0) {
-            var decision = denied(name, grantable: grantable)
-            decision.allowance = allowance
-            return decision
-        }
-        return AccessDecision(
-            feature: name, outcome: .denied, reason: .limitExceeded(maximum: allowance.maximum ?? 0),
-            paywall: grantable ? (lapsePaywall ?? .upgrade) : nil, allowance: allowance)
-    }
-
-    private func decideQuota(_ definition: QuotaDefinition, usage: Int) -> AccessDecision {
-        let status = quota(definition.name)
-            ?? QuotaStatus(feature: definition.name, window: definition.window, allowance: .limited(0), used: 0, remaining: 0, resetsAt: nil)
-        let allowance = status.allowance
-        // Saturating: a use so large that the sum overflows is more than any allowance but unlimited.
-        let total = status.used.saturatingAdding(max(usage, 0))
-        if allowance.permits(total) {
-            return AccessDecision(feature: definition.name, outcome: .allowed, allowance: allowance, quota: status)
-        }
-        let lifted = catalog.entitlements.contains { $0.access.quota(definition.name).permits(total) }
-        let hasPaidAccess = lapseReason == nil
-        let paywall: PaywallTrigger? = lifted ? (hasPaidAccess ? .upgrade : (lapsePaywall ?? .subscribe)) : nil
-        return AccessDecision(
-            feature: definition.name, outcome: .denied,
-            reason: .quotaExhausted(limit: allowance.maximum ?? 0, resetsAt: status.resetsAt), paywall: paywall,
-            allowance: allowance, quota: status)
-    }
-
-    private func warned(_ feature: String, matching grants: (Entitlement) -> Bool) -> AccessDecision {
-        let source = entitlements.filter { $0.isActive && $0.state.warns }
-            .first { status in catalog.entitlement(status.id).map(grants) ?? false }
-        let reason: AccessReason
-        let paywall: PaywallTrigger
-        if source?.state == .gracePeriod {
-            reason = .billingIssue(gracePeriodEndsAt: source?.expiresAt)
-            paywall = .updatePayment
-        } else {
-            reason = .appGrace(lockoutAt: source?.expiresAt ?? evaluatedAt)
-            paywall = source?.source == .expiryGrace ? .renew : .convertTrial
-        }
-        return AccessDecision(feature: feature, outcome: .allowedWithWarning, reason: reason, paywall: paywall)
-    }
-
-    private func denied(_ feature: String, grantable: Bool) -> AccessDecision {
-        if let lapseReason, let lapsePaywall {
-            return AccessDecision(feature: feature, outcome: .denied, reason: lapseReason, paywall: grantable ? lapsePaywall : nil)
-        }
-        return AccessDecision(feature: feature, outcome: .denied, reason: .notIncluded, paywall: grantable ? .upgrade : nil)
+        return AccessGate(
+            evaluatedAt: evaluatedAt, features: catalog.features, limits: catalog.limits, quotas: quotas, overridden: isOverridden,
+            access: access, warnedAccess: warnedAccess, warnings: warnings,
+            grantable: catalog.entitlements.reduce(AccessLevel.nothing) { $0.union($1.access) },
+            lapse: lapse.map { AccessGate.Lapse(reason: $0.reason, paywall: $0.paywall) })
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why an action is denied or warned about.
-public enum AccessReason: Hashable, Sendable {
+public enum AccessReason: Hashable, Sendable, Codable {
     /// No entitlement ever; the feature needs one.
     case noSubscription
     /// The subscription that granted the feature expired.
@@ -36,6 +36,46 @@ public enum AccessReason: Hashable, Sendable {
         case .limitExceeded: "limit_exceeded"
         case .quotaExhausted: "quota_exhausted"
         case .unknownFeature: "unknown_feature"
+        }
+    }
+}
+
+extension AccessReason {
+    private enum CodingKeys: String, CodingKey {
+        case code, maximum, resetsAt, lockoutAt, gracePeriodEndsAt
+    }
+
+    /// As an access answer's `reason`: the code, and the figure or instant it comes with.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let code = try container.decode(String.self, forKey: .code)
+        switch code {
+        case "no_subscription": self = .noSubscription
+        case "expired": self = .expired
+        case "trial_expired": self = .trialExpired
+        case "revoked": self = .revoked
+        case "billing_issue": self = .billingIssue(gracePeriodEndsAt: try container.decodeIfPresent(Date.self, forKey: .gracePeriodEndsAt))
+        case "app_grace": self = .appGrace(lockoutAt: try container.decode(Date.self, forKey: .lockoutAt))
+        case "not_included": self = .notIncluded
+        case "limit_exceeded": self = .limitExceeded(maximum: try container.decode(Int.self, forKey: .maximum))
+        case "quota_exhausted":
+            self = .quotaExhausted(limit: try container.decode(Int.self, forKey: .maximum), resetsAt: try container.decodeIfPresent(Date.self, forKey: .resetsAt))
+        case "unknown_feature": self = .unknownFeature
+        default: throw DecodingError.dataCorruptedError(forKey: .code, in: container, debugDescription: "\(code) is not an access reason")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        switch self {
+        case .billingIssue(let endsAt): try container.encodeIfPresent(endsAt, forKey: .gracePeriodEndsAt)
+        case .appGrace(let lockoutAt): try container.encode(lockoutAt, forKey: .lockoutAt)
+        case .limitExceeded(let maximum): try container.encode(maximum, forKey: .maximum)
+        case .quotaExhausted(let limit, let resetsAt):
+            try container.encode(limit, forKey: .maximum)
+            try container.encodeIfPresent(resetsAt, forKey: .resetsAt)
+        case .noSubscription, .expired, .trialExpired, .revoked, .notIncluded, .unknownFeature: break
         }
     }
 }

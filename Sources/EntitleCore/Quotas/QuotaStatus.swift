@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a subscriber stands on one metered quota at an instant.
-public struct QuotaStatus: Hashable, Sendable {
+public struct QuotaStatus: Hashable, Sendable, Codable {
     public var feature: String
     public var window: QuotaWindow
     public var allowance: Allowance
@@ -53,6 +53,15 @@ public struct QuotaStatus: Hashable, Sendable {
 
     /// The amounts of `records` added up, saturating at `Int.max` (a stored amount is never trusted
     /// to keep a sum in range).
+    /// The status once `amount` more is used (saturating), with what remains recounted.
+    public func using(_ amount: Int) -> QuotaStatus {
+        guard amount > 0 else { return self }
+        let used = used.saturatingAdding(amount)
+        return QuotaStatus(
+            feature: feature, window: window, allowance: allowance, used: used, remaining: allowance.maximum.map { max(0, $0 - used) },
+            resetsAt: resetsAt)
+    }
+
     static func total(_ records: [UsageRecord]) -> Int {
         records.reduce(0) { $0.saturatingAdding(max($1.amount, 0)) }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Calendar windows follow the subscriber's time zone: a calendar month in Tokyo starts nine hours
 /// before one in UTC. Weeks are ISO 8601 weeks, starting on Monday. A rolling window counts the usage
 /// of the last `length` before now.
-public enum QuotaWindow: Hashable, Sendable, CustomStringConvertible {
+public enum QuotaWindow: Hashable, Sendable, CustomStringConvertible, Codable {
     case calendarDay
     case calendarWeek
     case calendarMonth
@@ -53,5 +53,37 @@ public enum QuotaWindow: Hashable, Sendable, CustomStringConvertible {
         }
         calendar.timeZone = timeZone
         return calendar.dateInterval(of: component, for: instant)
+    }
+}
+
+extension QuotaWindow {
+    /// The window's name as the entitlements file writes it.
+    public var name: String {
+        switch self {
+        case .calendarDay: "calendarDay"
+        case .calendarWeek: "calendarWeek"
+        case .calendarMonth: "calendarMonth"
+        case .rolling: "rolling"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, length
+    }
+
+    /// As the entitlements file writes it: `{"name": "calendarMonth"}`, `{"name": "rolling", "length": "P7D"}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .name)
+        guard let window = QuotaWindow(name: name, length: try container.decodeIfPresent(String.self, forKey: .length)) else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "\(name) is not a quota window")
+        }
+        self = window
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        if case .rolling(let length) = self { try container.encode(length.description, forKey: .length) }
     }
 }

@@ -1,4 +1,5 @@
 import EntitleAPI
+import EntitleCore
 import EntitleWire
 import Foundation
 
@@ -274,40 +275,23 @@ public actor Entitle {
     }
 
     /// May the user do `feature` now (`usage`: how many a limit would be at, how much a quota use
-    /// consumes)? Answered as the server answers `GET …/access/{feature}`, from the server's decisions in
-    /// the customer info (fetched, or cached when offline) for the period that contains now: an
-    /// entitlement that has expired since is already accounted for. Uses still queued count against
-    /// their quota.
+    /// consumes)? Decided by EntitleCore's ``AccessGate`` — the function the server answers
+    /// `GET …/access/{feature}` with — on the gate the server signed for the period that contains now
+    /// (fetched, or cached when offline), so an entitlement that has expired since is already accounted
+    /// for. Uses still queued count against their quota.
     public func access(_ feature: String, usage: Int = 1, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> AccessResponse {
+        guard !feature.isEmpty else { throw EntitleError(.invalidRequest, "name a feature, limit or quota") }
+        guard (0...AccessGate.maximumUsage).contains(usage) else {
+            throw EntitleError(.invalidRequest, "usage is a whole number from 0 to \(AccessGate.maximumUsage)")
+        }
         let info = try await customerInfo(fetchPolicy: fetchPolicy)
         let now = configuration.now()
-        guard let period = info.subscriber.accessPeriods.first(where: { $0.from <= now && ($0.until.map { now < $0 } ?? true) }) else {
+        guard let period = info.subscriber.accessPeriods.first(where: { $0.from <= now && ($0.until.map { now < $0 } ?? true) }),
+            let gate = period.gate
+        else {
             throw EntitleError(.noTrustedCustomerInfo, "the customer info does not say what is allowed at \(now)")
         }
-        guard var decision = period.decisions[feature] else {
-            return AccessResponse(
-                feature: feature, outcome: .denied, reason: .init(code: .unknownFeature), paywall: nil, allowance: nil, quota: nil,
-                serverTime: info.serverTime)
-        }
-        if var quota = decision.quota {
-            let queued = queuedUsage(of: feature)
-            quota.used += queued
-            quota.remaining = quota.remaining.map { max(0, $0 - queued) }
-            decision.quota = quota
-            if let remaining = quota.remaining, usage > remaining {
-                decision.outcome = .denied
-                decision.reason = .init(code: .quotaExhausted, maximum: quota.limit, resetsAt: quota.resetsAt)
-            }
-        } else if let allowance = decision.allowance, let maximum = allowance.maximum, usage > maximum {
-            decision.outcome = .denied
-            decision.reason = .init(code: .limitExceeded, maximum: maximum)
-            decision.paywall = decision.paywall ?? .upgrade
-        } else if decision.allowance != nil, decision.outcome == .denied, decision.reason?.code == .limitExceeded {
-            decision.outcome = .allowed
-            decision.reason = nil
-            decision.paywall = nil
-        }
-        return decision
+        return AccessResponse(gate.decide(feature, usage: usage, pendingUse: queuedUsage(of: feature)), serverTime: info.serverTime)
     }
 
     /// Uses of `feature` still waiting in the queue.

@@ -9,11 +9,12 @@ enum SubscriberResponseBuilder {
         var response = response(answer.access, facts: answer.facts)
         response.appAccountToken = answer.appAccountToken
         response.accessPeriods = answer.accessPeriods.map { period in
-            let catalog = period.access.catalog
-            let names = catalog.features + catalog.limits + catalog.quotas.map(\.name)
+            let gate = period.access.gate
+            let names = gate.features + gate.limits + gate.quotas.map(\.feature)
             return AccessPeriod(
                 from: period.from, until: period.until,
-                decisions: Dictionary(names.map { ($0, access(period.access.access($0), serverTime: period.from)) }, uniquingKeysWith: { first, _ in first }))
+                decisions: Dictionary(names.map { ($0, AccessResponse(gate.decide($0), serverTime: period.from)) }, uniquingKeysWith: { first, _ in first }),
+                gate: gate)
         }
         return response
     }
@@ -42,7 +43,7 @@ enum SubscriberResponseBuilder {
                 PendingPurchaseInfo(productID: $0.productID.rawValue, requestedAt: $0.requestedAt, expiresAt: $0.expiresAt)
             },
             appTrial: trial,
-            quotas: access.quotas.map(quota),
+            quotas: access.quotas.map(QuotaInfo.init),
             lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) },
             attributes: facts.attributes.merging([SubscriberAttribute.timeZone.rawValue: facts.timeZone.identifier]) { _, zone in zone })
     }
@@ -57,30 +58,7 @@ enum SubscriberResponseBuilder {
             isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue, renewalChange: status.renewalChange?.rawValue)
     }
 
-    static func quota(_ status: QuotaStatus) -> QuotaInfo {
-        QuotaInfo(
-            feature: status.feature, window: status.window.description, limit: status.allowance.maximum, used: status.used,
-            remaining: status.remaining, resetsAt: status.resetsAt)
-    }
-
     static func access(_ answer: AccessAnswer) -> AccessResponse {
-        access(answer.decision, serverTime: answer.at)
-    }
-
-    static func access(_ decision: AccessDecision, serverTime: Date) -> AccessResponse {
-        AccessResponse(
-            feature: decision.feature, outcome: AccessOutcome(rawValue: decision.outcome.rawValue), reason: decision.reason.map(reason),
-            paywall: decision.paywall.map { Paywall(rawValue: $0.rawValue) }, allowance: decision.allowance.map { AccessResponse.Allowance(maximum: $0.maximum) },
-            quota: decision.quota.map(quota), serverTime: serverTime)
-    }
-
-    static func reason(_ reason: AccessReason) -> AccessResponse.Reason {
-        switch reason {
-        case .limitExceeded(let maximum): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), maximum: maximum)
-        case .quotaExhausted(let limit, let resetsAt): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), maximum: limit, resetsAt: resetsAt)
-        case .appGrace(let lockoutAt): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), lockoutAt: lockoutAt)
-        case .billingIssue(let endsAt): AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code), gracePeriodEndsAt: endsAt)
-        default: AccessResponse.Reason(code: AccessReasonCode(rawValue: reason.code))
-        }
+        AccessResponse(answer.decision, serverTime: answer.at)
     }
 }

@@ -9,7 +9,7 @@ public enum InputRules {
     public static let anonymousPrefix = AppUserID.anonymousPrefix
 
     /// The most one use may consume, and the most usage an access question may ask about.
-    public static let maximumUsage = 1_000_000
+    public static let maximumUsage = AccessGate.maximumUsage
 
     /// App user IDs are opaque strings chosen by the app: 1 to 200 bytes of printable text; an
     /// anonymous one is ``anonymousPrefix`` and a UUID.
