@@ -82,6 +82,12 @@ public struct SubscriberAPIClient: Sendable {
             body: try Self.encode(RecordUsageRequest(feature: feature, amount: amount, idempotencyKey: idempotencyKey)))
     }
 
+    /// The server's answer to "may the subscriber use `feature` now?" (`usage`: how many a limit would be
+    /// at, how much a quota use consumes), as `GET /v1/subscribers/{id}/access/{feature}` gives it.
+    public func access(_ appUserID: String, feature: String, usage: Int = 1) async throws(APIClientError) -> AccessResponse {
+        try await send("GET", Self.subscriberPath(appUserID) + "/access/" + Self.segment(feature) + "?usage=\(usage)", body: nil)
+    }
+
     /// The app's offerings.
     public func offerings(appUserID: String? = nil) async throws(APIClientError) -> OfferingsResponse {
         let query = appUserID.map { "?appUserID=" + Self.segment($0) } ?? ""

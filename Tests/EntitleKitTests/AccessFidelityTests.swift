@@ -1,0 +1,151 @@
+import EntitleAPI
+import EntitleCore
+import EntitleKit
+import EntitleServer
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import Testing
+
+/// The app's access answers are the server's: the same function on the same gate (issue #51's "one
+/// rule set"), checked on random subscribers, features, usages and instants, online and offline.
+@Suite("Access fidelity")
+struct AccessFidelityTests {
+    static let examples = [
+        (example: "ScreenTimeRewards", bundleID: "com.screentimerewards"),
+        (example: "Epilogue", bundleID: "com.epilogue.app"),
+    ]
+
+    /// The answer without the instant it was given at (the server's now, or the cached answer's).
+    static func timeless(_ response: AccessResponse) -> AccessResponse {
+        var response = response
+        response.serverTime = .distantPast
+        return response
+    }
+
+    static func configuration(_ server: EntitleTests.Server, folder: URL, online: Bool) -> EntitleConfiguration {
+        EntitleConfiguration(
+            serverURL: server.url, apiKey: server.secretKey, serverPublicKey: server.signer.publicKey, cacheFolder: folder,
+            maximumCacheAge: 90 * 86_400, transport: online ? URLSessionTransport() : EntitleTests.Offline(), now: server.clock.reading)
+    }
+
+    /// A random history: perhaps the app's trial, perhaps a purchase (active, lapsed or about to
+    /// lapse), perhaps metered uses, with time passing between.
+    static func history(
+        _ server: EntitleTests.Server, user: String, catalog: Catalog, random: inout SeededGenerator
+    ) async throws {
+        let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+        if Bool.random(using: &random) { _ = try? await api.startTrial(user) }
+        server.clock.advance(days: Double(Int.random(in: 0...40, using: &random)))
+        let subscriptions = catalog.products.filter { $0.kind == .autoRenewable }
+        if Int.random(in: 0..<3, using: &random) > 0, let product = subscriptions.randomElement(using: &random) {
+            let expires = server.clock.now.addingTimeInterval(Double(Int.random(in: -20...35, using: &random)) * 86_400 + 3_600)
+            try await server.purchase(product.id.rawValue, for: user, original: "F\(user)", expires: expires)
+        }
+        for quota in catalog.quotas {
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                _ = try? await api.recordUsage(user, feature: quota.name, amount: 1, idempotencyKey: UUID().uuidString)
+            }
+        }
+    }
+
+    /// The app's answer from its cache alone.
+    static func cached(_ kit: Entitle, _ feature: String, usage: Int) async -> Result<AccessResponse, EntitleError> {
+        do {
+            return .success(try await kit.access(feature, usage: usage, fetchPolicy: .cacheOnly))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("random subscribers, features, usages and instants: the app's answer is the server's, online and offline from the cache", arguments: 0..<12)
+    func sameAnswers(seed: Int) async throws {
+        let example = Self.examples[seed % Self.examples.count]
+        let catalog = Fixtures.exampleCatalog(example.example)
+        try await EntitleTests.run(example: example.example, bundleID: example.bundleID) { server in
+            var random = SeededGenerator(seed: UInt64(seed) &+ 51)
+            let user = "fidelity-\(seed)"
+            try await Self.history(server, user: user, catalog: catalog, random: &random)
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let online = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: user)
+            let fetched = try await online.customerInfo(fetchPolicy: .fetchCurrent)
+            let offline = try Entitle(configuration: Self.configuration(server, folder: folder, online: false), appUserID: user)
+            let covered = fetched.subscriber.accessPeriods.last.map { $0.until ?? .distantFuture } ?? .distantPast
+            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            let names = catalog.features + catalog.limits + catalog.quotas.map(\.name) + ["no.such.feature"]
+            let start = server.clock.now
+            let offsets = (0..<5).map { _ in Double(Int.random(in: 0...(45 * 24), using: &random)) * 3_600 }.sorted()
+            var compared = 0
+            for offset in [0] + offsets {
+                server.clock.set(start.addingTimeInterval(offset))
+                for name in names.shuffled(using: &random).prefix(6) {
+                    for usage in [1, Int.random(in: 0...7, using: &random), [0, 2, 6, AccessGate.maximumUsage].randomElement(using: &random) ?? 2] {
+                        let expected = Self.timeless(try await api.access(user, feature: name, usage: usage))
+                        switch await Self.cached(offline, name, usage: usage) {
+                        case .success(let answer):
+                            #expect(Self.timeless(answer) == expected, "offline \(name) usage \(usage) at +\(offset / 3_600) h")
+                            compared += 1
+                        case .failure(let error):
+                            // Past the last change the answer describes, the app asks again: never a guess.
+                            #expect(error.code == .noTrustedCustomerInfo && server.clock.now >= covered, "offline \(name) at +\(offset / 3_600) h: \(error.message)")
+                        }
+                        let current = try await online.access(name, usage: usage, fetchPolicy: .fetchCurrent)
+                        #expect(Self.timeless(current) == expected, "online \(name) usage \(usage) at +\(offset / 3_600) h")
+                    }
+                }
+            }
+            #expect(compared > 0)
+        }
+    }
+
+    @Test("seed 004: a new ScreenTime user's child devices and an Epilogue user's exhausted quota answer as the server does, offline too")
+    func reportedCases() async throws {
+        try await EntitleTests.run { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            let online = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: "new-parent")
+            _ = try await online.customerInfo(fetchPolicy: .fetchCurrent)
+            let offline = try Entitle(configuration: Self.configuration(server, folder: folder, online: false), appUserID: "new-parent")
+            for usage in [1, 2, 6] {
+                let expected = try await api.access("new-parent", feature: "childDevices", usage: usage)
+                #expect(expected.reason?.code == .noSubscription)
+                #expect(Self.timeless(try await offline.access("childDevices", usage: usage, fetchPolicy: .cacheOnly)) == Self.timeless(expected))
+            }
+        }
+        try await EntitleTests.run(example: "Epilogue", bundleID: "com.epilogue.app") { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            for key in ["a", "b"] { _ = try await api.recordUsage("reader", feature: "conversations", amount: 1, idempotencyKey: key) }
+            let online = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: "reader")
+            _ = try await online.customerInfo(fetchPolicy: .fetchCurrent)
+            let offline = try Entitle(configuration: Self.configuration(server, folder: folder, online: false), appUserID: "reader")
+            let expected = try await api.access("reader", feature: "conversations")
+            #expect(expected.outcome == .denied && expected.paywall == .subscribe)
+            #expect(Self.timeless(try await offline.access("conversations", fetchPolicy: .cacheOnly)) == Self.timeless(expected))
+        }
+    }
+
+    @Test("uses queued offline count as the server will count them once they are sent")
+    func queuedUses() async throws {
+        try await EntitleTests.run(example: "Epilogue", bundleID: "com.epilogue.app") { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let online = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: "reader")
+            _ = try await online.customerInfo(fetchPolicy: .fetchCurrent)
+            let offline = try Entitle(configuration: Self.configuration(server, folder: folder, online: false), appUserID: "reader")
+            for (index, key) in ["q1", "q2"].enumerated() {
+                await #expect(throws: EntitleError.self) { try await offline.recordUsage("conversations", idempotencyKey: key) }
+                let before = try await offline.access("conversations", fetchPolicy: .cacheOnly)
+                #expect(before.quota?.used == index + 1)
+            }
+            let whileQueued = Self.timeless(try await offline.access("conversations", fetchPolicy: .cacheOnly))
+            let sender = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: "reader")
+            try await sender.flushUsage()
+            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            #expect(Self.timeless(try await api.access("reader", feature: "conversations")) == whileQueued)
+        }
+    }
+}
