@@ -3,9 +3,10 @@
 //   swift run sample-app --server URL --app-key KEY --server-public-key KEY --bundle-id ID
 //       [--user ID] [--cache DIR] [--store-account NAME] [--offline] COMMAND
 //
-// COMMAND: status | purchase PRODUCT_ID | restore | access FEATURE [--usage N] | use QUOTA | login ID | offerings
-//          | products PRODUCT_ID… (as the store shows them)
-// Each prints one JSON object and exits 0, or prints `error: CODE: message` and exits 1.
+// COMMAND: status | purchase PRODUCT_ID | restore | access FEATURE [--usage N] | use QUOTA | trial | login ID | logout
+//          | offerings | products PRODUCT_ID… (as the store shows them)
+// Each prints one JSON object and exits 0, or prints `error: CODE: message` and exits 1 (CODE: the server's
+// code when it refused, else EntitleKit's); `--help` prints this and exits 0. docs/sdk.md lists what each prints.
 import EntitleAPI
 import EntitleKit
 import EntitleWire
@@ -17,6 +18,15 @@ struct Offline: HTTPTransport {
         throw APIClientError(.network, "offline")
     }
 }
+
+let usageText = """
+    sample-app --server URL --app-key KEY --server-public-key KEY --bundle-id ID
+        [--user ID] [--cache DIR] [--store-account NAME] [--offline] COMMAND
+
+    COMMAND: status | purchase PRODUCT_ID | restore | access FEATURE [--usage N] | use QUOTA | trial
+             | login ID | logout | offerings | products PRODUCT_ID…
+    Each prints one JSON object and exits 0, or prints `error: CODE: message` and exits 1.
+    """
 
 func fail(_ code: String, _ message: String) -> Never {
     FileHandle.standardError.write(Data("error: \(code): \(message)\n".utf8))
@@ -34,7 +44,10 @@ var words: [String] = []
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
-    if argument == "--offline" {
+    if argument == "--help" || argument == "-h" {
+        print(usageText)
+        exit(0)
+    } else if argument == "--offline" {
         flags.insert(argument)
     } else if argument.hasPrefix("--") {
         guard !arguments.isEmpty else { fail("usage", "\(argument) needs a value") }
@@ -46,7 +59,7 @@ while !arguments.isEmpty {
 guard let server = options["--server"].flatMap(URL.init(string:)), let appKey = options["--app-key"],
     let publicKey = options["--server-public-key"], let command = words.first
 else {
-    fail("usage", "sample-app --server URL --app-key KEY --server-public-key KEY --bundle-id ID [--user ID] [--cache DIR] [--offline] COMMAND")
+    fail("usage", usageText)
 }
 let offline = flags.contains("--offline")
 let transport: any HTTPTransport = offline ? Offline() : URLSessionTransport()
@@ -54,7 +67,8 @@ let bundleID = options["--bundle-id"] ?? ""
 let store = LocalStore(storeURL: server, bundleID: bundleID, account: options["--store-account"] ?? "local-account", transport: transport)
 let configuration = EntitleConfiguration(
     serverURL: server, apiKey: appKey, serverPublicKey: publicKey,
-    cacheFolder: URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache", isDirectory: true), transport: transport, store: store)
+    cacheFolder: URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache", isDirectory: true), app: bundleID.isEmpty ? nil : bundleID,
+    transport: transport, store: store)
 
 func info(_ customer: CustomerInfo) -> [String: Any] {
     let now = Date()
@@ -62,7 +76,16 @@ func info(_ customer: CustomerInfo) -> [String: Any] {
         "appUserID": customer.subscriber.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(customer.age),
         "activeEntitlements": customer.activeEntitlements(at: now).map(\.id),
         "pendingPurchases": customer.subscriber.pendingPurchases.map(\.productID),
+        "appTrial": trial(customer.subscriber.appTrial),
     ]
+}
+
+func trial(_ trial: AppTrialInfo) -> [String: Any] {
+    var object: [String: Any] = ["phase": trial.phase.rawValue]
+    for (key, date) in [("startedAt", trial.startedAt), ("endsAt", trial.endsAt), ("lockoutAt", trial.lockoutAt)] {
+        if let date { object[key] = date.formatted(.iso8601) }
+    }
+    return object
 }
 
 do throws(EntitleError) {
@@ -79,22 +102,29 @@ do throws(EntitleError) {
         printJSON(info(try await entitle.restore()))
     case "access":
         guard words.count == 2 else { fail("usage", "access FEATURE [--usage N]") }
-        let answer = try await entitle.access(words[1], usage: Int(options["--usage"] ?? "1") ?? 1)
+        guard let usage = Int(options["--usage"] ?? "1") else { fail("usage", "--usage is a whole number from 0 to 1000000") }
+        let answer = try await entitle.access(words[1], usage: usage)
         var object: [String: Any] = ["feature": answer.feature, "outcome": answer.outcome.rawValue]
         if let reason = answer.reason { object["reason"] = reason.code.rawValue }
         if let paywall = answer.paywall { object["paywall"] = paywall.rawValue }
+        if let quota = answer.quota { object["used"] = quota.used; object["remaining"] = quota.remaining ?? -1 }
         printJSON(object)
     case "use":
         guard words.count == 2 else { fail("usage", "use QUOTA") }
-        do {
-            try await entitle.recordUsage(words[1])
-            printJSON(["feature": words[1], "sent": true])
-        } catch where error.code == .network {
-            printJSON(["feature": words[1], "sent": false, "queued": await entitle.pendingUsage])
+        switch try await entitle.recordUsage(words[1]) {
+        case .counted(let answer):
+            printJSON(["feature": words[1], "sent": true, "used": answer.quota?.used ?? 0, "remaining": answer.quota?.remaining ?? -1])
+        case .queued(let pending):
+            printJSON(["feature": words[1], "sent": false, "queued": pending])
         }
+    case "trial":
+        printJSON(info(try await entitle.recordFirstLaunch()))
     case "login":
         guard words.count == 2 else { fail("usage", "login ID") }
         printJSON(info(try await entitle.logIn(words[1])))
+    case "logout":
+        try await entitle.logOut()
+        printJSON(["appUserID": await entitle.appUserID])
     case "products":
         guard words.count >= 2 else { fail("usage", "products PRODUCT_ID…") }
         let products: [StoreProduct]
@@ -114,5 +144,5 @@ do throws(EntitleError) {
         fail("usage", "unknown command \(command)")
     }
 } catch {
-    fail(error.code.rawValue, error.message)
+    fail(error.serverCode ?? error.code.rawValue, error.message)
 }

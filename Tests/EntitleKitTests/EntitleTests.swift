@@ -144,8 +144,8 @@ struct EntitleTests {
             let folder = Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "reader")
-            await #expect(throws: EntitleError.self) { try await offline.recordUsage("conversations", idempotencyKey: "c1") }
-            await #expect(throws: EntitleError.self) { try await offline.recordUsage("conversations", idempotencyKey: "c2") }
+            #expect(try await offline.recordUsage("conversations", idempotencyKey: "c1") == .queued(pending: 1))
+            #expect(try await offline.recordUsage("conversations", idempotencyKey: "c2") == .queued(pending: 2))
             #expect(await offline.pendingUsage == 2)
 
             let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "reader")

@@ -83,6 +83,19 @@ struct StoredKeysTests {
         }
     }
 
+    @Test("an app key with another app's Entitle-App header is refused as auth.keyOfAnotherApp: no offerings, no answers of the other app", arguments: StorageEngine.allCases)
+    func keyOfAnotherApp(engine: StorageEngine) async throws {
+        try await ServedAppsTests.run(engine: engine) { _, _, client in
+            let key = try #require(try await Self.create(client, kind: "app", app: ServedAppsTests.screenTime).key)
+            for path in ["/v1/offerings", "/v1/subscribers/reader", "/v1/subscribers/reader/access/conversations"] {
+                let refused = try await Self.call(client, .get, path, key: key, app: ServedAppsTests.epilogue)
+                #expect(refused.status == .forbidden, "\(path)")
+                #expect(ServerHarness.errorCode(refused) == "auth.keyOfAnotherApp", "\(path)")
+                #expect(try await Self.call(client, .get, path, key: key, app: ServedAppsTests.screenTime).status != .forbidden, "\(path)")
+            }
+        }
+    }
+
     @Test("an app that takes per-subscriber keys refuses app keys; public and secret keys still work", arguments: StorageEngine.allCases)
     func appKeysOff(engine: StorageEngine) async throws {
         try await ServedAppsTests.run(engine: engine, epilogueAppKeys: false) { screenTime, _, client in

@@ -15,3 +15,18 @@ public struct UsageRecord: Hashable, Sendable, Codable {
         self.idempotencyKey = idempotencyKey
     }
 }
+
+extension UsageRecord {
+    /// The longest idempotency key of a use, in bytes of UTF-8.
+    public static let maximumKeyLength = 200
+
+    /// What is wrong with a use an app asks to record, or `nil`: an amount from 1 to
+    /// ``AccessGate/maximumUsage`` and an idempotency key of 1 to 200 bytes. The server and EntitleKit
+    /// check with this.
+    public static func problem(amount: Int, idempotencyKey: String) -> String? {
+        guard amount > 0, amount <= AccessGate.maximumUsage, !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= maximumKeyLength else {
+            return "amount must be 1 to \(AccessGate.maximumUsage) and idempotencyKey 1 to \(maximumKeyLength) bytes"
+        }
+        return nil
+    }
+}

@@ -17,6 +17,9 @@ public struct CustomerInfo: Sendable, Hashable {
     public var serverTime: Date { subscriber.serverTime }
     /// How old the answer is on the device clock.
     public var age: TimeInterval
+    /// Queued uses the server refused when they were sent, since the last update (the answer counts
+    /// only what the server counted).
+    public var refusedUses: [RefusedUse] = []
 
     /// The entitlements active now: on a cached answer, only those whose own expiry has not passed.
     public func activeEntitlements(at now: Date) -> [EntitlementInfo] {

@@ -20,9 +20,10 @@ public actor Entitle {
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.
-    ///   - appUserID: the signed-in user's ID; `nil` for the device's anonymous ID (made once, kept in the
-    ///     cache folder).
+    ///   - appUserID: the signed-in user's ID; `nil` for the user this device last logged in (kept in the
+    ///     cache folder), else the device's anonymous ID (made once, kept there too).
     public init(configuration: EntitleConfiguration, appUserID: String? = nil) throws(EntitleError) {
+        if let appUserID, let problem = AppUserID(appUserID).problem { throw EntitleError(.invalidRequest, problem) }
         self.configuration = configuration
         self.api = SubscriberAPIClient(
             baseURL: configuration.serverURL, key: configuration.apiKey, app: configuration.app, transport: configuration.transport)
@@ -30,7 +31,7 @@ public actor Entitle {
             folder: configuration.cacheFolder, publicKey: configuration.serverPublicKey, maximumAge: configuration.maximumCacheAge)
         self.usage = UsageQueue(file: configuration.cacheFolder.appendingPathComponent("usage-queue.json"))
         self.subscriberKeys = SubscriberKeyFile(folder: configuration.cacheFolder)
-        if let appUserID {
+        if let appUserID = appUserID ?? Self.loggedInUser(in: configuration.cacheFolder) {
             self.appUserID = appUserID
             // A user who logged in with a token is reached with the key that log-in returned.
             if let key = subscriberKeys.load(appUserID: appUserID) { api = api.using(key: key) }
@@ -40,7 +41,7 @@ public actor Entitle {
     }
 
     /// Whether the current user is the device's anonymous one.
-    public var isAnonymous: Bool { appUserID.hasPrefix("$anon:") }
+    public var isAnonymous: Bool { AppUserID(appUserID).isAnonymous }
 
     /// The customer info by `fetchPolicy`; from the server it is verified and cached, from the cache it
     /// says so and how old it is.
@@ -96,7 +97,8 @@ public actor Entitle {
     }
 
     private func logIn(_ knownID: String, token: String?) async throws(EntitleError) -> CustomerInfo {
-        guard !knownID.isEmpty, !knownID.hasPrefix("$anon:") else { throw EntitleError(.invalidRequest, "log in with the app's own user ID") }
+        if let problem = AppUserID(knownID).problem { throw EntitleError(.invalidRequest, problem) }
+        guard !AppUserID(knownID).isAnonymous else { throw EntitleError(.invalidRequest, "log in with the app's own user ID") }
         guard knownID != appUserID else { return try await customerInfo(fetchPolicy: .fetchCurrent) }
         try await flushUsage()
         // The token is presented by logging the device's anonymous ID in: a known user switching
@@ -117,6 +119,7 @@ public actor Entitle {
         if let ownKey { try subscriberKeys.store(ownKey, appUserID: knownID) }
         api = client
         appUserID = knownID
+        try Self.write(knownID, to: Self.userFile(in: configuration.cacheFolder))
         return try accept(answer)
     }
 
@@ -125,39 +128,93 @@ public actor Entitle {
         cache.remove(appUserID: appUserID)
         subscriberKeys.remove(appUserID: appUserID)
         api = api.using(key: configuration.apiKey)
-        let fresh = "$anon:" + UUID().uuidString.lowercased()
-        do {
-            try FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
-            try Data(fresh.utf8).write(to: configuration.cacheFolder.appendingPathComponent("anonymous-id"), options: .atomic)
-        } catch {
-            throw EntitleError(.invalidRequest, "the cache folder can't be written: \(error)")
-        }
+        let fresh = AppUserID.newAnonymous().rawValue
+        try Self.write(fresh, to: configuration.cacheFolder.appendingPathComponent("anonymous-id"))
+        try? FileManager.default.removeItem(at: Self.userFile(in: configuration.cacheFolder))
         appUserID = fresh
     }
 
-    /// Records `amount` uses of the metered `feature`. Offline, the use waits in a queue on disk and is
-    /// sent, once (its idempotency key), when the server is reachable again.
-    public func recordUsage(_ feature: String, amount: Int = 1, idempotencyKey: String = UUID().uuidString) async throws(EntitleError) {
-        usage.enqueue(UsageQueue.Item(appUserID: appUserID, feature: feature, amount: amount, idempotencyKey: idempotencyKey))
-        try await flushUsage()
+    /// Records `amount` uses of the metered `feature` (once, by `idempotencyKey`): the server's count
+    /// after it, or, offline, the use waits in a queue on disk and is sent when the server is reachable
+    /// again (earlier queued uses go first).
+    /// - Throws: ``EntitleError`` with the server's code when it refuses the use (`usage.quotaExhausted`
+    ///   when the quota is spent, `usage.unknownFeature`, `usage.notMetered`); `request.invalid` for
+    ///   input no server would take, before any request.
+    @discardableResult
+    public func recordUsage(_ feature: String, amount: Int = 1, idempotencyKey: String = UUID().uuidString) async throws(EntitleError) -> UsageResult {
+        guard !feature.isEmpty else { throw EntitleError(.invalidRequest, "name the metered feature") }
+        if let problem = UsageRecord.problem(amount: amount, idempotencyKey: idempotencyKey) { throw EntitleError(.invalidRequest, problem) }
+        let item = UsageQueue.Item(appUserID: appUserID, feature: feature, amount: amount, idempotencyKey: idempotencyKey)
+        usage.enqueue(item)
+        let sent = await send(usage.items())
+        if let refused = sent.refused.first(where: { $0.idempotencyKey == item.idempotencyKey && $0.appUserID == item.appUserID }) {
+            try? await report(sent.refused.filter { $0 != refused })
+            throw refused.error
+        }
+        try? await report(sent.refused)
+        if let answer = sent.counted[item] { return .counted(answer) }
+        return .queued(pending: usage.items().count)
     }
 
     /// Uses still waiting for the network.
     public var pendingUsage: Int { usage.items().count }
 
-    /// Sends the queued uses; each leaves the queue once the server stored it (or refused it for good).
-    public func flushUsage() async throws(EntitleError) {
-        for item in usage.items() {
+    /// Sends the queued uses, in order; each leaves the queue once the server counted it or refused it
+    /// for good. Refusals are reported through ``customerInfoUpdates()`` (``CustomerInfo/refusedUses``),
+    /// with an answer that counts what the server counted, and returned.
+    /// - Throws: ``EntitleError`` `network` when the server can't be reached; the rest stays queued.
+    @discardableResult
+    public func flushUsage() async throws(EntitleError) -> [RefusedUse] {
+        let sent = await send(usage.items())
+        try? await report(sent.refused)
+        if let failure = sent.failure { throw failure }
+        return sent.refused
+    }
+
+    /// Sends `items` in order, until the network fails.
+    private func send(_ items: [UsageQueue.Item]) async -> (counted: [UsageQueue.Item: AccessResponse], refused: [RefusedUse], failure: EntitleError?) {
+        var counted: [UsageQueue.Item: AccessResponse] = [:]
+        var refused: [RefusedUse] = []
+        for item in items {
             do {
-                _ = try await api.recordUsage(item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey)
+                counted[item] = try await api.recordUsage(item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey)
                 usage.remove(item)
-            } catch where error.code == .network {
-                throw Self.error(error)
+            } catch where error.code == .network || error.status.map({ $0 == 429 || $0 >= 500 }) ?? false {
+                // Still to send: the network, or a server that may take it later.
+                return (counted, refused, Self.error(error))
             } catch {
-                // Refused (over the quota, an unknown feature): sending it again would be refused again.
                 usage.remove(item)
+                refused.append(RefusedUse(
+                    appUserID: item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey, error: Self.error(error)))
             }
         }
+        return (counted, refused, nil)
+    }
+
+    /// Tells the listeners about refused uses, with the current user's answer as the server counts now.
+    private func report(_ refused: [RefusedUse]) async throws(EntitleError) {
+        guard !refused.isEmpty else { return }
+        let answer: SubscriberAPIClient.SignedAnswer
+        do {
+            answer = try await api.signedSubscriber(appUserID, accessPeriods: true)
+        } catch {
+            throw Self.error(error)
+        }
+        _ = try accept(answer, refused: refused)
+    }
+
+    /// Records the app's first launch, which starts its trial (seed 004's 30 days from first launch):
+    /// the server keeps the first one it hears of, at its own time, so calling it at every launch is
+    /// right. The answer's ``CustomerInfo/subscriber`` shows the trial (`appTrial`: phase, end, lockout)
+    /// and each access period its phase.
+    @discardableResult
+    public func recordFirstLaunch() async throws(EntitleError) -> CustomerInfo {
+        do {
+            _ = try await api.startTrial(appUserID)
+        } catch {
+            throw Self.error(error)
+        }
+        return try await fetch()
     }
 
     // MARK: - Purchases
@@ -323,7 +380,7 @@ public actor Entitle {
     // MARK: - Internals
 
     private func fetch() async throws(EntitleError) -> CustomerInfo {
-        try? await flushUsage()
+        _ = try? await flushUsage()
         let answer: SubscriberAPIClient.SignedAnswer
         do {
             answer = try await api.signedSubscriber(appUserID, accessPeriods: true)
@@ -334,34 +391,52 @@ public actor Entitle {
     }
 
     /// Verifies a server answer, caches it, and tells the listeners.
-    private func accept(_ answer: SubscriberAPIClient.SignedAnswer) throws(EntitleError) -> CustomerInfo {
+    private func accept(_ answer: SubscriberAPIClient.SignedAnswer, refused: [RefusedUse] = []) throws(EntitleError) -> CustomerInfo {
         guard let signature = answer.signature, cache.verifies(answer.body, signature: signature) else {
             throw EntitleError(.unsignedAnswer, "the server's answer is not signed with the configured key")
         }
         try? cache.store(answer.body, signature: signature, appUserID: answer.response.appUserID)
-        let info = CustomerInfo(subscriber: answer.response, source: .server, age: 0)
+        var info = CustomerInfo(subscriber: answer.response, source: .server, age: 0)
+        info.refusedUses = refused
         for continuation in updates.values { continuation.yield(info) }
         return info
     }
 
+    /// The device's anonymous ID, kept in the cache folder; made again when the file holds no valid one.
     private static func anonymousID(in folder: URL) throws(EntitleError) -> String {
         let file = folder.appendingPathComponent("anonymous-id")
-        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), existing.hasPrefix("$anon:") {
+        if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            AppUserID(existing).isAnonymous, AppUserID(existing).problem == nil
+        {
             return existing
         }
-        let fresh = "$anon:" + UUID().uuidString.lowercased()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(fresh.utf8).write(to: file, options: .atomic)
-        } catch {
-            throw EntitleError(.invalidRequest, "the cache folder \(folder.path) can't be written: \(error)")
-        }
+        let fresh = AppUserID.newAnonymous().rawValue
+        try write(fresh, to: file)
         return fresh
+    }
+
+    /// The file naming the user this device logged in (absent while anonymous).
+    private static func userFile(in folder: URL) -> URL { folder.appendingPathComponent("current-user") }
+
+    /// The user this device last logged in, if the file names a valid known one.
+    private static func loggedInUser(in folder: URL) -> String? {
+        guard let text = try? String(contentsOf: userFile(in: folder), encoding: .utf8) else { return nil }
+        let id = AppUserID(text.trimmingCharacters(in: .newlines))
+        return id.problem == nil && !id.isAnonymous ? id.rawValue : nil
+    }
+
+    private static func write(_ text: String, to file: URL) throws(EntitleError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file, options: .atomic)
+        } catch {
+            throw EntitleError(.invalidRequest, "the cache folder \(file.deletingLastPathComponent().path) can't be written: \(error)")
+        }
     }
 
     private static func error(_ error: APIClientError) -> EntitleError {
         error.code == .network
             ? EntitleError(.network, error.message)
-            : EntitleError(.refused, "\(error.serverCode ?? "\(error.status ?? 0)"): \(error.message)", serverCode: error.serverCode)
+            : EntitleError(.refused, error.message, serverCode: error.serverCode ?? error.status.map { "http.\($0)" }, status: error.status)
     }
 }

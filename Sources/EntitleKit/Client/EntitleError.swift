@@ -23,15 +23,21 @@ public struct EntitleError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     public var message: String
     /// The server's own code when it refused (`auth.logInTokenRequired`, `usage.quotaExhausted`, …).
+    /// The server's code when the server refused (`usage.quotaExhausted`, `auth.keyOfAnotherApp`…).
     public var serverCode: String?
+    /// The HTTP status the server refused with.
+    public var status: Int?
 
-    public init(_ code: Code, _ message: String, serverCode: String? = nil) {
+    public init(_ code: Code, _ message: String, serverCode: String? = nil, status: Int? = nil) {
         self.code = code
         self.message = message
         self.serverCode = serverCode
+        self.status = status
     }
 
-    public var isRetryable: Bool { code == .network }
+    /// Whether trying again later may succeed: the network, or the server busy or failing (429, 5xx);
+    /// not a refusal of the request itself.
+    public var isRetryable: Bool { code == .network || status.map { $0 == 429 || $0 >= 500 } ?? false }
 
     /// What to tell the user.
     public var userMessage: String {
@@ -41,5 +47,5 @@ public struct EntitleError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(code): \(message)" }
+    public var description: String { "\(serverCode ?? code.rawValue): \(message)" }
 }

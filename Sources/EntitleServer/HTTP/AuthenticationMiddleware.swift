@@ -39,7 +39,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                     throw ServiceError(.invalidAPIKey, "the API key belongs to an app this server does not serve")
                 }
                 if let selected = context.app, selected !== service {
-                    throw ServiceError(.forbidden, "this key belongs to \(found.app), not to the app the Entitle-App header names")
+                    throw ServiceError(.keyOfAnotherApp, "this key belongs to \(found.app), not to \(selected.bundleID), which the Entitle-App header names")
                 }
                 if found.kind == .app, !allowAppKey {
                     throw ServiceError(.forbidden, "an app key reaches subscribers and offerings only; this route needs a secret key")

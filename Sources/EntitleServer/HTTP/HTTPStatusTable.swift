@@ -16,6 +16,7 @@ public enum HTTPStatusTable {
         .missingAPIKey: .unauthorized,
         .invalidAPIKey: .unauthorized,
         .forbidden: .forbidden,
+        .keyOfAnotherApp: .forbidden,
         .logInTokenRequired: .forbidden,
         .invalidLogInToken: .unauthorized,
         .invalidAppUserID: .badRequest,

@@ -33,6 +33,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidAPIKey = Code(rawValue: "auth.invalidKey")
         /// The API key is valid but may not do this.
         public static let forbidden = Code(rawValue: "auth.forbidden")
+        /// The key is another app's than the one the request names (its `Entitle-App` header).
+        public static let keyOfAnotherApp = Code(rawValue: "auth.keyOfAnotherApp")
         /// The key may reach this user only with a log-in token from the app's backend (docs/identity.md).
         public static let logInTokenRequired = Code(rawValue: "auth.logInTokenRequired")
         /// The log-in token is malformed, not signed by the app's backend, expired, or for another app or user.

@@ -160,9 +160,7 @@ public struct SubscriberService: AppService {
     ) async throws(ServiceError) -> AccessAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
-        guard amount > 0, amount <= InputRules.maximumUsage, !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
-            throw ServiceError(.invalidRequest, "amount must be 1 to \(InputRules.maximumUsage) and idempotencyKey 1 to 200 bytes")
-        }
+        if let problem = UsageRecord.problem(amount: amount, idempotencyKey: idempotencyKey) { throw ServiceError(.invalidRequest, problem) }
         guard catalog.quota(feature) != nil else {
             throw catalog.features.contains(feature) || catalog.limits.contains(feature)
                 ? ServiceError(.notMetered, "\(feature) is not a metered quota")
