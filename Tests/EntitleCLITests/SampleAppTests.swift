@@ -26,6 +26,45 @@ struct SampleAppTests {
         }
     }
 
+    @Test("log-in on a new device: the offline answer afterwards is the logged-in user's; a log-out makes a new anonymous user")
+    func logInThenOffline() async throws {
+        try await Self.withDemo(["--subscribers", "5"]) { demo in
+            let device = ["--cache", demo.folder.appendingPathComponent("new-device").path]
+            let anonymous = try await demo.run(device + ["status"])["appUserID"] as? String
+            #expect(anonymous?.hasPrefix("$anon:") == true)
+            #expect(try await demo.run(device + ["login", "reader@example.com"])["appUserID"] as? String == "reader@example.com")
+            let offline = try await demo.run(device + ["--offline", "status"])
+            #expect(offline["appUserID"] as? String == "reader@example.com" && offline["source"] as? String == "cache")
+            let loggedOut = try await demo.run(device + ["logout"])["appUserID"] as? String
+            #expect(loggedOut?.hasPrefix("$anon:") == true && loggedOut != anonymous)
+        }
+    }
+
+    @Test("seed 001: a free Epilogue reader's third conversation is refused with the server's code and access says so; bad input and --help")
+    func refusedQuotaAndBadInput() async throws {
+        try await Self.withDemo(["--app", "Epilogue", "--subscribers", "5"]) { demo in
+            let reader = ["--user", "free-reader"]
+            for used in 1...2 {
+                let sent = try await demo.run(reader + ["use", "conversations"])
+                #expect(sent["sent"] as? Bool == true && sent["used"] as? Int == used)
+            }
+            let refused = try await CommandRunner.sampleApp.run(demo.base + reader + ["use", "conversations"], in: demo.folder)
+            #expect(refused.status == 1 && refused.standardError.hasPrefix("error: usage.quotaExhausted: "), "\(refused.standardError)")
+            let access = try await demo.run(reader + ["access", "conversations"])
+            #expect(access["outcome"] as? String == "denied" && access["paywall"] as? String == "subscribe" && access["used"] as? Int == 2)
+            for (arguments, prefix) in [
+                (reader + ["use", "library"], "error: usage.notMetered: "), (reader + ["use", "no.such"], "error: usage.unknownFeature: "),
+                (reader + ["access", "conversations", "--usage", "abc"], "error: usage: "), (reader + ["access", "conversations", "--usage", "1.5"], "error: usage: "),
+                (reader + ["access", "conversations", "--usage", "-1"], "error: request.invalid: "), (["--user", "", "status"], "error: request.invalid: "),
+            ] {
+                let result = try await CommandRunner.sampleApp.run(demo.base + arguments, in: demo.folder)
+                #expect(result.status == 1 && result.standardError.hasPrefix(prefix), "\(arguments): \(result.standardError)")
+            }
+            let help = try await CommandRunner.sampleApp.run(["--help"], in: demo.folder)
+            #expect(help.status == 0 && help.standardOutput.contains("COMMAND: status"))
+        }
+    }
+
     @Test("seed 003: a lifetime purchase in Magical Stories restores on a second device; offerings work offline once seen")
     func lifetimeRestore() async throws {
         try await Self.withDemo(["--app", "MagicalStories", "--subscribers", "10"]) { demo in
