@@ -64,10 +64,24 @@ else {
 let offline = flags.contains("--offline")
 let transport: any HTTPTransport = offline ? Offline() : URLSessionTransport()
 let bundleID = options["--bundle-id"] ?? ""
-let store = LocalStore(storeURL: server, bundleID: bundleID, account: options["--store-account"] ?? "local-account", transport: transport)
+let cacheFolder = URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache", isDirectory: true)
+
+/// The store account (the Apple ID) this device is signed in with: `--store-account`, else one of the
+/// device's own, kept in its cache folder. Only the account that bought a product restores it.
+@MainActor func storeAccount() -> String {
+    if let named = options["--store-account"] { return named }
+    let file = cacheFolder.appendingPathComponent("store-account")
+    if let kept = try? String(contentsOf: file, encoding: .utf8), !kept.isEmpty { return kept }
+    let made = "device-" + UUID().uuidString.lowercased()
+    try? FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+    try? Data(made.utf8).write(to: file, options: .atomic)
+    return made
+}
+
+let account = storeAccount()
+let store = LocalStore(storeURL: server, bundleID: bundleID, account: account, transport: transport)
 let configuration = EntitleConfiguration(
-    serverURL: server, apiKey: appKey, serverPublicKey: publicKey,
-    cacheFolder: URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache", isDirectory: true), app: bundleID.isEmpty ? nil : bundleID,
+    serverURL: server, apiKey: appKey, serverPublicKey: publicKey, cacheFolder: cacheFolder, app: bundleID.isEmpty ? nil : bundleID,
     transport: transport, store: store)
 
 func info(_ customer: CustomerInfo) -> [String: Any] {
@@ -76,7 +90,7 @@ func info(_ customer: CustomerInfo) -> [String: Any] {
         "appUserID": customer.subscriber.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(customer.age),
         "activeEntitlements": customer.activeEntitlements(at: now).map(\.id),
         "pendingPurchases": customer.subscriber.pendingPurchases.map(\.productID),
-        "appTrial": trial(customer.subscriber.appTrial),
+        "appTrial": trial(customer.subscriber.appTrial), "storeAccount": account,
     ]
 }
 
@@ -97,7 +111,13 @@ do throws(EntitleError) {
         guard words.count == 2 else { fail("usage", "purchase PRODUCT_ID") }
         let outcome = await entitle.purchase(words[1])
         guard case .success(let customer) = outcome else { fail(outcome.code, outcome.userMessage) }
-        printJSON(["outcome": outcome.code, "customer": info(customer)])
+        let owned = { (items: [SubscriptionInfo]) in
+            items.map { ["originalTransactionID": $0.originalTransactionID, "productID": $0.productID, "state": $0.state.rawValue] }
+        }
+        printJSON([
+            "outcome": outcome.code, "customer": info(customer), "subscriptions": owned(customer.subscriber.subscriptions),
+            "purchases": owned(customer.subscriber.purchases),
+        ])
     case "restore":
         printJSON(info(try await entitle.restore()))
     case "access":

@@ -9,7 +9,9 @@ struct SampleAppTests {
     func againstDemo() async throws {
         try await Self.withDemo(["--subscribers", "20"]) { demo in
             #expect(demo.line.last == "status")
-            #expect(try await demo.run(["--user", "kid-1", "status"])["source"] as? String == "server")
+            let status = try await demo.run(["--user", "kid-1", "status"])
+            #expect(status["source"] as? String == "server")
+            let appleID = try #require(status["storeAccount"] as? String)
             let shown = try await demo.run(["--user", "kid-1", "products", "com.screentimerewards.family.monthly"])["products"] as? [[String: String]]
             #expect(shown?.first?["displayPrice"] == "USD 12.99")
             let bought = try await demo.run(["--user", "kid-1", "purchase", "com.screentimerewards.family.monthly"])
@@ -18,8 +20,12 @@ struct SampleAppTests {
             #expect(offline["source"] as? String == "cache")
             #expect(offline["activeEntitlements"] as? [String] == ["family"])
             #expect(try await demo.run(["--user", "kid-1", "--offline", "access", "challenges.create"])["outcome"] as? String == "allowed")
-            let restored = try await demo.run(["--user", "kid-1", "--cache", demo.folder.appendingPathComponent("second-device").path, "restore"])
+            // A second device signed in with the same Apple ID restores; another person's device doesn't.
+            let restored = try await demo.run(
+                ["--user", "kid-1", "--cache", demo.folder.appendingPathComponent("second-device").path, "--store-account", appleID, "restore"])
             #expect(restored["activeEntitlements"] as? [String] == ["family"])
+            let stranger = try await demo.run(["--user", "kid-2", "--cache", demo.folder.appendingPathComponent("strangers-device").path, "restore"])
+            #expect(stranger["activeEntitlements"] as? [String] == [])
             #expect(try await demo.run(["--user", "kid-1", "--offline", "use", "conversations"])["queued"] as? Int == 1)
             let refused = try await CommandRunner.sampleApp.run(demo.base + ["--user", "kid-9", "--offline", "status"], in: demo.folder)
             #expect(refused.status == 1 && refused.standardError.hasPrefix("error: customerInfo.unavailable: "))
@@ -65,15 +71,36 @@ struct SampleAppTests {
         }
     }
 
+    @Test("an upgrade within a group, as Apple does it: the family plan bought over the individual one is one subscription, and the offline answer is the family's")
+    func upgradeWithinGroup() async throws {
+        try await Self.withDemo(["--subscribers", "5"]) { demo in
+            let parent = ["--user", "upgrading-parent"]
+            let individual = try await demo.run(parent + ["purchase", "com.screentimerewards.individual.monthly"])
+            #expect(individual["outcome"] as? String == "purchase.success")
+            let family = try await demo.run(parent + ["purchase", "com.screentimerewards.family.monthly"])
+            let subscriptions = try #require(family["subscriptions"] as? [[String: Any]])
+            #expect(subscriptions.count == 1)
+            #expect(subscriptions.first?["productID"] as? String == "com.screentimerewards.family.monthly")
+            let offline = try await demo.run(parent + ["--offline", "status"])
+            #expect(offline["activeEntitlements"] as? [String] == ["family"])
+            #expect(try await demo.run(parent + ["--offline", "access", "childDevices", "--usage", "5"])["outcome"] as? String == "allowed")
+        }
+    }
+
     @Test("seed 003: a lifetime purchase in Magical Stories restores on a second device; offerings work offline once seen")
     func lifetimeRestore() async throws {
         try await Self.withDemo(["--app", "MagicalStories", "--subscribers", "10"]) { demo in
             let phone = demo.folder.appendingPathComponent("phone").path
             let offerings = try await demo.run(["--user", "reader", "--cache", phone, "offerings"])
             #expect((offerings["products"] as? [[String: Any]])?.contains { $0["productID"] as? String == "com.magicalstories.lifetime" } == true)
-            #expect(try await demo.run(["--user", "reader", "--cache", phone, "purchase", "com.magicalstories.lifetime"])["outcome"] as? String == "purchase.success")
+            let bought = try await demo.run(["--user", "reader", "--cache", phone, "purchase", "com.magicalstories.lifetime"])
+            #expect(bought["outcome"] as? String == "purchase.success")
+            let appleID = try #require((bought["customer"] as? [String: Any])?["storeAccount"] as? String)
+            // Bought again: the purchase already made, not a second one.
+            let again = try await demo.run(["--user", "reader", "--cache", phone, "purchase", "com.magicalstories.lifetime"])
+            #expect((again["purchases"] as? [[String: Any]])?.count == 1)
             let tablet = demo.folder.appendingPathComponent("tablet").path
-            #expect(try await demo.run(["--user", "reader", "--cache", tablet, "restore"])["activeEntitlements"] as? [String] == ["premium"])
+            #expect(try await demo.run(["--user", "reader", "--cache", tablet, "--store-account", appleID, "restore"])["activeEntitlements"] as? [String] == ["premium"])
             #expect(try await demo.run(["--user", "reader", "--cache", phone, "--offline", "offerings"])["currentOfferingID"] as? String == "default")
         }
     }

@@ -22,25 +22,80 @@ public final class LocalStoreAccounts: Sendable {
         stores.withLockedValue { $0[bundleID]?.catalog }
     }
 
-    /// Buys `productID` for `account` in the app `bundleID`.
+    /// Buys `productID` for `account` in the app `bundleID`, as the App Store does:
+    /// - a subscription in a group where the account already has one is a change of that subscription
+    ///   (one subscription per group): an upgrade, or a crossgrade of the same duration, at once — a new
+    ///   transaction of the same chain, and the one it replaces re-signed with `isUpgraded` for the
+    ///   account's devices; a downgrade at renewal; the same product again, nothing new;
+    /// - a non-consumable the account owns (not refunded) is the purchase it made: no second one.
     public func purchase(
         bundleID: String, productID: String, account: String, appAccountToken: UUID?, promotionalOffer: String? = nil, at now: Date
     ) throws(LocalStoreError) -> StorePurchase {
-        let result: Result<StorePurchase, LocalStoreError> = stores.withLockedValue { stores in
+        let key = "\(bundleID)\u{1F}\(account)"
+        let owned = purchases.withLockedValue { $0[key] ?? [] }
+        let result: Result<(purchase: StorePurchase, replaced: String?, isNew: Bool), LocalStoreError> = stores.withLockedValue { stores in
             guard var store = stores[bundleID] else {
                 return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
             }
             do throws(LocalStoreError) {
-                let purchase = try store.purchase(productID, appAccountToken: appAccountToken, at: now, promotionalOffer: promotionalOffer)
+                let outcome = try Self.purchase(productID, in: &store, owned: owned, appAccountToken: appAccountToken, promotionalOffer: promotionalOffer, at: now)
                 stores[bundleID] = store
-                return .success(purchase)
+                return .success(outcome)
             } catch {
                 return .failure(error)
             }
         }
-        let purchase = try result.get()
-        purchases.withLockedValue { $0["\(bundleID)\u{1F}\(account)", default: []].append(purchase.originalTransactionID) }
-        return purchase
+        let outcome = try result.get()
+        if outcome.isNew { purchases.withLockedValue { $0[key, default: []].append(outcome.purchase.originalTransactionID) } }
+        if let replaced = outcome.replaced {
+            updates.withLockedValue { $0[key, default: []].append((replaced, outcome.purchase.transaction.productId ?? productID)) }
+        }
+        return outcome.purchase
+    }
+
+    /// A purchase by an account that owns `owned`: a new chain, a change of the account's subscription
+    /// in the product's group, or what it already owns. `replaced`: the transaction an upgrade replaced,
+    /// re-signed with `isUpgraded`.
+    private static func purchase(
+        _ productID: String, in store: inout StoreSimulator, owned: [String], appAccountToken: UUID?, promotionalOffer: String?, at now: Date
+    ) throws(LocalStoreError) -> (purchase: StorePurchase, replaced: String?, isNew: Bool) {
+        let product = try store.product(productID)
+        let chains = owned.compactMap { store.subscription($0) }
+        func current(_ chain: SimulatedSubscription) throws(LocalStoreError) -> StorePurchase {
+            let transaction = store.transactionPayload(chain, signedAt: now)
+            return StorePurchase(
+                originalTransactionID: chain.originalTransactionID, transaction: transaction, signedTransaction: try store.signer.sign(transaction),
+                notifications: [])
+        }
+        switch product.kind {
+        case .autoRenewable:
+            let group = product.subscriptionGroupID
+            guard let subscribed = chains.first(where: { chain in
+                chain.kind == .autoRenewable && chain.ownership == .purchased && chain.phase != .expired && chain.phase != .revoked
+                    && store.catalog.product(ProductID(chain.productID))?.subscriptionGroupID == group
+            }) else { break }
+            if subscribed.productID == productID { return (try current(subscribed), nil, false) }
+            guard subscribed.phase == .active else {
+                throw LocalStoreError(.invalidTransition, "\(subscribed.originalTransactionID) is in a billing issue; it changes product once it renews")
+            }
+            let notifications = try store.changeProduct(subscribed.originalTransactionID, to: productID, at: now)
+            let changed = try store.chain(subscribed.originalTransactionID)
+            var replaced: String?
+            if changed.transactionID != subscribed.transactionID {
+                var old = store.transactionPayload(subscribed, signedAt: now)
+                old.isUpgraded = true
+                replaced = try store.signer.sign(old)
+            }
+            let purchase = try current(changed)
+            return (StorePurchase(
+                originalTransactionID: purchase.originalTransactionID, transaction: purchase.transaction, signedTransaction: purchase.signedTransaction,
+                notifications: notifications), replaced, false)
+        case .nonConsumable:
+            if let bought = chains.first(where: { $0.productID == productID && $0.phase != .revoked }) { return (try current(bought), nil, false) }
+        case .consumable, .nonRenewing:
+            break
+        }
+        return (try store.purchase(productID, appAccountToken: appAccountToken, at: now, promotionalOffer: promotionalOffer), nil, true)
     }
 
     /// Apple refunds the purchase `originalTransactionID` of `account`: the store's notifications (to
