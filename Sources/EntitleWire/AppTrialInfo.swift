@@ -3,8 +3,11 @@ import Foundation
 /// The app-managed trial of a subscriber.
 public struct AppTrialInfo: Codable, Hashable, Sendable {
     public var phase: AppTrialPhaseValue
+    /// The first launch the server heard of.
     public var startedAt: Date?
+    /// When the trial ends and its warning days (the grace) begin.
     public var endsAt: Date?
+    /// When the warning days end and the app's lockout begins (known from the trial's start).
     public var lockoutAt: Date?
 
     public init(phase: AppTrialPhaseValue, startedAt: Date?, endsAt: Date?, lockoutAt: Date?) {

@@ -155,6 +155,7 @@ struct EntitleDefectsTests {
             #expect(first.subscriber.appTrial.phase == .active)
             #expect(first.subscriber.appTrial.startedAt == started)
             #expect(first.subscriber.appTrial.endsAt == ISODuration(days: 30).added(to: started))
+            #expect(first.subscriber.appTrial.lockoutAt == ISODuration(days: 37).added(to: started))
             server.clock.advance(days: 2)
             let again = try await entitle.recordFirstLaunch()
             #expect(again.subscriber.appTrial.startedAt == started)

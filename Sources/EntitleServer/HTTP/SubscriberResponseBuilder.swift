@@ -23,7 +23,9 @@ enum SubscriberResponseBuilder {
         let chains = access.subscriptions.map(info)
         var trial = AppTrialInfo(phase: AppTrialPhaseValue(rawValue: access.appTrial.name), startedAt: facts.appTrialStartedAt, endsAt: nil, lockoutAt: nil)
         switch access.appTrial {
-        case .active(let endsAt): trial.endsAt = endsAt
+        case .active(let endsAt):
+            // The warning days run from the trial's end to the lockout: both known from the start.
+            (trial.endsAt, trial.lockoutAt) = (endsAt, access.catalog.appTrial?.grace.map { $0.added(to: endsAt) } ?? endsAt)
         case .grace(let ended, let lockoutAt): (trial.endsAt, trial.lockoutAt) = (ended, lockoutAt)
         case .lockout(let since): trial.lockoutAt = since
         case .notStarted, .superseded: break
