@@ -3,7 +3,7 @@ import Foundation
 /// Everything an access question needs at one instant, and the one function that answers it
 /// (``decide(_:usage:pendingUse:)``): the server answers `GET …/access/{feature}` with it, and EntitleKit
 /// answers `access` with the same function on the gate the server signed into each access period, so
-/// the app and the server can't disagree (docs/gating.md).
+/// the app and the server can't disagree (docs/sdk.md, "one rule set").
 ///
 /// A value built from a ``SubscriberAccess`` (``SubscriberAccess/gate``); its JSON is part of the
 /// subscriber answer (`accessPeriods[].gate` in docs/openapi.yaml).
