@@ -332,7 +332,7 @@ public actor Entitle {
     }
 
     /// May the user do `feature` now (`usage`: how many a limit would be at, how much a quota use
-    /// consumes)? Decided by EntitleCore's ``AccessGate`` — the function the server answers
+    /// consumes)? Decided by EntitleCore's `AccessGate` — the function the server answers
     /// `GET …/access/{feature}` with — on the gate the server signed for the period that contains now
     /// (fetched, or cached when offline), so an entitlement that has expired since is already accounted
     /// for. Uses still queued count against their quota.
