@@ -284,7 +284,7 @@ struct EntitleTests {
             _ = try await Entitle(configuration: server.configuration(folder: folder), appUserID: "reader-2").customerInfo(fetchPolicy: .fetchCurrent)
             let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "reader-2")
             #expect(try await offline.access("conversations").outcome == .allowed)
-            for key in ["a", "b"] { try? await offline.recordUsage("conversations", idempotencyKey: key) }
+            for key in ["a", "b"] { _ = try? await offline.recordUsage("conversations", idempotencyKey: key) }
             let exhausted = try await offline.access("conversations")
             #expect(exhausted.outcome == .denied && exhausted.reason?.code == .quotaExhausted)
         }
