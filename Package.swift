@@ -98,8 +98,8 @@ let package = Package(
         // EntitleCore (an access period carries the core's gate, which the SDK decides with).
         .target(name: "EntitleWire", dependencies: ["EntitleCore"], swiftSettings: swiftSettings),
         // A client of the HTTP API over any transport (URLSession by default), for apps and the
-        // local App Store's simulated apps. Foundation and EntitleWire only.
-        .target(name: "EntitleAPI", dependencies: ["EntitleWire"], swiftSettings: swiftSettings),
+        // local App Store's simulated apps. Foundation, EntitleWire and EntitleCore only.
+        .target(name: "EntitleAPI", dependencies: ["EntitleWire", "EntitleCore"], swiftSettings: swiftSettings),
         // A client of Apple's App Store Server API: ES256 tokens, retries, sandbox fallback, every signed
         // answer verified.
         .target(

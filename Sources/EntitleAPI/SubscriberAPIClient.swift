@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleWire
 import Foundation
 
@@ -86,6 +87,11 @@ public struct SubscriberAPIClient: Sendable {
     /// at, how much a quota use consumes), as `GET /v1/subscribers/{id}/access/{feature}` gives it.
     public func access(_ appUserID: String, feature: String, usage: Int = 1) async throws(APIClientError) -> AccessResponse {
         try await send("GET", Self.subscriberPath(appUserID) + "/access/" + Self.segment(feature) + "?usage=\(usage)", body: nil)
+    }
+
+    /// Records what the app's paywall did (1 to 100 events, each stored once by its ID).
+    public func recordPaywallEvents(_ appUserID: String, events: [PaywallEvent]) async throws(APIClientError) -> PaywallEventsResponse {
+        try await send("POST", Self.subscriberPath(appUserID) + "/paywall-events", body: try Self.encode(PaywallEventsRequest(events: events)))
     }
 
     /// The app's offerings.

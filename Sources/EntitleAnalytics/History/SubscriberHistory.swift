@@ -56,7 +56,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
                 break
             }
         case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .subscriberMerged, .openAccessSet,
-            .householdJoined, .householdLeft:
+            .householdJoined, .householdLeft, .paywall:
             break
         }
     }

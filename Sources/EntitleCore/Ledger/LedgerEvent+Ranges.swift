@@ -19,6 +19,8 @@ extension LedgerEvent {
             return Self.instant("at", at)
         case .usage(let record):
             return Self.instant("usage.at", record.at)
+        case .paywall(let event):
+            return Self.instant("paywall.at", event.at)
         case .grant(let grant):
             return Self.instant("grant.startsAt", grant.startsAt) ?? Self.instant("grant.endsAt", grant.endsAt)
                 ?? Self.instant("grant.revokedAt", grant.revokedAt)

@@ -25,6 +25,7 @@ extension LedgerEventPayload {
         case .openAccessSet(let window): window == nil ? "open_access_off" : "open_access_on"
         case .householdJoined(let household, _): "household_joined/\(household)"
         case .householdLeft(let household, _): "household_left/\(household)"
+        case .paywall(let event): "paywall/\(event.kind.rawValue)"
         }
     }
 }

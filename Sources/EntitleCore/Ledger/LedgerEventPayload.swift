@@ -35,4 +35,7 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case householdJoined(householdID: AppUserID, at: Date)
     /// The subscriber left a household at `at`.
     case householdLeft(householdID: AppUserID, at: Date)
+    /// The app's paywall did something (shown, closed, a purchase started…): no effect on access, the
+    /// funnels' input.
+    case paywall(PaywallEvent)
 }

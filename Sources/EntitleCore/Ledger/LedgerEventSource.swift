@@ -24,4 +24,5 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case restore
     /// The global "grant access to everyone until T" switch (no subscriber).
     case openAccess = "open_access"
+    case paywall
 }

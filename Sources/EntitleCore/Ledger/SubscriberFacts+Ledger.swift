@@ -78,6 +78,9 @@ extension SubscriberFacts: LedgerFolding {
         case .openAccessSet:
             // Global, not a subscriber's: the service reads the latest one from the ledger.
             break
+        case .paywall:
+            // What the paywall did grants nothing: the funnels read it.
+            break
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

@@ -8,15 +8,18 @@ import Foundation
 /// when offline), and their metered usage (queued while offline, sent once).
 public actor Entitle {
     public let configuration: EntitleConfiguration
-    private var api: SubscriberAPIClient
+    private(set) var api: SubscriberAPIClient
     private let subscriberKeys: SubscriberKeyFile
     private let cache: CustomerInfoCache
-    private let usage: UsageQueue
+    let usage: DiskQueue<QueuedUse>
+    let paywallEvents: DiskQueue<QueuedPaywallEvent>
     /// The current app user ID: the one configured, one logged in, or the device's anonymous ID.
     public private(set) var appUserID: String
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     private var listener: Task<Void, Never>?
     private var offeringsCache: OfferingsResponse?
+    /// Why the last sending of paywall events stopped early, if it did.
+    var lastPaywallFailure: EntitleError?
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.
@@ -29,7 +32,10 @@ public actor Entitle {
             baseURL: configuration.serverURL, key: configuration.apiKey, app: configuration.app, transport: configuration.transport)
         self.cache = try CustomerInfoCache(
             folder: configuration.cacheFolder, publicKey: configuration.serverPublicKey, maximumAge: configuration.maximumCacheAge)
-        self.usage = UsageQueue(file: configuration.cacheFolder.appendingPathComponent("usage-queue.json"))
+        self.usage = DiskQueue(file: configuration.cacheFolder.appendingPathComponent("usage-queue.json")) {
+            $0.idempotencyKey == $1.idempotencyKey && $0.feature == $1.feature
+        }
+        self.paywallEvents = DiskQueue(file: configuration.cacheFolder.appendingPathComponent("paywall-events.json")) { $0.event.id == $1.event.id }
         self.subscriberKeys = SubscriberKeyFile(folder: configuration.cacheFolder)
         if let appUserID = appUserID ?? Self.loggedInUser(in: configuration.cacheFolder) {
             self.appUserID = appUserID
@@ -144,7 +150,7 @@ public actor Entitle {
     public func recordUsage(_ feature: String, amount: Int = 1, idempotencyKey: String = UUID().uuidString) async throws(EntitleError) -> UsageResult {
         guard !feature.isEmpty else { throw EntitleError(.invalidRequest, "name the metered feature") }
         if let problem = UsageRecord.problem(amount: amount, idempotencyKey: idempotencyKey) { throw EntitleError(.invalidRequest, problem) }
-        let item = UsageQueue.Item(appUserID: appUserID, feature: feature, amount: amount, idempotencyKey: idempotencyKey)
+        let item = QueuedUse(appUserID: appUserID, feature: feature, amount: amount, idempotencyKey: idempotencyKey)
         usage.enqueue(item)
         let sent = await send(usage.items())
         if let refused = sent.refused.first(where: { $0.idempotencyKey == item.idempotencyKey && $0.appUserID == item.appUserID }) {
@@ -172,18 +178,18 @@ public actor Entitle {
     }
 
     /// Sends `items` in order, until the network fails.
-    private func send(_ items: [UsageQueue.Item]) async -> (counted: [UsageQueue.Item: AccessResponse], refused: [RefusedUse], failure: EntitleError?) {
-        var counted: [UsageQueue.Item: AccessResponse] = [:]
+    private func send(_ items: [QueuedUse]) async -> (counted: [QueuedUse: AccessResponse], refused: [RefusedUse], failure: EntitleError?) {
+        var counted: [QueuedUse: AccessResponse] = [:]
         var refused: [RefusedUse] = []
         for item in items {
             do {
                 counted[item] = try await api.recordUsage(item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey)
-                usage.remove(item)
+                usage.remove([item])
             } catch where error.code == .network || error.status.map({ $0 == 429 || $0 >= 500 }) ?? false {
                 // Still to send: the network, or a server that may take it later.
                 return (counted, refused, Self.error(error))
             } catch {
-                usage.remove(item)
+                usage.remove([item])
                 refused.append(RefusedUse(
                     appUserID: item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey, error: Self.error(error)))
             }
@@ -381,6 +387,7 @@ public actor Entitle {
 
     private func fetch() async throws(EntitleError) -> CustomerInfo {
         _ = try? await flushUsage()
+        _ = try? await flushPaywallEvents()
         let answer: SubscriberAPIClient.SignedAnswer
         do {
             answer = try await api.signedSubscriber(appUserID, accessPeriods: true)
@@ -434,7 +441,7 @@ public actor Entitle {
         }
     }
 
-    private static func error(_ error: APIClientError) -> EntitleError {
+    static func error(_ error: APIClientError) -> EntitleError {
         error.code == .network
             ? EntitleError(.network, error.message)
             : EntitleError(.refused, error.message, serverCode: error.serverCode ?? error.status.map { "http.\($0)" }, status: error.status)

@@ -23,6 +23,7 @@ extension SubscriberResponse: ResponseGenerator {
     }
 }
 extension AccessResponse: ResponseEncodable {}
+extension PaywallEventsResponse: ResponseEncodable {}
 extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}

@@ -86,6 +86,11 @@ struct SubscribersController {
                     appUserID: context.subscriberID(), feature: body.feature, amount: body.amount ?? 1,
                     idempotencyKey: body.idempotencyKey))
         }
+        group.post("paywall-events") { request, context -> PaywallEventsResponse in
+            let body = try await request.decode(as: PaywallEventsRequest.self, context: context)
+            let report = try await context.services.growth.recordPaywallEvents(appUserID: context.subscriberID(), body.events)
+            return PaywallEventsResponse(recorded: report.recorded, duplicates: report.duplicates)
+        }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
             guard let usage, (0...InputRules.maximumUsage).contains(usage) else {

@@ -26,6 +26,8 @@ public enum HTTPStatusTable {
         .alreadyMerged: .conflict,
         .unknownFeature: .badRequest,
         .notMetered: .badRequest,
+        .invalidPaywallEvent: .badRequest,
+        .unknownOffering: .badRequest,
         .quotaExhausted: .conflict,
         .appStoreNotConfigured: .conflict,
         .appStoreNotFound: .notFound,

@@ -27,7 +27,7 @@ enum OfferingsBuilder {
         let grouped = Set(catalog.subscriptionGroups.flatMap(\.productIDsByLevel))
         let others = catalog.products.filter { !grouped.contains($0.id) && $0.kind != .autoRenewable }.map(offered)
         return OfferingsResponse(
-            currentOfferingID: "default", offerings: [Offering(id: "default", subscriptionGroups: groups, otherProducts: others)])
+            currentOfferingID: Catalog.defaultOfferingID, offerings: [Offering(id: Catalog.defaultOfferingID, subscriptionGroups: groups, otherProducts: others)])
     }
 
     static func offer(_ offer: SubscriptionOffer) -> OfferInfo {

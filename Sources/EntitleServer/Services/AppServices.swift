@@ -23,6 +23,8 @@ public final class AppServices: Sendable {
     public let webhooks: WebhookService
     /// Aggregates, reports, set-aside events, the ledger's backlog.
     public let analytics: AnalyticsService
+    /// What the app's paywalls did.
+    public let growth: GrowthService
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -41,6 +43,7 @@ public final class AppServices: Sendable {
         appStore = AppStoreSyncService(context: context, serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
         webhooks = WebhookService(context: context)
         analytics = AnalyticsService(context: context)
+        growth = GrowthService(context: context)
     }
 
     /// The app these services are for.

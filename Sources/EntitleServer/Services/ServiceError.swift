@@ -49,6 +49,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let alreadyMerged = Code(rawValue: "subscriber.alreadyMerged")
         /// The appAccountToken is registered for another subscriber.
         public static let accountTokenTaken = Code(rawValue: "subscriber.appAccountTokenTaken")
+        /// A paywall event (or its report) breaks the documented rules.
+        public static let invalidPaywallEvent = Code(rawValue: "paywall.invalidEvent")
+        /// A paywall event names an offering the app doesn't have.
+        public static let unknownOffering = Code(rawValue: "paywall.unknownOffering")
         /// The feature is not in the app's catalog.
         public static let unknownFeature = Code(rawValue: "usage.unknownFeature")
         /// The feature exists but has no quota to count usage against.

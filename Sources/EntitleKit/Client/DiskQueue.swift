@@ -1,21 +1,17 @@
 import Foundation
 
-/// Uses recorded while offline, on disk until the server stored them: each keeps its idempotency key,
-/// so sending it again after a crash counts it once.
-final class UsageQueue: @unchecked Sendable {
-    struct Item: Codable, Hashable, Sendable {
-        var appUserID: String
-        var feature: String
-        var amount: Int
-        var idempotencyKey: String
-    }
-
+/// What the app recorded while the server couldn't be reached, on disk until the server stored it
+/// (uses, paywall events): each keeps its own ID, so sending it again after a crash stores it once.
+final class DiskQueue<Item: Codable & Hashable & Sendable>: @unchecked Sendable {
     let file: URL
+    /// Whether two items are the same record (the second is not queued).
+    private let isSame: @Sendable (Item, Item) -> Bool
     /// Guards the file (NSLock: the SDK runs on iOS 17, before Synchronization's Mutex).
     private let lock = NSLock()
 
-    init(file: URL) {
+    init(file: URL, isSame: @escaping @Sendable (Item, Item) -> Bool) {
         self.file = file
+        self.isSame = isSame
     }
 
     func items() -> [Item] {
@@ -25,14 +21,15 @@ final class UsageQueue: @unchecked Sendable {
     func enqueue(_ item: Item) {
         lock.withLock {
             var all = read()
-            guard !all.contains(where: { $0.idempotencyKey == item.idempotencyKey && $0.feature == item.feature }) else { return }
+            guard !all.contains(where: { isSame($0, item) }) else { return }
             all.append(item)
             write(all)
         }
     }
 
-    func remove(_ item: Item) {
-        lock.withLock { write(read().filter { $0 != item }) }
+    func remove(_ items: some Sequence<Item>) {
+        let gone = Set(items)
+        lock.withLock { write(read().filter { !gone.contains($0) }) }
     }
 
     private func read() -> [Item] {
