@@ -18,8 +18,6 @@ public actor Entitle {
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     private var listener: Task<Void, Never>?
     private var offeringsCache: OfferingsResponse?
-    /// Why the last sending of paywall events stopped early, if it did.
-    var lastPaywallFailure: EntitleError?
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.
