@@ -183,13 +183,13 @@ public actor Entitle {
             do {
                 counted[item] = try await api.recordUsage(item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey)
                 usage.remove([item])
-            } catch where error.code == .network || error.status.map({ $0 == 429 || $0 >= 500 }) ?? false {
-                // Still to send: the network, or a server that may take it later.
-                return (counted, refused, Self.error(error))
             } catch {
+                let failure = Self.error(error)
+                // Still to send: the network, or a server that may take it later.
+                if failure.isRetryable { return (counted, refused, failure) }
                 usage.remove([item])
                 refused.append(RefusedUse(
-                    appUserID: item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey, error: Self.error(error)))
+                    appUserID: item.appUserID, feature: item.feature, amount: item.amount, idempotencyKey: item.idempotencyKey, error: failure))
             }
         }
         return (counted, refused, nil)

@@ -53,10 +53,9 @@ struct PaywallEventSender {
         do {
             _ = try await api.recordPaywallEvents(user, events: report.map(\.event))
             return .stored
-        } catch where error.code == .network || error.status.map({ $0 == 429 || $0 >= 500 }) ?? false {
-            return .unreachable(Entitle.error(error))
         } catch {
-            return .refused(Entitle.error(error))
+            let failure = Entitle.error(error)
+            return failure.isRetryable ? .unreachable(failure) : .refused(failure)
         }
     }
 }
