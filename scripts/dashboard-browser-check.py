@@ -4,8 +4,8 @@
 Usage: dashboard-browser-check.py BASE_URL SECRET_KEY [SCREENSHOT.png]
 
 Signs in with the secret key through the login form, then compares every headline figure, chart and
-table of the overview, the cohorts and products pages, a subscriber's timeline and a CSV export with
-GET /v1/analytics/overview (and GET /v1/subscribers/{id}) fetched with the same key. Charts must have
+table of the overview, the funnels, cohorts and products pages, a subscriber's timeline and a CSV export with
+GET /v1/analytics/overview, GET /v1/analytics/funnels (and GET /v1/subscribers/{id}) fetched with the same key. Charts must have
 a laid-out size in the browser, not only exist in the markup. Exits 1 listing every mismatch.
 """
 import json
@@ -144,7 +144,7 @@ try:
     # The monthly table.
     rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="monthly"] tbody tr')
     check([r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == [m["month"] for m in months], "the monthly table lists the API's months")
-    check([int(r.find_elements(By.TAG_NAME, "td")[3].text) for r in rows] == [m["newPaid"] for m in months], "new paid per month match")
+    check([int(r.find_elements(By.TAG_NAME, "td")[3].text.replace(",", "")) for r in rows] == [m["newPaid"] for m in months], "new paid per month match")
     if screenshot:
         driver.save_screenshot(screenshot)
 
@@ -159,12 +159,31 @@ try:
     # Cohorts and products.
     navigate(driver.find_element(By.LINK_TEXT, "Cohorts").click)
     cohort_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="cohorts"] tbody tr')
-    shown = sorted({(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text)) for r in cohort_rows})
+    shown = sorted({(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text.replace(",", ""))) for r in cohort_rows})
     check(shown == sorted((c["cohort"], c["customers"]) for c in report["cohorts"]), "cohorts and their sizes match")
     navigate(driver.find_element(By.LINK_TEXT, "Products").click)
     product_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="products"] tbody tr')
-    shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[2].text)) for r in product_rows)
+    shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[2].text.replace(",", ""))) for r in product_rows)
     check(shown == sorted((p["product"], p["activePaid"]) for p in report["products"]), "products and their active counts match")
+
+    # Funnels: the path from first seen to paid, the monthly charts and the table by paywall.
+    funnels = json.loads(api("/v1/analytics/funnels"))
+    navigate(driver.find_element(By.LINK_TEXT, "Funnels").click)
+    check(driver.title.startswith("Funnels"), f"the funnels page's title is {driver.title!r}")
+    path = funnels["path"]
+    check(path["sawPaywall"] > 0, "the demo's subscribers saw paywalls")
+    for metric, field in [("arrivals", "arrivals"), ("arrivals-saw-paywall", "sawPaywall"), ("arrivals-trials", "trials"), ("arrivals-paid", "paid")]:
+        element = driver.find_element(By.CSS_SELECTOR, f'[data-metric="{metric}"]')
+        check(int(element.get_attribute("data-value")) == path[field], f"card {metric}: page {element.get_attribute('data-value')}, API {path[field]}")
+    arrivals = chart("arrivals")
+    check(bars(arrivals["First seen"]) == [m["path"]["arrivals"] for m in funnels["months"]], "arrivals per month match")
+    check(bars(arrivals["Paid"]) == [m["path"]["paid"] for m in funnels["months"]], "arrivals who paid per month match")
+    paywall_chart = chart("paywalls")
+    check(bars(paywall_chart["Impressions"]) == [m["paywalls"]["impressions"] for m in funnels["months"]], "paywall impressions per month match")
+    funnel_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="funnel-paywall"] tbody tr')
+    shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text.replace(",", ""))) for r in funnel_rows)
+    check(shown and shown == sorted((s["value"], s["impressions"]) for s in funnels["segments"] if s["dimension"] == "paywall"),
+          "the paywalls and their impressions match")
 
     # Subscriber search and timeline.
     navigate(driver.find_element(By.LINK_TEXT, "Subscribers").click)
@@ -197,4 +216,5 @@ if problems:
         print("  - " + problem, file=sys.stderr)
     sys.exit(1)
 print(f"dashboard check passed: {report['from']}..{report['to']}, {len(months)} months, {len(report['daily'])} days, "
-      f"MRR {current['mrr']}, {current['activePaid']} paid, {current['activeTrials']} trials, {len(report['cohorts'])} cohorts")
+      f"MRR {current['mrr']}, {current['activePaid']} paid, {current['activeTrials']} trials, {len(report['cohorts'])} cohorts, "
+      f"{funnels['path']['arrivals']} arrivals of whom {funnels['path']['sawPaywall']} saw a paywall and {funnels['path']['paid']} paid")

@@ -137,6 +137,7 @@ public struct AnalyticsContributor: Sendable {
                 cells.add(amount, to: AnalyticsKey(day: day, metric: .cohortRevenue, currency: currency, cohort: cohort))
             }
         }
+        addFunnelCells(of: history, to: &cells)
         return cells
     }
 
@@ -163,11 +164,11 @@ public struct AnalyticsContributor: Sendable {
     }
 
     /// A period given away: a free offer (free trial, or any offer at price zero).
-    private func isFree(_ transaction: JWSTransactionDecodedPayload, price: Int64) -> Bool {
+    func isFree(_ transaction: JWSTransactionDecodedPayload, price: Int64) -> Bool {
         transaction.offerDiscountType == .freeTrial || price <= 0
     }
 
-    private func isPaid(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+    func isPaid(_ transaction: JWSTransactionDecodedPayload) -> Bool {
         let price = transaction.price ?? catalog.product(ProductID(transaction.productId ?? ""))?.price?.milliunits ?? 0
         return transaction.inAppOwnershipType != .familyShared && !isFree(transaction, price: price)
     }

@@ -50,6 +50,41 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Net revenue (revenue − refunds) by cohort, on the day it happened.
     case cohortRevenue = "cohort_revenue"
 
+    // Paywall funnels (docs/growth.md), by segment: `cohort` holds `paywall:ID`, `offering:ID`,
+    // `trigger:WORD` or `feature:NAME` (an empty value when the event gave none), or nothing for
+    // every paywall together.
+    /// Paywalls shown, on the day.
+    case paywallImpressions = "paywall_impressions"
+    /// Paywalls closed without buying.
+    case paywallCloses = "paywall_closes"
+    /// Purchases started from a paywall.
+    case paywallPurchasesStarted = "paywall_purchases_started"
+    /// Purchases cancelled on the store's sheet.
+    case paywallPurchasesCancelled = "paywall_purchases_cancelled"
+    /// Purchases that failed.
+    case paywallPurchasesFailed = "paywall_purchases_failed"
+    /// Purchases the app reported done.
+    case paywallPurchased = "paywall_purchased"
+    /// Subscribers who saw the segment's paywall for the first time, on that day.
+    case paywallViewers = "paywall_viewers"
+    /// Of those, the ones who began an introductory free trial at or after that first view, on the view's day.
+    case paywallTrialConversions = "paywall_trial_conversions"
+    /// Of those, the ones who made a paid purchase at or after that first view, on the view's day.
+    case paywallPaidConversions = "paywall_paid_conversions"
+    /// Net revenue of those purchases and of their chains' later periods, by currency, on the view's day.
+    case paywallRevenue = "paywall_revenue"
+    /// Subscribers first seen (see ``SubscriberHistory/firstSeenAt``), on that day.
+    case arrivals
+    /// Of those, the ones who have seen a paywall since, on the arrival day.
+    case arrivalsSawPaywall = "arrivals_saw_paywall"
+    /// Of those, the ones who have begun an introductory free trial since.
+    case arrivalsTrials = "arrivals_trials"
+    /// Of those, the ones who have paid since.
+    case arrivalsPaid = "arrivals_paid"
+
+    /// Whether the cell belongs to the funnels (``FunnelReport``) rather than the overview.
+    public var isFunnel: Bool { ordinal >= AnalyticsMetric.paywallImpressions.ordinal }
+
     /// Whether the cells are changes of a balance.
     public var isBalance: Bool {
         switch self {
@@ -91,6 +126,20 @@ extension AnalyticsMetric {
         case .refunded: 19
         case .cohortCustomers: 20
         case .cohortRevenue: 21
+        case .paywallImpressions: 22
+        case .paywallCloses: 23
+        case .paywallPurchasesStarted: 24
+        case .paywallPurchasesCancelled: 25
+        case .paywallPurchasesFailed: 26
+        case .paywallPurchased: 27
+        case .paywallViewers: 28
+        case .paywallTrialConversions: 29
+        case .paywallPaidConversions: 30
+        case .paywallRevenue: 31
+        case .arrivals: 32
+        case .arrivalsSawPaywall: 33
+        case .arrivalsTrials: 34
+        case .arrivalsPaid: 35
         }
     }
 }

@@ -9,6 +9,12 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     public var appUserID: AppUserID
     public var purchases: [OriginalTransactionID: PurchaseHistory] = [:]
     public var appTrialStartedAt: Date?
+    /// What the app's paywalls did, by the app's event ID.
+    public var paywallEvents: [UUID: PaywallEvent] = [:]
+    /// The earliest instant the ledger knows of the subscriber: an event's time on the device (a
+    /// paywall event, the app-managed trial's start), a purchase's date, else when Apple signed an
+    /// event or the server received it.
+    public var firstSeenAt: Date?
 
     public init(appUserID: AppUserID) {
         self.appUserID = appUserID
@@ -20,6 +26,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     }
 
     public mutating func apply(_ event: LedgerEvent) {
+        noteSeen(event)
         switch event.payload {
         case .notification(let type, let subtype, let transaction, let renewalInfo):
             if let transaction { record(transaction) }
@@ -56,9 +63,23 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
                 break
             }
         case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .subscriberMerged, .openAccessSet,
-            .householdJoined, .householdLeft, .paywall:
+            .householdJoined, .householdLeft:
             break
+        case .paywall(let paywall):
+            paywallEvents[paywall.id] = paywall
         }
+    }
+
+    private mutating func noteSeen(_ event: LedgerEvent) {
+        let instant: Date
+        switch event.payload {
+        case .paywall(let paywall): instant = paywall.at
+        case .appTrialStarted(let at): instant = at
+        case .transaction(let transaction): instant = transaction.purchaseDate ?? event.signedDate ?? event.receivedAt
+        case .notification(_, _, let transaction?, _): instant = transaction.purchaseDate ?? event.signedDate ?? event.receivedAt
+        default: instant = event.signedDate ?? event.receivedAt
+        }
+        firstSeenAt = min(firstSeenAt ?? instant, instant)
     }
 
     private mutating func record(_ transaction: JWSTransactionDecodedPayload) {

@@ -165,6 +165,8 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
         var cohortRevenue: [String: [String: [Int: Int64]]] = [:]
 
         mutating func add(_ key: AnalyticsKey, _ value: Int64) {
+            // The funnels' cells are ``FunnelReport``'s.
+            if key.metric.isFunnel { return }
             if !key.currency.isEmpty { currencies.insert(key.currency) }
             switch key.metric {
             case .mrr:

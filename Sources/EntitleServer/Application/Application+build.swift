@@ -28,6 +28,7 @@ extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}
 extension AnalyticsReport: ResponseEncodable {}
+extension FunnelReport: ResponseEncodable {}
 extension OfferingsResponse: ResponseEncodable {}
 extension PromotionalOfferResponse: ResponseEncodable {}
 

@@ -35,4 +35,19 @@ extension ServedApps {
         let unique = products.filter { seen.insert($0.id.rawValue).inserted }
         return AnalyticsReport(cells: cells, catalog: Catalog(products: unique, entitlements: entitlements), from: first, to: last)
     }
+
+    /// The paywall funnels of every app together (amounts stay per currency).
+    func combinedFunnels(from: String?, to: String?) async throws(ServiceError) -> FunnelReport {
+        let (first, last) = try primary.analytics.analyticsRange(from: from, to: to)
+        var cells = AnalyticsCells()
+        for service in services {
+            _ = try await service.analytics.refreshAnalytics()
+            do {
+                cells.add(try await service.analytics.analytics.analyticsCells(through: last))
+            } catch {
+                throw ServiceError(error)
+            }
+        }
+        return FunnelReport(cells: cells, from: first, to: last)
+    }
 }

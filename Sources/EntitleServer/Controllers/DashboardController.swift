@@ -77,6 +77,13 @@ struct DashboardController {
                 OverviewPage.render(try await Self.report(apps, context, request))
             }
         }
+        pages.get("funnels") { request, context -> Response in
+            try await Self.page(apps, context) {
+                let (from, to) = (Self.query(request, "from"), Self.query(request, "to"))
+                return FunnelsPage.render(
+                    context.allApps ? try await apps.combinedFunnels(from: from, to: to) : try await context.services.analytics.funnels(from: from, to: to))
+            }
+        }
         pages.get("cohorts") { request, context -> Response in
             try await Self.page(apps, context) { CohortsPage.render(try await Self.report(apps, context, request)) }
         }

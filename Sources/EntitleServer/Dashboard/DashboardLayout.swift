@@ -1,10 +1,11 @@
 /// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
 enum DashboardLayout {
     enum Section: String, CaseIterable {
-        case overview = "Overview", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys"
+        case overview = "Overview", funnels = "Funnels", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys"
         var path: String {
             switch self {
             case .overview: "/dashboard"
+            case .funnels: "/dashboard/funnels"
             case .cohorts: "/dashboard/cohorts"
             case .products: "/dashboard/products"
             case .subscribers: "/dashboard/subscribers"
@@ -25,9 +26,9 @@ enum DashboardLayout {
         .cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:16px}
         .card{background:#fff;border-radius:10px;padding:12px 16px;min-width:150px;box-shadow:0 1px 2px #0001}
         .card b{display:block;font-size:22px}.card span{color:#6e6e73}
-        .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(740px,1fr));gap:16px}
+        .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(900px,1fr));gap:16px}
         section.panel{background:#fff;border-radius:10px;padding:14px 16px;box-shadow:0 1px 2px #0001;margin-bottom:16px;overflow-x:auto}
-        .chart .axis{stroke:#c7c7cc}.chart .tick{font-size:11px;fill:#6e6e73}
+        svg.chart{display:block;width:100%;height:auto}.chart .axis{stroke:#c7c7cc}.chart .tick{font-size:13px;fill:#6e6e73}
         .legend span{margin-right:14px;color:#3a3a3c}.legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
         table{border-collapse:collapse;width:100%}th,td{padding:4px 8px;border-bottom:1px solid #e5e5ea;text-align:right;white-space:nowrap}
         th:first-child,td:first-child{text-align:left}th{color:#6e6e73;font-weight:500}

@@ -19,7 +19,7 @@ struct SVGChart {
     /// How a value is written on the axis and in tooltips.
     var format: (Double) -> String = { String(format: "%.0f", $0) }
 
-    static let width = 720.0, height = 240.0
+    static let width = 1200.0, height = 300.0
     static let left = 64.0, right = 16.0, top = 16.0, bottom = 36.0
 
     func render() -> String {

@@ -23,6 +23,7 @@ public struct PopulationSimulation {
         case changeProduct(String, to: String)
         case share(String)
         case resubscribe(String)
+        case browse
     }
 
     private struct Scheduled {
@@ -53,6 +54,7 @@ public struct PopulationSimulation {
     private let start: Date
     private let end: Date
     private var generator: SeededGenerator
+    private var paywalls: PaywallPlayer
     private var agenda: [Scheduled] = []
     private var order = 0
     private var people: [Person] = []
@@ -73,6 +75,7 @@ public struct PopulationSimulation {
         self.end = end
         self.start = ISODuration(months: -plan.months).added(to: end)
         self.generator = SeededGenerator(seed: plan.seed)
+        self.paywalls = PaywallPlayer(seed: plan.seed, catalog: store.catalog)
         self.summary = PopulationSummary(start: start, end: end)
     }
 
@@ -132,14 +135,21 @@ public struct PopulationSimulation {
                 _ = try await Self.api { () async throws(APIClientError) in try await app.startTrial(people[person].appUserID) }
                 summary.appTrialsStarted += 1
             }
-            if chance(plan.purchase) {
-                let window = store.catalog.appTrial.map { trial in
-                    trial.length.added(to: now).timeIntervalSince(now) + (trial.grace?.added(to: now).timeIntervalSince(now) ?? 0)
-                } ?? 3 * 86_400
+            let window = store.catalog.appTrial.map { trial in
+                trial.length.added(to: now).timeIntervalSince(now) + (trial.grace?.added(to: now).timeIntervalSince(now) ?? 0)
+            } ?? 3 * 86_400
+            let buys = chance(plan.purchase)
+            try await report(paywalls.arrival(at: now, buysLater: buys), person: person)
+            if buys {
                 schedule(now + Double.random(in: 0..<window, using: &generator), person, .purchase)
+            } else if let delay = paywalls.browseDelay(within: window) {
+                schedule(now + delay, person, .browse)
             }
+        case .browse:
+            try await report(paywalls.browse(at: now), person: person)
         case .purchase:
             guard let productID = chooseProduct() else { return }
+            try await report(paywalls.purchase(of: productID, at: now), person: person)
             let purchase = try store.purchase(productID, appAccountToken: people[person].accountToken, at: now)
             try await began(purchase, person: person, at: now)
         case .cancel(let original):
@@ -202,6 +212,13 @@ public struct PopulationSimulation {
             summary.purchases += 1
             planPeriod(original, person: person, at: now)
         }
+    }
+
+    /// What the person's app reports its paywall did.
+    private mutating func report(_ events: [PaywallEvent], person: Int) async throws(LocalStoreError) {
+        guard !events.isEmpty else { return }
+        _ = try await Self.api { () async throws(APIClientError) in try await app.recordPaywallEvents(people[person].appUserID, events: events) }
+        summary.paywallEvents += events.count
     }
 
     /// A first purchase: the app submits its transaction, the store notifies, and its future is planned.

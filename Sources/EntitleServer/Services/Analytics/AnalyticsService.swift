@@ -96,6 +96,18 @@ public struct AnalyticsService: AppService {
         return AnalyticsReport(cells: cells, catalog: catalog, from: first, to: last)
     }
 
+    /// The paywall funnels of `from...to` (`YYYY-MM-DD`, UTC days; by default as ``analytics(from:to:)``).
+    /// The aggregates are brought up to date first.
+    public func funnels(from: String?, to: String?) async throws(ServiceError) -> FunnelReport {
+        let (first, last) = try analyticsRange(from: from, to: to)
+        try await refreshAnalytics()
+        do {
+            return FunnelReport(cells: try await analytics.analyticsCells(through: last), from: first, to: last)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
     /// The days a report covers, validated.
     func analyticsRange(from: String?, to: String?) throws(ServiceError) -> (Int, Int) {
         let today = AnalyticsCalendar.day(of: now())

@@ -1,0 +1,91 @@
+import AppStoreModels
+import EntitleCore
+import Foundation
+
+extension AnalyticsContributor {
+    /// A paid period as the funnels read it.
+    struct Payment {
+        var at: Date
+        var currency: String
+        /// The price, or nothing when it was refunded.
+        var net: Int64
+        /// A purchase the subscriber decided on: the chain's first paid period (a direct purchase or a
+        /// trial's conversion), or one Apple gives the reason `PURCHASE` (an upgrade, a resubscription).
+        var isPurchase: Bool
+    }
+
+    /// The segments a paywall event counts in: every paywall together, then its paywall, offering,
+    /// trigger and feature (docs/growth.md).
+    static func funnelSegments(of event: PaywallEvent) -> [String] {
+        ["", "paywall:\(event.paywallID)", "offering:\(event.offeringID)", "trigger:\(event.trigger ?? "")", "feature:\(event.feature ?? "")"]
+    }
+
+    /// The metric each kind of paywall event counts in.
+    static func funnelMetric(of kind: PaywallEventKind) -> AnalyticsMetric {
+        switch kind {
+        case .shown: .paywallImpressions
+        case .closed: .paywallCloses
+        case .purchaseStarted: .paywallPurchasesStarted
+        case .purchaseCancelled: .paywallPurchasesCancelled
+        case .purchaseFailed: .paywallPurchasesFailed
+        case .purchased: .paywallPurchased
+        }
+    }
+
+    /// The funnels' cells: the paywall events by segment, each segment's first view and what the
+    /// subscriber bought at or after it, and the subscriber's path from first seen to paid.
+    func addFunnelCells(of history: SubscriberHistory, to cells: inout AnalyticsCells) {
+        var trialStarts: [Date] = []
+        // Each chain's paid periods, in order.
+        var chains: [[Payment]] = []
+        for chain in history.purchases.values {
+            var payments: [Payment] = []
+            for transaction in chain.chronological {
+                guard let purchased = transaction.purchaseDate, transaction.inAppOwnershipType != .familyShared else { continue }
+                let price = transaction.price ?? catalog.product(ProductID(transaction.productId ?? ""))?.price?.milliunits ?? 0
+                if isFree(transaction, price: price) {
+                    if transaction.offerType == .introductoryOffer { trialStarts.append(purchased) }
+                    continue
+                }
+                let refunded = chain.revocation(of: transaction) != nil && !(transaction.isUpgraded ?? false)
+                payments.append(Payment(
+                    at: purchased, currency: transaction.currency ?? catalog.currency ?? "XXX", net: refunded ? 0 : price,
+                    isPurchase: payments.isEmpty || transaction.transactionReason == .purchase))
+            }
+            if !payments.isEmpty { chains.append(payments) }
+        }
+
+        var firstViews: [String: Date] = [:]
+        for event in history.paywallEvents.values {
+            let day = AnalyticsCalendar.day(of: event.at)
+            let metric = Self.funnelMetric(of: event.kind)
+            for segment in Self.funnelSegments(of: event) {
+                cells.add(1, to: AnalyticsKey(day: day, metric: metric, cohort: segment))
+                if event.kind == .shown { firstViews[segment] = min(firstViews[segment] ?? event.at, event.at) }
+            }
+        }
+        for (segment, viewed) in firstViews {
+            let day = AnalyticsCalendar.day(of: viewed)
+            cells.add(1, to: AnalyticsKey(day: day, metric: .paywallViewers, cohort: segment))
+            if trialStarts.contains(where: { $0 >= viewed }) {
+                cells.add(1, to: AnalyticsKey(day: day, metric: .paywallTrialConversions, cohort: segment))
+            }
+            var converted = false
+            for payments in chains {
+                guard let first = payments.firstIndex(where: { $0.isPurchase && $0.at >= viewed }) else { continue }
+                converted = true
+                for payment in payments[first...] {
+                    cells.add(payment.net, to: AnalyticsKey(day: day, metric: .paywallRevenue, currency: payment.currency, cohort: segment))
+                }
+            }
+            if converted { cells.add(1, to: AnalyticsKey(day: day, metric: .paywallPaidConversions, cohort: segment)) }
+        }
+
+        guard let firstSeen = history.firstSeenAt else { return }
+        let day = AnalyticsCalendar.day(of: firstSeen)
+        cells.add(1, to: AnalyticsKey(day: day, metric: .arrivals))
+        if !firstViews.isEmpty { cells.add(1, to: AnalyticsKey(day: day, metric: .arrivalsSawPaywall)) }
+        if !trialStarts.isEmpty { cells.add(1, to: AnalyticsKey(day: day, metric: .arrivalsTrials)) }
+        if !chains.isEmpty { cells.add(1, to: AnalyticsKey(day: day, metric: .arrivalsPaid)) }
+    }
+}
