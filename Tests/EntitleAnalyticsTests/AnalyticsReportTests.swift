@@ -81,7 +81,7 @@ struct AnalyticsReportTests {
         #expect(february.appTrialStarts == 0)
     }
 
-    @Test("churn is expirations minus reactivations over the active at the month's start; the refund and the expiry count")
+    @Test("churn is expirations, less returns within the month, over the active at the month's start; the refund and the expiry count")
     func churn() throws {
         let january = try month("2026-01"), february = try month("2026-02"), march = try month("2026-03")
         #expect([january.activeAtStart, february.activeAtStart, march.activeAtStart] == [0, 2, 2])
@@ -90,6 +90,46 @@ struct AnalyticsReportTests {
         #expect(january.churnRate == nil)
         #expect(february.churnRate == 0.5)
         #expect(march.churnRate == 0.5)
+    }
+
+    @Test("churn is never negative: a return undoes only an end of the same month; one from an earlier month is a reactivation, not negative churn")
+    func churnAcrossMonths() throws {
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let at = AnalyticsLedger.at
+        let individual = AnalyticsLedger.individual
+        var seed = 70_000
+        func add(_ transactions: JWSTransactionDecodedPayload...) -> [LedgerEvent] {
+            transactions.map { transaction in
+                seed += 1
+                return LedgerEvents.appTransaction(seed, appUserID: "x", transaction)
+            }
+        }
+        // x: paid Jan 5 – Feb 5, back Mar 10 (a month after the end); paid Mar 10 – Apr 10, back Apr 20 (the same month).
+        // y: paid every month, so each month starts with active subscribers.
+        var events = add(
+            apple.subscription(individual, original: "X", id: "X1", purchase: at("2026-01-05T00:00:00Z"), expires: at("2026-02-05T00:00:00Z")),
+            apple.subscription(individual, original: "X", id: "X2", purchase: at("2026-03-10T00:00:00Z"), expires: at("2026-04-10T00:00:00Z"),
+                               reason: .purchase),
+            apple.subscription(individual, original: "X", id: "X3", purchase: at("2026-04-20T00:00:00Z"), expires: at("2026-05-20T00:00:00Z")))
+        for (index, month) in ["01", "02", "03", "04", "05"].enumerated() {
+            seed += 1
+            events.append(LedgerEvents.appTransaction(seed, appUserID: "y", apple.subscription(
+                individual, original: "Y", id: "Y\(index)", purchase: at("2026-\(month)-01T00:00:00Z"),
+                expires: at("2026-\(index == 4 ? "06" : ["02", "03", "04", "05"][index])-01T00:00:00Z"),
+                reason: index == 0 ? .purchase : .renewal)))
+        }
+        let contributor = AnalyticsContributor(catalog: Self.catalog)
+        var cells = contributor.cells(appUserID: "x", events: events.filter { $0.appUserID == "x" })
+        cells.add(contributor.cells(appUserID: "y", events: events.filter { $0.appUserID == "y" }))
+        let report = AnalyticsReport(cells: cells, catalog: Self.catalog, from: Self.day("2026-01-01"), to: Self.day("2026-04-30"))
+        let months = Dictionary(uniqueKeysWithValues: report.months.map { ($0.month, $0) })
+        // February: x's end, nobody back: 1 of 2.
+        #expect(months["2026-02"]?.expirations == 1 && months["2026-02"]?.churnRate == 0.5)
+        // March: x back from February's end; no end in March: no churn (it was −100% when every return was subtracted).
+        #expect(months["2026-03"]?.reactivations == 1 && months["2026-03"]?.churnRate == 0)
+        // April: x ends Apr 10 and is back Apr 20: the end is undone.
+        #expect(months["2026-04"]?.expirations == 1 && months["2026-04"]?.reactivations == 1 && months["2026-04"]?.churnRate == 0)
+        #expect(report.months.allSatisfy { ($0.churnRate ?? 0) >= 0 })
     }
 
     @Test("refunds and their rate, renewals and their rate, billing recoveries")

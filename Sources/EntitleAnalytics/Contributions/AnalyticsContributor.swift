@@ -157,7 +157,11 @@ public struct AnalyticsContributor: Sendable {
         }
         for (index, interval) in merged.enumerated() {
             if index > 0 {
-                cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.start), metric: .reactivations, product: interval.firstProduct))
+                let day = AnalyticsCalendar.day(of: interval.start)
+                cells.add(1, to: AnalyticsKey(day: day, metric: .reactivations, product: interval.firstProduct))
+                if AnalyticsCalendar.month(ofDay: AnalyticsCalendar.day(of: merged[index - 1].end)) == AnalyticsCalendar.month(ofDay: day) {
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .reactivationsWithinMonth, product: interval.firstProduct))
+                }
             }
             cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.end), metric: .expirations, product: interval.lastProduct))
         }

@@ -29,6 +29,9 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     case expirations
     /// Paid access that started again in a chain whose paid access had ended (resubscribe, recovery).
     case reactivations
+    /// Of those, the ones whose paid access had ended in the same calendar month (churn that month
+    /// undid), on the day access started again.
+    case reactivationsWithinMonth = "reactivations_within_month"
     /// Paid periods that reached their end date, on that day.
     case renewalOpportunities = "renewal_opportunities"
     /// Of those, the ones followed by another paid period.
@@ -83,7 +86,7 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     case arrivalsPaid = "arrivals_paid"
 
     /// Whether the cell belongs to the funnels (``FunnelReport``) rather than the overview.
-    public var isFunnel: Bool { ordinal >= AnalyticsMetric.paywallImpressions.ordinal }
+    public var isFunnel: Bool { (AnalyticsMetric.paywallImpressions.ordinal...AnalyticsMetric.arrivalsPaid.ordinal).contains(ordinal) }
 
     /// Whether the cells are changes of a balance.
     public var isBalance: Bool {
@@ -140,6 +143,7 @@ extension AnalyticsMetric {
         case .arrivalsSawPaywall: 33
         case .arrivalsTrials: 34
         case .arrivalsPaid: 35
+        case .reactivationsWithinMonth: 36
         }
     }
 }

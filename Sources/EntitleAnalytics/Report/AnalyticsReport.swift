@@ -69,7 +69,7 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
                 appTrialStarts: value(.appTrialStarts), appTrialConversions: value(.appTrialConversions),
                 appTrialConversionRate: Self.rate(value(.appTrialConversions), value(.appTrialStarts)),
                 expirations: value(.expirations), reactivations: value(.reactivations),
-                churnRate: Self.rate(value(.expirations).saturatingSubtracting(value(.reactivations)), atStart),
+                churnRate: Self.rate(value(.expirations).saturatingSubtracting(value(.reactivationsWithinMonth)), atStart),
                 refunds: value(.refunds), paidTransactions: value(.paidTransactions),
                 refundRate: Self.rate(value(.refunds), value(.paidTransactions)),
                 renewalOpportunities: value(.renewalOpportunities), renewals: value(.renewals),

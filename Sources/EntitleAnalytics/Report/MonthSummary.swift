@@ -15,7 +15,7 @@ public struct MonthSummary: Hashable, Sendable, Codable {
     public var appTrialConversionRate: Double?
     public var expirations: Int64
     public var reactivations: Int64
-    /// (expirations − reactivations) / activeAtStart.
+    /// (expirations − reactivations of access that ended in the same month) / activeAtStart: never negative.
     public var churnRate: Double?
     public var refunds: Int64
     public var paidTransactions: Int64
