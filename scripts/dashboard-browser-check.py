@@ -187,6 +187,13 @@ try:
 
     # Subscriber search and timeline.
     navigate(driver.find_element(By.LINK_TEXT, "Subscribers").click)
+    recent = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="recent-subscribers"] tbody tr')
+    check(len(recent) == 50, f"the subscribers page lists the 50 latest subscribers ({len(recent)})")
+    driver.find_element(By.CSS_SELECTOR, 'form[data-filters] select[name="state"] option[value="active"]').click()
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[data-filters] button").click)
+    active_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="recent-subscribers"] tbody tr')
+    check(len(active_rows) > 0 and all(": active" in r.find_elements(By.TAG_NAME, "td")[2].text for r in active_rows),
+          "filtered by state, every listed subscriber has an active purchase")
     box = driver.find_element(By.NAME, "q")
     box.send_keys("user-")
     navigate(box.submit)

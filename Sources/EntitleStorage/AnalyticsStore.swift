@@ -26,6 +26,12 @@ public protocol AnalyticsStore: Sendable {
     /// its head is left to the recompute's batches; what comes after, to the next refresh.
     func startRecompute() async throws(StorageError)
 
+    /// Starts a full recompute, as ``startRecompute()``, unless the aggregates were last computed under
+    /// definitions `version` (``AnalyticsContributor/definitionsVersion``), and stores that they now
+    /// are: a server whose analytics count something new or differently recounts the ledger once,
+    /// whichever instance gets there first. Returns whether it started one.
+    func startRecompute(unlessDefinitionsAre version: Int) async throws(StorageError) -> Bool
+
     /// Recomputes the next `batchSize` subscribers (in the order of their ids) of the recompute under
     /// way, in one transaction, and stores how far it has reached; `finished` once none is left (or
     /// none was under way).

@@ -239,7 +239,12 @@ struct DashboardTests {
         try await withLedger { _, client in
             let cookie = try #require(Self.sessionCookie(try await signIn(client)))
             let cohorts = String(buffer: try await page(client, "/dashboard/cohorts?\(Self.range)", cookie: cookie).body)
-            #expect(cohorts.contains("<td>2026-01</td><td>3</td><td>USD</td><td>9.66 USD</td><td>16.65 USD</td><td>19.31 USD</td>"))
+            // A heat map per currency: the amounts once, the currency in the heading, each cell shaded by its share of the highest.
+            #expect(cohorts.contains("<h2>Realized LTV per customer (USD)"))
+            let january = try #require(cohorts.firstRange(of: "<td>2026-01</td><td>3</td>").map { String(cohorts[$0.lowerBound...].prefix(while: { $0 != "\n" })) })
+            let values = january.matches(of: /data-heat="([0-9.]+)">([0-9.,]+)<\/td>/).map { (String($0.output.1), String($0.output.2)) }
+            #expect(values.map(\.1).prefix(3) == ["9.66", "16.65", "19.31"])
+            #expect(values.map(\.0).prefix(3) == ["0.500", "0.862", "1.000"])
             let products = String(buffer: try await page(client, "/dashboard/products?\(Self.range)", cookie: cookie).body)
             #expect(products.contains("<td>\(AnalyticsLedger.individual)</td><td>individual</td><td>1</td>"))
 
@@ -249,6 +254,22 @@ struct DashboardTests {
             #expect(prefix.contains("<a href=\"/dashboard/subscribers/alice\">alice</a>"))
             let none = String(buffer: try await page(client, "/dashboard/subscribers?q=%3Cscript%3E", cookie: cookie).body)
             #expect(none.contains("No subscriber or purchase matches") && none.contains("&lt;script&gt;") && !none.contains("<script>"))
+
+            // Without a search: the recent subscribers, latest first, filtered by purchase state and product.
+            func listed(_ query: String) async throws -> [String] {
+                let html = String(buffer: try await page(client, "/dashboard/subscribers\(query)", cookie: cookie).body)
+                return html.matches(of: /<tr><td><a href="\/dashboard\/subscribers\/[^"]*">([^<]*)<\/a><\/td>/).map { String($0.output.1) }
+            }
+            // Bob's latest event (his expiry, March 20) is the latest of all; Alice renewed that day too, at the same instant.
+            let recent = try await listed("")
+            #expect(Set(recent) == ["alice", "bob", "carol", "dan", "erin"])
+            #expect(recent.first == "bob" || recent.first == "alice")
+            #expect(try await listed("?state=revoked") == ["carol"])
+            #expect(try await listed("?state=trial").isEmpty)
+            #expect(Set(try await listed("?state=expired&product=\(AnalyticsLedger.family)")).isSuperset(of: ["dan", "bob"]))
+            #expect(!(try await listed("?state=expired&product=\(AnalyticsLedger.family)")).contains("alice"))
+            #expect(try await page(client, "/dashboard/subscribers?state=lapsed", cookie: cookie).status == .badRequest)
+            #expect(try await page(client, "/dashboard/subscribers?product=com.other.product", cookie: cookie).status == .badRequest)
 
             let carol = String(buffer: try await page(client, "/dashboard/subscribers/carol", cookie: cookie).body)
             #expect(carol.contains("REFUND"))

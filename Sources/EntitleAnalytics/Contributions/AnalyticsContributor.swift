@@ -9,6 +9,10 @@ import Foundation
 /// The definitions are in `docs/analytics.md`.
 public struct AnalyticsContributor: Sendable {
     public let catalog: Catalog
+    /// The version of what the cells count: raised whenever a metric is added or counted differently,
+    /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
+    /// 2: paywall funnels, arrivals, reactivations within the month.
+    public static let definitionsVersion = 2
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
     static let daysPerMonth = 30.436875

@@ -93,7 +93,7 @@ struct DashboardController {
         pages.get("subscribers") { request, context -> Response in
             try await Self.page(apps, context) {
                 let text = (Self.query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
-                guard !text.isEmpty else { return SubscribersPage.search(query: "", matches: [], owner: nil) }
+                guard !text.isEmpty else { return try await Self.recentSubscribers(apps, context, request) }
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to search its subscribers") }
                 let search = try await context.services.admin.searchSubscribers(text)
                 return SubscribersPage.search(query: text, matches: search.matches.map(\.rawValue), owner: search.purchaseOwner?.rawValue)
@@ -195,6 +195,24 @@ struct DashboardController {
             guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
             return try Self.csv(String(file.dropLast(4)), report: await Self.report(apps, context, request))
         }
+    }
+
+    /// The recent subscribers page: the app's, or every app's together, filtered by the form's state and product.
+    static func recentSubscribers(_ apps: ServedApps, _ context: EntitleRequestContext, _ request: Request) async throws -> String {
+        let (state, product) = (query(request, "state"), query(request, "product"))
+        let services = context.allApps ? apps.services : [try context.services]
+        let limit = 50
+        var listed: [SubscriberListing] = []
+        var products: [String] = []
+        for service in services {
+            products += service.catalog.products.map(\.id.rawValue)
+            // Every app together: a product is one app's, and the others have no subscriber of it.
+            if context.allApps, let product, !product.isEmpty, service.catalog.product(ProductID(product)) == nil { continue }
+            listed += try await service.admin.recentSubscribers(SubscriberFilter(state: state, product: product, catalog: service.catalog), limit: limit)
+        }
+        listed.sort { ($0.updatedAt, $0.appUserID.rawValue) > ($1.updatedAt, $1.appUserID.rawValue) }
+        return SubscribersPage.list(
+            Array(listed.prefix(limit)), state: state, product: product, products: products, showApp: context.allApps, limit: limit)
     }
 
     /// The CSV of `chart` for `from...to` (also served to secret keys under `/v1/analytics/export`).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
 enum DashboardLayout {
     enum Section: String, CaseIterable {
@@ -72,14 +74,20 @@ enum DashboardLayout {
             """
     }
 
-    /// A table from a header row and rows of already-escaped cells.
-    static func table(id: String, header: [String], rows: [[String]], rowClasses: [String?] = []) -> String {
+    /// A table from a header row and rows of already-escaped cells; `heat` shades cells by a fraction
+    /// from 0 to 1 (a heat map), `nil` for none.
+    static func table(id: String, header: [String], rows: [[String]], rowClasses: [String?] = [], heat: [[Double?]] = []) -> String {
         var html = "<table data-table=\"\(HTML.escape(id))\"><thead><tr>"
         html += header.map { "<th>\(HTML.escape($0))</th>" }.joined()
         html += "</tr></thead><tbody>"
         for (index, row) in rows.enumerated() {
             let rowClass = rowClasses[safe: index].flatMap { $0 }.map { " class=\"\($0)\"" } ?? ""
-            html += "<tr\(rowClass)>" + row.map { "<td>\($0)</td>" }.joined() + "</tr>"
+            let shades = heat[safe: index] ?? []
+            html += "<tr\(rowClass)>" + row.enumerated().map { column, cell in
+                guard let fraction = shades[safe: column].flatMap({ $0 }) else { return "<td>\(cell)</td>" }
+                let alpha = String(format: "%.2f", 0.08 + 0.6 * min(max(fraction, 0), 1))
+                return "<td class=\"heat\" style=\"background:rgba(0,113,227,\(alpha))\" data-heat=\"\(String(format: "%.3f", fraction))\">\(cell)</td>"
+            }.joined() + "</tr>"
         }
         return html + "</tbody></table>"
     }

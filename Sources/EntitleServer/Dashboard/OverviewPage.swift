@@ -21,10 +21,10 @@ enum OverviewPage {
             body += card("MRR (\(currency))", HTML.money(current.mrr[currency] ?? 0, currency), metric: "mrr-\(currency)", value: current.mrr[currency] ?? 0)
             body += card("ARR (\(currency))", HTML.money(current.arr[currency] ?? 0, currency), metric: "arr-\(currency)", value: current.arr[currency] ?? 0)
         }
-        body += card("Active paid subscriptions", "\(current.activePaid)", metric: "active-paid", value: current.activePaid)
-        body += card("Introductory trials", "\(current.activeTrials)", metric: "active-trials", value: current.activeTrials)
-        body += card("App-managed trials", "\(current.activeAppTrials)", metric: "active-app-trials", value: current.activeAppTrials)
-        body += card("Family-shared", "\(current.activeFamilyShared)", metric: "active-family-shared", value: current.activeFamilyShared)
+        body += card("Active paid subscriptions", HTML.count(current.activePaid), metric: "active-paid", value: current.activePaid)
+        body += card("Introductory trials", HTML.count(current.activeTrials), metric: "active-trials", value: current.activeTrials)
+        body += card("App-managed trials", HTML.count(current.activeAppTrials), metric: "active-app-trials", value: current.activeAppTrials)
+        body += card("Family-shared", HTML.count(current.activeFamilyShared), metric: "active-family-shared", value: current.activeFamilyShared)
         body += "</div><div class=\"grid\">"
 
         let days = report.daily.map(\.date)
@@ -71,13 +71,14 @@ enum OverviewPage {
 
         var header = ["Month", "Active at start", "Active at end", "New paid", "Intro trials", "converted", "App trials", "converted",
                       "Expired", "Reactivated", "Churn", "Refunds", "Refund rate", "Renewal rate", "Recoveries"]
-        header += report.currencies.flatMap { ["Revenue \($0)", "ARPU \($0)", "MRR \($0)"] }
+        header += report.currencies.flatMap { ["Revenue (\($0))", "ARPU (\($0))", "MRR (\($0))"] }
         let rows = report.months.map { m -> [String] in
             [
-                m.month, "\(m.activeAtStart)", "\(m.activeAtEnd)", "\(m.newPaid)", "\(m.introTrialStarts)", "\(m.introTrialConversions) (\(HTML.percent(m.introTrialConversionRate)))",
-                "\(m.appTrialStarts)", "\(m.appTrialConversions) (\(HTML.percent(m.appTrialConversionRate)))", "\(m.expirations)", "\(m.reactivations)",
-                HTML.percent(m.churnRate), "\(m.refunds)", HTML.percent(m.refundRate), HTML.percent(m.renewalRate), "\(m.billingRecoveries)",
-            ] + report.currencies.flatMap { [HTML.money(m.revenue[$0] ?? 0, $0), HTML.money(m.arpu[$0] ?? 0, $0), HTML.money(m.mrrAtEnd[$0] ?? 0, $0)] }
+                m.month, HTML.count(m.activeAtStart), HTML.count(m.activeAtEnd), HTML.count(m.newPaid), HTML.count(m.introTrialStarts),
+                "\(HTML.count(m.introTrialConversions)) (\(HTML.percent(m.introTrialConversionRate)))", HTML.count(m.appTrialStarts),
+                "\(HTML.count(m.appTrialConversions)) (\(HTML.percent(m.appTrialConversionRate)))", HTML.count(m.expirations), HTML.count(m.reactivations),
+                HTML.percent(m.churnRate), HTML.count(m.refunds), HTML.percent(m.refundRate), HTML.percent(m.renewalRate), HTML.count(m.billingRecoveries),
+            ] + report.currencies.flatMap { [HTML.amount(m.revenue[$0] ?? 0), HTML.amount(m.arpu[$0] ?? 0), HTML.amount(m.mrrAtEnd[$0] ?? 0)] }
         }
         body += "<section class=\"panel\"><h2>By month<a class=\"csv\" href=\"/dashboard/export/monthly.csv?\(range)\">CSV</a></h2>"
         body += DashboardLayout.table(id: "monthly", header: header, rows: rows) + "</section>"

@@ -6,20 +6,20 @@ enum ProductsPage {
         let range = "from=\(report.from)&amp;to=\(report.to)"
         let currencies = report.currencies
         let products = report.products.map { row in
-            [HTML.escape(row.product), HTML.escape(row.entitlements.joined(separator: ", ")), "\(row.activePaid)", "\(row.activeTrials)",
-             "\(row.activeFamilyShared)"] + currencies.map { HTML.money(row.mrr[$0] ?? 0, $0) }
+            [HTML.escape(row.product), HTML.escape(row.entitlements.joined(separator: ", ")), HTML.count(row.activePaid), HTML.count(row.activeTrials),
+             HTML.count(row.activeFamilyShared)] + currencies.map { HTML.amount(row.mrr[$0] ?? 0) }
         }
         let entitlements = report.entitlements.map { row in
-            [HTML.escape(row.entitlement), "\(row.activePaid)", "\(row.activeTrials)", "\(row.activeFamilyShared)"]
-                + currencies.map { HTML.money(row.mrr[$0] ?? 0, $0) }
+            [HTML.escape(row.entitlement), HTML.count(row.activePaid), HTML.count(row.activeTrials), HTML.count(row.activeFamilyShared)]
+                + currencies.map { HTML.amount(row.mrr[$0] ?? 0) }
         }
         let body = """
             <h1>Products</h1><p class="muted">At the end of \(report.to).</p>
             <section class="panel"><h2>By product<a class="csv" href="/dashboard/export/products.csv?\(range)">CSV</a></h2>
-            \(DashboardLayout.table(id: "products", header: ["Product", "Entitlements", "Paid", "Trials", "Family-shared"] + currencies.map { "MRR \($0)" }, rows: products))
+            \(DashboardLayout.table(id: "products", header: ["Product", "Entitlements", "Paid", "Trials", "Family-shared"] + currencies.map { "MRR (\($0))" }, rows: products))
             </section>
             <section class="panel"><h2>By entitlement<a class="csv" href="/dashboard/export/entitlements.csv?\(range)">CSV</a></h2>
-            \(DashboardLayout.table(id: "entitlements", header: ["Entitlement", "Paid", "Trials", "Family-shared"] + currencies.map { "MRR \($0)" }, rows: entitlements))
+            \(DashboardLayout.table(id: "entitlements", header: ["Entitlement", "Paid", "Trials", "Family-shared"] + currencies.map { "MRR (\($0))" }, rows: entitlements))
             </section>
             """
         return DashboardLayout.page(title: "Products", section: .products, body: body)

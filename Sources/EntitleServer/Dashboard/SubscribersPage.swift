@@ -1,16 +1,22 @@
+import EntitleCore
 import EntitleWire
 import Foundation
 
-/// `/dashboard/subscribers`: search by appUserID (exact or prefix) or originalTransactionId, and a
+/// `/dashboard/subscribers`: the recent subscribers, filtered by purchase state and product; search by
+/// appUserID (exact or prefix) or originalTransactionId; and a
 /// subscriber's entitlements, subscriptions and event timeline with the state changes it caused.
 enum SubscribersPage {
-    static func search(query: String, matches: [String], owner: String?) -> String {
-        var body = """
+    static func searchForm(query: String) -> String {
+        """
             <h1>Subscribers</h1>
             <form class="inline" method="get" action="/dashboard/subscribers">
             <input type="search" name="q" value="\(HTML.escape(query))" placeholder="appUserID or originalTransactionId" size="40" autofocus>
             <button type="submit">Search</button></form>
             """ + OrdersPage.form("")
+    }
+
+    static func search(query: String, matches: [String], owner: String?) -> String {
+        var body = searchForm(query: query)
         if let owner {
             body += "<p>Purchase <code>\(HTML.escape(query))</code> belongs to <a href=\"\(link(owner))\">\(HTML.escape(owner))</a>.</p>"
         }
@@ -23,6 +29,45 @@ enum SubscribersPage {
                 body += "</ul></section>"
             }
         }
+        return DashboardLayout.page(title: "Subscribers", section: .subscribers, body: body)
+    }
+
+    /// The recent subscribers a filter admits, latest first, under the search form.
+    static func list(
+        _ listed: [SubscriberListing], state: String?, product: String?, products: [String], showApp: Bool, limit: Int
+    ) -> String {
+        let stateOptions = ["<option value=\"\">any state</option>"] + SubscriptionState.allCases.map {
+            "<option value=\"\($0.rawValue)\"\($0.rawValue == state ? " selected" : "")>\($0.rawValue.replacingOccurrences(of: "_", with: " "))</option>"
+        }
+        let productOptions = ["<option value=\"\">any product</option>"] + products.map {
+            "<option value=\"\(HTML.escape($0))\"\($0 == product ? " selected" : "")>\(HTML.escape($0))</option>"
+        }
+        let filtered = !(state ?? "").isEmpty || !(product ?? "").isEmpty
+        var body = searchForm(query: "") + """
+            <section class="panel"><h2>Recent subscribers</h2>
+            <form class="inline" method="get" action="/dashboard/subscribers" data-filters>
+            <label>With a purchase <select name="state">\(stateOptions.joined())</select></label>
+            <label>of <select name="product">\(productOptions.joined())</select></label>
+            <button type="submit">Filter</button>
+            <span class="muted">the latest \(limit) by their latest event\(filtered ? ", among the 2,000 latest" : "")</span></form>
+            """
+        if listed.isEmpty {
+            body += "<p class=\"muted\" data-empty>No subscriber matches.</p>"
+        } else {
+            let rows = listed.map { row -> [String] in
+                let id = row.appUserID.rawValue
+                let name = showApp ? HTML.escape(id) : "<a href=\"\(link(id))\">\(HTML.escape(id))</a>"
+                return [name] + (showApp ? [HTML.escape(row.app.rawValue)] : []) + [
+                    time(row.updatedAt),
+                    HTML.escape(row.purchases.map { "\($0.productID.rawValue): \($0.state.rawValue)" }.joined(separator: ", ")),
+                    HTML.escape(row.activeEntitlements.joined(separator: ", ")),
+                ]
+            }
+            body += DashboardLayout.table(
+                id: "recent-subscribers", header: ["Subscriber"] + (showApp ? ["App"] : []) + ["Latest event", "Purchases", "Active entitlements"],
+                rows: rows)
+        }
+        body += "</section>"
         return DashboardLayout.page(title: "Subscribers", section: .subscribers, body: body)
     }
 

@@ -16,6 +16,10 @@ public protocol ProjectionStore: Sendable {
     /// The projections of those of `appUserIDs` that have one, read together.
     func projections(appUserIDs: Set<AppUserID>) async throws(StorageError) -> [AppUserID: SubscriberFacts]
 
+    /// Up to `limit` subscribers, the most recently updated first (by their latest event's arrival, then
+    /// appUserID), from after `cursor` (the last one of a previous page) on.
+    func recentSubscribers(limit: Int, after cursor: RecentSubscriber.Cursor?) async throws(StorageError) -> [RecentSubscriber]
+
     /// Every subscriber with a projection, sorted.
     func subscriberIDs() async throws(StorageError) -> [AppUserID]
 

@@ -316,6 +316,15 @@ enum LedgerSchema {
                     created_at BIGINT NOT NULL, finished_at BIGINT, result TEXT, error_code TEXT, error_message TEXT, PRIMARY KEY (app_id, id))
                 """,
             ]),
+            (21, [
+                // The dashboard's list of recent subscribers: the latest updated first, without reading the others.
+                "CREATE INDEX subscribers_recent ON subscribers (app_id, updated_at, app_user_id)",
+            ]),
+            (22, [
+                // The version of the analytics definitions each app's aggregates were computed under: a
+                // server with other definitions recomputes them once.
+                "CREATE TABLE analytics_definitions (app_id TEXT PRIMARY KEY, version BIGINT NOT NULL)",
+            ]),
         ]
     }
 

@@ -74,14 +74,40 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let (app, cursor) = (app, cursor)
         let revision = try await engine.transaction { session throws(StorageError) in
             try await session.lock(Self.analyticsLock(app))
-            _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.id(app)])
-            _ = try await session.execute(
-                "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.id(app)])
-            let head = try await cursor.head(horizon: horizon, session)
-            try await cursor.advance(to: head, session)
-            return try await Self.storeNewRevision(app: app, session).to
+            return try await Self.beginRecompute(app: app, cursor: cursor, horizon: horizon, session)
         }
         aggregates.keep([:], revision: revision, app: app)
+    }
+
+    func startRecompute(unlessDefinitionsAre version: Int) async throws(StorageError) -> Bool {
+        let horizon = try await engine.readHorizon()
+        let (app, cursor) = (app, cursor)
+        let revision: Int64? = try await engine.transaction { session throws(StorageError) in
+            try await session.lock(Self.analyticsLock(app))
+            let stored = try await session.execute("SELECT version FROM analytics_definitions WHERE app_id = ?", [.id(app)]).first?["version"]?.integer
+            guard stored != Int64(version) else { return nil }
+            let revision = try await Self.beginRecompute(app: app, cursor: cursor, horizon: horizon, session)
+            _ = try await session.execute(
+                "INSERT INTO analytics_definitions (app_id, version) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET version = excluded.version",
+                [.id(app), .integer(Int64(version))])
+            return revision
+        }
+        guard let revision else { return false }
+        aggregates.keep([:], revision: revision, app: app)
+        return true
+    }
+
+    /// Under the app's analytics lock: drops the app's aggregates, marks that no subscriber is counted yet and moves the cursor to the
+    /// ledger's head; returns the aggregates' new revision.
+    private static func beginRecompute(
+        app: BundleID, cursor: LedgerCursor, horizon: Int64, _ session: any SQLSession
+    ) async throws(StorageError) -> Int64 {
+        _ = try await session.execute("DELETE FROM analytics_daily WHERE app_id = ?", [.id(app)])
+        _ = try await session.execute(
+            "INSERT INTO analytics_recompute (app_id, after) VALUES (?, '') ON CONFLICT (app_id) DO UPDATE SET after = ''", [.id(app)])
+        let head = try await cursor.head(horizon: horizon, session)
+        try await cursor.advance(to: head, session)
+        return try await storeNewRevision(app: app, session).to
     }
 
     /// Recomputes the next `batchSize` subscribers of the recompute under way, in one transaction;

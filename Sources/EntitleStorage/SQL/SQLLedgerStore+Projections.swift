@@ -47,6 +47,28 @@ extension SQLLedgerStore {
         }
     }
 
+    func recentSubscribers(limit: Int, after cursor: RecentSubscriber.Cursor?) async throws(StorageError) -> [RecentSubscriber] {
+        let app = app
+        let limit = min(max(limit, 1), 1_000)
+        return try await engine.read { session throws(StorageError) in
+            var sql = "SELECT app_user_id, updated_at, projection FROM subscribers WHERE app_id = ?"
+            var values: [SQLValue] = [.id(app)]
+            if let cursor {
+                sql += " AND (updated_at < ? OR (updated_at = ? AND app_user_id < ?))"
+                values += [SQLValue(cursor.updatedAt), SQLValue(cursor.updatedAt), .id(cursor.appUserID)]
+            }
+            sql += " ORDER BY updated_at DESC, app_user_id DESC LIMIT \(limit)"
+            var found: [RecentSubscriber] = []
+            for row in try await session.execute(sql, values) {
+                guard let appUserID: AppUserID = row["app_user_id"]?.id(), let updatedAt = row["updated_at"]?.date,
+                    let facts = try StoredJSON.decodeProjection(row["projection"]?.text, appUserID: appUserID)
+                else { continue }
+                found.append(RecentSubscriber(appUserID: appUserID, facts: facts, updatedAt: updatedAt))
+            }
+            return found
+        }
+    }
+
     func subscriberIDs() async throws(StorageError) -> [AppUserID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.id(app)])

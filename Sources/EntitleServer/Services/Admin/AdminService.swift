@@ -135,6 +135,35 @@ public struct AdminService: AppService {
         }
     }
 
+    /// The most recently updated subscribers that `filter` admits, latest first: up to `limit`, from
+    /// the latest `scanned` subscribers at most (a filter few match stops there rather than read
+    /// the whole ledger).
+    public func recentSubscribers(_ filter: SubscriberFilter, limit: Int = 50, scanned: Int = 2_000) async throws(ServiceError) -> [SubscriberListing] {
+        let at = now()
+        var listed: [SubscriberListing] = []
+        var cursor: RecentSubscriber.Cursor?
+        var read = 0
+        do {
+            while listed.count < limit, read < scanned {
+                let page = try await store.recentSubscribers(limit: min(200, scanned - read), after: cursor)
+                for subscriber in page {
+                    let access = resolver.resolve(subscriber.facts, at: at)
+                    let purchases = access.subscriptions.map { SubscriberListing.Purchase(productID: $0.productID, state: $0.state) }
+                    guard filter.admits(purchases), listed.count < limit else { continue }
+                    listed.append(SubscriberListing(
+                        app: bundleID, appUserID: subscriber.appUserID, updatedAt: subscriber.updatedAt, purchases: purchases,
+                        activeEntitlements: access.activeEntitlements.map(\.id)))
+                }
+                read += page.count
+                guard page.count == 200, let last = page.last else { break }
+                cursor = last.cursor
+            }
+        } catch {
+            throw ServiceError(error)
+        }
+        return listed
+    }
+
     private func appendAdmin(_ appUserID: AppUserID, _ payload: LedgerEventPayload, at: Date) async throws(ServiceError) {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)

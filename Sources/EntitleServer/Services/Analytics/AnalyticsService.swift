@@ -55,6 +55,9 @@ public struct AnalyticsService: AppService {
         let setAside = SetAsideCollector(consumer: "analytics")
         do {
             let cells = analyticsCells(setAside: setAside)
+            if try await analytics.startRecompute(unlessDefinitionsAre: AnalyticsContributor.definitionsVersion) {
+                logger.notice("analytics recompute started: the aggregates were computed under other definitions")
+            }
             let recomputed = try await analytics.finishRecompute(batchSize: Self.recomputeBatch, cells: cells)
             if recomputed > 0 { logger.info("analytics recompute continued", metadata: ["subscribers": "\(recomputed)"]) }
             let refreshed = try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: cells)
