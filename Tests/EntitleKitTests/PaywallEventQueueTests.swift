@@ -10,7 +10,7 @@ import Testing
 /// EntitleKit's paywall events: queued offline like usage, sent in reports, stored once.
 @Suite("Entitle: paywall events")
 struct PaywallEventQueueTests {
-    static func event(_ kind: PaywallEventKind, at: Date, offering: String = Catalog.defaultOfferingID) -> PaywallEvent {
+    static func event(_ kind: PaywallEventKind, at: Date, offering: String = Catalog.standardOfferingID) -> PaywallEvent {
         PaywallEvent(
             id: UUID(), kind: kind, at: at, offeringID: offering, paywallID: "conversations-wall", trigger: "quota_exhausted", feature: "conversations")
     }

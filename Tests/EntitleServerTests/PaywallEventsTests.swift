@@ -14,7 +14,7 @@ struct PaywallEventsTests {
     static let family = "com.screentimerewards.family.monthly"
 
     static func event(
-        _ kind: PaywallEventKind, at: Date, offering: String = Catalog.defaultOfferingID, product: String? = nil, outcome: String? = nil
+        _ kind: PaywallEventKind, at: Date, offering: String = Catalog.standardOfferingID, product: String? = nil, outcome: String? = nil
     ) -> PaywallEvent {
         PaywallEvent(
             id: UUID(), kind: kind, at: at, offeringID: offering, paywallID: "upgrade-sheet", trigger: "limit_exceeded", feature: "childDevices",

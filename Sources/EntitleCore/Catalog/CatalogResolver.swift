@@ -138,6 +138,8 @@ struct CatalogResolver {
             fail(.invalidValue, entitlements: JSONPath().key("appAppleID"), "the App Apple ID is a positive number")
         }
 
+        let offerings = resolveOfferings(products: products)
+
         guard errors.isEmpty else {
             throw CatalogValidationError(errors: errors)
         }
@@ -160,6 +162,9 @@ struct CatalogResolver {
         catalog.logInTokens = logInTokens
         catalog.promotionalOfferEligibility = offerRules
         catalog.consumptionPolicy = document.consumptionInformation.map { ConsumptionPolicy(refundPreference: $0.refundPreference) }
+        if let declared = offerings.declared { catalog.offerings = declared }
+        catalog.defaultOfferingID = offerings.defaultID
+        catalog.targeting = offerings.targeting
         return catalog
     }
 
@@ -395,12 +400,12 @@ struct CatalogResolver {
         errors.append(CatalogError(code, file: storeKitFile, path: path.description, message: message, hint: hint))
     }
 
-    private mutating func fail(_ code: CatalogError.Code, entitlements path: JSONPath, _ message: String, hint: String? = nil) {
+    mutating func fail(_ code: CatalogError.Code, entitlements path: JSONPath, _ message: String, hint: String? = nil) {
         errors.append(CatalogError(code, file: entitlementsFile, path: path.description, message: message, hint: hint))
     }
 
     /// "did you mean X?" for a near miss, else the list of valid names.
-    private func suggestion(for name: String, among candidates: [String], noun: String = "products") -> String {
+    func suggestion(for name: String, among candidates: [String], noun: String = "products") -> String {
         let sorted = candidates.sorted()
         guard !sorted.isEmpty else { return "there are no \(noun)" }
         let nearest = sorted.map { ($0, Self.editDistance($0, name)) }.min { $0.1 < $1.1 }!

@@ -2,7 +2,7 @@ import EntitleCore
 import EntitleWire
 import Foundation
 
-/// The paywall's view of a catalog: one offering, `default`, the current one.
+/// The paywall's view of a catalog: its offerings, the default one current.
 enum OfferingsBuilder {
     static func response(_ catalog: Catalog) -> OfferingsResponse {
         let savings = Dictionary(catalog.yearlySavings.map { ($0.yearlyProductID, $0.percent) }, uniquingKeysWith: { first, _ in first })
@@ -21,13 +21,21 @@ enum OfferingsBuilder {
                 entitlements: entitlements.map(\.id).sorted(), features: access.features.sorted(),
                 limits: access.limits.mapValues(\.maximum))
         }
-        let groups = catalog.subscriptionGroups.map { group in
-            OfferingGroup(id: group.id, name: group.name, products: group.productIDsByLevel.compactMap { catalog.product($0) }.map(offered))
+        let offerings = catalog.offerings.map { definition in
+            let included = Set(definition.productIDs)
+            let order = Dictionary(definition.productIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let groups = catalog.subscriptionGroups.compactMap { group -> OfferingGroup? in
+                let products = group.productIDsByLevel.filter(included.contains).compactMap { catalog.product($0) }
+                return products.isEmpty ? nil : OfferingGroup(id: group.id, name: group.name, products: products.map(offered))
+            }
+            let grouped = Set(catalog.subscriptionGroups.flatMap(\.productIDsByLevel))
+            let others = definition.productIDs.filter { !grouped.contains($0) }.compactMap { catalog.product($0) }
+                .filter { $0.kind != .autoRenewable }.sorted { order[$0.id, default: 0] < order[$1.id, default: 0] }.map(offered)
+            return Offering(
+                id: definition.id, productIDs: definition.productIDs.map(\.rawValue), highlightedProductID: definition.highlighted?.rawValue,
+                metadata: definition.metadata, subscriptionGroups: groups, otherProducts: others)
         }
-        let grouped = Set(catalog.subscriptionGroups.flatMap(\.productIDsByLevel))
-        let others = catalog.products.filter { !grouped.contains($0.id) && $0.kind != .autoRenewable }.map(offered)
-        return OfferingsResponse(
-            currentOfferingID: Catalog.defaultOfferingID, offerings: [Offering(id: Catalog.defaultOfferingID, subscriptionGroups: groups, otherProducts: others)])
+        return OfferingsResponse(currentOfferingID: catalog.defaultOfferingID, offerings: offerings)
     }
 
     static func offer(_ offer: SubscriptionOffer) -> OfferInfo {

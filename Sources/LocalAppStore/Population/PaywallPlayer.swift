@@ -82,7 +82,7 @@ struct PaywallPlayer {
         // IDs from the seed and a counter: the same plan reports the same events.
         let id = UUID(uuidString: String(format: "%08X-0000-4000-8000-%012llX", UInt32(truncatingIfNeeded: seed), next)) ?? UUID()
         return PaywallEvent(
-            id: id, kind: kind, at: at, offeringID: Catalog.defaultOfferingID, paywallID: paywall, trigger: trigger, feature: feature,
+            id: id, kind: kind, at: at, offeringID: catalog.defaultOfferingID, paywallID: paywall, trigger: trigger, feature: feature,
             productID: kind.isAboutAProduct ? product : nil, outcome: outcome)
     }
 

@@ -36,10 +36,16 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var promotionalOffers: [String: PromotionalOfferDocument]
     /// The app answers CONSUMPTION_REQUEST notifications (it has its customers' consent).
     public var consumptionInformation: ConsumptionInformationDocument?
+    /// The offerings a paywall may show, by ID; one, `default`, of every product when absent.
+    public var offerings: [String: OfferingDocument]?
+    /// The offering served when no targeting rule matches: `default` when absent.
+    public var defaultOffering: String?
+    /// Which offering whom, read in order; the first rule that matches wins.
+    public var targeting: [TargetingRuleDocument]
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
-        case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens
+        case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting
     }
 
     public init(from decoder: any Decoder) throws {
@@ -61,5 +67,8 @@ public struct EntitlementsDocument: Decodable, Sendable {
         nonRenewingDurations = try container.decodeIfPresent([String: String].self, forKey: .nonRenewingDurations) ?? [:]
         promotionalOffers = try container.decodeIfPresent([String: PromotionalOfferDocument].self, forKey: .promotionalOffers) ?? [:]
         consumptionInformation = try container.decodeIfPresent(ConsumptionInformationDocument.self, forKey: .consumptionInformation)
+        offerings = try container.decodeIfPresent([String: OfferingDocument].self, forKey: .offerings)
+        defaultOffering = try container.decodeIfPresent(String.self, forKey: .defaultOffering)
+        targeting = try container.decodeIfPresent([TargetingRuleDocument].self, forKey: .targeting) ?? []
     }
 }

@@ -35,6 +35,13 @@ public struct Catalog: Hashable, Sendable {
     /// What every subscriber has with no entitlement.
     public var free: AccessLevel
     public var appTrial: AppTrialPolicy?
+    /// The offerings a paywall may show, as the entitlements file declares them; when it declares none,
+    /// one, `default`, of every product that grants an entitlement (``Catalog/standardOfferings(_:)``).
+    public var offerings: [OfferingDefinition] = []
+    /// The offering served when no targeting rule matches.
+    public var defaultOfferingID: String = Catalog.standardOfferingID
+    /// Which offering whom: read in order, the first rule that matches wins (``OfferingTargeting``).
+    public var targeting: [TargetingRule] = []
 
     private var productIndex: [ProductID: Int]
     private var entitlementIndex: [String: Int]
@@ -62,6 +69,7 @@ public struct Catalog: Hashable, Sendable {
         self.appTrial = appTrial
         self.productIndex = Dictionary(uniqueKeysWithValues: self.products.enumerated().map { ($1.id, $0) })
         self.entitlementIndex = Dictionary(uniqueKeysWithValues: self.entitlements.enumerated().map { ($1.id, $0) })
+        self.offerings = Self.standardOfferings(self.products)
     }
 
     /// A catalog with no products: every subscriber gets nothing but a warning-free "no subscription".

@@ -1,0 +1,17 @@
+/// What targeting knows of a subscriber when an offering is served: the device's storefront and app
+/// version (as the app reports them), where the subscriber stands, and their attributes.
+public struct TargetingContext: Hashable, Sendable {
+    /// The App Store storefront, ISO 3166-1 alpha-3 (`FRA`), as StoreKit's `Storefront.countryCode` gives it.
+    public var storefront: String?
+    /// The app's version (`CFBundleShortVersionString`), such as `2.4.1`.
+    public var appVersion: String?
+    public var audience: Audience
+    public var attributes: [String: String]
+
+    public init(storefront: String? = nil, appVersion: String? = nil, audience: Audience, attributes: [String: String] = [:]) {
+        self.storefront = storefront
+        self.appVersion = appVersion
+        self.audience = audience
+        self.attributes = attributes
+    }
+}

@@ -1,0 +1,56 @@
+import EntitleCore
+import Foundation
+import Testing
+
+/// The entitlements file's offerings, default offering and targeting, as ``CatalogLoader`` reads them.
+@Suite("Catalog offerings")
+struct CatalogOfferingsTests {
+    static func with(_ json: String) -> String {
+        CatalogLoaderTests.entitlements.replacingOccurrences(of: "\"futureKey\":true,", with: "\"futureKey\":true,\(json),")
+    }
+
+    @Test("without offerings, one: default, of every product, served to everyone")
+    func standard() throws {
+        let catalog = try CatalogLoaderTests.load()
+        #expect(catalog.offeringIDs == ["default"])
+        #expect(catalog.defaultOfferingID == "default")
+        #expect(catalog.offering("default")?.productIDs == catalog.products.map(\.id))
+        #expect(catalog.targeting.isEmpty)
+    }
+
+    @Test("declared offerings keep their products' order, highlight and metadata; targeting rules keep theirs")
+    func declared() throws {
+        let catalog = try CatalogLoaderTests.load(entitlements: Self.with("""
+            "offerings":{"default":{"products":["app.pro.yearly","app.pro.monthly"],"highlighted":"app.pro.yearly","metadata":{"title":"Go Pro"}},\
+            "lapsed":{"products":["app.pro.monthly"]}},\
+            "targeting":[{"offering":"lapsed","audiences":["lapsed"],"storefronts":["FRA"],"minimumAppVersion":"2.0","attributes":{"role":["teacher"]}},\
+            {"offering":"default","belowAppVersion":"1.5"}]
+            """))
+        #expect(catalog.offeringIDs == ["default", "lapsed"])
+        let standard = try #require(catalog.offering("default"))
+        #expect(standard.productIDs == ["app.pro.yearly", "app.pro.monthly"])
+        #expect(standard.highlighted == "app.pro.yearly")
+        #expect(standard.metadata == ["title": "Go Pro"])
+        #expect(catalog.targeting == [
+            TargetingRule(offeringID: "lapsed", storefronts: ["FRA"], minimumAppVersion: "2.0", audiences: [.lapsed], attributes: ["role": ["teacher"]]),
+            TargetingRule(offeringID: "default", belowAppVersion: "1.5"),
+        ])
+    }
+
+    @Test("every mistake is reported with its path", arguments: [
+        (#""offerings":{"default":{"products":["app.nope"]}}"#, "offerings.default.products[0]"),
+        (#""offerings":{"default":{"products":["app.pro.monthly","app.pro.monthly"]}}"#, "offerings.default.products[1]"),
+        (#""offerings":{"default":{"products":[]}}"#, "offerings.default.products"),
+        (#""offerings":{"default":{"products":["app.pro.monthly"],"highlighted":"app.pro.yearly"}}"#, "offerings.default.highlighted"),
+        (#""offerings":{"annual":{"products":["app.pro.yearly"]}}"#, "offerings"),
+        (#""offerings":{"annual":{"products":["app.pro.yearly"]}},"defaultOffering":"monthly""#, "defaultOffering"),
+        (#""targeting":[{"offering":"summer"}]"#, "targeting[0].offering"),
+        (#""targeting":[{"offering":"default","minimumAppVersion":"2.x"}]"#, "targeting[0].minimumAppVersion"),
+        (#""targeting":[{"offering":"default","storefronts":["fr"]}]"#, "targeting[0].storefronts[0]"),
+        (#""targeting":[{"offering":"default","audiences":["vip"]}]"#, "targeting[0].audiences[0]"),
+    ])
+    func mistakes(json: String, path: String) {
+        let errors = CatalogLoaderTests.errors(entitlements: Self.with(json))
+        #expect(errors.map(\.path).contains(path), "\(errors.map { "\($0.path): \($0.message)" })")
+    }
+}
