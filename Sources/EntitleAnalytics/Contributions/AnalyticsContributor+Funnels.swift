@@ -12,6 +12,36 @@ extension AnalyticsContributor {
         /// A purchase the subscriber decided on: the chain's first paid period (a direct purchase or a
         /// trial's conversion), or one Apple gives the reason `PURCHASE` (an upgrade, a resubscription).
         var isPurchase: Bool
+        /// When the period ends (`nil`: a one-time purchase).
+        var expires: Date?
+    }
+
+    /// A subscriber's purchases as the funnels and experiments read them: when each introductory free
+    /// trial began, and each chain's paid periods in order (family-shared ones left out).
+    struct Purchases {
+        var trialStarts: [Date] = []
+        var chains: [[Payment]] = []
+    }
+
+    func purchases(of history: SubscriberHistory) -> Purchases {
+        var purchases = Purchases()
+        for chain in history.purchases.values {
+            var payments: [Payment] = []
+            for transaction in chain.chronological {
+                guard let purchased = transaction.purchaseDate, transaction.inAppOwnershipType != .familyShared else { continue }
+                let price = transaction.price ?? catalog.product(ProductID(transaction.productId ?? ""))?.price?.milliunits ?? 0
+                if isFree(transaction, price: price) {
+                    if transaction.offerType == .introductoryOffer { purchases.trialStarts.append(purchased) }
+                    continue
+                }
+                let refunded = chain.revocation(of: transaction) != nil && !(transaction.isUpgraded ?? false)
+                payments.append(Payment(
+                    at: purchased, currency: transaction.currency ?? catalog.currency ?? "XXX", net: refunded ? 0 : price,
+                    isPurchase: payments.isEmpty || transaction.transactionReason == .purchase, expires: transaction.expiresDate))
+            }
+            if !payments.isEmpty { purchases.chains.append(payments) }
+        }
+        return purchases
     }
 
     /// The segments a paywall event counts in: every paywall together, then its paywall, offering,
@@ -34,26 +64,8 @@ extension AnalyticsContributor {
 
     /// The funnels' cells: the paywall events by segment, each segment's first view and what the
     /// subscriber bought at or after it, and the subscriber's path from first seen to paid.
-    func addFunnelCells(of history: SubscriberHistory, to cells: inout AnalyticsCells) {
-        var trialStarts: [Date] = []
-        // Each chain's paid periods, in order.
-        var chains: [[Payment]] = []
-        for chain in history.purchases.values {
-            var payments: [Payment] = []
-            for transaction in chain.chronological {
-                guard let purchased = transaction.purchaseDate, transaction.inAppOwnershipType != .familyShared else { continue }
-                let price = transaction.price ?? catalog.product(ProductID(transaction.productId ?? ""))?.price?.milliunits ?? 0
-                if isFree(transaction, price: price) {
-                    if transaction.offerType == .introductoryOffer { trialStarts.append(purchased) }
-                    continue
-                }
-                let refunded = chain.revocation(of: transaction) != nil && !(transaction.isUpgraded ?? false)
-                payments.append(Payment(
-                    at: purchased, currency: transaction.currency ?? catalog.currency ?? "XXX", net: refunded ? 0 : price,
-                    isPurchase: payments.isEmpty || transaction.transactionReason == .purchase))
-            }
-            if !payments.isEmpty { chains.append(payments) }
-        }
+    func addFunnelCells(of history: SubscriberHistory, purchases: Purchases, to cells: inout AnalyticsCells) {
+        let (trialStarts, chains) = (purchases.trialStarts, purchases.chains)
 
         var firstViews: [String: Date] = [:]
         for event in history.paywallEvents.values {

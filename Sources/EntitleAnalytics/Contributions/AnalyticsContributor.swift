@@ -11,7 +11,7 @@ public struct AnalyticsContributor: Sendable {
     public let catalog: Catalog
     /// The version of what the cells count: raised whenever a metric is added or counted differently,
     /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
-    /// 2: paywall funnels, arrivals, reactivations within the month.
+    /// 2: paywall funnels, arrivals, reactivations within the month, experiments.
     public static let definitionsVersion = 2
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
@@ -141,7 +141,9 @@ public struct AnalyticsContributor: Sendable {
                 cells.add(amount, to: AnalyticsKey(day: day, metric: .cohortRevenue, currency: currency, cohort: cohort))
             }
         }
-        addFunnelCells(of: history, to: &cells)
+        let purchases = purchases(of: history)
+        addFunnelCells(of: history, purchases: purchases, to: &cells)
+        addExperimentCells(of: history, purchases: purchases, to: &cells)
         return cells
     }
 

@@ -85,6 +85,25 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Of those, the ones who have paid since.
     case arrivalsPaid = "arrivals_paid"
 
+    // Experiments (docs/growth.md), by `cohort` EXPERIMENT/VARIANT, on the enrolment's day unless said.
+    /// Subscribers enrolled.
+    case experimentExposed = "experiment_exposed"
+    /// Of those, the ones who began an introductory free trial within the revenue window.
+    case experimentTrials = "experiment_trials"
+    /// Of those, the ones who made a paid purchase within the window.
+    case experimentPaid = "experiment_paid"
+    /// Their net revenue within the window from that purchase on, by currency.
+    case experimentRevenue = "experiment_revenue"
+    /// The sum of each subscriber's window revenue squared, by currency (milliunits²): the variance.
+    case experimentRevenueSquares = "experiment_revenue_squares"
+    /// First periods of those purchases that reached their end, on the end's day.
+    case experimentRenewalOpportunities = "experiment_renewal_opportunities"
+    /// Of those, the ones that renewed.
+    case experimentRenewals = "experiment_renewals"
+
+    /// Whether the cell belongs to an experiment's results (``ExperimentReport``).
+    public var isExperiment: Bool { (AnalyticsMetric.experimentExposed.ordinal...AnalyticsMetric.experimentRenewals.ordinal).contains(ordinal) }
+
     /// Whether the cell belongs to the funnels (``FunnelReport``) rather than the overview.
     public var isFunnel: Bool { (AnalyticsMetric.paywallImpressions.ordinal...AnalyticsMetric.arrivalsPaid.ordinal).contains(ordinal) }
 
@@ -144,6 +163,13 @@ extension AnalyticsMetric {
         case .arrivalsTrials: 34
         case .arrivalsPaid: 35
         case .reactivationsWithinMonth: 36
+        case .experimentExposed: 37
+        case .experimentTrials: 38
+        case .experimentPaid: 39
+        case .experimentRevenue: 40
+        case .experimentRevenueSquares: 41
+        case .experimentRenewalOpportunities: 42
+        case .experimentRenewals: 43
         }
     }
 }

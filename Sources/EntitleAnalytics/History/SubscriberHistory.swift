@@ -15,6 +15,11 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     /// paywall event, the app-managed trial's start), a purchase's date, else when Apple signed an
     /// event or the server received it.
     public var firstSeenAt: Date?
+    /// The subscriber's experiment enrolments (the earliest of each experiment), their own and those
+    /// an anonymous subscriber who logged in as them brought.
+    public var experiments: [String: ExperimentEnrolment] = [:]
+    /// Whether the subscriber logged in as another and was merged into it: their enrolments count there.
+    public var mergedAway = false
 
     public init(appUserID: AppUserID) {
         self.appUserID = appUserID
@@ -62,12 +67,24 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
             case nil:
                 break
             }
-        case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .subscriberMerged, .openAccessSet,
-            .householdJoined, .householdLeft:
+        case .subscriberMerged(let from, let into, let facts):
+            if from == appUserID, into != appUserID { mergedAway = true }
+            if into == appUserID, let facts {
+                for enrolment in facts.experiments.values { recordEnrolment(enrolment) }
+            }
+        case .experimentEnrolled(let enrolment):
+            recordEnrolment(enrolment)
+        case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .openAccessSet,
+            .householdJoined, .householdLeft, .experimentChanged:
             break
         case .paywall(let paywall):
             paywallEvents[paywall.id] = paywall
         }
+    }
+
+    private mutating func recordEnrolment(_ enrolment: ExperimentEnrolment) {
+        if let existing = experiments[enrolment.experimentID], !enrolment.precedes(existing) { return }
+        experiments[enrolment.experimentID] = enrolment
     }
 
     private mutating func noteSeen(_ event: LedgerEvent) {

@@ -166,7 +166,7 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
 
         mutating func add(_ key: AnalyticsKey, _ value: Int64) {
             // The funnels' cells are ``FunnelReport``'s.
-            if key.metric.isFunnel { return }
+            if key.metric.isFunnel || key.metric.isExperiment { return }
             if !key.currency.isEmpty { currencies.insert(key.currency) }
             switch key.metric {
             case .mrr:

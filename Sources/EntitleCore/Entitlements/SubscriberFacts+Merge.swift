@@ -8,7 +8,9 @@ extension SubscriberFacts {
     /// - usage: every record moves, so uses in one quota window add up (records with the same
     ///   idempotency key for the same feature count once);
     /// - grants, overrides, household memberships and Ask to Buy requests: moved, each once;
-    /// - attributes and the time zone: this subscriber's stand; the other's fill what this one never set.
+    /// - attributes and the time zone: this subscriber's stand; the other's fill what this one never set;
+    /// - experiment enrolments: the earlier of each experiment stands, so a device that logs in is served
+    ///   the variant the subscriber was first enrolled in.
     public mutating func absorb(_ other: SubscriberFacts) {
         for (id, chain) in other.purchases {
             purchases[id, default: SubscriptionFacts(originalTransactionID: id)].merge(chain)
@@ -27,6 +29,7 @@ extension SubscriberFacts {
         overrideRemovals.merge(other.overrideRemovals) { min($0, $1) }
         for (household, membership) in other.households where households[household] == nil { households[household] = membership }
         for (key, value) in other.attributeValues where attributeValues[key] == nil { attributeValues[key] = value }
+        for enrolment in other.experiments.values { recordEnrolment(enrolment) }
         if timeZone.secondsFromGMT() == 0, ["UTC", "GMT"].contains(timeZone.identifier), other.timeZone.identifier != timeZone.identifier,
             !["UTC", "GMT"].contains(other.timeZone.identifier)
         {

@@ -58,6 +58,15 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
         if let existing = attributeValues[key], (existing.at, existing.value ?? "") >= (at, value ?? "") { return }
         attributeValues[key] = StampedAttribute(value: value, at: at)
     }
+    /// The experiments the subscriber is enrolled in, by experiment ID: the earliest enrolment of each.
+    public var experiments: [String: ExperimentEnrolment] = [:]
+
+    /// Records an enrolment; of two in one experiment the earlier stands (``ExperimentEnrolment/precedes(_:)``).
+    public mutating func recordEnrolment(_ enrolment: ExperimentEnrolment) {
+        if let existing = experiments[enrolment.experimentID], !enrolment.precedes(existing) { return }
+        experiments[enrolment.experimentID] = enrolment
+    }
+
     /// Ask to Buy requests the app reported, by product id.
     public var pendingPurchases: [ProductID: PendingPurchase] = [:]
 
@@ -125,5 +134,6 @@ extension SubscriberFacts {
         overrideRemovals = try container.decodeIfPresent([String: Date].self, forKey: .overrideRemovals) ?? [:]
         pendingPurchases = try container.decodeIfPresent([ProductID: PendingPurchase].self, forKey: .pendingPurchases) ?? [:]
         attributeValues = try container.decodeIfPresent([String: StampedAttribute].self, forKey: .attributeValues) ?? [:]
+        experiments = try container.decodeIfPresent([String: ExperimentEnrolment].self, forKey: .experiments) ?? [:]
     }
 }

@@ -21,6 +21,11 @@ extension LedgerEvent {
             return Self.instant("usage.at", record.at)
         case .paywall(let event):
             return Self.instant("paywall.at", event.at)
+        case .experimentEnrolled(let enrolment):
+            return Self.instant("experiment.at", enrolment.at)
+        case .experimentChanged(let experiment):
+            return Self.instant("experiment.createdAt", experiment.createdAt) ?? Self.instant("experiment.startedAt", experiment.startedAt)
+                ?? Self.instant("experiment.endedAt", experiment.endedAt)
         case .grant(let grant):
             return Self.instant("grant.startsAt", grant.startsAt) ?? Self.instant("grant.endsAt", grant.endsAt)
                 ?? Self.instant("grant.revokedAt", grant.revokedAt)

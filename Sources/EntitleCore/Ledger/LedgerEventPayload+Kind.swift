@@ -26,6 +26,8 @@ extension LedgerEventPayload {
         case .householdJoined(let household, _): "household_joined/\(household)"
         case .householdLeft(let household, _): "household_left/\(household)"
         case .paywall(let event): "paywall/\(event.kind.rawValue)"
+        case .experimentEnrolled(let enrolment): "experiment_enrolled/\(enrolment.experimentID)/\(enrolment.variantID)"
+        case .experimentChanged(let experiment): "experiment_changed/\(experiment.id)/\(experiment.state.rawValue)"
         }
     }
 }

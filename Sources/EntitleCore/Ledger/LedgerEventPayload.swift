@@ -38,4 +38,8 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     /// The app's paywall did something (shown, closed, a purchase started…): no effect on access, the
     /// funnels' input.
     case paywall(PaywallEvent)
+    /// The subscriber was enrolled in an experiment when it first served them (docs/growth.md).
+    case experimentEnrolled(ExperimentEnrolment)
+    /// An experiment was created or changed (global: no subscriber): the whole experiment as it now is.
+    case experimentChanged(Experiment)
 }

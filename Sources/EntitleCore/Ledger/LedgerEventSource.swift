@@ -25,4 +25,6 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     /// The global "grant access to everyone until T" switch (no subscriber).
     case openAccess = "open_access"
     case paywall
+    /// An experiment's definition (global), or a subscriber's enrolment in one.
+    case experiment
 }

@@ -78,9 +78,12 @@ extension SubscriberFacts: LedgerFolding {
         case .openAccessSet:
             // Global, not a subscriber's: the service reads the latest one from the ledger.
             break
-        case .paywall:
-            // What the paywall did grants nothing: the funnels read it.
+        case .paywall, .experimentChanged:
+            // What the paywall did grants nothing: the funnels read it. Experiments are global: the
+            // service reads them from the ledger.
             break
+        case .experimentEnrolled(let enrolment):
+            recordEnrolment(enrolment)
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

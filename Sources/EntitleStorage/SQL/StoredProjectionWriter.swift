@@ -6,7 +6,7 @@ import Foundation
 /// Writes a subscriber's projection (``SubscriberFacts``) as the ledger's `JSONEncoder` writes it, byte
 /// for byte, without `Codable`'s machinery: every append rewrites it while holding SQLite's one writer,
 /// where `JSONEncoder` was the largest cost after the statements. Facts with grants, overrides or Ask to
-/// Buy requests, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
+/// Buy requests or experiment enrolments, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
 /// hold every text written here to equal the encoder's.
 enum StoredProjectionWriter {
     /// `facts` as stored, or `nil` when `JSONEncoder` must write them.
@@ -26,6 +26,10 @@ enum StoredProjectionWriter {
             json.closeObject()
         }
         json.closeObject()
+        // Enrolments are left to the encoder: few subscribers have any.
+        guard facts.experiments.isEmpty else { return nil }
+        json.key("experiments")
+        json.emptyObject()
         json.key("grantRevocations")
         write(facts.grantRevocations, to: &json)
         json.key("grants")

@@ -1,0 +1,66 @@
+import EntitleCore
+
+/// An experiment's results per variant, from aggregate cells alone (docs/growth.md).
+public struct ExperimentReport: Hashable, Sendable, Codable {
+    public var experimentID: String
+    /// The control (the experiment's first variant) first.
+    public var variants: [VariantResult]
+    /// The currencies revenue came in.
+    public var currencies: [String]
+
+    /// The results of `experiment` from `cells` (every day's).
+    public init(experiment: Experiment, cells: AnalyticsCells) {
+        var counts: [String: [AnalyticsMetric: Int64]] = [:]
+        var sums: [String: [String: (sum: Int64, squares: Int64)]] = [:]
+        var seen = Set<String>()
+        let prefix = experiment.id + "/"
+        for (key, value) in cells where key.metric.isExperiment && key.cohort.hasPrefix(prefix) {
+            let variant = String(key.cohort.dropFirst(prefix.count))
+            switch key.metric {
+            case .experimentRevenue:
+                seen.insert(key.currency)
+                sums[variant, default: [:]][key.currency, default: (0, 0)].sum.addSaturating(value)
+            case .experimentRevenueSquares:
+                seen.insert(key.currency)
+                sums[variant, default: [:]][key.currency, default: (0, 0)].squares.addSaturating(value)
+            default:
+                counts[variant, default: [:]][key.metric, default: 0].addSaturating(value)
+            }
+        }
+        let currencies = seen.sorted()
+        func count(_ variant: String, _ metric: AnalyticsMetric) -> Int64 { counts[variant]?[metric] ?? 0 }
+        let control = experiment.variants.first?.id ?? ""
+        self.experimentID = experiment.id
+        self.currencies = currencies
+        self.variants = experiment.variants.map { variant in
+            let id = variant.id
+            let exposed = count(id, .experimentExposed)
+            let compared = id != control
+            var revenuePerExposed: [String: Double] = [:]
+            var revenueComparison: [String: Comparison] = [:]
+            for currency in currencies {
+                let mine = sums[id]?[currency] ?? (0, 0)
+                if exposed > 0 { revenuePerExposed[currency] = Double(mine.sum) / Double(exposed) }
+                let theirs = sums[control]?[currency] ?? (0, 0)
+                if compared, let comparison = Comparison.means(
+                    control: (Double(theirs.sum), Double(theirs.squares), count(control, .experimentExposed)),
+                    variant: (Double(mine.sum), Double(mine.squares), exposed))
+                {
+                    revenueComparison[currency] = comparison
+                }
+            }
+            func proportion(_ metric: AnalyticsMetric, of whole: AnalyticsMetric) -> Comparison? {
+                compared ? Comparison.proportions(control: (count(control, metric), count(control, whole)), variant: (count(id, metric), count(id, whole))) : nil
+            }
+            return VariantResult(
+                variantID: id, exposed: exposed, trials: count(id, .experimentTrials),
+                trialRate: AnalyticsReport.rate(count(id, .experimentTrials), exposed), paid: count(id, .experimentPaid),
+                paidRate: AnalyticsReport.rate(count(id, .experimentPaid), exposed), revenuePerExposed: revenuePerExposed,
+                renewalOpportunities: count(id, .experimentRenewalOpportunities), renewals: count(id, .experimentRenewals),
+                renewalRate: AnalyticsReport.rate(count(id, .experimentRenewals), count(id, .experimentRenewalOpportunities)),
+                trialComparison: proportion(.experimentTrials, of: .experimentExposed), paidComparison: proportion(.experimentPaid, of: .experimentExposed),
+                revenueComparison: revenueComparison,
+                renewalComparison: proportion(.experimentRenewals, of: .experimentRenewalOpportunities))
+        }
+    }
+}
