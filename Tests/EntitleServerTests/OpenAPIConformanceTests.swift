@@ -1,4 +1,5 @@
 import AppStoreModels
+import EntitleCore
 import EntitleTestSupport
 import EntitleWire
 import Foundation
@@ -84,6 +85,10 @@ struct OpenAPIConformanceTests {
         case "setOpenAccess": return ByteBuffer(string: #"{"endsAt":"2026-02-01T00:00:00Z","reason":"conformance"}"#)
         case "extendRenewal": return ServerHarness.json(RenewalExtensionRequest(days: 7, reasonCode: 1))
         case "createWebhookEndpoint": return ServerHarness.json(CreateWebhookEndpointRequest(url: "http://127.0.0.1:9/hooks", eventTypes: ["renewal"]))
+        case "createExperiment":
+            return ServerHarness.json(CreateExperimentRequest(
+                id: "oa-experiment", variants: [ExperimentVariant(id: "a", offeringID: "default"), ExperimentVariant(id: "b", offeringID: "default")]))
+        case "rollOutExperiment": return ServerHarness.json(RollOutRequest(variantID: "a"))
         case "signPromotionalOffer": return ServerHarness.json(PromotionalOfferRequest(productID: "com.screentimerewards.family.monthly", offerID: "none"))
         default: return ByteBuffer()
         }
@@ -96,11 +101,12 @@ struct OpenAPIConformanceTests {
             .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{keyID}", with: "key_unknown").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
             .replacingOccurrences(of: "{orderID}", with: "MORDER0001").replacingOccurrences(of: "{endpointID}", with: "we_unknown")
             .replacingOccurrences(of: "{deliveryID}", with: "1").replacingOccurrences(of: "{jobID}", with: "job_unknown")
+            .replacingOccurrences(of: "{experimentID}", with: "exp_unknown")
     }
 
-    @Test("the document describes the 52 operations the server serves")
+    @Test("the document describes the 60 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 52)
+        #expect(Self.operations.count == 60)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

@@ -70,7 +70,8 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
         case .subscriberMerged(let from, let into, let facts):
             if from == appUserID, into != appUserID { mergedAway = true }
             if into == appUserID, let facts {
-                for enrolment in facts.experiments.values { recordEnrolment(enrolment) }
+                // As the projection absorbs them: the subscriber's own stand.
+                for (id, enrolment) in facts.experiments where experiments[id] == nil { experiments[id] = enrolment }
             }
         case .experimentEnrolled(let enrolment):
             recordEnrolment(enrolment)

@@ -9,8 +9,8 @@ extension SubscriberFacts {
     ///   idempotency key for the same feature count once);
     /// - grants, overrides, household memberships and Ask to Buy requests: moved, each once;
     /// - attributes and the time zone: this subscriber's stand; the other's fill what this one never set;
-    /// - experiment enrolments: the earlier of each experiment stands, so a device that logs in is served
-    ///   the variant the subscriber was first enrolled in.
+    /// - experiment enrolments: this subscriber's stand, the other's fill experiments this one wasn't in,
+    ///   so a device that logs in is served the variant the account already has, and never moves it.
     public mutating func absorb(_ other: SubscriberFacts) {
         for (id, chain) in other.purchases {
             purchases[id, default: SubscriptionFacts(originalTransactionID: id)].merge(chain)
@@ -29,7 +29,7 @@ extension SubscriberFacts {
         overrideRemovals.merge(other.overrideRemovals) { min($0, $1) }
         for (household, membership) in other.households where households[household] == nil { households[household] = membership }
         for (key, value) in other.attributeValues where attributeValues[key] == nil { attributeValues[key] = value }
-        for enrolment in other.experiments.values { recordEnrolment(enrolment) }
+        for (id, enrolment) in other.experiments where experiments[id] == nil { experiments[id] = enrolment }
         if timeZone.secondsFromGMT() == 0, ["UTC", "GMT"].contains(timeZone.identifier), other.timeZone.identifier != timeZone.identifier,
             !["UTC", "GMT"].contains(other.timeZone.identifier)
         {

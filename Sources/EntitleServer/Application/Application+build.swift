@@ -29,6 +29,8 @@ extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}
 extension AnalyticsReport: ResponseEncodable {}
 extension FunnelReport: ResponseEncodable {}
+extension Experiment: ResponseEncodable {}
+extension ExperimentResults: ResponseEncodable {}
 extension OfferingsResponse: ResponseEncodable {}
 extension PromotionalOfferResponse: ResponseEncodable {}
 
@@ -152,6 +154,7 @@ func buildRouter(
     AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).add(middleware: secret))
+    ExperimentsController().addRoutes(to: router.group("/v1/experiments").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).add(middleware: forApps))
     DashboardController(apps: apps, keys: keys, stored: stored, sessions: sessions).addRoutes(to: router)
     extraRoutes?(router)

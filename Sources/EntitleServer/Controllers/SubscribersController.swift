@@ -91,6 +91,12 @@ struct SubscribersController {
             let report = try await context.services.growth.recordPaywallEvents(appUserID: context.subscriberID(), body.events)
             return PaywallEventsResponse(recorded: report.recorded, duplicates: report.duplicates)
         }
+        group.get("offerings") { request, context -> OfferingsResponse in
+            let query = request.uri.queryParameters
+            let served = try await context.services.experiments.servedOffering(
+                appUserID: context.subscriberID(), storefront: query.get("storefront"), appVersion: query.get("appVersion"))
+            return OfferingsBuilder.response(try context.services.catalog, served: served)
+        }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1
             guard let usage, (0...InputRules.maximumUsage).contains(usage) else {

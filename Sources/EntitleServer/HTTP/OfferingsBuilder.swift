@@ -38,6 +38,23 @@ enum OfferingsBuilder {
         return OfferingsResponse(currentOfferingID: catalog.defaultOfferingID, offerings: offerings)
     }
 
+    /// The catalog's offerings with the one `served` current, and why.
+    static func response(_ catalog: Catalog, served: ServedOffering) -> OfferingsResponse {
+        var response = response(catalog)
+        response.currentOfferingID = served.offeringID
+        switch served.reason {
+        case .experiment(let id, let variant):
+            (response.servedBy, response.experimentID, response.variantID) = ("experiment", id, variant)
+        case .rolledOut(let id, let variant):
+            (response.servedBy, response.experimentID, response.variantID) = ("rolled_out", id, variant)
+        case .targeting:
+            response.servedBy = "targeting"
+        case .default:
+            response.servedBy = "default"
+        }
+        return response
+    }
+
     static func offer(_ offer: SubscriptionOffer) -> OfferInfo {
         OfferInfo(
             kind: OfferKind(rawValue: offer.kind.rawValue), id: offer.id, paymentMode: offer.paymentMode.rawValue, period: offer.period.description,

@@ -25,6 +25,8 @@ public final class AppServices: Sendable {
     public let analytics: AnalyticsService
     /// What the app's paywalls did.
     public let growth: GrowthService
+    /// Experiments on offerings, and the offering each subscriber is served.
+    public let experiments: ExperimentService
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -44,6 +46,7 @@ public final class AppServices: Sendable {
         webhooks = WebhookService(context: context)
         analytics = AnalyticsService(context: context)
         growth = GrowthService(context: context)
+        experiments = ExperimentService(context: context, analytics: analytics)
     }
 
     /// The app these services are for.

@@ -53,6 +53,14 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidPaywallEvent = Code(rawValue: "paywall.invalidEvent")
         /// A paywall event names an offering the app doesn't have.
         public static let unknownOffering = Code(rawValue: "paywall.unknownOffering")
+        /// No experiment has that ID.
+        public static let experimentNotFound = Code(rawValue: "experiment.notFound")
+        /// The experiment breaks the documented rules (``Experiment/problem(in:)``).
+        public static let invalidExperiment = Code(rawValue: "experiment.invalid")
+        /// An experiment with that ID exists.
+        public static let experimentExists = Code(rawValue: "experiment.exists")
+        /// The experiment's state doesn't allow the change (a stopped one can't start again).
+        public static let experimentTransition = Code(rawValue: "experiment.invalidTransition")
         /// The feature is not in the app's catalog.
         public static let unknownFeature = Code(rawValue: "usage.unknownFeature")
         /// The feature exists but has no quota to count usage against.

@@ -23,6 +23,10 @@ public protocol EventLog: Sendable {
     /// open-access switch).
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent?
 
+    /// Every stored event of `source` that belongs to no subscriber, in the order they were stored
+    /// (an experiment's versions, say).
+    func globalEvents(source: LedgerEventSource) async throws(StorageError) -> [LedgerEvent]
+
     /// A subscriber's events, in the order they were stored, whole (with the signed payload as
     /// received). The other reads of events, made for folding and by consumers, leave
     /// `rawSignedPayload` out (`nil`): it is kept apart from the decoded event, for audit.

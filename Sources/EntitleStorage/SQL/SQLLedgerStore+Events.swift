@@ -39,6 +39,14 @@ extension SQLLedgerStore {
         }
     }
 
+    func globalEvents(source: LedgerEventSource) async throws(StorageError) -> [LedgerEvent] {
+        try await engine.read { session throws(StorageError) in
+            try StoredJSON.decodeEvents(await session.execute(
+                "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL ORDER BY sequence",
+                [.id(app), .text(source.rawValue)]))
+        }
+    }
+
     func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent] {
         try await engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(

@@ -16,6 +16,12 @@ public struct ServedOffering: Hashable, Sendable {
     /// The enrolment to record: the subscriber was served the experiment for the first time.
     public var newEnrolment: ExperimentEnrolment?
 
+    public init(offeringID: String, reason: Reason, newEnrolment: ExperimentEnrolment? = nil) {
+        self.offeringID = offeringID
+        self.reason = reason
+        self.newEnrolment = newEnrolment
+    }
+
     /// What `catalog` serves a subscriber in `context` with `enrolments`, given the app's `experiments`,
     /// at `now`. The first experiment (in the order given) that is running, paused or rolled out and whose
     /// audience admits the subscriber decides: an enrolled subscriber keeps their variant while it runs or
