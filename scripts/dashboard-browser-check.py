@@ -185,6 +185,19 @@ try:
     check(shown and shown == sorted((s["value"], s["impressions"]) for s in funnels["segments"] if s["dimension"] == "paywall"),
           "the paywalls and their impressions match")
 
+    # Experiments: the demo's, with each variant's exposed and paid subscribers as the API reports them.
+    experiments = json.loads(api("/v1/experiments"))
+    check(len(experiments) > 0, "the demo runs an experiment")
+    navigate(driver.find_element(By.LINK_TEXT, "Experiments").click)
+    for experiment in experiments:
+        results = json.loads(api(f"/v1/experiments/{experiment['id']}"))["results"]
+        panel = driver.find_element(By.CSS_SELECTOR, f'section[data-experiment="{experiment["id"]}"]')
+        check(panel.find_element(By.CSS_SELECTOR, "[data-state]").text == experiment["state"].replace("_", " "), f"experiment {experiment['id']}'s state")
+        rows = panel.find_elements(By.CSS_SELECTOR, "tbody tr")
+        shown = [(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[3].text.replace(",", ""))) for r in rows]
+        check(shown == [(v["variantID"], v["exposed"]) for v in results["variants"]], f"experiment {experiment['id']}: variants and exposed match")
+        check(sum(v["exposed"] for v in results["variants"]) > 0, f"experiment {experiment['id']} enrolled the demo's subscribers")
+
     # Subscriber search and timeline.
     navigate(driver.find_element(By.LINK_TEXT, "Subscribers").click)
     recent = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="recent-subscribers"] tbody tr')
@@ -224,4 +237,4 @@ if problems:
     sys.exit(1)
 print(f"dashboard check passed: {report['from']}..{report['to']}, {len(months)} months, {len(report['daily'])} days, "
       f"MRR {current['mrr']}, {current['activePaid']} paid, {current['activeTrials']} trials, {len(report['cohorts'])} cohorts, "
-      f"{funnels['path']['arrivals']} arrivals of whom {funnels['path']['sawPaywall']} saw a paywall and {funnels['path']['paid']} paid")
+      f"{funnels['path']['arrivals']} arrivals of whom {funnels['path']['sawPaywall']} saw a paywall and {funnels['path']['paid']} paid, {len(experiments)} experiment(s)")

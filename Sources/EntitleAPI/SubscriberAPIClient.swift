@@ -95,6 +95,13 @@ public struct SubscriberAPIClient: Sendable {
     }
 
     /// The app's offerings.
+    /// The offerings as the subscriber's paywall shows them: the current one chosen by an experiment
+    /// (enrolling them when first served), targeting or the default (`GET /v1/subscribers/{id}/offerings`).
+    public func subscriberOfferings(_ appUserID: String, storefront: String? = nil, appVersion: String? = nil) async throws(APIClientError) -> OfferingsResponse {
+        let query = [storefront.map { "storefront=" + Self.segment($0) }, appVersion.map { "appVersion=" + Self.segment($0) }].compactMap { $0 }
+        return try await send("GET", Self.subscriberPath(appUserID) + "/offerings" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")), body: nil)
+    }
+
     public func offerings(appUserID: String? = nil) async throws(APIClientError) -> OfferingsResponse {
         let query = appUserID.map { "?appUserID=" + Self.segment($0) } ?? ""
         return try await send("GET", "/v1/offerings" + query, body: nil)

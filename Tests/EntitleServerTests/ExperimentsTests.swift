@@ -141,3 +141,35 @@ struct ExperimentsTests {
         }
     }
 }
+
+extension ExperimentsTests {
+    @Test("the dashboard shows each experiment's variants and results, and pauses, stops or rolls one out from its own page")
+    func dashboard() async throws {
+        try await Self.run { harness, client in
+            _ = try await Self.post(harness, client, "/v1/experiments", ServerHarness.json(Self.request), expect: .created)
+            _ = try await Self.post(harness, client, "/v1/experiments/paywall-order/start")
+            for index in 0..<6 { _ = try await Self.offerings(harness, client, "d-\(index)") }
+            let cookie = try #require(DashboardTests.sessionCookie(try await DashboardTests().signIn(client)))
+            func page() async throws -> String { String(buffer: try await DashboardTests().page(client, "/dashboard/experiments", cookie: cookie).body) }
+            func act(_ action: String, _ body: String = "") async throws -> TestResponse {
+                var headers = HTTPFields()
+                headers[.cookie] = cookie
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+                return try await client.execute(uri: "/dashboard/experiments/paywall-order/\(action)", method: .post, headers: headers, body: ByteBuffer(string: body))
+            }
+            let running = try await page()
+            #expect(running.contains(#"data-experiment="paywall-order""#) && running.contains("<span data-state>running</span>"))
+            #expect(running.contains("<td>control</td><td>default</td><td>1</td>") && running.contains("<td>monthly-first</td><td>monthly-first</td><td>1</td>"))
+            let exposed = running.matches(of: /<td>(?:control|monthly-first)<\/td><td>[^<]*<\/td><td>1<\/td><td>(\d+)<\/td>/).compactMap { Int($0.output.1) }
+            #expect(exposed.reduce(0, +) == 6)
+            #expect(try await act("pause").status == .seeOther)
+            #expect(try await page().contains("<span data-state>paused</span>"))
+            #expect(try await act("rollout", "variant=monthly-first").status == .seeOther)
+            let rolled = try await page()
+            #expect(rolled.contains("<span data-state>rolled out</span> · monthly-first"))
+            #expect(!rolled.contains("data-action="), "a rolled-out experiment has nothing left to do")
+            #expect(try await act("start").status == .conflict)
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import EntitleAPI
+import EntitleCore
 import EntitleWire
 import Foundation
 import LocalAppStore
@@ -85,6 +86,67 @@ final class DemoSimulation: Service {
         return try? WireJSON.decoder.decode(WebhookStatusResponse.self, from: response.body)
     }
 
+    /// The demo's experiment, when the catalog declares a second offering: the default against it,
+    /// created and started through the admin API as an operator would.
+    func startExperiment() async throws(LocalStoreError) -> String? {
+        let catalog = store.catalog
+        guard let other = catalog.offerings.first(where: { $0.id != catalog.defaultOfferingID }) else { return nil }
+        let request = CreateExperimentRequest(
+            id: Self.experimentID, name: "\(catalog.defaultOfferingID) against \(other.id)",
+            variants: [ExperimentVariant(id: "control", offeringID: catalog.defaultOfferingID), ExperimentVariant(id: other.id, offeringID: other.id)],
+            // Long enough for a purchase made late in the app-managed trial to come out of its introductory one.
+            revenueWindowDays: 90)
+        let body: Data
+        do {
+            body = try WireJSON.encoder.encode(request)
+        } catch {
+            throw LocalStoreError(.deliveryFailed, "the experiment doesn't encode")
+        }
+        _ = try await admin("POST", "/v1/experiments", body: body, expect: 201)
+        _ = try await admin("POST", "/v1/experiments/\(Self.experimentID)/start", body: Data("{}".utf8), expect: 200)
+        return other.id
+    }
+
+    static let experimentID = "paywall-order"
+
+    /// The experiment's results as `GET /v1/experiments/{id}` reports them, in a line per variant.
+    func experimentSummary() async -> String? {
+        guard let data = try? await admin("GET", "/v1/experiments/\(Self.experimentID)", body: nil, expect: 200),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let variants = (json["results"] as? [String: Any])?["variants"] as? [[String: Any]]
+        else { return nil }
+        var lines = ["  experiment \(Self.experimentID) (GET /v1/experiments/\(Self.experimentID)):"]
+        for variant in variants {
+            let (id, exposed, paid) = (variant["variantID"] as? String ?? "?", variant["exposed"] as? Int ?? 0, variant["paid"] as? Int ?? 0)
+            var line = "    \(id.padding(toLength: 18, withPad: " ", startingAt: 0)) \(exposed) exposed, \(paid) paid"
+            if exposed > 0 { line += String(format: " (%.1f%%)", Double(paid) / Double(exposed) * 100) }
+            if let comparison = variant["paidComparison"] as? [String: Any], let difference = comparison["difference"] as? Double,
+                let lower = comparison["lower"] as? Double, let upper = comparison["upper"] as? Double, let chance = comparison["chanceToBeatControl"] as? Double
+            {
+                line += String(format: "; %+.1f points [%+.1f, %+.1f] vs control, chance to beat it %.1f%%", difference * 100, lower * 100, upper * 100, chance * 100)
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// An admin API call with the demo's secret key; the answer's body when its status is `expect`.
+    func admin(_ method: String, _ path: String, body: Data?, expect: Int) async throws(LocalStoreError) -> Data {
+        let transport = AsyncHTTPClientTransport(client: http)
+        var headers = ["Authorization": "Bearer \(secretKey)", "Content-Type": "application/json"]
+        if let app { headers["Entitle-App"] = app }
+        let response: APIResponse
+        do {
+            response = try await transport.send(APIRequest(method: method, path: path, headers: headers, body: body), to: base, timeout: .seconds(30))
+        } catch {
+            throw LocalStoreError(.deliveryFailed, "\(method) \(path): \(error.message)")
+        }
+        guard response.status == expect else {
+            throw LocalStoreError(.deliveryFailed, "\(method) \(path) answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return response.body
+    }
+
     /// One reconciliation pass through the admin API, as `entitle reconcile` runs it: started as a job,
     /// waited for, polled until it ends.
     func reconcile() async throws(LocalStoreError) -> ReconciliationResponse {
@@ -140,6 +202,7 @@ final class DemoSimulation: Service {
         guard healthy else { throw LocalStoreError(.deliveryFailed, "the server did not answer \(baseURL)/health") }
         let notifications = NotificationDelivery(
             url: baseURL + "/v1/app-store/notifications", client: http, options: delivery, history: history, logger: logger)
+        let experimentVariant = try await startExperiment()
         var simulation = PopulationSimulation(plan: plan, store: store, delivery: notifications, app: app, clock: clock, end: end)
         let totals = NIOLockedValueBox((passes: 0, read: 0, added: 0, fromStatuses: 0, last: 0.0))
         if let reconcileEvery {
@@ -168,6 +231,11 @@ final class DemoSimulation: Service {
                 and added \(totals.added + totals.fromStatuses) events (\(totals.added) lost notifications, \(totals.fromStatuses) from subscription statuses); \
                 the last pass took \(String(format: "%.2f", totals.last)) s
                 """)
+        }
+        if let experimentVariant {
+            DemoOutput.line("  experiment \(Self.experimentID): control (\(store.catalog.defaultOfferingID)) against \(experimentVariant); " +
+                "the population buys \(Int(plan.experimentLift * 100)) points more often when served \(experimentVariant)")
+            if let results = await experimentSummary() { DemoOutput.line(results) }
         }
         for mismatch in summary.mismatches.prefix(10) {
             DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")

@@ -84,6 +84,30 @@ struct DashboardController {
                     context.allApps ? try await apps.combinedFunnels(from: from, to: to) : try await context.services.analytics.funnels(from: from, to: to))
             }
         }
+        pages.get("experiments") { _, context -> Response in
+            try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to see its experiments") }
+                let service = try context.services.experiments
+                var shown: [(Experiment, ExperimentReport)] = []
+                for experiment in try await service.experiments().reversed() { shown.append(try await service.results(experiment.id)) }
+                return ExperimentsPage.render(shown)
+            }
+        }
+        pages.post("experiments/{experimentID}/{action}") { request, context -> Response in
+            let (id, action) = (try context.parameters.require("experimentID"), try context.parameters.require("action"))
+            let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
+            return try await Self.action(apps, context) {
+                let service = try context.services.experiments
+                switch action {
+                case "start": _ = try await service.transition(id, to: .running)
+                case "pause": _ = try await service.transition(id, to: .paused)
+                case "stop": _ = try await service.transition(id, to: .stopped)
+                case "rollout": _ = try await service.transition(id, to: .rolledOut, variantID: form["variant"] ?? "")
+                default: throw ServiceError(.notFound, "an experiment's actions are start, pause, stop and rollout")
+                }
+                return "/dashboard/experiments"
+            }
+        }
         pages.get("cohorts") { request, context -> Response in
             try await Self.page(apps, context) { CohortsPage.render(try await Self.report(apps, context, request)) }
         }

@@ -3,11 +3,12 @@ import Foundation
 /// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
 enum DashboardLayout {
     enum Section: String, CaseIterable {
-        case overview = "Overview", funnels = "Funnels", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys"
+        case overview = "Overview", funnels = "Funnels", experiments = "Experiments", cohorts = "Cohorts", products = "Products", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys"
         var path: String {
             switch self {
             case .overview: "/dashboard"
             case .funnels: "/dashboard/funnels"
+            case .experiments: "/dashboard/experiments"
             case .cohorts: "/dashboard/cohorts"
             case .products: "/dashboard/products"
             case .subscribers: "/dashboard/subscribers"

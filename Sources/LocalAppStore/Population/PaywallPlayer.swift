@@ -18,42 +18,50 @@ struct PaywallPlayer {
     }
 
     /// At first launch: most apps show their onboarding paywall, and most people close it.
-    mutating func arrival(at now: Date, buysLater: Bool) -> [PaywallEvent] {
+    mutating func arrival(at now: Date, buysLater: Bool, offeringID: String? = nil) -> [PaywallEvent] {
+        let offering = offeringID ?? catalog.defaultOfferingID
         guard chance(0.85) else { return [] }
-        var events = [event(.shown, at: now, paywall: "onboarding")]
+        var events = [event(offering, .shown, at: now, paywall: "onboarding")]
         if !buysLater, chance(0.25), let product = anyProduct() {
-            events += [event(.purchaseStarted, at: now + 20, paywall: "onboarding", product: product),
-                       event(.purchaseCancelled, at: now + 40, paywall: "onboarding", product: product)]
+            events += [event(offering, .purchaseStarted, at: now + 20, paywall: "onboarding", product: product),
+                       event(offering, .purchaseCancelled, at: now + 40, paywall: "onboarding", product: product)]
         }
-        events.append(event(.closed, at: now + 60, paywall: "onboarding"))
+        events.append(event(offering, .closed, at: now + 60, paywall: "onboarding"))
         return events
     }
 
     /// A purchase of `productID`: the paywall it was bought from, opened at one of the catalog's
     /// gates or from the app's settings; now and then a failed first attempt.
-    mutating func purchase(of productID: String, at now: Date) -> [PaywallEvent] {
+    mutating func purchase(of productID: String, at now: Date, offeringID: String? = nil) -> [PaywallEvent] {
+        let offering = offeringID ?? catalog.defaultOfferingID
         let (paywall, trigger, feature) = opening()
         let product = ProductID(productID)
-        var events = [event(.shown, at: now - 120, paywall: paywall, trigger: trigger, feature: feature),
-                      event(.purchaseStarted, at: now - 90, paywall: paywall, trigger: trigger, feature: feature, product: product)]
+        var events = [event(offering, .shown, at: now - 120, paywall: paywall, trigger: trigger, feature: feature),
+                      event(offering, .purchaseStarted, at: now - 90, paywall: paywall, trigger: trigger, feature: feature, product: product)]
         if chance(0.1) {
-            events += [event(.purchaseFailed, at: now - 80, paywall: paywall, trigger: trigger, feature: feature, product: product, outcome: "purchase.network"),
-                       event(.purchaseStarted, at: now - 60, paywall: paywall, trigger: trigger, feature: feature, product: product)]
+            events += [event(offering, .purchaseFailed, at: now - 80, paywall: paywall, trigger: trigger, feature: feature, product: product, outcome: "purchase.network"),
+                       event(offering, .purchaseStarted, at: now - 60, paywall: paywall, trigger: trigger, feature: feature, product: product)]
         }
-        events.append(event(.purchased, at: now, paywall: paywall, trigger: trigger, feature: feature, product: product))
+        events.append(event(offering, .purchased, at: now, paywall: paywall, trigger: trigger, feature: feature, product: product))
         return events
     }
 
     /// Someone who hasn't bought runs into a gate: the paywall, and no purchase.
-    mutating func browse(at now: Date) -> [PaywallEvent] {
+    mutating func browse(at now: Date, offeringID: String? = nil) -> [PaywallEvent] {
+        let offering = offeringID ?? catalog.defaultOfferingID
         let (paywall, trigger, feature) = opening()
-        var events = [event(.shown, at: now, paywall: paywall, trigger: trigger, feature: feature)]
+        var events = [event(offering, .shown, at: now, paywall: paywall, trigger: trigger, feature: feature)]
         if chance(0.3), let product = anyProduct() {
-            events += [event(.purchaseStarted, at: now + 30, paywall: paywall, trigger: trigger, feature: feature, product: product),
-                       event(.purchaseCancelled, at: now + 45, paywall: paywall, trigger: trigger, feature: feature, product: product)]
+            events += [event(offering, .purchaseStarted, at: now + 30, paywall: paywall, trigger: trigger, feature: feature, product: product),
+                       event(offering, .purchaseCancelled, at: now + 45, paywall: paywall, trigger: trigger, feature: feature, product: product)]
         }
-        events.append(event(.closed, at: now + 60, paywall: paywall, trigger: trigger, feature: feature))
+        events.append(event(offering, .closed, at: now + 60, paywall: paywall, trigger: trigger, feature: feature))
         return events
+    }
+
+    /// A moment within `window`, in seconds.
+    mutating func delay(within window: TimeInterval) -> TimeInterval {
+        Double.random(in: 0..<max(window, 1), using: &generator)
     }
 
     /// When to browse, seconds after `now`, within `window`; `nil` when the person never does.
@@ -75,16 +83,16 @@ struct PaywallPlayer {
     }
 
     private mutating func event(
-        _ kind: PaywallEventKind, at: Date, paywall: String, trigger: String? = nil, feature: String? = nil, product: ProductID? = nil,
+        _ offering: String, _ kind: PaywallEventKind, at: Date, paywall: String, trigger: String? = nil, feature: String? = nil, product: ProductID? = nil,
         outcome: String? = nil
     ) -> PaywallEvent {
         next += 1
         // IDs from the seed and a counter: the same plan reports the same events.
         let id = UUID(uuidString: String(format: "%08X-0000-4000-8000-%012llX", UInt32(truncatingIfNeeded: seed), next)) ?? UUID()
         return PaywallEvent(
-            id: id, kind: kind, at: at, offeringID: catalog.defaultOfferingID, paywallID: paywall, trigger: trigger, feature: feature,
+            id: id, kind: kind, at: at, offeringID: offering, paywallID: paywall, trigger: trigger, feature: feature,
             productID: kind.isAboutAProduct ? product : nil, outcome: outcome)
     }
 
-    private mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &generator) < probability }
+    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &generator) < probability }
 }

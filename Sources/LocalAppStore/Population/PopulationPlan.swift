@@ -27,6 +27,9 @@ public struct PopulationPlan: Hashable, Sendable {
     public var resubscribe = 0.12
     /// Of buyers when the catalog sells a lifetime (non-consumable) unlock beside subscriptions.
     public var lifetime = 0.12
+    /// Of arrivals who wouldn't buy, those who do when an experiment serves them a variant other than
+    /// the control (the offering the catalog serves by default): the true margin the demo's experiment finds.
+    public var experimentLift = 0.20
 
     public init() {}
 }

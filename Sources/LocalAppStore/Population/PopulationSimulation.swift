@@ -37,6 +37,8 @@ public struct PopulationSimulation {
         let appUserID: String
         let accountToken: UUID
         var chains: [String] = []
+        /// The offering the person's paywall was served.
+        var offeringID: String?
     }
 
     /// Progress as the simulation goes: the simulated instant and how much has happened.
@@ -139,17 +141,25 @@ public struct PopulationSimulation {
                 trial.length.added(to: now).timeIntervalSince(now) + (trial.grace?.added(to: now).timeIntervalSince(now) ?? 0)
             } ?? 3 * 86_400
             let buys = chance(plan.purchase)
-            try await report(paywalls.arrival(at: now, buysLater: buys), person: person)
+            // The paywall asks the server which offering to show: an experiment running enrols them.
+            let served = try await Self.api { () async throws(APIClientError) in try await app.subscriberOfferings(people[person].appUserID) }
+            people[person].offeringID = served.currentOfferingID
+            let treated = served.experimentID != nil && served.currentOfferingID != store.catalog.defaultOfferingID
+            if treated { summary.experimentTreated += 1 } else if served.experimentID != nil { summary.experimentControl += 1 }
+            let lifted = !buys && treated && paywalls.chance(plan.experimentLift / max(1 - plan.purchase, 0.01))
+            try await report(paywalls.arrival(at: now, buysLater: buys || lifted, offeringID: served.currentOfferingID), person: person)
             if buys {
                 schedule(now + Double.random(in: 0..<window, using: &generator), person, .purchase)
+            } else if lifted {
+                schedule(now + paywalls.delay(within: window), person, .purchase)
             } else if let delay = paywalls.browseDelay(within: window) {
                 schedule(now + delay, person, .browse)
             }
         case .browse:
-            try await report(paywalls.browse(at: now), person: person)
+            try await report(paywalls.browse(at: now, offeringID: people[person].offeringID), person: person)
         case .purchase:
             guard let productID = chooseProduct() else { return }
-            try await report(paywalls.purchase(of: productID, at: now), person: person)
+            try await report(paywalls.purchase(of: productID, at: now, offeringID: people[person].offeringID), person: person)
             let purchase = try store.purchase(productID, appAccountToken: people[person].accountToken, at: now)
             try await began(purchase, person: person, at: now)
         case .cancel(let original):

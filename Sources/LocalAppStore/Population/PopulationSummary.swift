@@ -20,6 +20,9 @@ public struct PopulationSummary: Sendable {
     public var refunds = 0
     /// Paywall events the simulated apps reported.
     public var paywallEvents = 0
+    /// People an experiment served its control, and another variant.
+    public var experimentControl = 0
+    public var experimentTreated = 0
     public var notifications = DeliveryReport()
     /// Purchase chains by the state the store's own model expects at `end`.
     public var expected: [String: Int] = [:]
