@@ -156,10 +156,17 @@ do throws(EntitleError) {
         printJSON(["products": products.map { ["productID": $0.id, "displayName": $0.displayName, "displayPrice": $0.displayPrice] }])
     case "offerings":
         let offerings = try await entitle.offerings()
-        let products = offerings.offerings.first { $0.id == offerings.currentOfferingID }.map { offering in
-            offering.subscriptionGroups.flatMap(\.products) + offering.otherProducts
-        } ?? []
-        printJSON(["currentOfferingID": offerings.currentOfferingID, "products": products.map { ["productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? ""] }])
+        let current = offerings.offerings.first { $0.id == offerings.currentOfferingID }
+        // In the offering's order, the highlighted product marked.
+        let byID = Dictionary((current.map { $0.subscriptionGroups.flatMap(\.products) + $0.otherProducts } ?? []).map { ($0.productID, $0) }, uniquingKeysWith: { a, _ in a })
+        let products = (current?.productIDs ?? []).compactMap { byID[$0] }
+        printJSON([
+            "currentOfferingID": offerings.currentOfferingID, "servedBy": offerings.servedBy ?? "", "experimentID": offerings.experimentID ?? "",
+            "variantID": offerings.variantID ?? "",
+            "products": products.map {
+                ["productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? "", "highlighted": $0.productID == current?.highlightedProductID ? "yes" : "no"]
+            },
+        ])
     default:
         fail("usage", "unknown command \(command)")
     }

@@ -17,7 +17,8 @@ public actor Entitle {
     public private(set) var appUserID: String
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     private var listener: Task<Void, Never>?
-    private var offeringsCache: OfferingsResponse?
+    /// The last offerings served, and to whom: an experiment or targeting may serve another user others.
+    private var offeringsCache: (appUserID: String, offerings: OfferingsResponse)?
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.
@@ -360,21 +361,30 @@ public actor Entitle {
         usage.items().filter { $0.feature == feature && $0.appUserID == appUserID }.reduce(0) { $0 + $1.amount }
     }
 
-    /// The app's offerings, for the paywall: fetched once per instance, and from the last copy on disk
-    /// when the server can't be reached.
-    public func offerings() async throws(EntitleError) -> OfferingsResponse {
-        if let offeringsCache { return offeringsCache }
+    /// The offerings as this user's paywall shows them: the current one is what the server serves them
+    /// (a running experiment's variant, which enrols them the first time, else the catalog's targeting,
+    /// else its default). Fetched once per instance and user, and from the last copy on disk when the
+    /// server can't be reached.
+    /// - Parameters:
+    ///   - storefront: the device's App Store storefront (StoreKit's `Storefront.countryCode`), for targeting.
+    ///   - appVersion: the app's version (`CFBundleShortVersionString`), for targeting.
+    public func offerings(storefront: String? = nil, appVersion: String? = nil) async throws(EntitleError) -> OfferingsResponse {
+        if let offeringsCache, offeringsCache.appUserID == appUserID { return offeringsCache.offerings }
         let file = configuration.cacheFolder.appendingPathComponent("offerings.json")
         do {
-            let fetched = try await api.offerings(appUserID: configuration.apiKey.hasPrefix("pk_") ? appUserID : nil)
-            offeringsCache = fetched
-            if let data = try? WireJSON.encoder.encode(fetched) {
+            let fetched = try await api.subscriberOfferings(appUserID, storefront: storefront, appVersion: appVersion)
+            offeringsCache = (appUserID, fetched)
+            if let data = try? WireJSON.encoder.encode(CachedOfferings(appUserID: appUserID, offerings: fetched)) {
                 try? FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
                 try? data.write(to: file, options: .atomic)
             }
             return fetched
         } catch where error.code == .network {
-            if let data = try? Data(contentsOf: file), let cached = try? WireJSON.decoder.decode(OfferingsResponse.self, from: data) { return cached }
+            if let data = try? Data(contentsOf: file), let cached = try? WireJSON.decoder.decode(CachedOfferings.self, from: data),
+                cached.appUserID == appUserID
+            {
+                return cached.offerings
+            }
             throw Self.error(error)
         } catch {
             throw Self.error(error)
