@@ -164,7 +164,10 @@ do throws(EntitleError) {
             "currentOfferingID": offerings.currentOfferingID, "servedBy": offerings.servedBy ?? "", "experimentID": offerings.experimentID ?? "",
             "variantID": offerings.variantID ?? "",
             "products": products.map {
-                ["productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? "", "highlighted": $0.productID == current?.highlightedProductID ? "yes" : "no"]
+                [
+                    "productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? "", "highlighted": $0.productID == current?.highlightedProductID ? "yes" : "no",
+                    "introductoryOffer": $0.introductoryOffer == nil ? "none" : $0.introductoryOfferEligible == false ? "not eligible" : "eligible",
+                ]
             },
         ])
     default:

@@ -149,3 +149,34 @@ struct SampleAppTests {
         _ = await process.stop()
     }
 }
+
+extension SampleAppTests {
+    @Test("Apple's rule for the introductory offer, kept by the server: a newcomer is offered it and gets the trial; an account that had one, buying on another device and Apple ID, is refused it")
+    func introductoryOfferEligibility() async throws {
+        try await Self.withDemo(["--subscribers", "5"]) { demo in
+            func product(_ answer: [String: Any], _ id: String) -> [String: String]? {
+                (answer["products"] as? [[String: String]])?.first { $0["productID"] == id }
+            }
+            let individual = "com.screentimerewards.individual.monthly", family = "com.screentimerewards.family.monthly"
+            // A newcomer: offered the introductory offer, and the store gives it.
+            let newcomer = ["--user", "intro-newcomer", "--cache", demo.folder.appendingPathComponent("newcomer-device").path]
+            #expect(product(try await demo.run(newcomer + ["offerings"]), individual)?["introductoryOffer"] == "eligible")
+            let trial = try await demo.run(newcomer + ["purchase", individual])
+            #expect((trial["subscriptions"] as? [[String: String]])?.first?["state"] == "trial", "\(trial)")
+
+            // An anonymous reader takes the trial on their first device, then logs in.
+            let first = ["--cache", demo.folder.appendingPathComponent("first-device").path]
+            _ = try await demo.run(first + ["purchase", individual])
+            _ = try await demo.run(first + ["login", "returning-parent"])
+            // On another device, with another Apple ID, the account is refused the offer in the group...
+            let second = ["--user", "returning-parent", "--cache", demo.folder.appendingPathComponent("second-device").path, "--store-account", "other-apple-id"]
+            let offered = try await demo.run(second + ["offerings"])
+            #expect(product(offered, individual)?["introductoryOffer"] == "not eligible")
+            #expect(product(offered, family)?["introductoryOffer"] == "not eligible")
+            // ...and the store, given the server's signed word, sells the family plan without it (its own rule would have given a trial).
+            let bought = try await demo.run(second + ["purchase", family])
+            let states = (bought["subscriptions"] as? [[String: String]])?.filter { $0["productID"] == family }.map { $0["state"] }
+            #expect(states == ["active"], "\(bought)")
+        }
+    }
+}

@@ -229,6 +229,29 @@ struct AppStoreServerAPIRoutesTests {
         }
     }
 
+    @Test("a subscriber's offerings say which promotional offers the catalog's rule admits them to, as signing does; no introductory offer, no answer for it")
+    func offeringsEligibility() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            func monthly() async throws -> OfferedProduct? {
+                let offerings = try ServerHarness.decode(
+                    OfferingsResponse.self, try await harness.get(client, "/v1/subscribers/reader/offerings", key: setup.secret))
+                return offerings.offerings.first?.subscriptionGroups.flatMap(\.products).first { $0.productID == Self.monthly }
+            }
+            let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
+            try await harness.post(
+                client, "/v1/subscribers/reader/transactions", key: setup.secret,
+                body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+            let active = try #require(try await monthly())
+            #expect(active.eligiblePromotionalOfferIDs == [] && active.introductoryOfferEligible == nil && active.introductoryOfferEligibilityJWS == nil)
+            harness.clock.set(try #require(store.subscription(purchase.originalTransactionID)?.expiresDate).addingTimeInterval(86_400))
+            #expect(try await monthly()?.eligiblePromotionalOfferIDs == ["winback.plus.half"])
+            // The catalog-wide offerings answer nobody's eligibility.
+            let catalogWide = try ServerHarness.decode(OfferingsResponse.self, try await harness.get(client, "/v1/offerings", key: setup.secret))
+            #expect(catalogWide.offerings.first?.subscriptionGroups.first?.products.first?.eligiblePromotionalOfferIDs == nil)
+        }
+    }
+
     @Test("a pass is a job: the request answers at once (202, Location), Prefer: wait=N waits for it (200, the report); an unknown job is 404")
     func reconciliationJob() async throws {
         try await Self.run { setup, client, _ in

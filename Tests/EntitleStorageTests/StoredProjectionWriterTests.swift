@@ -28,6 +28,12 @@ struct StoredProjectionWriterTests {
         renewal.originalTransactionId = "1000"
         var upgraded = renewal
         upgraded.transactionId = "1003"
+        // An introductory offer earlier in the chain: the renewals replace it, its start stays.
+        var trial = renewal
+        trial.transactionId = "1000"
+        trial.offerType = .introductoryOffer
+        trial.purchaseDate = renewal.purchaseDate.map { $0.addingTimeInterval(-7 * 86_400 - 0.25) }
+        chain.record(trial)
         chain.record(renewal)
         chain.record(upgraded)
         chain.record(FullPayloads.renewalInfo)

@@ -28,11 +28,14 @@ struct LocalStoreController {
             if let offer = body.promotionalOffer {
                 try checkSignature(offer, bundleID: bundleID, productID: body.productID, appAccountToken: body.appAccountToken)
             }
+            let introductoryOffer = try body.introductoryOfferEligibility.map { jws in
+                try checkIntroductoryOfferEligibility(jws, bundleID: bundleID, productID: body.productID)
+            }
             let purchase: StorePurchase
             do {
                 purchase = try accounts.purchase(
                     bundleID: bundleID, productID: body.productID, account: body.account,
-                    appAccountToken: body.appAccountToken, promotionalOffer: body.promotionalOffer?.offerID, at: now())
+                    appAccountToken: body.appAccountToken, promotionalOffer: body.promotionalOffer?.offerID, introductoryOffer: introductoryOffer, at: now())
             } catch {
                 throw ServiceError(.invalidRequest, "\(error)")
             }
@@ -96,6 +99,33 @@ struct LocalStoreController {
         guard let der = Data(base64Encoded: offer.signature), let signature = try? P256.Signing.ECDSASignature(derRepresentation: der),
             key.isValidSignature(signature, for: Data(payload.utf8))
         else { throw ServiceError(.invalidRequest, "invalid offer signature") }
+    }
+}
+
+extension LocalStoreController {
+    /// Apple's check of an introductory-offer eligibility JWS (``IntroductoryOfferEligibilityJWS``):
+    /// ES256 by an in-app purchase key it knows (`kid`), for this purchase's bundle and product, signed
+    /// within the last 24 hours; returns `allowIntroductoryOffer`.
+    func checkIntroductoryOfferEligibility(_ jws: String, bundleID: String, productID: String) throws -> Bool {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = Base64URL.decode(parts[0].utf8), let payload = Base64URL.decode(parts[1].utf8),
+            let signature = Base64URL.decode(parts[2].utf8),
+            let headerFields = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
+            let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
+        else { throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: not a compact JWS") }
+        guard headerFields["alg"] as? String == "ES256", let keyID = headerFields["kid"] as? String, let key = offerKeys[keyID] else {
+            throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: not ES256 by a known key")
+        }
+        guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: Data(signature)),
+            key.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8))
+        else { throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: bad signature") }
+        guard claims["aud"] as? String == IntroductoryOfferEligibilityJWS.audience, claims["bid"] as? String == bundleID,
+            claims["productId"] as? String == productID, let allowed = claims["allowIntroductoryOffer"] as? Bool
+        else { throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: not for this app and product") }
+        guard let issued = (claims["iat"] as? NSNumber)?.doubleValue, abs(now().timeIntervalSince1970 - issued) <= 86_400 else {
+            throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: expired")
+        }
+        return allowed
     }
 }
 

@@ -4,6 +4,10 @@ import Foundation
 /// Everything known about one subscriber (an app user, or a household): their purchase chains,
 /// app-managed trial, operator grants and overrides, and metered usage.
 public struct SubscriberFacts: Hashable, Sendable, Codable {
+    /// The version of what a projection keeps: raised when it keeps a fact earlier ones dropped, so
+    /// stored projections are rebuilt from the ledger once. 2: each chain's first introductory offer.
+    public static let definitionsVersion = 2
+
     public var appUserID: AppUserID
     /// Purchase chains by original transaction id.
     public var purchases: [OriginalTransactionID: SubscriptionFacts]

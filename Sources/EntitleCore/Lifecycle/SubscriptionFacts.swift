@@ -21,6 +21,9 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
     public private(set) var renewalInfo: JWSRenewalInfoDecodedPayload?
     /// Refund reversals (REFUND_REVERSED) by transaction id, with the instant Apple signed each.
     public private(set) var refundReversals: [String: Date] = [:]
+    /// When the chain's first introductory offer began (the earliest seen), kept when its transaction
+    /// no longer is: Apple gives one introductory offer per subscription group, ever (``OfferEligibility``).
+    public private(set) var introductoryOfferAt: Date?
     public init(originalTransactionID: OriginalTransactionID) {
         self.originalTransactionID = originalTransactionID
     }
@@ -30,6 +33,9 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         guard let id = transaction.transactionId,
             (transaction.originalTransactionId ?? id) == originalTransactionID.rawValue
         else { return }
+        if transaction.offerType == .introductoryOffer, let began = transaction.purchaseDate {
+            introductoryOfferAt = min(introductoryOfferAt ?? began, began)
+        }
         if let existing = transactions[id] {
             let (purchased, before) = (transaction.purchaseDate ?? .distantPast, existing.purchaseDate ?? .distantPast)
             // Apple never moves a transaction's purchase date. Data that does keeps the later one
@@ -69,6 +75,7 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         other.transactions.values.forEach { record($0) }
         if let info = other.renewalInfo { record(info) }
         for (id, date) in other.refundReversals { recordRefundReversal(transactionID: id, signedDate: date) }
+        if let began = other.introductoryOfferAt { introductoryOfferAt = min(introductoryOfferAt ?? began, began) }
     }
 
     /// Whether the revocation of `transaction` stands: it has a revocation date and no refund reversal

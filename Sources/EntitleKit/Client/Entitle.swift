@@ -254,6 +254,10 @@ public actor Entitle {
                 options.appAccountToken = nil
             }
         }
+        // The server's signed eligibility for the introductory offer, from the offerings this user is served.
+        options.introductoryOfferEligibility = (try? await offerings())?.offerings.lazy
+            .flatMap { $0.subscriptionGroups.flatMap(\.products) + $0.otherProducts }
+            .first { $0.productID == productID && $0.introductoryOfferEligibilityJWS != nil }?.introductoryOfferEligibilityJWS
         let result: StorePurchaseResult
         do {
             result = try await store.purchase(productID, options: options)

@@ -33,7 +33,9 @@ public struct LocalStore: PurchaseStore {
                 LocalPromotionalOffer(offerID: $0.offerID, keyID: $0.keyID, nonce: $0.nonce, timestamp: $0.timestamp, signature: $0.signature)
             }
             body = try WireJSON.encoder.encode(
-                LocalPurchaseRequest(productID: productID, account: account, appAccountToken: options.appAccountToken, promotionalOffer: offer))
+                LocalPurchaseRequest(
+                    productID: productID, account: account, appAccountToken: options.appAccountToken, promotionalOffer: offer,
+                    introductoryOfferEligibility: options.introductoryOfferEligibility))
         } catch {
             throw StoreFailure(.storeUnavailable, "the purchase does not encode: \(error)")
         }

@@ -54,10 +54,14 @@ public struct PurchaseOptions: Sendable, Hashable {
     /// The promotional offer the purchase redeems, as the server signed it for this user
     /// (``appAccountToken`` is then the token the signature covers).
     public var promotionalOffer: PromotionalOfferResponse?
+    /// The server's signed word on the product's introductory offer for this user (a compact JWS): the
+    /// store applies it, or not, as it says rather than by its own rule.
+    public var introductoryOfferEligibility: String?
 
-    public init(appAccountToken: UUID? = nil, promotionalOffer: PromotionalOfferResponse? = nil) {
+    public init(appAccountToken: UUID? = nil, promotionalOffer: PromotionalOfferResponse? = nil, introductoryOfferEligibility: String? = nil) {
         self.appAccountToken = appAccountToken
         self.promotionalOffer = promotionalOffer
+        self.introductoryOfferEligibility = introductoryOfferEligibility
     }
 }
 

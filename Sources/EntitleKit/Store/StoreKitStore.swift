@@ -39,6 +39,9 @@ public struct StoreKitStore: PurchaseStore {
             purchaseOptions.insert(
                 .promotionalOffer(offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce, signature: signature, timestamp: Int(offer.timestamp)))
         }
+        if let eligibility = options.introductoryOfferEligibility, #available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *) {
+            purchaseOptions.insert(.introductoryOfferEligibility(compactJWS: eligibility))
+        }
         let result: Product.PurchaseResult
         do {
             result = try await product.purchase(options: purchaseOptions)

@@ -93,9 +93,10 @@ struct SubscribersController {
         }
         group.get("offerings") { request, context -> OfferingsResponse in
             let query = request.uri.queryParameters
-            let served = try await context.services.experiments.servedOffering(
-                appUserID: context.subscriberID(), storefront: query.get("storefront"), appVersion: query.get("appVersion"))
-            return OfferingsBuilder.response(try context.services.catalog, served: served)
+            let services = try context.services
+            let appUserID = try context.subscriberID()
+            let served = try await services.experiments.servedOffering(appUserID: appUserID, storefront: query.get("storefront"), appVersion: query.get("appVersion"))
+            return OfferingsBuilder.response(services.catalog, served: served, eligibility: try await services.subscribers.offerEligibility(appUserID: appUserID))
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1

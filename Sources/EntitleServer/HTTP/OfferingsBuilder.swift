@@ -38,9 +38,25 @@ enum OfferingsBuilder {
         return OfferingsResponse(currentOfferingID: catalog.defaultOfferingID, offerings: offerings)
     }
 
-    /// The catalog's offerings with the one `served` current, and why.
-    static func response(_ catalog: Catalog, served: ServedOffering) -> OfferingsResponse {
+    /// The catalog's offerings with the one `served` current, and why, each product with what
+    /// `eligibility` says the subscriber may have of its offers.
+    static func response(_ catalog: Catalog, served: ServedOffering, eligibility: [ProductID: OfferEligibilityAnswer] = [:]) -> OfferingsResponse {
         var response = response(catalog)
+        func answer(_ product: inout OfferedProduct) {
+            guard let answer = eligibility[ProductID(product.productID)] else { return }
+            product.introductoryOfferEligible = answer.eligibility.introductoryOffer
+            product.introductoryOfferEligibilityJWS = answer.introductoryOfferJWS
+            product.eligiblePromotionalOfferIDs = answer.eligibility.promotionalOfferIDs
+            product.eligibleWinBackOfferIDs = answer.eligibility.winBackOfferIDs
+        }
+        for offering in response.offerings.indices {
+            for group in response.offerings[offering].subscriptionGroups.indices {
+                for product in response.offerings[offering].subscriptionGroups[group].products.indices {
+                    answer(&response.offerings[offering].subscriptionGroups[group].products[product])
+                }
+            }
+            for product in response.offerings[offering].otherProducts.indices { answer(&response.offerings[offering].otherProducts[product]) }
+        }
         response.currentOfferingID = served.offeringID
         switch served.reason {
         case .experiment(let id, let variant):

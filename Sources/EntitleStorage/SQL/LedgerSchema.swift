@@ -325,6 +325,11 @@ enum LedgerSchema {
                 // server with other definitions recomputes them once.
                 "CREATE TABLE analytics_definitions (app_id TEXT PRIMARY KEY, version BIGINT NOT NULL)",
             ]),
+            (23, [
+                // The version of the projections' definitions each app's stored projections were folded
+                // under: a server with other definitions rebuilds them once (SQLLedgerStore.migrate()).
+                "CREATE TABLE projection_definitions (app_id TEXT PRIMARY KEY, version BIGINT NOT NULL)",
+            ]),
         ]
     }
 

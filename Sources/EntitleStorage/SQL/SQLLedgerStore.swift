@@ -27,6 +27,26 @@ final class SQLLedgerStore: LedgerStore {
         try await migrate(through: nil)
         if !app.rawValue.isEmpty { try await adoptUnassignedRows() }
         try await backfillHeldTokens()
+        try await rebuildStaleProjections()
+    }
+
+    /// Rebuilds the app's projections from the ledger when they were folded under other definitions
+    /// than ``SubscriberFacts/definitionsVersion`` (a fact now kept that earlier ones dropped), then
+    /// stores that they are current: once, whichever instance gets there first; a new ledger only
+    /// records the version.
+    private func rebuildStaleProjections() async throws(StorageError) {
+        let app = app
+        let version = Int64(SubscriberFacts.definitionsVersion)
+        let stored = try await engine.read { session throws(StorageError) in
+            try await session.execute("SELECT version FROM projection_definitions WHERE app_id = ?", [.id(app)]).first?["version"]?.integer
+        }
+        guard stored != version else { return }
+        _ = try await rebuildProjections()
+        _ = try await engine.transaction { session throws(StorageError) in
+            try await session.execute(
+                "INSERT INTO projection_definitions (app_id, version) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET version = excluded.version",
+                [.id(app), .integer(version)])
+        }
     }
 
     /// Held events written before version 6 carry their appAccountToken only in their JSON: copy it to

@@ -79,6 +79,7 @@ enum StoredProjectionWriter {
 
     private static func write(_ facts: SubscriptionFacts, to json: inout JSONText) -> Bool {
         json.openObject()
+        json.member("introductoryOfferAt", facts.introductoryOfferAt)
         json.member("originalTransactionID", facts.originalTransactionID.rawValue)
         json.key("refundReversals")
         write(facts.refundReversals, to: &json)

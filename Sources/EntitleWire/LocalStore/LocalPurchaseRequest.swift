@@ -8,11 +8,16 @@ public struct LocalPurchaseRequest: Codable, Hashable, Sendable {
     public var appAccountToken: UUID?
     /// A signed promotional offer the purchase redeems.
     public var promotionalOffer: LocalPromotionalOffer?
+    /// The app's server's signed introductory-offer eligibility (a compact JWS), as StoreKit takes it.
+    public var introductoryOfferEligibility: String?
 
-    public init(productID: String, account: String, appAccountToken: UUID?, promotionalOffer: LocalPromotionalOffer? = nil) {
+    public init(
+        productID: String, account: String, appAccountToken: UUID?, promotionalOffer: LocalPromotionalOffer? = nil, introductoryOfferEligibility: String? = nil
+    ) {
         self.productID = productID
         self.account = account
         self.appAccountToken = appAccountToken
         self.promotionalOffer = promotionalOffer
+        self.introductoryOfferEligibility = introductoryOfferEligibility
     }
 }

@@ -29,6 +29,16 @@ public struct OfferedProduct: Codable, Hashable, Sendable {
     public var features: [String]
     /// The numeric limits it grants; `null` for unlimited.
     public var limits: [String: Int?]
+    /// A subscriber's offerings only: whether their introductory offer is theirs (Apple's rule: none
+    /// had in the group); absent when the product has none.
+    public var introductoryOfferEligible: Bool?
+    /// That answer signed for StoreKit (`introductoryOfferEligibility(compactJWS:)`), when the server
+    /// has the app's in-app purchase key.
+    public var introductoryOfferEligibilityJWS: String?
+    /// A subscriber's offerings only: the promotional offers the catalog's rules admit them to.
+    public var eligiblePromotionalOfferIDs: [String]?
+    /// A subscriber's offerings only: the win-back offers Apple lists for them (`eligibleWinBackOfferIds`).
+    public var eligibleWinBackOfferIDs: [String]?
 
     public init(
         productID: String, kind: PurchaseKind, displayName: String?, description: String?, localizedNames: [String: String], level: Int?,

@@ -28,8 +28,12 @@ public final class LocalStoreAccounts: Sendable {
     ///   transaction of the same chain, and the one it replaces re-signed with `isUpgraded` for the
     ///   account's devices; a downgrade at renewal; the same product again, nothing new;
     /// - a non-consumable the account owns (not refunded) is the purchase it made: no second one.
+    ///
+    /// `introductoryOffer`, the app's server's signed word on the introductory offer, replaces the
+    /// store's own rule for it, as StoreKit's `introductoryOfferEligibility(compactJWS:)` does.
     public func purchase(
-        bundleID: String, productID: String, account: String, appAccountToken: UUID?, promotionalOffer: String? = nil, at now: Date
+        bundleID: String, productID: String, account: String, appAccountToken: UUID?, promotionalOffer: String? = nil,
+        introductoryOffer: Bool? = nil, at now: Date
     ) throws(LocalStoreError) -> StorePurchase {
         let key = "\(bundleID)\u{1F}\(account)"
         let owned = purchases.withLockedValue { $0[key] ?? [] }
@@ -38,7 +42,9 @@ public final class LocalStoreAccounts: Sendable {
                 return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
             }
             do throws(LocalStoreError) {
-                let outcome = try Self.purchase(productID, in: &store, owned: owned, appAccountToken: appAccountToken, promotionalOffer: promotionalOffer, at: now)
+                let outcome = try Self.purchase(
+                    productID, in: &store, owned: owned, appAccountToken: appAccountToken, promotionalOffer: promotionalOffer, introductoryOffer: introductoryOffer,
+                    at: now)
                 stores[bundleID] = store
                 return .success(outcome)
             } catch {
@@ -57,7 +63,8 @@ public final class LocalStoreAccounts: Sendable {
     /// in the product's group, or what it already owns. `replaced`: the transaction an upgrade replaced,
     /// re-signed with `isUpgraded`.
     private static func purchase(
-        _ productID: String, in store: inout StoreSimulator, owned: [String], appAccountToken: UUID?, promotionalOffer: String?, at now: Date
+        _ productID: String, in store: inout StoreSimulator, owned: [String], appAccountToken: UUID?, promotionalOffer: String?, introductoryOffer: Bool?,
+        at now: Date
     ) throws(LocalStoreError) -> (purchase: StorePurchase, replaced: String?, isNew: Bool) {
         let product = try store.product(productID)
         let chains = owned.compactMap { store.subscription($0) }
@@ -95,7 +102,10 @@ public final class LocalStoreAccounts: Sendable {
         case .consumable, .nonRenewing:
             break
         }
-        return (try store.purchase(productID, appAccountToken: appAccountToken, at: now, promotionalOffer: promotionalOffer), nil, true)
+        return (
+            try store.purchase(productID, appAccountToken: appAccountToken, at: now, introductoryOfferEligibility: introductoryOffer, promotionalOffer: promotionalOffer),
+            nil, true
+        )
     }
 
     /// Apple refunds the purchase `originalTransactionID` of `account`: the store's notifications (to

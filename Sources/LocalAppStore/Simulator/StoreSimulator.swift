@@ -43,9 +43,12 @@ public struct StoreSimulator: Sendable {
 
     /// A first purchase of `productID`: SUBSCRIBED (INITIAL_BUY) for a subscription, ONE_TIME_CHARGE
     /// otherwise. The introductory offer applies when the product has one, `introductoryOffer` is
-    /// true, and the account (`appAccountToken`) has not subscribed in the group before.
+    /// true, and the account (`appAccountToken`) has not subscribed in the group before — unless the
+    /// app's server decided (`introductoryOfferEligibility`, its signed word, already checked), which
+    /// StoreKit follows instead of its own rule.
     public mutating func purchase(
-        _ productID: String, appAccountToken: UUID? = nil, at now: Date, introductoryOffer: Bool = true, promotionalOffer: String? = nil
+        _ productID: String, appAccountToken: UUID? = nil, at now: Date, introductoryOffer: Bool = true, introductoryOfferEligibility: Bool? = nil,
+        promotionalOffer: String? = nil
     ) throws(LocalStoreError) -> StorePurchase {
         let product = try product(productID)
         let promotion = try promotionalOffer.map { offerID throws(LocalStoreError) in
@@ -69,7 +72,7 @@ public struct StoreSimulator: Sendable {
                 chain.offerType = .promotionalOffer
                 chain.offerIdentifier = promotion.id
                 chain.introductoryPeriodsLeft = 0
-            } else if introductoryOffer, let offer = product.introductoryOffer, !groupsUsed.contains(eligibilityKey) {
+            } else if introductoryOffer, let offer = product.introductoryOffer, introductoryOfferEligibility ?? !groupsUsed.contains(eligibilityKey) {
                 applyIntroductoryOffer(offer, to: &chain, product: product, from: now)
             } else {
                 chain.expiresDate = try end(of: product, from: now)
