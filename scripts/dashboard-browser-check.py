@@ -141,6 +141,11 @@ try:
     for currency in currencies:
         check(bars(revenue[f"Revenue {currency}"]) == [round(m["revenue"].get(currency, 0) / 1000, 2) for m in months], f"revenue {currency} per month matches")
 
+    # The business checks panel: every check with its threshold.
+    checks = driver.find_elements(By.CSS_SELECTOR, 'section[data-checks] table[data-table="checks"] tbody tr')
+    names = [r.find_elements(By.TAG_NAME, "td")[0].text for r in checks]
+    check("Trial conversion" in names and "Paywall bounce" in names and "Payment failures" in names, f"the business checks panel lists its checks ({names})")
+
     # The monthly table.
     rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="monthly"] tbody tr')
     check([r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == [m["month"] for m in months], "the monthly table lists the API's months")

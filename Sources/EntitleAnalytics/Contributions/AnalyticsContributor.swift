@@ -11,8 +11,8 @@ public struct AnalyticsContributor: Sendable {
     public let catalog: Catalog
     /// The version of what the cells count: raised whenever a metric is added or counted differently,
     /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
-    /// 2: paywall funnels, arrivals, reactivations within the month, experiments.
-    public static let definitionsVersion = 2
+    /// 2: paywall funnels, arrivals, reactivations within the month, experiments. 3: payment failures.
+    public static let definitionsVersion = 3
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
     static let daysPerMonth = 30.436875
@@ -105,6 +105,9 @@ public struct AnalyticsContributor: Sendable {
                 if revoked.map({ $0 >= expires }) ?? true, !upgradedAway {
                     let expiryDay = AnalyticsCalendar.day(of: expires)
                     cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewalOpportunities, product: product))
+                    if chain.failedPeriodEnds.contains(expires) {
+                        cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .paymentFailures, product: product))
+                    }
                     if let next, isPaid(next) {
                         cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewals, product: product))
                     }

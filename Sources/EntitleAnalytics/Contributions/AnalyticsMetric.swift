@@ -101,6 +101,9 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Of those, the ones that renewed.
     case experimentRenewals = "experiment_renewals"
 
+    /// Renewals due whose charge failed (billing retry or grace entered), on the failed period's end.
+    case paymentFailures = "payment_failures"
+
     /// Whether the cell belongs to an experiment's results (``ExperimentReport``).
     public var isExperiment: Bool { (AnalyticsMetric.experimentExposed.ordinal...AnalyticsMetric.experimentRenewals.ordinal).contains(ordinal) }
 
@@ -170,6 +173,7 @@ extension AnalyticsMetric {
         case .experimentRevenueSquares: 41
         case .experimentRenewalOpportunities: 42
         case .experimentRenewals: 43
+        case .paymentFailures: 44
         }
     }
 }

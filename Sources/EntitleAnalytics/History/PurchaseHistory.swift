@@ -18,6 +18,8 @@ public struct PurchaseHistory: Hashable, Sendable {
     public private(set) var graceEnds: Set<Date> = []
     /// Transactions Apple reported as billing recoveries (DID_RENEW with BILLING_RECOVERY).
     public private(set) var recoveries: Set<String> = []
+    /// Ends of periods whose renewal failed to bill (DID_FAIL_TO_RENEW, the failed period's transaction).
+    public private(set) var failedPeriodEnds: Set<Date> = []
 
     public init(originalTransactionID: OriginalTransactionID) {
         self.originalTransactionID = originalTransactionID
@@ -41,12 +43,17 @@ public struct PurchaseHistory: Hashable, Sendable {
         recoveries.insert(transactionID)
     }
 
+    public mutating func recordFailedRenewal(periodEnd: Date) {
+        failedPeriodEnds.insert(periodEnd)
+    }
+
     /// Folds another history of the same chain into this one.
     public mutating func merge(_ other: PurchaseHistory) {
         other.transactions.values.forEach { record($0) }
         for (id, date) in other.refundReversals { recordRefundReversal(transactionID: id, signedDate: date) }
         graceEnds.formUnion(other.graceEnds)
         recoveries.formUnion(other.recoveries)
+        failedPeriodEnds.formUnion(other.failedPeriodEnds)
     }
 
     /// The transactions by purchase date (then id).

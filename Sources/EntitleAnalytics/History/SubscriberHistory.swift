@@ -37,12 +37,19 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
             if let transaction { record(transaction) }
             if let renewalInfo, let original = renewalInfo.purchaseChain {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(renewalInfo)
+                // The failed period: its transaction's end, else the renewal date Apple was trying to bill.
+                if type == .didFailToRenew, transaction == nil, let end = renewalInfo.renewalDate {
+                    purchases[original, default: PurchaseHistory(originalTransactionID: original)].recordFailedRenewal(periodEnd: end)
+                }
             }
             if let reversal = event.refundReversal {
                 purchases[reversal.originalTransactionID, default: PurchaseHistory(originalTransactionID: reversal.originalTransactionID)]
                     .recordRefundReversal(transactionID: reversal.transactionID, signedDate: reversal.signedDate)
             }
             guard let id = transaction?.transactionId, let original = transaction?.purchaseChain else { break }
+            if type == .didFailToRenew, let end = transaction?.expiresDate {
+                purchases[original, default: PurchaseHistory(originalTransactionID: original)].recordFailedRenewal(periodEnd: end)
+            }
             if type == .didRenew, subtype == .billingRecovery {
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].recordRecovery(transactionID: id)
             }

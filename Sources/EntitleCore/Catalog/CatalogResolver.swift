@@ -139,6 +139,22 @@ struct CatalogResolver {
         }
 
         let offerings = resolveOfferings(products: products)
+        var thresholds = BusinessThresholds.seeds
+        if let alerts = document.alerts {
+            for (key, value, set) in [
+                ("trialConversionBelow", alerts.trialConversionBelow, { (t: inout BusinessThresholds, v: Double) in t.trialConversionBelow = v }),
+                ("paywallBounceAbove", alerts.paywallBounceAbove, { (t: inout BusinessThresholds, v: Double) in t.paywallBounceAbove = v }),
+                ("revenueDropAbove", alerts.revenueDropAbove, { (t: inout BusinessThresholds, v: Double) in t.revenueDropAbove = v }),
+                ("paymentFailureAbove", alerts.paymentFailureAbove, { (t: inout BusinessThresholds, v: Double) in t.paymentFailureAbove = v }),
+            ] {
+                guard let value else { continue }
+                guard value.isFinite, (0...1).contains(value) else {
+                    fail(.invalidValue, entitlements: JSONPath().key("alerts").key(key), "a threshold is a fraction from 0 to 1", hint: "0.1 for 10%")
+                    continue
+                }
+                set(&thresholds, value)
+            }
+        }
 
         guard errors.isEmpty else {
             throw CatalogValidationError(errors: errors)
@@ -165,6 +181,7 @@ struct CatalogResolver {
         if let declared = offerings.declared { catalog.offerings = declared }
         catalog.defaultOfferingID = offerings.defaultID
         catalog.targeting = offerings.targeting
+        catalog.alertThresholds = thresholds
         return catalog
     }
 

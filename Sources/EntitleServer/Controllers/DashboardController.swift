@@ -74,7 +74,12 @@ struct DashboardController {
         }
         pages.get { request, context -> Response in
             try await Self.page(apps, context) {
-                OverviewPage.render(try await Self.report(apps, context, request))
+                let report = try await Self.report(apps, context, request)
+                var health: [(app: String, health: BusinessHealth)] = []
+                for service in context.allApps ? apps.services : [try context.services] {
+                    health.append((service.bundleID.rawValue, try await service.analytics.businessHealth()))
+                }
+                return OverviewPage.render(report, health: health)
             }
         }
         pages.get("funnels") { request, context -> Response in

@@ -6,7 +6,7 @@ import Foundation
 enum OverviewPage {
     static let colors = ["#0071e3", "#34c759", "#ff9f0a", "#af52de", "#ff3b30", "#5ac8fa"]
 
-    static func render(_ report: AnalyticsReport) -> String {
+    static func render(_ report: AnalyticsReport, health: [(app: String, health: BusinessHealth)] = []) -> String {
         let range = "from=\(report.from)&amp;to=\(report.to)"
         var body = """
             <h1>Overview</h1>
@@ -25,7 +25,9 @@ enum OverviewPage {
         body += card("Introductory trials", HTML.count(current.activeTrials), metric: "active-trials", value: current.activeTrials)
         body += card("App-managed trials", HTML.count(current.activeAppTrials), metric: "active-app-trials", value: current.activeAppTrials)
         body += card("Family-shared", HTML.count(current.activeFamilyShared), metric: "active-family-shared", value: current.activeFamilyShared)
-        body += "</div><div class=\"grid\">"
+        body += "</div>"
+        body += checksPanel(health)
+        body += "<div class=\"grid\">"
 
         let days = report.daily.map(\.date)
         let months = report.months.map(\.month)
@@ -83,6 +85,33 @@ enum OverviewPage {
         body += "<section class=\"panel\"><h2>By month<a class=\"csv\" href=\"/dashboard/export/monthly.csv?\(range)\">CSV</a></h2>"
         body += DashboardLayout.table(id: "monthly", header: header, rows: rows) + "</section>"
         return DashboardLayout.page(title: "Overview", section: .overview, body: body)
+    }
+
+    static let checkNames = [
+        "trial_conversion": "Trial conversion", "paywall_bounce": "Paywall bounce", "revenue_drop": "Revenue drop, week over week",
+        "payment_failure": "Payment failures",
+    ]
+
+    /// The business checks (docs/growth.md), with the thresholds the alert rules use.
+    static func checksPanel(_ health: [(app: String, health: BusinessHealth)]) -> String {
+        guard !health.isEmpty else { return "" }
+        var rows: [[String]] = []
+        var classes: [String?] = []
+        for (app, entry) in health {
+            for check in entry.checks {
+                let name = (checkNames[check.check] ?? check.check) + (check.currency.map { " (\($0))" } ?? "")
+                let comparison = check.check == "trial_conversion" ? "below" : "above"
+                rows.append((health.count > 1 ? [HTML.escape(app)] : []) + [
+                    HTML.escape(name), HTML.percent(check.value), "\(comparison) \(HTML.percent(check.threshold))",
+                    check.firing ? "<strong class=\"error\" data-firing>alert</strong>" : check.value == nil ? "<span class=\"muted\">nothing to measure</span>" : "ok",
+                    "<span class=\"muted\">\(HTML.escape(check.meaning))</span>",
+                ])
+                classes.append(check.firing ? "changed" : nil)
+            }
+        }
+        let header = (health.count > 1 ? ["App"] : []) + ["Check", "Value", "Alerts when", "Status", "Measured as"]
+        return "<section class=\"panel\" data-checks><h2>Business checks <span class=\"muted\">on \(HTML.escape(health[0].health.date))</span></h2>"
+            + DashboardLayout.table(id: "checks", header: header, rows: rows, rowClasses: classes) + "</section>"
     }
 
     static func card(_ label: String, _ text: String, metric: String, value: Int64) -> String {

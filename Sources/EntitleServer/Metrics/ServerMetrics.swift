@@ -1,3 +1,4 @@
+import EntitleAnalytics
 import EntitleCore
 import Foundation
 import EntitleStorage
@@ -184,6 +185,27 @@ public final class ServerMetrics: Sendable {
                 metricName: "entitle_analytics_last_refresh_timestamp", unitName: "seconds",
                 helpText: "When the analytics aggregates last caught up with the ledger (Unix time).")
         ).set(at.timeIntervalSince1970)
+    }
+
+    /// `entitle_business_check_ratio{app,check,currency}` and `entitle_business_check_threshold_ratio`:
+    /// each business check's value (when there was something to measure) and its threshold, as the
+    /// dashboard's panel shows them; the alert rules compare the two (docs/prometheus).
+    func recordBusinessHealth(app: BundleID, _ health: BusinessHealth) {
+        for check in health.checks {
+            let labels = [("app", app.rawValue), ("check", check.check), ("currency", check.currency ?? "")]
+            if let value = check.value {
+                registry.makeGauge(
+                    descriptor: MetricNameDescriptor(
+                        metricName: "entitle_business_check", unitName: "ratio", helpText: "A business check's value (docs/growth.md)."),
+                    labels: labels
+                ).set(value)
+            }
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    metricName: "entitle_business_check_threshold", unitName: "ratio", helpText: "A business check's threshold, from the app's catalog."),
+                labels: labels
+            ).set(check.threshold)
+        }
     }
 
     /// The gauges read from the ledger when `/metrics` is scraped: `entitle_ledger_held_events` (events

@@ -53,4 +53,14 @@ struct CatalogOfferingsTests {
         let errors = CatalogLoaderTests.errors(entitlements: Self.with(json))
         #expect(errors.map(\.path).contains(path), "\(errors.map { "\($0.path): \($0.message)" })")
     }
+
+    @Test("the business checks' thresholds: the seeds' by default, the file's where it gives them, refused outside 0 to 1")
+    func alertThresholds() throws {
+        #expect(try CatalogLoaderTests.load().alertThresholds == BusinessThresholds(
+            trialConversionBelow: 0.10, paywallBounceAbove: 0.70, revenueDropAbove: 0.20, paymentFailureAbove: 0.02))
+        let custom = try CatalogLoaderTests.load(entitlements: Self.with(#""alerts":{"trialConversionBelow":0.15,"paymentFailureAbove":0.05}"#))
+        #expect(custom.alertThresholds == BusinessThresholds(trialConversionBelow: 0.15, paymentFailureAbove: 0.05))
+        let errors = CatalogLoaderTests.errors(entitlements: Self.with(#""alerts":{"paywallBounceAbove":70}"#))
+        #expect(errors.map(\.path) == ["alerts.paywallBounceAbove"])
+    }
 }

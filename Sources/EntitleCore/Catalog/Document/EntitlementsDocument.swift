@@ -42,10 +42,12 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var defaultOffering: String?
     /// Which offering whom, read in order; the first rule that matches wins.
     public var targeting: [TargetingRuleDocument]
+    /// The business checks' thresholds; the seeds' numbers when absent.
+    public var alerts: AlertsDocument?
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
-        case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting
+        case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting, alerts
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,5 +72,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         offerings = try container.decodeIfPresent([String: OfferingDocument].self, forKey: .offerings)
         defaultOffering = try container.decodeIfPresent(String.self, forKey: .defaultOffering)
         targeting = try container.decodeIfPresent([TargetingRuleDocument].self, forKey: .targeting) ?? []
+        alerts = try container.decodeIfPresent(AlertsDocument.self, forKey: .alerts)
     }
 }

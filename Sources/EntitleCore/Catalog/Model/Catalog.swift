@@ -42,6 +42,8 @@ public struct Catalog: Hashable, Sendable {
     public var defaultOfferingID: String = Catalog.standardOfferingID
     /// Which offering whom: read in order, the first rule that matches wins (``OfferingTargeting``).
     public var targeting: [TargetingRule] = []
+    /// When the business checks fire (the entitlements file's `alerts`).
+    public var alertThresholds: BusinessThresholds = .seeds
 
     private var productIndex: [ProductID: Int]
     private var entitlementIndex: [String: Int]

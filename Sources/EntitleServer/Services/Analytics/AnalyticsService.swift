@@ -63,6 +63,7 @@ public struct AnalyticsService: AppService {
             let refreshed = try await analytics.refreshAnalytics(batchSize: Self.analyticsBatch, cells: cells)
             await recordSetAside(setAside)
             metrics.recordAnalyticsRefresh(duration: ContinuousClock.now - start, at: now())
+            if let health = try? await currentHealth() { metrics.recordBusinessHealth(app: bundleID, health) }
             return recomputed + refreshed
         } catch {
             await recordSetAside(setAside)
@@ -106,6 +107,22 @@ public struct AnalyticsService: AppService {
         try await refreshAnalytics()
         do {
             return FunnelReport(cells: try await analytics.analyticsCells(through: last), from: first, to: last)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// The business checks today (docs/growth.md), the aggregates brought up to date first.
+    public func businessHealth() async throws(ServiceError) -> BusinessHealth {
+        try await refreshAnalytics()
+        return try await currentHealth()
+    }
+
+    /// The business checks today from the aggregates as they stand.
+    func currentHealth() async throws(ServiceError) -> BusinessHealth {
+        let today = AnalyticsCalendar.day(of: now())
+        do {
+            return BusinessHealth(cells: try await analytics.analyticsCells(through: today), thresholds: catalog.alertThresholds, today: today)
         } catch {
             throw ServiceError(error)
         }
