@@ -20,27 +20,12 @@ struct AnalyticsCommand: AsyncParsableCommand {
                 Run it after changing the catalog (a product's period or price), since aggregates depend on it.
                 """)
 
-        @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable")
-        var database: String = ProcessInfo.processInfo.environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
-
-        @Option(help: "The app folder with entitlements.json and its .storekit file.", completion: .directory)
-        var catalog: String?
-
-        @Option(help: "The app (bundle ID); by default the catalog's, else the database's only app.")
-        var app: String?
+        @OptionGroup var options: AppLedgerOptions
 
         func run() async throws {
-            let logger = Logger(label: "entitle.analytics")
-            let loaded = try CommandInputs.catalog(path: catalog ?? ProcessInfo.processInfo.environment["ENTITLE_CATALOG"])
-            let named = app.map { BundleID($0) } ?? loaded.bundleID
-            let differed = try await CommandInputs.withExistingLedger(database, logger: logger) { store in
-                let apps = try await store.appIDs()
-                guard let app = named ?? (apps.count <= 1 ? apps.first ?? BundleID("") : nil) else {
-                    throw ValidationError("the database holds several apps (\(apps.map(\.rawValue).joined(separator: ", "))): name one with --app")
-                }
-                return try await Self.recompute(store.forApp(app), catalog: loaded)
+            if try await options.withApp(logger: Logger(label: "entitle.analytics"), { store, catalog in try await Self.recompute(store, catalog: catalog) }) {
+                throw ExitCode.failure
             }
-            if differed { throw ExitCode.failure }
         }
 
         /// Refreshes, recomputes and compares; returns whether the aggregates differed.

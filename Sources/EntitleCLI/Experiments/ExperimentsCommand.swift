@@ -13,7 +13,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the app's experiments and their states.")
-        @OptionGroup var options: ExperimentOptions
+        @OptionGroup var options: AppLedgerOptions
 
         func run() async throws {
             let experiments = try await options.withExperiments { try await $0.experiments() }
@@ -29,7 +29,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an experiment, as a draft.",
             discussion: "Variants are ID=OFFERING or ID=OFFERING:WEIGHT, the control first; e.g. --variant control=default --variant b=monthly-first.")
-        @OptionGroup var options: ExperimentOptions
+        @OptionGroup var options: AppLedgerOptions
         @Option(help: "The experiment's ID (1 to 100 bytes, no /).") var id: String
         @Option(help: "A name.") var name: String?
         @Option(name: .customLong("variant"), help: "ID=OFFERING[:WEIGHT]; 2 to 5, the control first.") var variants: [String]
@@ -71,7 +71,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
     struct Transition: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Start, pause or stop an experiment: entitle experiments set start|pause|stop ID.")
-        @OptionGroup var options: ExperimentOptions
+        @OptionGroup var options: AppLedgerOptions
         @Argument(help: "start, pause or stop") var action: String
         @Argument(help: "The experiment's ID.") var id: String
 
@@ -88,7 +88,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
 
     struct RollOut: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rollout", abstract: "Roll out one variant: its offering for everyone the experiment admits.")
-        @OptionGroup var options: ExperimentOptions
+        @OptionGroup var options: AppLedgerOptions
         @Argument(help: "The experiment's ID.") var id: String
         @Option(help: "The variant to roll out.") var variant: String
 
@@ -101,7 +101,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
 
     struct Results: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "An experiment's results per variant, each compared with the control.")
-        @OptionGroup var options: ExperimentOptions
+        @OptionGroup var options: AppLedgerOptions
         @Argument(help: "The experiment's ID.") var id: String
 
         func run() async throws {

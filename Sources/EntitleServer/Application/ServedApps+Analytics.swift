@@ -8,16 +8,10 @@ extension ServedApps {
     /// entitlement named with its app (`com.epilogue.app/plus`) since apps may reuse entitlement names.
     func combinedAnalytics(from: String?, to: String?) async throws(ServiceError) -> AnalyticsReport {
         let (first, last) = try primary.analytics.analyticsRange(from: from, to: to)
-        var cells = AnalyticsCells()
+        let cells = try await combinedCells(through: last)
         var products: [Product] = []
         var entitlements: [Entitlement] = []
         for service in services {
-            _ = try await service.analytics.refreshAnalytics()
-            do {
-                cells.add(try await service.analytics.analytics.analyticsCells(through: last))
-            } catch {
-                throw ServiceError(error)
-            }
             let name = { (id: String) in "\(service.bundleID)/\(id)" }
             products += service.catalog.products.map { product in
                 var renamed = product
@@ -39,15 +33,20 @@ extension ServedApps {
     /// The paywall funnels of every app together (amounts stay per currency).
     func combinedFunnels(from: String?, to: String?) async throws(ServiceError) -> FunnelReport {
         let (first, last) = try primary.analytics.analyticsRange(from: from, to: to)
+        return FunnelReport(cells: try await combinedCells(through: last), from: first, to: last)
+    }
+
+    /// Every app's aggregate cells up to `day`, added up, each brought up to date first.
+    private func combinedCells(through day: Int) async throws(ServiceError) -> AnalyticsCells {
         var cells = AnalyticsCells()
         for service in services {
             _ = try await service.analytics.refreshAnalytics()
             do {
-                cells.add(try await service.analytics.analytics.analyticsCells(through: last))
+                cells.add(try await service.analytics.analytics.analyticsCells(through: day))
             } catch {
                 throw ServiceError(error)
             }
         }
-        return FunnelReport(cells: cells, from: first, to: last)
+        return cells
     }
 }
