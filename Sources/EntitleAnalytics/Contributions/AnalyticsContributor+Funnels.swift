@@ -7,7 +7,7 @@ extension AnalyticsContributor {
     struct Payment {
         var at: Date
         var currency: String
-        /// The price, or nothing when it was refunded.
+        /// The price less what a refund gave back (all of it, or a prorated refund's share).
         var net: Int64
         /// A purchase the subscriber decided on: the chain's first paid period (a direct purchase or a
         /// trial's conversion), or one Apple gives the reason `PURCHASE` (an upgrade, a resubscription).
@@ -36,7 +36,8 @@ extension AnalyticsContributor {
                 }
                 let refunded = chain.revocation(of: transaction) != nil && !(transaction.isUpgraded ?? false)
                 payments.append(Payment(
-                    at: purchased, currency: transaction.currency ?? catalog.currency ?? "XXX", net: refunded ? 0 : price,
+                    at: purchased, currency: transaction.currency ?? catalog.currency ?? "XXX",
+                    net: refunded ? price.saturatingSubtracting(Self.refundedAmount(of: transaction, price: price)) : price,
                     isPurchase: payments.isEmpty || transaction.transactionReason == .purchase, expires: transaction.expiresDate))
             }
             if !payments.isEmpty { purchases.chains.append(payments) }

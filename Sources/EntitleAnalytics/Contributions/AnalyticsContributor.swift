@@ -67,8 +67,9 @@ public struct AnalyticsContributor: Sendable {
                     if let revoked, !upgradedAway {
                         let refundDay = AnalyticsCalendar.day(of: revoked)
                         cells.add(1, to: AnalyticsKey(day: refundDay, metric: .refunds, product: product))
-                        cells.add(price, to: AnalyticsKey(day: refundDay, metric: .refunded, product: product, currency: currency))
-                        cohortAmounts.append((refundDay, currency, -price))
+                        let refunded = Self.refundedAmount(of: transaction, price: price)
+                        cells.add(refunded, to: AnalyticsKey(day: refundDay, metric: .refunded, product: product, currency: currency))
+                        cohortAmounts.append((refundDay, currency, -refunded))
                     }
                 }
 
@@ -174,6 +175,15 @@ public struct AnalyticsContributor: Sendable {
             }
             cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.end), metric: .expirations, product: interval.lastProduct))
         }
+    }
+
+    /// How much of `price` a refund of `transaction` gave back: the share Apple gives for a prorated
+    /// refund (`REFUND_PRORATED`, `revocationPercentage` in thousandths of a percent, 0 to 100,000 as
+    /// the edge admits it), else all of it.
+    static func refundedAmount(of transaction: JWSTransactionDecodedPayload, price: Int64) -> Int64 {
+        guard transaction.revocationType == .refundProrated, let share = transaction.revocationPercentage else { return price }
+        let (product, overflow) = price.multipliedReportingOverflow(by: Int64(min(max(share, 0), 100_000)))
+        return overflow ? price : product / 100_000
     }
 
     /// A period given away: a free offer (free trial, or any offer at price zero).
