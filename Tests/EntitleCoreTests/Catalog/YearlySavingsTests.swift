@@ -5,8 +5,9 @@ import Testing
 
 @Suite("YearlySavings")
 struct YearlySavingsTests {
-    @Test("a yearly price against twelve monthly payments, rounded down", arguments: [
-        ("67.00", "7.99", 30), ("49.99", "4.99", 16), ("39.99", "4.99", 33), ("89.99", "9.99", 24), ("119.88", "9.99", 0), ("0", "1.00", 100),
+    @Test("a yearly price against twelve monthly payments, to the nearest whole percent (seed 002's paywall: 49.99 against 4.99 saves 17%)", arguments: [
+        ("67.00", "7.99", 30), ("49.99", "4.99", 17), ("39.99", "4.99", 33), ("89.99", "9.99", 25), ("119.88", "9.99", 0), ("0", "1.00", 100),
+        ("114.90", "9.99", 4), ("113.88", "9.99", 5),
     ])
     func percent(yearly: String, monthly: String, expected: Int) {
         let yearlyProduct = Product(id: "y", kind: .autoRenewable, price: Price(yearly), period: ISODuration("P1Y"))
@@ -24,8 +25,10 @@ struct YearlySavingsTests {
 
         let tiers = Fixtures.exampleCatalog("ScreenTimeRewardsTiers").yearlySavings
         #expect(tiers.map(\.monthlyProductID) == ["screentime.1child.monthly", "screentime.2child.monthly", "screentime.family.monthly"])
-        #expect(tiers.map(\.percent) == [24, 28, 29])
+        #expect(tiers.map(\.percent) == [25, 28, 30])
 
         #expect(Fixtures.exampleCatalog("ScreenTimeRewards").yearlySavings.isEmpty)
+        // Seed 002's paywall: "Save 17%".
+        #expect(Fixtures.exampleCatalog("PantryPal").yearlySavings.map(\.percent) == [17])
     }
 }
