@@ -149,7 +149,7 @@ do throws(EntitleError) {
         guard words.count >= 2 else { fail("usage", "products PRODUCT_ID…") }
         let products: [StoreProduct]
         do {
-            products = try await store.products(Array(words.dropFirst()))
+            products = try await store.products(Array(words.dropFirst()), attempts: 3)
         } catch {
             throw EntitleError(.network, error.message)
         }
