@@ -119,7 +119,11 @@ do throws(EntitleError) {
             "purchases": owned(customer.subscriber.purchases),
         ])
     case "restore":
-        printJSON(info(try await entitle.restore()))
+        let outcome = try await entitle.restore()
+        var answer = info(outcome.customerInfo)
+        answer["restored"] = outcome.message == nil
+        if let message = outcome.message { answer["message"] = message }
+        printJSON(answer)
     case "access":
         guard words.count == 2 else { fail("usage", "access FEATURE [--usage N]") }
         guard let usage = Int(options["--usage"] ?? "1") else { fail("usage", "--usage is a whole number from 0 to 1000000") }

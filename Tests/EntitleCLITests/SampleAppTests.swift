@@ -23,9 +23,11 @@ struct SampleAppTests {
             // A second device signed in with the same Apple ID restores; another person's device doesn't.
             let restored = try await demo.run(
                 ["--user", "kid-1", "--cache", demo.folder.appendingPathComponent("second-device").path, "--store-account", appleID, "restore"])
-            #expect(restored["activeEntitlements"] as? [String] == ["family"])
+            #expect(restored["activeEntitlements"] as? [String] == ["family"] && restored["restored"] as? Bool == true && restored["message"] == nil)
             let stranger = try await demo.run(["--user", "kid-2", "--cache", demo.folder.appendingPathComponent("strangers-device").path, "restore"])
             #expect(stranger["activeEntitlements"] as? [String] == [])
+            // Seed 001's words when the store has nothing active for the user.
+            #expect(stranger["restored"] as? Bool == false && stranger["message"] as? String == "No active subscriptions found.")
             #expect(try await demo.run(["--user", "kid-1", "--offline", "use", "conversations"])["queued"] as? Int == 1)
             let refused = try await CommandRunner.sampleApp.run(demo.base + ["--user", "kid-9", "--offline", "status"], in: demo.folder)
             #expect(refused.status == 1 && refused.standardError.hasPrefix("error: customerInfo.unavailable: "))

@@ -324,8 +324,9 @@ public actor Entitle {
     }
 
     /// Restores: the store syncs, every current entitlement it signs is sent to the server, and the
-    /// customer info is fetched.
-    public func restore() async throws(EntitleError) -> CustomerInfo {
+    /// customer info is fetched. ``RestoreOutcome/nothingToRestore(_:)`` when no entitlement then comes
+    /// from an active purchase (its ``RestoreOutcome/message``: "No active subscriptions found.").
+    public func restore() async throws(EntitleError) -> RestoreOutcome {
         guard let store = configuration.store else { throw EntitleError(.invalidRequest, "no store is configured") }
         let current: [SignedTransaction]
         do {
@@ -337,7 +338,9 @@ public actor Entitle {
         for transaction in current {
             if case .networkError(let message) = await deliver(transaction, through: store) { throw EntitleError(.network, message) }
         }
-        return try await fetch()
+        let info = try await fetch()
+        let purchased = info.activeEntitlements(at: configuration.now()).contains { $0.source == .purchase }
+        return purchased ? .restored(info) : .nothingToRestore(info)
     }
 
     /// May the user do `feature` now (`usage`: how many a limit would be at, how much a quota use
