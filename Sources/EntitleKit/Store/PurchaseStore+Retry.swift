@@ -4,7 +4,11 @@ extension PurchaseStore {
     /// The products among `ids`, asked again when the store can't be reached: `attempts` tries in all,
     /// waiting `backoff`, then twice as long, between them (seed 001: three tries, 1 s then 2 s). A
     /// refusal that a retry can't change (a product not on sale, payments not allowed) is thrown at once.
-    /// - Parameter sleep: how to wait (the clock is an input: tests pass their own).
+    /// - Parameters:
+    ///   - ids: the products' identifiers.
+    ///   - attempts: how many times to ask in all.
+    ///   - backoff: the first wait; each next one doubles.
+    ///   - sleep: how to wait (the clock is an input: tests pass their own).
     public func products(
         _ ids: [String], attempts: Int, backoff: Duration = .seconds(1),
         sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
