@@ -16,6 +16,8 @@ public struct PopulationPlan: Hashable, Sendable {
     public var billingRecovery = 0.6
     /// Per purchase or renewal: refunded by Apple.
     public var refund = 0.02
+    /// Of refunds of a subscription's period, those Apple prorates (the time left refunded).
+    public var proratedRefund = 0.5
     /// Refunds Apple reverses.
     public var refundReversal = 0.15
     /// Per renewal: the customer upgrades to a higher level, or downgrades, in the group.

@@ -190,8 +190,10 @@ public struct PopulationSimulation {
             try await deliver(store.expire(original, reason: .billingRetry, at: now))
         case .refund(let original):
             try await deliver([store.consumptionRequest(original, at: now)])
-            try await deliver(store.refund(original, at: now + 3600))
+            let prorated = store.subscription(original)?.kind == .autoRenewable && chance(plan.proratedRefund)
+            try await deliver(store.refund(original, prorated: prorated, at: now + 3600))
             summary.refunds += 1
+            if prorated { summary.proratedRefunds += 1 }
             if chance(plan.refundReversal) { schedule(now + days(3...14), person, .reverseRefund(original)) }
         case .reverseRefund(let original):
             try await deliver(store.reverseRefund(original, at: now))

@@ -18,6 +18,8 @@ public struct PopulationSummary: Sendable {
     public var purchases = 0
     public var renewals = 0
     public var refunds = 0
+    /// Of those, the ones Apple prorated.
+    public var proratedRefunds = 0
     /// Paywall events the simulated apps reported.
     public var paywallEvents = 0
     /// People an experiment served its control, and another variant.
@@ -47,7 +49,7 @@ public struct PopulationSummary: Sendable {
         let chains = expected.values.reduce(0, +)
         return """
             Simulated \(subscribers) subscribers (\(familyMembers) of them family members) from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)):
-              app-managed trials started \(appTrialsStarted), purchases \(purchases), renewals \(renewals), refunds \(refunds), paywall events \(paywallEvents)
+              app-managed trials started \(appTrialsStarted), purchases \(purchases), renewals \(renewals), refunds \(refunds) (\(proratedRefunds) prorated), paywall events \(paywallEvents)
               notifications delivered \(notifications.delivered) (duplicates \(notifications.duplicates), retries \(notifications.retries)\(notifications.dropped > 0 ? ", never delivered \(notifications.dropped)" : ""))
               purchase chains by state (the store's expectation):
             \(table(expected))

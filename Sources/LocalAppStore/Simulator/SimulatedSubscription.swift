@@ -40,6 +40,9 @@ public struct SimulatedSubscription: Hashable, Sendable {
     public internal(set) var gracePeriodExpiresDate: Date?
     public internal(set) var revocationDate: Date?
     public internal(set) var revocationReason: RevocationReason?
+    /// REFUND_FULL, or REFUND_PRORATED with the share refunded (`revocationPercentage`, thousandths of a percent).
+    public internal(set) var revocationType: RevocationType?
+    public internal(set) var revocationPercentage: Int32?
     /// The phase before a refund, restored by its reversal.
     public internal(set) var phaseBeforeRevocation: Phase?
     public internal(set) var expirationIntent: ExpirationIntent?

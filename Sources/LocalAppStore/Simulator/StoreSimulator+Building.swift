@@ -94,7 +94,8 @@ extension StoreSimulator {
             offerDiscountType: chain.offerDiscountType, offerIdentifier: chain.offerIdentifier, offerType: chain.offerType,
             originalPurchaseDate: chain.originalPurchaseDate, originalTransactionId: chain.originalTransactionID, price: chain.price,
             productId: chain.productID, purchaseDate: chain.purchaseDate, quantity: 1, revocationDate: chain.revocationDate,
-            revocationReason: chain.revocationReason, signedDate: now, storefront: "USA", storefrontId: "143441",
+            revocationReason: chain.revocationReason, revocationPercentage: chain.revocationPercentage, revocationType: chain.revocationType,
+            signedDate: now, storefront: "USA", storefrontId: "143441",
             subscriptionGroupIdentifier: product?.subscriptionGroupID, transactionId: chain.transactionID,
             transactionReason: chain.renewals > 0 && chain.transactionID != chain.originalTransactionID ? .renewal : .purchase, type: type,
             webOrderLineItemId: chain.webOrderLineItemID)

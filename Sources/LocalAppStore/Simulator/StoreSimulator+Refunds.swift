@@ -12,7 +12,12 @@ extension StoreSimulator {
     }
 
     /// Apple refunds the latest transaction: REFUND, revoked at once; family members lose it (REVOKE).
-    public mutating func refund(_ original: String, reason: RevocationReason = .other, at now: Date) throws(LocalStoreError) -> [SignedNotification] {
+    /// `prorated`: a subscription's period is refunded for the time left (REFUND_PRORATED, the share as
+    /// `revocationPercentage`), as Apple does when the developer asks for GRANT_PRORATED; otherwise, and
+    /// for anything without a period, all of it (REFUND_FULL).
+    public mutating func refund(
+        _ original: String, reason: RevocationReason = .other, prorated: Bool = false, at now: Date
+    ) throws(LocalStoreError) -> [SignedNotification] {
         var chain = try chain(original)
         guard chain.ownership == .purchased, chain.phase != .revoked else {
             throw LocalStoreError(.invalidTransition, "\(original) can't be refunded (\(chain.phase.rawValue))")
@@ -21,6 +26,13 @@ extension StoreSimulator {
         chain.phase = .revoked
         chain.revocationDate = now
         chain.revocationReason = reason
+        chain.revocationType = .refundFull
+        chain.revocationPercentage = 100_000
+        if prorated, let expires = chain.expiresDate, expires > chain.purchaseDate {
+            let left = max(0, min(1, expires.timeIntervalSince(now) / expires.timeIntervalSince(chain.purchaseDate)))
+            chain.revocationType = .refundProrated
+            chain.revocationPercentage = Int32((left * 100_000).rounded())
+        }
         chain.autoRenew = false
         subscriptions[original] = chain
         var notifications = [try notify(.refund, nil, chain, at: now)]
@@ -45,6 +57,8 @@ extension StoreSimulator {
         chain.phase = chain.phaseBeforeRevocation ?? .active
         chain.revocationDate = nil
         chain.revocationReason = nil
+        chain.revocationType = nil
+        chain.revocationPercentage = nil
         subscriptions[original] = chain
         return [try notify(.refundReversed, nil, chain, at: now)]
     }
