@@ -46,7 +46,7 @@ public struct BusinessHealth: Hashable, Sendable, Codable {
             firing: bounce.map { $0 > thresholds.paywallBounceAbove } ?? false,
             meaning: "paywalls closed without buying, of those shown in the last 7 days"))
         for (currency, amounts) in revenue.sorted(by: { $0.key < $1.key }) where amounts.previous > 0 {
-            let drop = max(0, (1 - Double(amounts.current) / Double(amounts.previous)).roundedTo4())
+            let drop = max(0, AnalyticsReport.rate(amounts.previous.saturatingSubtracting(amounts.current), amounts.previous) ?? 0)
             checks.append(BusinessCheck(
                 check: "revenue_drop", currency: currency, value: drop, threshold: thresholds.revenueDropAbove,
                 firing: drop > thresholds.revenueDropAbove, meaning: "how much less gross revenue the last 7 days brought than the 7 before"))
@@ -59,9 +59,4 @@ public struct BusinessHealth: Hashable, Sendable, Codable {
         self.date = AnalyticsCalendar.isoDate(ofDay: today)
         self.checks = checks
     }
-}
-
-extension Double {
-    /// Rounded to four decimals, as the reports' rates are.
-    func roundedTo4() -> Double { (self * 10_000).rounded() / 10_000 }
 }

@@ -64,7 +64,7 @@ extension CatalogResolver {
                 }
             }
             for (position, storefront) in (rule.storefronts ?? []).enumerated()
-            where storefront.count != 3 || !storefront.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            where !TargetingContext.isStorefrontCode(storefront) {
                 fail(.invalidValue, entitlements: path.key("storefronts").index(position), "\"\(storefront)\" is not a storefront",
                      hint: "an ISO 3166-1 alpha-3 code such as FRA, as StoreKit's Storefront.countryCode gives it")
             }

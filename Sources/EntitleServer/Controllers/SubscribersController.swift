@@ -95,8 +95,9 @@ struct SubscribersController {
             let query = request.uri.queryParameters
             let services = try context.services
             let appUserID = try context.subscriberID()
-            let served = try await services.experiments.servedOffering(appUserID: appUserID, storefront: query.get("storefront"), appVersion: query.get("appVersion"))
-            return OfferingsBuilder.response(services.catalog, served: served, eligibility: try await services.subscribers.offerEligibility(appUserID: appUserID))
+            let (served, facts) = try await services.experiments.servedOffering(
+                appUserID: appUserID, storefront: query.get("storefront"), appVersion: query.get("appVersion"))
+            return OfferingsBuilder.response(services.catalog, served: served, eligibility: try services.subscribers.offerEligibility(of: facts))
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1

@@ -56,7 +56,7 @@ public struct Experiment: Hashable, Sendable, Codable {
             }
         }
         guard Self.revenueWindows.contains(revenueWindowDays) else { return "revenueWindowDays is 1 to 365" }
-        for storefront in storefronts ?? [] where storefront.count != 3 || !storefront.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+        for storefront in storefronts ?? [] where !TargetingContext.isStorefrontCode(storefront) {
             return "\(storefront) is not a storefront (ISO 3166-1 alpha-3, such as FRA)"
         }
         if let rolledOutVariantID, !variants.contains(where: { $0.id == rolledOutVariantID }) {

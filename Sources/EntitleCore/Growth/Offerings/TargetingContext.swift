@@ -8,6 +8,11 @@ public struct TargetingContext: Hashable, Sendable {
     public var audience: Audience
     public var attributes: [String: String]
 
+    /// Whether `text` is a storefront as rules name it: three ASCII capital letters (ISO 3166-1 alpha-3).
+    public static func isStorefrontCode(_ text: String) -> Bool {
+        text.utf8.count == 3 && text.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+    }
+
     public init(storefront: String? = nil, appVersion: String? = nil, audience: Audience, attributes: [String: String] = [:]) {
         self.storefront = storefront
         self.appVersion = appVersion

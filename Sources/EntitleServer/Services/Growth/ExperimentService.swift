@@ -96,9 +96,12 @@ public struct ExperimentService: AppService {
 
     /// The offering the subscriber is served on a device reporting `storefront` and `appVersion`, and
     /// why; a first serving by a running experiment records the enrolment (once, whichever instance or
-    /// device gets there first: the earliest stands).
-    public func servedOffering(appUserID: AppUserID, storefront: String?, appVersion: String?) async throws(ServiceError) -> ServedOffering {
-        if let storefront, storefront.count != 3 || !storefront.allSatisfy({ $0.isASCII && $0.isLetter }) {
+    /// device gets there first: the earliest stands). Also the subscriber's facts as read, for what else
+    /// the answer says of them.
+    public func servedOffering(
+        appUserID: AppUserID, storefront: String?, appVersion: String?
+    ) async throws(ServiceError) -> (served: ServedOffering, facts: SubscriberFacts) {
+        if let storefront, !TargetingContext.isStorefrontCode(storefront.uppercased()) {
             throw ServiceError(.invalidRequest, "storefront is an ISO 3166-1 alpha-3 code such as FRA")
         }
         if let appVersion, AppVersion(appVersion) == nil { throw ServiceError(.invalidRequest, "appVersion is 1 to 4 numbers such as 2.4.1") }
@@ -120,7 +123,7 @@ public struct ExperimentService: AppService {
                 served = ServedOffering(offeringID: stored.offeringID, reason: .experiment(id: stored.experimentID, variantID: stored.variantID))
             }
         }
-        return served
+        return (served, facts)
     }
 
     private func store(_ experiment: Experiment) async throws(ServiceError) {

@@ -36,10 +36,7 @@ extension SubscriberService {
             throw ServiceError(.offerNotEligible, "the offer \(offerID) is for \(rule.rawValue) subscribers of the group; \(appUserID) is not one")
         }
         let token = accountTokens.token(for: appUserID)
-        let current: [JWSTransactionDecodedPayload] = facts?.purchases.values.compactMap(\.currentTransaction) ?? []
-        let latest = current.filter { transaction in
-            transaction.productId.flatMap { catalog.product(ProductID($0)) }?.subscriptionGroupID == product.subscriptionGroupID
-        }.max { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
+        let latest = latestTransaction(of: facts, inGroupOf: product)
         do {
             let signature = try PromotionalOfferSignature.sign(
                 bundleID: bundleID.rawValue, productID: productID.rawValue, offerID: offerID, appAccountToken: token, key: key.privateKey, keyID: key.keyID,
