@@ -22,11 +22,14 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var revocationCause: String?
     public var isFamilyShared: Bool
     public var environment: String?
+    /// Set for a subscription billed monthly under a 12-month commitment.
+    public var commitment: CommitmentInfo?
 
     public init(
         originalTransactionID: String, productID: String, kind: PurchaseKind, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,
         renewsToProductID: String?, purchasedAt: Date?, expiresAt: Date?, gracePeriodExpiresAt: Date?, periodType: String,
-        expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?, renewalChange: String? = nil
+        expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?, renewalChange: String? = nil,
+        commitment: CommitmentInfo? = nil
     ) {
         self.originalTransactionID = originalTransactionID
         self.productID = productID
@@ -44,5 +47,6 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
         self.revocationCause = revocationCause
         self.isFamilyShared = isFamilyShared
         self.environment = environment
+        self.commitment = commitment
     }
 }

@@ -33,7 +33,10 @@ struct SubscriberResponseWriterTests {
                 appleStatus: maybe(Int.random(in: -5...5, using: &generator)), willRenew: Bool.random(using: &generator),
                 renewsToProductID: maybe(string()), purchasedAt: maybe(date()), expiresAt: maybe(date()), gracePeriodExpiresAt: maybe(date()),
                 periodType: string(), expirationReason: maybe(string()), revocationCause: maybe(string()), isFamilyShared: Bool.random(using: &generator),
-                environment: maybe(string()), renewalChange: maybe(string()))
+                environment: maybe(string()), renewalChange: maybe(string()),
+                commitment: maybe(CommitmentInfo(
+                    billingPeriod: Int.random(in: 1...12, using: &generator), totalBillingPeriods: 12, endsAt: date(),
+                    price: maybe(Int64.random(in: 0...Int64.max, using: &generator)), renews: Bool.random(using: &generator))))
         }
         let entitlements = (0..<count(3)).map { _ in
             EntitlementInfo(

@@ -7,11 +7,13 @@ public struct BillingPlanType: AppStoreEnumeration {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// Billed every month of a 12-month commitment.
     public static let monthly = BillingPlanType(rawValue: "MONTHLY")
-    public static let upFront = BillingPlanType(rawValue: "UP_FRONT")
+    /// The whole commitment (or period) paid at once: how a subscription without a monthly plan is billed.
+    public static let billedUpFront = BillingPlanType(rawValue: "BILLED_UPFRONT")
 
     public static let documented: [(value: BillingPlanType, name: String)] = [
         (.monthly, "MONTHLY"),
-        (.upFront, "UP_FRONT"),
+        (.billedUpFront, "BILLED_UPFRONT"),
     ]
 }

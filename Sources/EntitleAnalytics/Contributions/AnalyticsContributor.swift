@@ -12,7 +12,8 @@ public struct AnalyticsContributor: Sendable {
     /// The version of what the cells count: raised whenever a metric is added or counted differently,
     /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
     /// 2: paywall funnels, arrivals, reactivations within the month, experiments. 3: payment failures.
-    public static let definitionsVersion = 3
+    /// 4: prorated refunds' share, monthly instalments of a commitment (MRR, renewals).
+    public static let definitionsVersion = 4
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
     static let daysPerMonth = 30.436875
@@ -105,12 +106,16 @@ public struct AnalyticsContributor: Sendable {
                 }
                 if revoked.map({ $0 >= expires }) ?? true, !upgradedAway {
                     let expiryDay = AnalyticsCalendar.day(of: expires)
-                    cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewalOpportunities, product: product))
                     if chain.failedPeriodEnds.contains(expires) {
                         cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .paymentFailures, product: product))
                     }
-                    if let next, isPaid(next) {
-                        cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewals, product: product))
+                    // A monthly instalment of a 12-month commitment is owed, not chosen: only the
+                    // commitment's last period ends at a renewal the customer decides on.
+                    if !Self.isCommittedInstalment(transaction) {
+                        cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewalOpportunities, product: product))
+                        if let next, isPaid(next) {
+                            cells.add(1, to: AnalyticsKey(day: expiryDay, metric: .renewals, product: product))
+                        }
                     }
                 }
             }
@@ -196,13 +201,26 @@ public struct AnalyticsContributor: Sendable {
         return transaction.inAppOwnershipType != .familyShared && !isFree(transaction, price: price)
     }
 
+    /// Whether `transaction` pays a billing period of a 12-month commitment that is not its last: the
+    /// next instalment is owed whatever the customer chooses.
+    static func isCommittedInstalment(_ transaction: JWSTransactionDecodedPayload) -> Bool {
+        guard let info = transaction.commitmentInfo, let period = info.billingPeriodNumber, let total = info.totalBillingPeriods else { return false }
+        return period < total
+    }
+
     /// `price` normalised to one month: by the product's period in the catalog (a prepaid
-    /// introductory offer by the period it covers), else by the transaction's own length.
+    /// introductory offer by the period it covers; a monthly instalment of a commitment by its share of
+    /// the product's period), else by the transaction's own length.
     func monthlyValue(of transaction: JWSTransactionDecodedPayload, price: Int64) -> Int64 {
         var months: Double?
         let prepaid = transaction.offerType == .introductoryOffer && transaction.offerDiscountType == .payUpFront
         if !prepaid, let period = catalog.product(ProductID(transaction.productId ?? ""))?.period {
             months = Double(period.years * 12 + period.months) + Double(period.weeks * 7 + period.days) / Self.daysPerMonth
+            if transaction.billingPlanType == .monthly || transaction.commitmentInfo != nil {
+                // The product's period is the commitment; the price is one of its instalments.
+                let instalments = transaction.commitmentInfo?.totalBillingPeriods.map { Double(max($0, 1)) } ?? 12
+                months = months.map { $0 / instalments }
+            }
         }
         if months == nil || months == 0, let start = transaction.purchaseDate, let end = transaction.expiresDate, end > start {
             months = end.timeIntervalSince(start) / 86_400 / Self.daysPerMonth

@@ -11,6 +11,9 @@ import Foundation
 ///   was signed after it.
 /// - Past `expiresDate`, the renewal info decides: billing grace period (entitled until
 ///   `gracePeriodExpiresDate`), billing retry (not entitled), or expired with `expirationIntent`.
+/// - A subscription billed monthly under a 12-month commitment (``Commitment``) is active through each
+///   paid instalment; auto-renew turned off means it ends at the commitment's end, not at the next
+///   instalment, which is charged (and can fail into grace and retry) as any renewal.
 /// - Non-consumables are entitled until revoked; non-renewing subscriptions for their configured
 ///   duration from purchase.
 public enum SubscriptionLifecycle {
@@ -71,6 +74,12 @@ public enum SubscriptionLifecycle {
         status.periodType = PeriodType(subscriptionTransaction: current)
         // Without renewal info, a subscription renews: that is the App Store's default.
         status.willRenew = renewal?.autoRenewStatus.map { $0 == .on } ?? true
+        // Billed monthly under a 12-month commitment: the customer's choice applies at the commitment's
+        // end, and the instalments before it are due whatever it is.
+        if let commitment = Commitment(current, renewal: renewal) {
+            status.commitment = commitment
+            status.willRenew = commitment.renews
+        }
         if let next = renewal?.autoRenewProductId, next != current.productId {
             status.renewsToProductID = ProductID(next)
         }

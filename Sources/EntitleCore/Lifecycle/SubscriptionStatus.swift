@@ -32,6 +32,8 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var revokedAt: Date?
     public var isFamilyShared: Bool
     public var environment: Environment?
+    /// For a subscription billed monthly under a 12-month commitment: where it stands in the commitment.
+    public var commitment: Commitment?
     /// The current transaction's price in milliunits of `currency`.
     public var price: Int64?
     public var currency: String?
@@ -43,6 +45,12 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var entitledUntil: Date? {
         guard isEntitled else { return nil }
         return state == .gracePeriod ? gracePeriodExpiresAt : expiresAt
+    }
+
+    /// When the subscription as chosen ends or renews: the commitment's end for a subscription billed
+    /// monthly under one (its instalments are not period ends), the period's end otherwise.
+    public var termEndsAt: Date? {
+        commitment?.endsAt ?? expiresAt
     }
 
     public init(

@@ -7,16 +7,17 @@ public struct RenewalReminder: Hashable, Sendable {
 
     public var originalTransactionID: OriginalTransactionID
     public var productID: ProductID
-    /// The end of the period that renews.
+    /// The end of the period that renews: for a subscription billed monthly under a 12-month commitment,
+    /// the commitment's end (its monthly instalments are not renewals the customer decides on).
     public var renewsAt: Date
     public var dueAt: Date
 
     /// The reminders of `access`: one per subscription that will renew (active or in a trial, renewing),
-    /// due `lead` before its period ends, when the period is longer than that.
+    /// due `lead` before its period (or commitment) ends, when the period is longer than that.
     public static func reminders(_ access: SubscriberAccess) -> [RenewalReminder] {
         access.subscriptions.compactMap { status in
             guard status.kind == .autoRenewable, status.willRenew, status.state == .active || status.state == .trial,
-                let end = status.expiresAt
+                let end = status.termEndsAt
             else { return nil }
             let due = end.addingTimeInterval(-lead)
             if let start = status.purchasedAt, due <= start { return nil }

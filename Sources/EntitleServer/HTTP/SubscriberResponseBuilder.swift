@@ -57,7 +57,10 @@ enum SubscriberResponseBuilder {
             renewsToProductID: status.renewsToProductID?.rawValue, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
             gracePeriodExpiresAt: status.gracePeriodExpiresAt, periodType: status.periodType.rawValue,
             expirationReason: status.expirationReason?.rawValue, revocationCause: status.revocationCause?.rawValue,
-            isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue, renewalChange: status.renewalChange?.rawValue)
+            isFamilyShared: status.isFamilyShared, environment: status.environment?.rawValue, renewalChange: status.renewalChange?.rawValue,
+            commitment: status.commitment.map {
+                CommitmentInfo(billingPeriod: $0.billingPeriod, totalBillingPeriods: $0.totalBillingPeriods, endsAt: $0.endsAt, price: $0.price, renews: $0.renews)
+            })
     }
 
     static func access(_ answer: AccessAnswer) -> AccessResponse {

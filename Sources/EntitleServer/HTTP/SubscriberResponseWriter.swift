@@ -115,6 +115,16 @@ enum SubscriberResponseWriter {
             json.element()
             json.openObject()
             json.member("appleStatus", subscription.appleStatus)
+            if let commitment = subscription.commitment {
+                json.key("commitment")
+                json.openObject()
+                json.member("billingPeriod", commitment.billingPeriod)
+                guard json.member("endsAt", iso8601: commitment.endsAt) else { return false }
+                json.member("price", commitment.price)
+                json.member("renews", commitment.renews)
+                json.member("totalBillingPeriods", commitment.totalBillingPeriods)
+                json.closeObject()
+            }
             json.member("environment", subscription.environment)
             json.member("expirationReason", subscription.expirationReason)
             guard json.member("expiresAt", iso8601: subscription.expiresAt),

@@ -27,6 +27,8 @@ public struct PopulationPlan: Hashable, Sendable {
     public var familySharing = 0.15
     /// Voluntary churners who come back.
     public var resubscribe = 0.12
+    /// Of purchases of a yearly subscription, those billed monthly under a 12-month commitment.
+    public var monthlyCommitment = 0.3
     /// Of buyers when the catalog sells a lifetime (non-consumable) unlock beside subscriptions.
     public var lifetime = 0.12
     /// Of arrivals who wouldn't buy, those who do when an experiment serves them a variant other than

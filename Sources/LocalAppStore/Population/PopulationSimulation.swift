@@ -160,13 +160,16 @@ public struct PopulationSimulation {
         case .purchase:
             guard let productID = chooseProduct() else { return }
             try await report(paywalls.purchase(of: productID, at: now, offeringID: people[person].offeringID), person: person)
-            let purchase = try store.purchase(productID, appAccountToken: people[person].accountToken, at: now)
+            let yearly = store.catalog.product(ProductID(productID)).map { $0.kind == .autoRenewable && $0.period == ISODuration(years: 1) } ?? false
+            let committed = yearly && chance(plan.monthlyCommitment)
+            let purchase = try store.purchase(productID, appAccountToken: people[person].accountToken, at: now, billingPlan: committed ? .monthly : nil)
+            if committed { summary.commitmentPurchases += 1 }
             try await began(purchase, person: person, at: now)
         case .cancel(let original):
             try await deliver(store.setAutoRenew(original, false, at: now))
         case .periodEnd(let original, let expires):
             guard let chain = store.subscription(original), chain.expiresDate == expires, chain.phase == .active else { return }
-            if !chain.autoRenew {
+            if !chain.renewsNext {
                 try await deliver(store.expire(original, reason: .voluntary))
                 if chance(plan.resubscribe) { schedule(now + days(15...90), person, .resubscribe(original)) }
             } else if chain.offerDiscountType != .freeTrial && chance(plan.billingFailure) {

@@ -16,6 +16,8 @@ public struct PopulationSummary: Sendable {
     public var familyMembers = 0
     public var appTrialsStarted = 0
     public var purchases = 0
+    /// Of those, yearly subscriptions billed monthly under a 12-month commitment.
+    public var commitmentPurchases = 0
     public var renewals = 0
     public var refunds = 0
     /// Of those, the ones Apple prorated.
@@ -49,7 +51,7 @@ public struct PopulationSummary: Sendable {
         let chains = expected.values.reduce(0, +)
         return """
             Simulated \(subscribers) subscribers (\(familyMembers) of them family members) from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)):
-              app-managed trials started \(appTrialsStarted), purchases \(purchases), renewals \(renewals), refunds \(refunds) (\(proratedRefunds) prorated), paywall events \(paywallEvents)
+              app-managed trials started \(appTrialsStarted), purchases \(purchases) (\(commitmentPurchases) billed monthly with a 12-month commitment), renewals \(renewals), refunds \(refunds) (\(proratedRefunds) prorated), paywall events \(paywallEvents)
               notifications delivered \(notifications.delivered) (duplicates \(notifications.duplicates), retries \(notifications.retries)\(notifications.dropped > 0 ? ", never delivered \(notifications.dropped)" : ""))
               purchase chains by state (the store's expectation):
             \(table(expected))

@@ -48,6 +48,11 @@ public struct SimulatedSubscription: Hashable, Sendable {
     public internal(set) var expirationIntent: ExpirationIntent?
     public internal(set) var priceIncreaseStatus: PriceIncreaseStatus?
     public internal(set) var renewals = 0
+    /// Set while the chain is billed monthly under a 12-month commitment.
+    public internal(set) var commitment: SimulatedCommitment?
+
+    /// Whether the next period will be charged: auto-renew is on, or the commitment still has instalments.
+    public var renewsNext: Bool { autoRenew || (commitment?.hasPeriodsLeft ?? false) }
 
     /// The subscription state Entitle should report for this chain at `now`, derived from Apple's
     /// documented semantics independently of Entitle's own lifecycle code.

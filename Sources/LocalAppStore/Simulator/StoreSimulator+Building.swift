@@ -57,6 +57,21 @@ extension StoreSimulator {
         chain.offerType = nil
         chain.offerDiscountType = nil
         chain.offerIdentifier = nil
+        if let commitment = chain.commitment {
+            if commitment.productID == product.id.rawValue, commitment.hasPeriodsLeft {
+                try startInstalment(&chain, at: start)
+                return
+            }
+            if commitment.productID == product.id.rawValue, chain.autoRenew {
+                // The commitment ended and renews as it was: a new one, from its first instalment.
+                chain.commitment = SimulatedCommitment(
+                    productID: commitment.productID, startedAt: start, billingPeriod: 0, totalBillingPeriods: commitment.totalBillingPeriods,
+                    endsAt: try end(of: product, from: start), instalment: commitment.instalment)
+                try startInstalment(&chain, at: start)
+                return
+            }
+            chain.commitment = nil
+        }
         chain.price = product.price?.milliunits ?? 0
         if chain.introductoryPeriodsLeft > 0, let offer = product.introductoryOffer, product.id.rawValue == chain.productID {
             chain.introductoryPeriodsLeft -= 1
@@ -75,6 +90,24 @@ extension StoreSimulator {
         chain.expiresDate = try end(of: product, from: start)
     }
 
+    /// The commitment's next billing period from `start`: its instalment's price, ending a month after the
+    /// commitment's start for each period paid (a month from `start` when billing retry delayed it), the
+    /// last never before the commitment's end.
+    mutating func startInstalment(_ chain: inout SimulatedSubscription, at start: Date) throws(LocalStoreError) {
+        guard var commitment = chain.commitment else { return }
+        commitment.billingPeriod += 1
+        var ends = timeScale.end(of: ISODuration(months: commitment.billingPeriod), from: commitment.startedAt)
+        if ends <= start { ends = timeScale.end(of: ISODuration(months: 1), from: start) }
+        if commitment.billingPeriod == commitment.totalBillingPeriods {
+            ends = max(ends, commitment.endsAt)
+            commitment.endsAt = ends
+        }
+        chain.price = commitment.instalment
+        chain.expiresDate = ends
+        chain.introductoryPeriodsLeft = 0
+        chain.commitment = commitment
+    }
+
     static func multiply(_ duration: ISODuration, _ times: Int) -> ISODuration {
         ISODuration(
             years: duration.years * times, months: duration.months * times, weeks: duration.weeks * times, days: duration.days * times)
@@ -88,7 +121,7 @@ extension StoreSimulator {
         case .nonConsumable: .nonConsumable
         case .consumable: .consumable
         }
-        return JWSTransactionDecodedPayload(
+        var payload = JWSTransactionDecodedPayload(
             appAccountToken: chain.appAccountToken, bundleId: bundleID, currency: catalog.currency ?? product?.price?.currency ?? "USD",
             environment: environment, expiresDate: chain.expiresDate, inAppOwnershipType: chain.ownership, isUpgraded: nil,
             offerDiscountType: chain.offerDiscountType, offerIdentifier: chain.offerIdentifier, offerType: chain.offerType,
@@ -97,20 +130,37 @@ extension StoreSimulator {
             revocationReason: chain.revocationReason, revocationPercentage: chain.revocationPercentage, revocationType: chain.revocationType,
             signedDate: now, storefront: "USA", storefrontId: "143441",
             subscriptionGroupIdentifier: product?.subscriptionGroupID, transactionId: chain.transactionID,
+
             transactionReason: chain.renewals > 0 && chain.transactionID != chain.originalTransactionID ? .renewal : .purchase, type: type,
             webOrderLineItemId: chain.webOrderLineItemID)
+        if let commitment = chain.commitment {
+            payload.billingPlanType = .monthly
+            payload.commitmentInfo = TransactionCommitmentInfo(
+                billingPeriodNumber: Int32(commitment.billingPeriod), commitmentExpiresDate: commitment.endsAt, commitmentPrice: commitment.price,
+                totalBillingPeriods: Int32(commitment.totalBillingPeriods))
+        }
+        return payload
     }
 
     func renewalPayload(_ chain: SimulatedSubscription, signedAt now: Date) -> JWSRenewalInfoDecodedPayload {
-        JWSRenewalInfoDecodedPayload(
-            appAccountToken: chain.appAccountToken, autoRenewProductId: chain.autoRenewProductID, autoRenewStatus: chain.autoRenew ? .on : .off,
+        var info = JWSRenewalInfoDecodedPayload(
+            appAccountToken: chain.appAccountToken, autoRenewProductId: chain.autoRenewProductID, autoRenewStatus: chain.renewsNext ? .on : .off,
             currency: catalog.currency ?? "USD", environment: environment, expirationIntent: chain.expirationIntent,
             gracePeriodExpiresDate: chain.phase == .gracePeriod ? chain.gracePeriodExpiresDate : nil,
             isInBillingRetryPeriod: chain.phase == .gracePeriod || chain.phase == .billingRetry,
             offerIdentifier: chain.pendingOffer?.identifier, offerType: chain.pendingOffer?.type,
             originalTransactionId: chain.originalTransactionID, priceIncreaseStatus: chain.priceIncreaseStatus, productId: chain.productID,
-            recentSubscriptionStartDate: chain.originalPurchaseDate, renewalDate: chain.autoRenew ? chain.expiresDate : nil,
+            recentSubscriptionStartDate: chain.originalPurchaseDate, renewalDate: chain.renewsNext ? chain.expiresDate : nil,
             renewalPrice: catalog.product(ProductID(chain.autoRenewProductID))?.price?.milliunits, signedDate: now)
+        if let commitment = chain.commitment {
+            // The next instalment, and how the commitment renews at its end.
+            info.renewalBillingPlanType = .monthly
+            info.renewalPrice = commitment.hasPeriodsLeft ? commitment.instalment : info.renewalPrice
+            info.commitmentInfo = RenewalCommitmentInfo(
+                commitmentAutoRenewProductId: chain.autoRenewProductID, commitmentAutoRenewStatus: chain.autoRenew ? .on : .off,
+                commitmentRenewalBillingPlanType: .monthly, commitmentRenewalDate: commitment.endsAt, commitmentRenewalPrice: commitment.price)
+        }
+        return info
     }
 
     func status(_ chain: SimulatedSubscription) -> Status {

@@ -32,6 +32,7 @@ extension StoreSimulator {
             shared.purchaseDate = chain.purchaseDate
             shared.expiresDate = chain.expiresDate
             shared.webOrderLineItemID = chain.webOrderLineItemID
+            shared.commitment = chain.commitment
             shared.transactionID = identifier()
             shared.phase = .active
             shared.gracePeriodExpiresDate = nil
@@ -45,7 +46,7 @@ extension StoreSimulator {
     /// billing grace period (access continues until it ends), otherwise straight into billing retry.
     public mutating func failRenewal(_ original: String, at now: Date? = nil) throws(LocalStoreError) -> [SignedNotification] {
         var chain = try chain(original)
-        guard chain.kind == .autoRenewable, chain.phase == .active, chain.autoRenew else {
+        guard chain.kind == .autoRenewable, chain.phase == .active, chain.renewsNext else {
             throw LocalStoreError(.invalidTransition, "only an active, renewing subscription can fail to renew (\(original))")
         }
         let expires = chain.expiresDate ?? chain.purchaseDate
@@ -94,8 +95,9 @@ extension StoreSimulator {
         let subtype: Subtype
         switch reason {
         case .voluntary:
-            guard chain.phase == .active, !chain.autoRenew else {
-                throw LocalStoreError(.invalidTransition, "a voluntary expiry needs auto-renew turned off first (\(original))")
+            guard chain.phase == .active, !chain.renewsNext else {
+                throw LocalStoreError(
+                    .invalidTransition, "a voluntary expiry needs auto-renew turned off first, and a commitment's last instalment (\(original))")
             }
             subtype = .voluntary
             chain.expirationIntent = .customerCancelled

@@ -45,12 +45,21 @@ public struct StoreSimulator: Sendable {
     /// otherwise. The introductory offer applies when the product has one, `introductoryOffer` is
     /// true, and the account (`appAccountToken`) has not subscribed in the group before — unless the
     /// app's server decided (`introductoryOfferEligibility`, its signed word, already checked), which
-    /// StoreKit follows instead of its own rule.
+    /// StoreKit follows instead of its own rule. `billingPlan` `.monthly` buys a yearly subscription billed
+    /// monthly under a 12-month commitment (no introductory offer): each month a transaction of a twelfth
+    /// of the price, rounded up to the cent.
     public mutating func purchase(
         _ productID: String, appAccountToken: UUID? = nil, at now: Date, introductoryOffer: Bool = true, introductoryOfferEligibility: Bool? = nil,
-        promotionalOffer: String? = nil
+        promotionalOffer: String? = nil, billingPlan: BillingPlanType? = nil
     ) throws(LocalStoreError) -> StorePurchase {
         let product = try product(productID)
+        let committed = billingPlan == .monthly
+        if committed {
+            guard product.kind == .autoRenewable, let period = product.period, period.years * 12 + period.months == 12, period.weeks == 0, period.days == 0
+            else {
+                throw LocalStoreError(.invalidTransition, "only a yearly subscription can be billed monthly with a 12-month commitment (\(productID))")
+            }
+        }
         let promotion = try promotionalOffer.map { offerID throws(LocalStoreError) in
             guard let offer = product.promotionalOffers.first(where: { $0.id == offerID }) else {
                 throw LocalStoreError(.unknownProduct, "\(productID) has no promotional offer \(offerID)")
@@ -65,7 +74,14 @@ public struct StoreSimulator: Sendable {
         let eligibilityKey = "\(appAccountToken?.uuidString ?? original)/\(product.subscriptionGroupID ?? "")"
         if product.kind == .autoRenewable {
             chain.webOrderLineItemID = identifier()
-            if let promotion {
+            if committed {
+                let commitment = SimulatedCommitment(
+                    productID: productID, startedAt: now, billingPeriod: 0, totalBillingPeriods: 12, endsAt: try end(of: product, from: now),
+                    instalment: SimulatedCommitment.instalment(ofYearly: product.price?.milliunits ?? 0, periods: 12))
+                chain.commitment = commitment
+                chain.transactionID = original
+                try startInstalment(&chain, at: now)
+            } else if let promotion {
                 // The signed offer the app passed (its signature checked by whoever sells): its price for
                 // its first period, as StoreKit bills it.
                 applyIntroductoryOffer(promotion, to: &chain, product: product, from: now)
@@ -127,6 +143,7 @@ public struct StoreSimulator: Sendable {
             autoRenew: owner.autoRenew, purchaseDate: owner.purchaseDate, transactionID: memberOriginal, price: owner.price)
         member.expiresDate = owner.expiresDate
         member.webOrderLineItemID = owner.webOrderLineItemID
+        member.commitment = owner.commitment
         owner.familyMembers.append(memberOriginal)
         subscriptions[original] = owner
         subscriptions[memberOriginal] = member

@@ -122,3 +122,20 @@ struct SubscriberChangesTests {
         #expect(RenewalReminder.reminders(STR.access(cancelled, at: Self.day(10))).isEmpty)
     }
 }
+
+extension SubscriberChangesTests {
+    @Test("a subscription billed monthly under a 12-month commitment is reminded of once, before the commitment ends, not before each instalment")
+    func commitmentReminder() throws {
+        var facts = STR.subscriber(trial: false)
+        let commitmentEnd = ISODuration(years: 1).added(to: Self.day(5))
+        var instalment = STR.apple.subscription(STR.family, original: "2000", purchase: Self.day(5), expires: Self.monthEnd, price: 1_090)
+        instalment.billingPlanType = .monthly
+        instalment.commitmentInfo = TransactionCommitmentInfo(
+            billingPeriodNumber: 1, commitmentExpiresDate: commitmentEnd, commitmentPrice: 13_080, totalBillingPeriods: 12)
+        facts.record(instalment)
+        facts.record(STR.apple.renewal(original: "2000", product: STR.family, signed: Self.day(5)))
+        let reminder = try #require(RenewalReminder.reminders(STR.access(facts, at: Self.day(10))).first)
+        #expect(reminder.renewsAt == commitmentEnd)
+        #expect(reminder.dueAt == commitmentEnd.addingTimeInterval(-7 * 86_400))
+    }
+}
