@@ -22,6 +22,9 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     /// that gate offline; empty unless asked for.
     public var accessPeriods: [AccessPeriod]
     public var quotas: [QuotaInfo]
+    /// What the subscriber registered against the catalog's limits (paired devices), by limit then oldest
+    /// first, each with whether the limit pauses it now.
+    public var items: [ItemInfo]
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: Lapse?
 
@@ -37,8 +40,10 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public init(
         appUserID: String, serverTime: Date, entitlements: [EntitlementInfo], subscriptions: [SubscriptionInfo],
         purchases: [SubscriptionInfo], pendingPurchases: [PendingPurchaseInfo] = [], appTrial: AppTrialInfo, quotas: [QuotaInfo],
-        lapse: Lapse?, appAccountToken: UUID? = nil, attributes: [String: String] = [:], accessPeriods: [AccessPeriod] = []
+        lapse: Lapse?, appAccountToken: UUID? = nil, attributes: [String: String] = [:], accessPeriods: [AccessPeriod] = [],
+        items: [ItemInfo] = []
     ) {
+        self.items = items
         self.attributes = attributes
         self.accessPeriods = accessPeriods
         self.appUserID = appUserID
@@ -55,7 +60,7 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
 }
 
 extension SubscriberResponse {
-    /// Decodes an answer; `pendingPurchases` may be absent (a server from before Ask to Buy).
+    /// Decodes an answer; `pendingPurchases` and `items` may be absent (a server from before them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         appUserID = try container.decode(String.self, forKey: .appUserID)
@@ -70,5 +75,6 @@ extension SubscriberResponse {
         appAccountToken = try container.decodeIfPresent(UUID.self, forKey: .appAccountToken)
         quotas = try container.decode([QuotaInfo].self, forKey: .quotas)
         lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)
+        items = try container.decodeIfPresent([ItemInfo].self, forKey: .items) ?? []
     }
 }

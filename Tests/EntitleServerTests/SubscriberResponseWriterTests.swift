@@ -58,7 +58,10 @@ struct SubscriberResponseWriterTests {
             },
             lapse: maybe(SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: string()), paywall: Paywall(rawValue: string()))),
             appAccountToken: maybe(UUID()),
-            attributes: Dictionary((0..<count(3)).map { _ in (string(), string()) }, uniquingKeysWith: { a, _ in a }))
+            attributes: Dictionary((0..<count(3)).map { _ in (string(), string()) }, uniquingKeysWith: { a, _ in a }),
+            items: (0..<count(3)).map { _ in
+                ItemInfo(limit: string(), id: string(), name: maybe(string()), addedAt: date(), isPaused: Bool.random(using: &generator))
+            })
     }
 
     @Test("every answer is written exactly as the API's JSONEncoder writes it", arguments: 0..<8)

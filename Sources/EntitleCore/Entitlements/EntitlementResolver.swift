@@ -132,12 +132,15 @@ public struct EntitlementResolver: Sendable {
                 records: subscriber.usage, timeZone: subscriber.timeZone, now: now)
         }
 
-        return SubscriberAccess(
+        var answer = SubscriberAccess(
             appUserID: subscriber.appUserID, evaluatedAt: now, entitlements: entitlements, subscriptions: statuses,
             pendingPurchases: awaitingApproval,
             appTrial: appTrial, isLockedOut: isLockedOut, isOverridden: isOverridden, access: access,
             warnedAccess: warnedAccess, quotas: quotas,
             lapse: lapse(entitlements: entitlements, statuses: statuses, appTrial: appTrial), catalog: catalog)
+        // Registered items under each of the catalog's limits: the newest beyond the allowance paused.
+        answer.items = ItemStatus.statuses(of: subscriber.items.filter { catalog.limits.contains($0.key) }, allowance: answer.allowance(forLimit:))
+        return answer
     }
 
     /// Why a subscriber without paid access lacks it, and which paywall fits; `nil` while an

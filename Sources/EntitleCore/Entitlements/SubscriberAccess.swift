@@ -24,6 +24,9 @@ public struct SubscriberAccess: Hashable, Sendable {
     public var warnedAccess: AccessLevel
     /// Every declared quota, sorted by feature.
     public var quotas: [QuotaStatus]
+    /// What the subscriber registered against the catalog's limits (paired devices), each with whether
+    /// the limit pauses it now; by limit, oldest first.
+    public var items: [ItemStatus] = []
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
         get { lapseReason.flatMap { reason in lapsePaywall.map { (reason, $0) } } }
@@ -60,7 +63,7 @@ public struct SubscriberAccess: Hashable, Sendable {
         lhs.appUserID == rhs.appUserID && lhs.evaluatedAt == rhs.evaluatedAt && lhs.entitlements == rhs.entitlements
             && lhs.subscriptions == rhs.subscriptions && lhs.pendingPurchases == rhs.pendingPurchases && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
             && lhs.isOverridden == rhs.isOverridden && lhs.access == rhs.access && lhs.warnedAccess == rhs.warnedAccess
-            && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall
+            && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall && lhs.items == rhs.items
     }
 
     public func hash(into hasher: inout Hasher) {

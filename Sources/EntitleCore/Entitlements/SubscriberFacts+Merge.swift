@@ -9,6 +9,7 @@ extension SubscriberFacts {
     ///   idempotency key for the same feature count once);
     /// - grants, overrides, household memberships and Ask to Buy requests: moved, each once;
     /// - attributes and the time zone: this subscriber's stand; the other's fill what this one never set;
+    /// - registered items (paired devices): every one moves, a device both registered kept once;
     /// - experiment enrolments: this subscriber's stand, the other's fill experiments this one wasn't in,
     ///   so a device that logs in is served the variant the account already has, and never moves it.
     public mutating func absorb(_ other: SubscriberFacts) {
@@ -30,6 +31,9 @@ extension SubscriberFacts {
         for (household, membership) in other.households where households[household] == nil { households[household] = membership }
         for (key, value) in other.attributeValues where attributeValues[key] == nil { attributeValues[key] = value }
         for (id, enrolment) in other.experiments where experiments[id] == nil { experiments[id] = enrolment }
+        for (limit, registry) in other.items {
+            for (id, item) in registry { items[limit, default: [:]][id, default: RegisteredItem(limit: limit, id: id)].merge(item) }
+        }
         if timeZone.secondsFromGMT() == 0, ["UTC", "GMT"].contains(timeZone.identifier), other.timeZone.identifier != timeZone.identifier,
             !["UTC", "GMT"].contains(other.timeZone.identifier)
         {

@@ -71,6 +71,20 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
         experiments[enrolment.experimentID] = enrolment
     }
 
+    /// What the subscriber registered against numeric limits (paired devices), by limit, then item ID;
+    /// removed items are kept, so a late registration older than the removal doesn't bring them back.
+    public var items: [String: [String: RegisteredItem]] = [:]
+
+    /// Records a registration, rename or removal.
+    public mutating func recordItemChange(_ change: ItemChange) {
+        items[change.limit, default: [:]][change.itemID, default: RegisteredItem(limit: change.limit, id: change.itemID)].apply(change)
+    }
+
+    /// The items registered now under `limit`.
+    public func registeredItems(limit: String) -> [RegisteredItem] {
+        (items[limit] ?? [:]).values.filter(\.isRegistered).sorted { ($0.addedAt ?? .distantPast, $0.id) < ($1.addedAt ?? .distantPast, $1.id) }
+    }
+
     /// Ask to Buy requests the app reported, by product id.
     public var pendingPurchases: [ProductID: PendingPurchase] = [:]
 
@@ -139,5 +153,6 @@ extension SubscriberFacts {
         pendingPurchases = try container.decodeIfPresent([ProductID: PendingPurchase].self, forKey: .pendingPurchases) ?? [:]
         attributeValues = try container.decodeIfPresent([String: StampedAttribute].self, forKey: .attributeValues) ?? [:]
         experiments = try container.decodeIfPresent([String: ExperimentEnrolment].self, forKey: .experiments) ?? [:]
+        items = try container.decodeIfPresent([String: [String: RegisteredItem]].self, forKey: .items) ?? [:]
     }
 }

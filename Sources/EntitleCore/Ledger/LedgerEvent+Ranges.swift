@@ -21,6 +21,8 @@ extension LedgerEvent {
             return Self.instant("usage.at", record.at)
         case .paywall(let event):
             return Self.instant("paywall.at", event.at)
+        case .item(let change):
+            return Self.instant("item.at", change.at)
         case .experimentEnrolled(let enrolment):
             return Self.instant("experiment.at", enrolment.at)
         case .experimentChanged(let experiment):

@@ -42,4 +42,6 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case experimentEnrolled(ExperimentEnrolment)
     /// An experiment was created or changed (global: no subscriber): the whole experiment as it now is.
     case experimentChanged(Experiment)
+    /// The app registered, renamed or removed something counted against a numeric limit (a paired device).
+    case item(ItemChange)
 }

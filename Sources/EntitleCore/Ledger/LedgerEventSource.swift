@@ -27,4 +27,6 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case paywall
     /// An experiment's definition (global), or a subscriber's enrolment in one.
     case experiment
+    /// The app registered, renamed or removed something counted against a limit (a paired device).
+    case items
 }

@@ -84,6 +84,8 @@ extension SubscriberFacts: LedgerFolding {
             break
         case .experimentEnrolled(let enrolment):
             recordEnrolment(enrolment)
+        case .item(let change):
+            recordItemChange(change)
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

@@ -9,22 +9,25 @@ public struct SubscriberChange: Hashable, Sendable {
     public var productID: ProductID?
     /// For a product change: the product before it.
     public var previousProductID: ProductID?
-    /// For an exhausted quota: the metered feature.
+    /// For an exhausted quota: the metered feature; for a paused or resumed item: its limit.
     public var feature: String?
+    /// For a paused or resumed item: its ID.
+    public var itemID: String?
 
     public init(
         _ type: WebhookEventType, originalTransactionID: OriginalTransactionID? = nil, productID: ProductID? = nil, previousProductID: ProductID? = nil,
-        feature: String? = nil
+        feature: String? = nil, itemID: String? = nil
     ) {
         self.type = type
         self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.previousProductID = previousProductID
         self.feature = feature
+        self.itemID = itemID
     }
 
     /// What makes the change one of its kind for a subscriber, in an event ID.
     public var subject: String {
-        [type.rawValue, originalTransactionID?.rawValue ?? "", productID?.rawValue ?? "", feature ?? ""].joined(separator: ":")
+        ([type.rawValue, originalTransactionID?.rawValue ?? "", productID?.rawValue ?? "", feature ?? ""] + (itemID.map { [$0] } ?? [])).joined(separator: ":")
     }
 }

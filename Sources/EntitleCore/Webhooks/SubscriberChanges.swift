@@ -9,7 +9,7 @@ import Foundation
 /// a trial's lockout) is reported all the same, and nothing is reported that the answer doesn't show.
 public enum SubscriberChanges {
     /// The changes from `before` to `after`, per purchase chain in the order of their original
-    /// transaction IDs, then the app trial's and the quotas', and last `entitlement_changed` when the
+    /// transaction IDs, then the app trial's, the quotas' and the registered items', and last `entitlement_changed` when the
     /// entitlements differ. A chain in `transferred` (moved by a purchase transfer) that is new to the
     /// subscriber is a `transfer`, as it is on the side that lost it.
     public static func between(_ before: SubscriberAccess, _ after: SubscriberAccess, transferred: Set<OriginalTransactionID> = []) -> [SubscriberChange] {
@@ -32,6 +32,7 @@ public enum SubscriberChanges {
                 changes.append(SubscriberChange(.quotaExhausted, feature: quota.feature))
             }
         }
+        changes += items(before.items, after.items)
         if entitlementsDiffer(before, after) { changes.append(SubscriberChange(.entitlementChanged)) }
         return changes
     }
@@ -90,6 +91,16 @@ public enum SubscriberChanges {
             changes.append(change(after.willRenew ? .autoRenewEnabled : .autoRenewDisabled))
         }
         return changes
+    }
+
+    /// Registered items whose pause changed, both answers having them: paused by a lower limit, resumed by a
+    /// higher one (or a removal that made room). Registering and removing are the app's own acts, not reported.
+    static func items(_ before: [ItemStatus], _ after: [ItemStatus]) -> [SubscriberChange] {
+        let old = Dictionary(before.map { ("\($0.limit)/\($0.id)", $0.isPaused) }, uniquingKeysWith: { first, _ in first })
+        return after.compactMap { item in
+            guard let wasPaused = old["\(item.limit)/\(item.id)"], wasPaused != item.isPaused else { return nil }
+            return SubscriberChange(item.isPaused ? .itemPaused : .itemResumed, feature: item.limit, itemID: item.id)
+        }
     }
 
     /// The app-managed trial's phase changes worth an event.

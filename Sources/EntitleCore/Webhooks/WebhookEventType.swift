@@ -36,6 +36,11 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case appTrialConverted = "app_trial_converted"
     /// A metered quota has nothing left in its window.
     case quotaExhausted = "quota_exhausted"
+    /// A registered item (a paired device) stopped working: a downgrade or a lapse left the limit below
+    /// the items registered, and this one is among the newest beyond it.
+    case itemPaused = "item_paused"
+    /// A paused item works again: the limit rose (an upgrade, a renewal) or an older item was removed.
+    case itemResumed = "item_resumed"
     /// A subscription that will renew does so in 7 days.
     case renewalReminder = "renewal_reminder"
     /// Sent on request, to check an endpoint.

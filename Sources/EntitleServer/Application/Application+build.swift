@@ -24,6 +24,8 @@ extension SubscriberResponse: ResponseGenerator {
 }
 extension AccessResponse: ResponseEncodable {}
 extension PaywallEventsResponse: ResponseEncodable {}
+extension ItemsResponse: ResponseEncodable {}
+extension ItemRegistrationResponse: ResponseEncodable {}
 extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}
 extension OpenAccessResponse: ResponseEncodable {}

@@ -5,7 +5,8 @@ import HTTPTypes
 import Hummingbird
 
 /// What an app does for its user under `/v1/subscribers/{appUserID}`: read the subscriber, submit
-/// a transaction, report an Ask to Buy request or its decline, start the app-managed trial, record usage, ask for access to a feature.
+/// a transaction, report an Ask to Buy request or its decline, start the app-managed trial, record usage, register items
+/// counted against a limit (paired devices), ask for access to a feature.
 struct SubscribersController {
     /// Mints the public key a log-in with a token returns.
     let keys: APIKeys
@@ -98,6 +99,30 @@ struct SubscribersController {
             let (served, facts) = try await services.experiments.servedOffering(
                 appUserID: appUserID, storefront: query.get("storefront"), appVersion: query.get("appVersion"))
             return OfferingsBuilder.response(services.catalog, served: served, eligibility: try services.subscribers.offerEligibility(of: facts))
+        }
+        group.get("items") { request, context -> ItemsResponse in
+            let answer = try await context.services.subscribers.subscriber(appUserID: context.subscriberID())
+            let limit = request.uri.queryParameters.get("limit")
+            return ItemsResponse(
+                items: answer.access.items.filter { limit == nil || $0.limit == limit }.map(SubscriberResponseBuilder.item), serverTime: answer.access.evaluatedAt)
+        }
+        group.post("items") { request, context -> ItemRegistrationResponse in
+            let body = try await request.decode(as: RegisterItemRequest.self, context: context)
+            let outcome = try await context.services.items.register(appUserID: context.subscriberID(), limit: body.limit, itemID: body.id, name: body.name)
+            return ItemRegistrationResponse(
+                registered: outcome.registered, access: SubscriberResponseBuilder.access(outcome.access),
+                items: outcome.answer.access.items.map(SubscriberResponseBuilder.item))
+        }
+        group.patch("items/{limit}/{itemID}") { request, context -> ItemsResponse in
+            let body = try await request.decode(as: RenameItemRequest.self, context: context)
+            let answer = try await context.services.items.rename(
+                appUserID: context.subscriberID(), limit: context.parameters.require("limit"), itemID: context.parameters.require("itemID"), name: body.name)
+            return ItemsResponse(items: answer.access.items.map(SubscriberResponseBuilder.item), serverTime: answer.access.evaluatedAt)
+        }
+        group.delete("items/{limit}/{itemID}") { _, context -> ItemsResponse in
+            let answer = try await context.services.items.remove(
+                appUserID: context.subscriberID(), limit: context.parameters.require("limit"), itemID: context.parameters.require("itemID"))
+            return ItemsResponse(items: answer.access.items.map(SubscriberResponseBuilder.item), serverTime: answer.access.evaluatedAt)
         }
         group.get("access/{feature}") { request, context -> AccessResponse in
             let usage = request.uri.queryParameters.get("usage").map { Int($0) } ?? 1

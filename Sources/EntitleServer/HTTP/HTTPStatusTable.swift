@@ -25,6 +25,8 @@ public enum HTTPStatusTable {
         .accountTokenTaken: .conflict,
         .alreadyMerged: .conflict,
         .unknownFeature: .badRequest,
+        .unknownLimit: .badRequest,
+        .itemNotFound: .notFound,
         .notMetered: .badRequest,
         .invalidPaywallEvent: .badRequest,
         .unknownOffering: .badRequest,

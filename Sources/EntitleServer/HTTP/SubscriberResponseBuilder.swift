@@ -47,7 +47,12 @@ enum SubscriberResponseBuilder {
             appTrial: trial,
             quotas: access.quotas.map(QuotaInfo.init),
             lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) },
-            attributes: facts.attributes.merging([SubscriberAttribute.timeZone.rawValue: facts.timeZone.identifier]) { _, zone in zone })
+            attributes: facts.attributes.merging([SubscriberAttribute.timeZone.rawValue: facts.timeZone.identifier]) { _, zone in zone },
+            items: access.items.map(item))
+    }
+
+    static func item(_ status: ItemStatus) -> ItemInfo {
+        ItemInfo(limit: status.limit, id: status.id, name: status.name, addedAt: status.addedAt, isPaused: status.isPaused)
     }
 
     static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {

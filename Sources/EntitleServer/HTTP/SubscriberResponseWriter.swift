@@ -40,6 +40,19 @@ enum SubscriberResponseWriter {
             guard write(entitlement, to: &json) else { return nil }
         }
         json.closeArray()
+        json.key("items")
+        json.openArray()
+        for item in response.items {
+            json.element()
+            json.openObject()
+            guard json.member("addedAt", iso8601: item.addedAt) else { return nil }
+            json.member("id", item.id)
+            json.member("isPaused", item.isPaused)
+            json.member("limit", item.limit)
+            json.member("name", item.name)
+            json.closeObject()
+        }
+        json.closeArray()
         if let lapse = response.lapse {
             json.key("lapse")
             json.openObject()

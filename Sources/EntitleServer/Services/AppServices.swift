@@ -27,6 +27,8 @@ public final class AppServices: Sendable {
     public let growth: GrowthService
     /// Experiments on offerings, and the offering each subscriber is served.
     public let experiments: ExperimentService
+    /// What subscribers register against numeric limits (paired devices).
+    public let items: ItemService
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -47,6 +49,7 @@ public final class AppServices: Sendable {
         analytics = AnalyticsService(context: context)
         growth = GrowthService(context: context)
         experiments = ExperimentService(context: context, analytics: analytics)
+        items = ItemService(context: context)
     }
 
     /// The app these services are for.

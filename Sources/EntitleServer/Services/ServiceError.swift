@@ -61,6 +61,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let experimentExists = Code(rawValue: "experiment.exists")
         /// The experiment's state doesn't allow the change (a stopped one can't start again).
         public static let experimentTransition = Code(rawValue: "experiment.invalidTransition")
+        /// The limit is not in the app's catalog.
+        public static let unknownLimit = Code(rawValue: "items.unknownLimit")
+        /// No item with that ID is registered under the limit.
+        public static let itemNotFound = Code(rawValue: "items.notFound")
         /// The feature is not in the app's catalog.
         public static let unknownFeature = Code(rawValue: "usage.unknownFeature")
         /// The feature exists but has no quota to count usage against.

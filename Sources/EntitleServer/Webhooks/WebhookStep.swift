@@ -222,7 +222,7 @@ struct WebhookStep {
             var data = WebhookEventData(
                 originalTransactionID: change.originalTransactionID?.rawValue, productID: change.productID?.rawValue,
                 previousProductID: change.previousProductID?.rawValue,
-                feature: change.feature, renewsAt: renewsAt)
+                feature: change.feature, renewsAt: renewsAt, itemID: change.itemID)
             if change.type == .entitlementChanged {
                 data.entitlementsBefore = SubscriberResponseBuilder.response(before, facts: facts).entitlements
                 data.entitlementsAfter = subscriber.entitlements

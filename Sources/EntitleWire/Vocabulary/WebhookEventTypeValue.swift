@@ -24,6 +24,8 @@ public struct WebhookEventTypeValue: WireVocabulary {
     public static let appTrialLockout = WebhookEventTypeValue(rawValue: "app_trial_lockout")
     public static let appTrialConverted = WebhookEventTypeValue(rawValue: "app_trial_converted")
     public static let quotaExhausted = WebhookEventTypeValue(rawValue: "quota_exhausted")
+    public static let itemPaused = WebhookEventTypeValue(rawValue: "item_paused")
+    public static let itemResumed = WebhookEventTypeValue(rawValue: "item_resumed")
     public static let renewalReminder = WebhookEventTypeValue(rawValue: "renewal_reminder")
     public static let test = WebhookEventTypeValue(rawValue: "test")
 
@@ -31,6 +33,6 @@ public struct WebhookEventTypeValue: WireVocabulary {
         .entitlementChanged, .initialPurchase, .renewal, .productChange, .autoRenewDisabled, .autoRenewEnabled,
         .billingIssue, .gracePeriodStarted, .gracePeriodEnded, .expiration, .refund, .refundReversed, .transfer,
         .familySharing, .appTrialStarted, .appTrialWarning, .appTrialLockout, .appTrialConverted, .quotaExhausted,
-        .renewalReminder, .test,
+        .itemPaused, .itemResumed, .renewalReminder, .test,
     ]
 }

@@ -7,7 +7,10 @@ public struct WebhookEventData: Codable, Hashable, Sendable {
     public var originalTransactionID: String?
     public var productID: String?
     public var previousProductID: String?
+    /// For `quota_exhausted`: the metered feature; for `item_paused` and `item_resumed`: the item's limit.
     public var feature: String?
+    /// For `item_paused` and `item_resumed`: the item's ID.
+    public var itemID: String?
     /// For `renewal_reminder`: when the subscription renews.
     public var renewsAt: Date?
     public var entitlementsBefore: [EntitlementInfo]?
@@ -15,13 +18,14 @@ public struct WebhookEventData: Codable, Hashable, Sendable {
 
     public init(
         originalTransactionID: String? = nil, productID: String? = nil, previousProductID: String? = nil, feature: String? = nil,
-        renewsAt: Date? = nil, entitlementsBefore: [EntitlementInfo]? = nil, entitlementsAfter: [EntitlementInfo]? = nil
+        renewsAt: Date? = nil, itemID: String? = nil, entitlementsBefore: [EntitlementInfo]? = nil, entitlementsAfter: [EntitlementInfo]? = nil
     ) {
         self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.previousProductID = previousProductID
         self.feature = feature
         self.renewsAt = renewsAt
+        self.itemID = itemID
         self.entitlementsBefore = entitlementsBefore
         self.entitlementsAfter = entitlementsAfter
     }

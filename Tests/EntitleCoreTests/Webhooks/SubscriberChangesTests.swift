@@ -139,3 +139,23 @@ extension SubscriberChangesTests {
         #expect(reminder.dueAt == commitmentEnd.addingTimeInterval(-7 * 86_400))
     }
 }
+
+extension SubscriberChangesTests {
+    @Test("a downgrade that takes effect pauses the newest devices beyond the new limit (item_paused), an upgrade resumes them (item_resumed)")
+    func itemsPausedAndResumed() throws {
+        var family = STR.subscriber(trial: false, product: STR.family)
+        for (id, day) in [("ipad-1", 6.0), ("ipad-2", 7), ("ipad-3", 8)] {
+            family.recordItemChange(ItemChange(limit: "childDevices", itemID: id, action: .register, at: Self.day(day)))
+        }
+        var individual = family
+        individual.record(STR.apple.subscription(STR.individual, original: "2000", purchase: Self.monthEnd, expires: ISODuration(months: 1).added(to: Self.monthEnd), reason: .renewal))
+        let before = STR.access(family, at: Self.day(10))
+        let after = STR.access(individual, at: Self.monthEnd.addingTimeInterval(60))
+        let paused = SubscriberChanges.between(before, after).filter { $0.type == .itemPaused }
+        #expect(paused.map(\.itemID) == ["ipad-2", "ipad-3"] && paused.allSatisfy { $0.feature == "childDevices" })
+        let resumed = SubscriberChanges.between(after, before).filter { $0.type == .itemResumed }
+        #expect(resumed.map(\.itemID) == ["ipad-2", "ipad-3"])
+        // Each device's event is its own.
+        #expect(Set(paused.map(\.subject)).count == 2)
+    }
+}
