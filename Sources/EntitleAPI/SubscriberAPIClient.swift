@@ -94,7 +94,31 @@ public struct SubscriberAPIClient: Sendable {
         try await send("POST", Self.subscriberPath(appUserID) + "/paywall-events", body: try Self.encode(PaywallEventsRequest(events: events)))
     }
 
-    /// The app's offerings.
+    /// Registers something counted against `limit` (pairs a child device): registered, or refused with the
+    /// limit's access answer (its reason and paywall).
+    public func registerItem(_ appUserID: String, limit: String, id: String, name: String? = nil) async throws(APIClientError) -> ItemRegistrationResponse {
+        try await send("POST", Self.subscriberPath(appUserID) + "/items", body: try Self.encode(RegisterItemRequest(limit: limit, id: id, name: name)))
+    }
+
+    /// Renames a registered item.
+    public func renameItem(_ appUserID: String, limit: String, id: String, name: String) async throws(APIClientError) -> ItemsResponse {
+        try await send("PATCH", Self.itemPath(appUserID, limit: limit, id: id), body: try Self.encode(RenameItemRequest(name: name)))
+    }
+
+    /// Removes a registered item.
+    public func removeItem(_ appUserID: String, limit: String, id: String) async throws(APIClientError) -> ItemsResponse {
+        try await send("DELETE", Self.itemPath(appUserID, limit: limit, id: id), body: nil)
+    }
+
+    /// The subscriber's registered items (of `limit`, when given).
+    public func items(_ appUserID: String, limit: String? = nil) async throws(APIClientError) -> ItemsResponse {
+        try await send("GET", Self.subscriberPath(appUserID) + "/items" + (limit.map { "?limit=" + Self.segment($0) } ?? ""), body: nil)
+    }
+
+    static func itemPath(_ appUserID: String, limit: String, id: String) -> String {
+        Self.subscriberPath(appUserID) + "/items/" + Self.segment(limit) + "/" + Self.segment(id)
+    }
+
     /// The offerings as the subscriber's paywall shows them: the current one chosen by an experiment
     /// (enrolling them when first served), targeting or the default (`GET /v1/subscribers/{id}/offerings`).
     public func subscriberOfferings(_ appUserID: String, storefront: String? = nil, appVersion: String? = nil) async throws(APIClientError) -> OfferingsResponse {

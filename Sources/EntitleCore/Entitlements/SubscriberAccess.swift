@@ -81,7 +81,7 @@ public struct SubscriberAccess: Hashable, Sendable {
 
     /// What a limit allows now, warnings included; unlimited under an override.
     public func allowance(forLimit name: String) -> Allowance {
-        isOverridden ? .unlimited : max(access.limit(name), warnedAccess.limit(name))
+        AccessGate.allowance(forLimit: name, access: access, warnedAccess: warnedAccess, overridden: isOverridden)
     }
 
     /// Which of `items` to pause under the current limit: the most recently added first.

@@ -73,6 +73,21 @@ public struct AccessGate: Hashable, Sendable, Codable {
         self.lapse = lapse
     }
 
+    /// What the limit `name` allows now, warnings included; unlimited under an override.
+    public func allowance(forLimit name: String) -> Allowance {
+        Self.allowance(forLimit: name, access: access, warnedAccess: warnedAccess, overridden: overridden)
+    }
+
+    static func allowance(forLimit name: String, access: AccessLevel, warnedAccess: AccessLevel, overridden: Bool) -> Allowance {
+        overridden ? .unlimited : max(access.limit(name), warnedAccess.limit(name))
+    }
+
+    /// Which of `items` the limit `name` pauses now: ``LimitedItem/paused(_:allowance:)`` under
+    /// ``allowance(forLimit:)``, the rule every answer's ``ItemStatus`` follows.
+    public func pausedItems(forLimit name: String, items: [LimitedItem]) -> [LimitedItem] {
+        LimitedItem.paused(items, allowance: allowance(forLimit: name))
+    }
+
     /// May the subscriber use `feature` now?
     ///
     /// - Parameters:

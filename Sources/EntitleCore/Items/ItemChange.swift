@@ -31,18 +31,19 @@ public struct ItemChange: Hashable, Sendable, Codable {
     public static let maximumIDLength = 128
     public static let maximumNameLength = 100
 
-    /// What is wrong with an item ID, if anything: 1 to 128 printable characters without `/`.
+    /// What is wrong with an item ID, if anything: 1 to 128 Unicode scalars, none of them white space, a
+    /// control character or `/`.
     public static func problem(itemID: String) -> String? {
-        guard !itemID.isEmpty, itemID.count <= maximumIDLength else { return "an item ID has 1 to \(maximumIDLength) characters" }
-        guard itemID.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "/" }) else {
+        guard !itemID.isEmpty, itemID.unicodeScalars.count <= maximumIDLength else { return "an item ID has 1 to \(maximumIDLength) characters" }
+        guard !itemID.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control || $0 == "/" }) else {
             return "an item ID has no spaces, control characters or /"
         }
         return nil
     }
 
-    /// What is wrong with an item's name, if anything: 1 to 100 characters without control characters.
+    /// What is wrong with an item's name, if anything: 1 to 100 Unicode scalars, no control characters.
     public static func problem(name: String) -> String? {
-        guard !name.isEmpty, name.count <= maximumNameLength else { return "a name has 1 to \(maximumNameLength) characters" }
+        guard !name.isEmpty, name.unicodeScalars.count <= maximumNameLength else { return "a name has 1 to \(maximumNameLength) characters" }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return "a name has no control characters" }
         return nil
     }
