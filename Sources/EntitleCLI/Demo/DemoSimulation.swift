@@ -222,7 +222,7 @@ final class DemoSimulation: Service {
             DemoOutput.line("  simulated \(progress.now.formatted(.iso8601.year().month().day())): \(progress.events) events, \(progress.notifications) notifications")
         }
         clock.release()
-        disagreed.withLockedValue { $0 = !summary.mismatches.isEmpty }
+        disagreed.withLockedValue { $0 = !summary.mismatches.isEmpty || !summary.deviceMismatches.isEmpty }
         DemoOutput.line(summary.text)
         if reconcileEvery != nil {
             let totals = totals.withLockedValue { $0 }
@@ -240,6 +240,7 @@ final class DemoSimulation: Service {
         for mismatch in summary.mismatches.prefix(10) {
             DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
         }
+        for appUserID in summary.deviceMismatches.prefix(10) { DemoOutput.line("    \(appUserID): devices inconsistent with the plan's limit") }
         DemoOutput.line("  took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
     }
 }

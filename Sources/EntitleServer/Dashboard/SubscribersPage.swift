@@ -97,12 +97,23 @@ enum SubscribersPage {
         body += "</section>"
         let chains = (subscriber.subscriptions + subscriber.purchases).map {
             [HTML.escape($0.originalTransactionID), HTML.escape($0.productID), HTML.escape($0.state.rawValue), $0.purchasedAt.map(time) ?? "",
-             $0.expiresAt.map(time) ?? "", $0.isFamilyShared ? "yes" : "no"]
+             $0.expiresAt.map(time) ?? "", $0.isFamilyShared ? "yes" : "no", $0.commitment.map(commitment) ?? ""]
         }
         body += "<section class=\"panel\"><h2>Purchases</h2>"
         body += DashboardLayout.table(
-            id: "purchases", header: ["Original transaction", "Product", "State", "Purchased", "Expires", "Family-shared"], rows: chains)
+            id: "purchases", header: ["Original transaction", "Product", "State", "Purchased", "Expires", "Family-shared", "Commitment"], rows: chains)
         body += "</section>"
+        if !subscriber.items.isEmpty {
+            let items = subscriber.items.map {
+                [HTML.escape($0.limit), HTML.escape($0.id), HTML.escape($0.name ?? ""), time($0.addedAt), $0.isPaused ? "paused" : "active"]
+            }
+            body += "<section class=\"panel\"><h2>Devices and other registered items</h2>"
+            body += "<p class=\"muted\">Counted against the plan's limits; when fewer are allowed than registered, the newest are paused.</p>"
+            body += DashboardLayout.table(
+                id: "items", header: ["Limit", "Item", "Name", "Registered", "Status"], rows: items,
+                rowClasses: subscriber.items.map { $0.isPaused ? "changed" : nil })
+            body += "</section>"
+        }
         let rows = timeline.map { change in
             [time(change.at), HTML.escape(change.source), HTML.escape(change.kind), HTML.escape(change.transactionID ?? ""),
              HTML.escape(change.states.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]
@@ -113,6 +124,11 @@ enum SubscribersPage {
             rowClasses: timeline.map { $0.changed ? "changed" : nil })
         body += "</section>"
         return DashboardLayout.page(title: subscriber.appUserID, section: .subscribers, body: body)
+    }
+
+    /// A commitment as the Purchases table shows it: "billed monthly, 3 of 12, ends …, renews".
+    static func commitment(_ commitment: CommitmentInfo) -> String {
+        "billed monthly, \(commitment.billingPeriod) of \(commitment.totalBillingPeriods), ends \(time(commitment.endsAt)), \(commitment.renews ? "renews" : "won't renew")"
     }
 
     static func link(_ appUserID: String) -> String {

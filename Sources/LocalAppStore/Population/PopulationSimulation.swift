@@ -57,6 +57,7 @@ public struct PopulationSimulation {
     private let end: Date
     private var generator: SeededGenerator
     private var paywalls: PaywallPlayer
+    private var devices: DevicePlayer
     private var agenda: [Scheduled] = []
     private var order = 0
     private var people: [Person] = []
@@ -78,7 +79,9 @@ public struct PopulationSimulation {
         self.start = ISODuration(months: -plan.months).added(to: end)
         self.generator = SeededGenerator(seed: plan.seed)
         self.paywalls = PaywallPlayer(seed: plan.seed, catalog: store.catalog)
+        self.devices = DevicePlayer(seed: plan.seed, catalog: store.catalog)
         self.summary = PopulationSummary(start: start, end: end)
+        self.summary.itemLimit = store.catalog.limits.first
     }
 
     /// Runs `action` every `interval` of simulated time, and once at the end before comparing.
@@ -148,6 +151,7 @@ public struct PopulationSimulation {
             if treated { summary.experimentTreated += 1 } else if served.experimentID != nil { summary.experimentControl += 1 }
             let lifted = !buys && treated && paywalls.chance(plan.experimentLift / max(1 - plan.purchase, 0.01))
             try await report(paywalls.arrival(at: now, buysLater: buys || lifted, offeringID: served.currentOfferingID), person: person)
+            try await pairDevices(devices.arrivalCount(), person: person)
             if buys {
                 schedule(now + Double.random(in: 0..<window, using: &generator), person, .purchase)
             } else if lifted {
@@ -165,6 +169,7 @@ public struct PopulationSimulation {
             let purchase = try store.purchase(productID, appAccountToken: people[person].accountToken, at: now, billingPlan: committed ? .monthly : nil)
             if committed { summary.commitmentPurchases += 1 }
             try await began(purchase, person: person, at: now)
+            try await pairDevices(1, person: person)
         case .cancel(let original):
             try await deliver(store.setAutoRenew(original, false, at: now))
         case .periodEnd(let original, let expires):
@@ -227,6 +232,13 @@ public struct PopulationSimulation {
             summary.purchases += 1
             planPeriod(original, person: person, at: now)
         }
+    }
+
+    /// The person's app pairs `count` devices; the server registers each or refuses it at the limit.
+    private mutating func pairDevices(_ count: Int, person: Int) async throws(LocalStoreError) {
+        let outcome = try await devices.pair(count, for: people[person].appUserID, app: app)
+        summary.devicesRegistered += outcome.registered
+        summary.devicesRefused += outcome.refused
     }
 
     /// What the person's app reports its paywall did.
@@ -325,6 +337,9 @@ public struct PopulationSimulation {
         for person in people {
             let response = try await Self.api { () async throws(APIClientError) in try await app.subscriber(person.appUserID) }
             if response.entitlements.contains(where: \.isActive) { summary.entitledSubscribers += 1 }
+            let devices = try await devices.check(response, app: app)
+            summary.devicesPaused += devices.paused
+            if !devices.consistent { summary.deviceMismatches.append(person.appUserID) }
             if store.catalog.appTrial != nil { summary.appTrialPhases[response.appTrial.phase.rawValue, default: 0] += 1 }
             for original in person.chains {
                 guard let chain = store.subscription(original) else { continue }

@@ -22,6 +22,16 @@ public struct PopulationSummary: Sendable {
     public var refunds = 0
     /// Of those, the ones Apple prorated.
     public var proratedRefunds = 0
+    /// The catalog's limit the apps registered items against (seed 004's `childDevices`), if it has one.
+    public var itemLimit: String?
+    /// Items (child devices) the apps registered that the server took, and refused at the plan's limit.
+    public var devicesRegistered = 0
+    public var devicesRefused = 0
+    /// Registered devices paused at the end (a downgrade or a lapse left the limit below them).
+    public var devicesPaused = 0
+    /// Subscribers whose devices don't hold together (a paused device older than an active one, active
+    /// ones beyond the limit, or room left while one is paused).
+    public var deviceMismatches: [String] = []
     /// Paywall events the simulated apps reported.
     public var paywallEvents = 0
     /// People an experiment served its control, and another variant.
@@ -49,6 +59,10 @@ public struct PopulationSummary: Sendable {
             counts.sorted { $0.key < $1.key }.map { "    \($0.key.padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.value)" }.joined(separator: "\n")
         }
         let chains = expected.values.reduce(0, +)
+        let items = itemLimit.map { limit in
+            "\n  \(limit) registered \(devicesRegistered), refused at the plan's limit \(devicesRefused), paused now \(devicesPaused)"
+                + (deviceMismatches.isEmpty ? "" : "; \(deviceMismatches.count) subscribers' items inconsistent with the limit")
+        } ?? ""
         return """
             Simulated \(subscribers) subscribers (\(familyMembers) of them family members) from \(start.formatted(.iso8601)) to \(end.formatted(.iso8601)):
               app-managed trials started \(appTrialsStarted), purchases \(purchases) (\(commitmentPurchases) billed monthly with a 12-month commitment), renewals \(renewals), refunds \(refunds) (\(proratedRefunds) prorated), paywall events \(paywallEvents)
@@ -57,7 +71,7 @@ public struct PopulationSummary: Sendable {
             \(table(expected))
               purchase chains by state (GET /v1/subscribers/{id}):
             \(table(reported))
-              subscribers with an active entitlement: \(entitledSubscribers)
+              subscribers with an active entitlement: \(entitledSubscribers)\(items)
               app-managed trial phases: \(appTrialPhases.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
               \(mismatches.isEmpty ? "the API agrees with the store on all \(chains) purchase chains" : "\(mismatches.count) of \(chains) purchase chains disagree")
             """
