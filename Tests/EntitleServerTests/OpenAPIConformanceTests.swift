@@ -88,6 +88,8 @@ struct OpenAPIConformanceTests {
         case "createExperiment":
             return ServerHarness.json(CreateExperimentRequest(
                 id: "oa-experiment", variants: [ExperimentVariant(id: "a", offeringID: "default"), ExperimentVariant(id: "b", offeringID: "default")]))
+        case "registerItem": return ServerHarness.json(RegisterItemRequest(limit: "childDevices", id: "ipad-1", name: "iPad"))
+        case "renameItem": return ServerHarness.json(RenameItemRequest(name: "Mia's iPad"))
         case "rollOutExperiment": return ServerHarness.json(RollOutRequest(variantID: "a"))
         case "signPromotionalOffer": return ServerHarness.json(PromotionalOfferRequest(productID: "com.screentimerewards.family.monthly", offerID: "none"))
         default: return ByteBuffer()
@@ -101,12 +103,13 @@ struct OpenAPIConformanceTests {
             .replacingOccurrences(of: "{chart}", with: "monthly").replacingOccurrences(of: "{keyID}", with: "key_unknown").replacingOccurrences(of: "{productID}", with: "com.screentimerewards.family.monthly")
             .replacingOccurrences(of: "{orderID}", with: "MORDER0001").replacingOccurrences(of: "{endpointID}", with: "we_unknown")
             .replacingOccurrences(of: "{deliveryID}", with: "1").replacingOccurrences(of: "{jobID}", with: "job_unknown")
-            .replacingOccurrences(of: "{experimentID}", with: "exp_unknown")
+            .replacingOccurrences(of: "{experimentID}", with: "exp_unknown").replacingOccurrences(of: "{limit}", with: "childDevices")
+            .replacingOccurrences(of: "{itemID}", with: "ipad-1")
     }
 
-    @Test("the document describes the 60 operations the server serves")
+    @Test("the document describes the 64 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 60)
+        #expect(Self.operations.count == 64)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

@@ -299,6 +299,10 @@ struct WebhookDeliveryTests {
                 try await harness.deliver(client, try store.renew(original, at: clock.now))
                 try await at(clock.now.addingTimeInterval(86_400))
                 try await harness.deliver(client, try store.changeProduct(original, to: "com.screentimerewards.family.monthly", at: clock.now))
+                // Two child devices on the Family plan: paused when access lapses below them, resumed when it's back.
+                for device in ["ipad-1", "ipad-2"] {
+                    #expect(try await service.items.register(appUserID: "parent-1", limit: "childDevices", itemID: device, name: nil).registered)
+                }
                 try await at(clock.now.addingTimeInterval(3_600))
                 try await harness.deliver(client, try store.setAutoRenew(original, false, at: clock.now))
                 try await at(clock.now.addingTimeInterval(3_600))

@@ -75,7 +75,7 @@ struct StoredProjectionWriterTests {
 
     @Test("the full facts set every member, and every member of what they hold, but those left to JSONEncoder")
     func fullIsFull() throws {
-        #expect(unsetMembers(of: Self.full) == ["experiments", "grants", "overrides", "pendingPurchases"])
+        #expect(unsetMembers(of: Self.full) == ["experiments", "grants", "items", "overrides", "pendingPurchases"])
         #expect(unsetMembers(of: try #require(Self.full.purchases["1000"])) == [])
         #expect(unsetMembers(of: try #require(Self.full.usage.first)) == [])
         #expect(unsetMembers(of: try #require(Self.full.households.values.first { $0.leftAt != nil })) == [])
@@ -89,7 +89,7 @@ struct StoredProjectionWriterTests {
         #expect(written == (try Self.encoded(facts)))
     }
 
-    @Test("facts with grants, overrides, Ask to Buy requests, experiment enrolments or a Codable-only payload member are left to JSONEncoder")
+    @Test("facts with grants, overrides, Ask to Buy requests, experiment enrolments, registered items or a Codable-only payload member are left to JSONEncoder")
     func leftToJSONEncoder() {
         var granted = Self.full
         granted.grants = [EntitlementGrant(id: "g", entitlementID: "premium", startsAt: Self.start, endsAt: Self.start.addingTimeInterval(60), reason: "r")]
@@ -105,7 +105,9 @@ struct StoredProjectionWriterTests {
         committed.purchases["c"] = chain
         var enrolled = Self.full
         enrolled.recordEnrolment(ExperimentEnrolment(experimentID: "e", variantID: "b", offeringID: "default", at: Self.start, revenueWindowDays: 30))
-        for facts in [granted, overridden, asked, committed, enrolled] {
+        var paired = Self.full
+        paired.recordItemChange(ItemChange(limit: "childDevices", itemID: "ipad-1", action: .register, at: Self.start))
+        for facts in [granted, overridden, asked, committed, enrolled, paired] {
             #expect(StoredProjectionWriter.json(facts) == nil)
         }
     }
