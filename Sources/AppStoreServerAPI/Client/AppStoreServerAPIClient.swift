@@ -17,8 +17,11 @@ public struct AppStoreServerAPIClient: Sendable {
             self.production = production
             self.sandbox = sandbox
         }
-        /// Apple's: production, and sandbox.
+        /// Apple's: production, and sandbox, on the hosts Apple's documentation names since 2026.
         public static let apple = Endpoints(
+            production: constant("https://api.storekit.apple.com"), sandbox: constant("https://api.storekit-sandbox.apple.com"))
+        /// Apple's earlier hosts, which serve the same API.
+        public static let appleLegacy = Endpoints(
             production: constant("https://api.storekit.itunes.apple.com"), sandbox: constant("https://api.storekit-sandbox.itunes.apple.com"))
 
         /// An address written in this file, valid by construction; never one a caller supplies.
@@ -64,6 +67,20 @@ public struct AppStoreServerAPIClient: Sendable {
         let response: TransactionInfoResponse = try await call("GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
         guard let signed = response.signedTransactionInfo else { throw AppStoreServerAPIError(.unexpectedResponse, "no signedTransactionInfo") }
         return (signed, try await verifyTransaction(signed))
+    }
+
+    /// Get App Transaction Info: the customer's app transaction, verified. `anyTransactionID` is any of the
+    /// customer's transaction IDs, original transaction IDs or app transaction IDs for the app.
+    public func appTransaction(_ anyTransactionID: String) async throws(AppStoreServerAPIError) -> AppTransaction {
+        let response: AppTransactionInfoResponse = try await call("GET", "/inApps/v1/transactions/appTransactions/\(Self.segment(anyTransactionID))")
+        guard let signed = response.signedAppTransactionInfo else { throw AppStoreServerAPIError(.unexpectedResponse, "no signedAppTransactionInfo") }
+        return try await verify { verifier throws(VerificationError) in try await verifier.verifyAppTransaction(signed) }
+    }
+
+    /// Finish Transaction: tells the App Store the server has delivered what `transactionID` bought (for
+    /// apps that deliver from their server instead of calling StoreKit's `finish()`).
+    public func finishTransaction(_ transactionID: String) async throws(AppStoreServerAPIError) {
+        let _: EmptyResponse = try await call("POST", "/inApps/v1/transactions/\(Self.segment(transactionID))/finish")
     }
 
     /// One page of Get Transaction History (v2), verified, from `revision` (the first page when `nil`).

@@ -25,6 +25,8 @@ extension SubscriberResponse: ResponseGenerator {
 extension AccessResponse: ResponseEncodable {}
 extension PaywallEventsResponse: ResponseEncodable {}
 extension ItemsResponse: ResponseEncodable {}
+extension AppTransactionResponse: ResponseEncodable {}
+extension FinishTransactionResponse: ResponseEncodable {}
 extension ItemRegistrationResponse: ResponseEncodable {}
 extension TimelineEvent: ResponseEncodable {}
 extension PurchaseLookupResponse: ResponseEncodable {}

@@ -47,6 +47,13 @@ struct AdminController {
         subscriber.post("refresh") { _, context -> SubscriberResponse in
             SubscriberResponseBuilder.response(try await context.services.appStore.refreshFromAppStore(appUserID: context.subscriberID()))
         }
+        subscriber.get("app-transaction") { _, context -> AppTransactionResponse in
+            let app = try await context.services.appStore.appTransaction(appUserID: context.subscriberID())
+            return AppTransactionResponse(
+                appTransactionID: app.appTransactionId, originalPurchaseDate: app.originalPurchaseDate,
+                originalApplicationVersion: app.originalApplicationVersion, applicationVersion: app.applicationVersion,
+                originalPlatform: app.originalPlatform?.rawValue, preorderDate: app.preorderDate, environment: app.receiptType?.rawValue)
+        }
         subscriber.post("renewal-extensions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: RenewalExtensionRequest.self, context: context)
             return SubscriberResponseBuilder.response(
@@ -119,6 +126,12 @@ struct AdminController {
 
         router.group("/v1/orders").add(middleware: select).add(middleware: secret).get("{orderID}") { _, context -> OrderResponse in
             OrderResponse(try await context.services.appStore.lookUpOrder(context.parameters.require("orderID")))
+        }
+
+        router.group("/v1/transactions").add(middleware: select).add(middleware: secret).post("{transactionID}/finish") { _, context -> FinishTransactionResponse in
+            let transactionID = try context.parameters.require("transactionID")
+            try await context.services.appStore.finishTransaction(transactionID)
+            return FinishTransactionResponse(transactionID: transactionID, finished: true)
         }
 
         router.group("/v1/purchases").add(middleware: select).add(middleware: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in

@@ -29,7 +29,7 @@ public final class LocalServerAPI: Sendable {
         public var body: Data
     }
 
-    private struct State {
+    struct State {
         var transactions: [(signed: String, decoded: JWSTransactionDecodedPayload)] = []
         var renewals: [String: String] = [:]
         var notifications: [(signed: String, at: Date)] = []
@@ -40,6 +40,10 @@ public final class LocalServerAPI: Sendable {
         var consumption: [String: ConsumptionReport] = [:]
         /// Set App Account Token requests received, by original transaction ID.
         var accountTokens: [String: UUID] = [:]
+        /// Transactions the app's server finished (Finish Transaction), by transaction ID.
+        var finished: Set<String> = []
+        /// App transaction IDs handed out, with the original transaction ID each stands for.
+        var appTransactions: [String: String] = [:]
     }
 
     /// A Send Consumption Information request as the stand-in received it.
@@ -70,7 +74,7 @@ public final class LocalServerAPI: Sendable {
     let now: @Sendable () -> Date
     /// Items per page of history answers (small, so paging is exercised).
     let pageSize: Int
-    private let state = NIOLockedValueBox(State())
+    let state = NIOLockedValueBox(State())
 
     let store: Store?
 
@@ -153,6 +157,10 @@ public final class LocalServerAPI: Sendable {
         if let failure = state.withLockedValue({ $0.failures.isEmpty ? nil : $0.failures.removeFirst() }) { return failure }
         let parts = path.split(separator: "/").map(String.init)
         switch (method, parts.count >= 3 ? Array(parts.prefix(3)) : parts) {
+        case ("GET", ["inApps", "v1", "transactions"]) where parts.count == 5 && parts[3] == "appTransactions":
+            return appTransactionInfo(anyTransactionID: parts[4])
+        case ("POST", ["inApps", "v1", "transactions"]) where parts.count == 5 && parts[4] == "finish":
+            return finishTransaction(parts[3])
         case ("GET", ["inApps", "v1", "transactions"]) where parts.count == 4:
             guard let found = state.withLockedValue({ $0.transactions.last { $0.decoded.transactionId == parts[3] } }) else {
                 return Self.error(404, 4040010, "Transaction id not found.")
@@ -335,7 +343,7 @@ public final class LocalServerAPI: Sendable {
     }
 
     /// The transactions of the purchase chain `transactionID` belongs to, in order.
-    private func chain(of transactionID: String) -> [(signed: String, decoded: JWSTransactionDecodedPayload)] {
+    func chain(of transactionID: String) -> [(signed: String, decoded: JWSTransactionDecodedPayload)] {
         state.withLockedValue { state in
             guard let known = state.transactions.last(where: { $0.decoded.transactionId == transactionID || $0.decoded.originalTransactionId == transactionID })
             else { return [] }
@@ -362,11 +370,11 @@ public final class LocalServerAPI: Sendable {
         return credentials.publicKey.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8))
     }
 
-    private static func json(_ object: [String: Any]) -> Answer {
+    static func json(_ object: [String: Any]) -> Answer {
         Answer(status: 200, headers: ["Content-Type": "application/json"], body: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
     }
 
-    private static func error(_ status: Int, _ code: Int, _ message: String) -> Answer {
+    static func error(_ status: Int, _ code: Int, _ message: String) -> Answer {
         Answer(status: status, headers: ["Content-Type": "application/json"], body: json(["errorCode": code, "errorMessage": message]).body)
     }
 }

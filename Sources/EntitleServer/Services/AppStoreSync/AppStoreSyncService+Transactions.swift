@@ -1,0 +1,48 @@
+import AppStoreModels
+import AppStoreServerAPI
+import EntitleCore
+import EntitleStorage
+import Foundation
+import Logging
+
+/// Get App Transaction Info and Finish Transaction.
+extension AppStoreSyncService {
+    /// The subscriber's app transaction, from Apple (Get App Transaction Info by one of their purchases'
+    /// transaction IDs), verified: when and in which version they first got the app. A subscriber with no
+    /// purchase has no transaction ID to ask Apple with: ``ServiceError/Code/notFound``.
+    public func appTransaction(appUserID: AppUserID) async throws(ServiceError) -> AppTransaction {
+        try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
+        let serverAPI = try requireServerAPI()
+        let facts: SubscriberFacts?
+        do {
+            facts = try await store.projection(appUserID: appUserID)
+        } catch {
+            throw ServiceError(error)
+        }
+        // The earliest purchase: any of the customer's transaction IDs names the same app transaction.
+        guard let anyTransactionID = facts?.purchases.keys.sorted().first?.rawValue else {
+            throw ServiceError(.notFound, "\(appUserID) has no purchase whose transaction ID Apple could be asked about")
+        }
+        do {
+            return try await serverAPI.appTransaction(anyTransactionID)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    /// Tells Apple the app's server delivered what `transactionID` bought (Finish Transaction), for apps
+    /// that deliver from their server rather than calling StoreKit's `finish()`.
+    public func finishTransaction(_ transactionID: String) async throws(ServiceError) {
+        guard (1...64).contains(transactionID.count), transactionID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
+            throw ServiceError(.invalidRequest, "transactionId is 1 to 64 letters and digits")
+        }
+        let serverAPI = try requireServerAPI()
+        do {
+            try await serverAPI.finishTransaction(transactionID)
+        } catch {
+            throw ServiceError(error)
+        }
+        logger.info("transaction finished with the App Store")
+    }
+}
