@@ -97,6 +97,20 @@ public final class SignedDataVerifier: Sendable {
         return verified
     }
 
+    /// Verifies the `signedPayload` of Apple's real-time Get Retention Message request: the App Store's
+    /// signature and chain as for every signed datum, the environment, and in production the app's Apple
+    /// ID (the request names no bundle). The subscription and its product must be named.
+    public func verifyRealtimeRequest(_ signedPayload: String) async throws(VerificationError) -> DecodedRealtimeRequestBody {
+        let request = try await verify(
+            signedPayload, as: DecodedRealtimeRequestBody.self, kind: "realtime request", signedDate: \.signedDate, ranges: \.outOfRangeValue)
+        try check(environment: request.environment)
+        try check(appAppleID: request.appAppleId, environment: request.environment)
+        guard let original = request.originalTransactionId, !original.isEmpty, let product = request.productId, !product.isEmpty else {
+            throw VerificationError(.malformed, "the realtime request names no subscription (originalTransactionId and productId)")
+        }
+        return request
+    }
+
     // MARK: - The JWS
 
     private func verify<Payload: Decodable>(

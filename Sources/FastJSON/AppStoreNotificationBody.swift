@@ -32,6 +32,19 @@ public enum AppStoreNotificationBody {
         return route.data?.bundleId ?? route.summary?.bundleId ?? route.externalPurchaseToken?.bundleId
     }
 
+    /// The App Apple ID a signed payload names at its top level (`appAppleId`, as Apple's real-time retention
+    /// requests carry it), unverified; `nil` when it names none or isn't a JWS whose payload is JSON.
+    public static func appAppleID(ofSignedPayload signedPayload: String) -> Int64? {
+        var text = signedPayload
+        guard let json = text.withUTF8({ bytes -> [UInt8]? in
+            guard let first = CompactSerialization.dot(in: bytes, from: 0), let second = CompactSerialization.dot(in: bytes, from: first + 1)
+            else { return nil }
+            return Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
+        }) else { return nil }
+        struct Top: Decodable { var appAppleId: Int64? }
+        return (try? JSONDecoder().decode(Top.self, from: Data(json)))?.appAppleId
+    }
+
     /// The members of a notification's payload that name its app.
     public struct Route: Decodable, Equatable, Sendable {
         public struct Part: Decodable, Equatable, Sendable {

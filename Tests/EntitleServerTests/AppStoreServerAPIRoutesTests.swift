@@ -34,7 +34,7 @@ struct AppStoreServerAPIRoutesTests {
     }
 
     static func run(
-        engine: StorageEngine = .sqlite, consumptionInterval: Duration? = nil,
+        engine: StorageEngine = .sqlite, consumptionInterval: Duration? = nil, catalog: Catalog = Fixtures.exampleCatalog("Epilogue"),
         _ body: @Sendable (Setup, any TestClientProtocol, inout StoreSimulator) async throws -> Void
     ) async throws {
         let clock = TestClock()
@@ -62,7 +62,6 @@ struct AppStoreServerAPIRoutesTests {
             let port = try #require(appleClient.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
             let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
-            let catalog = Fixtures.exampleCatalog("Epilogue")
             try await engine.withStore { store in
                 let verifiers = [SignedDataVerifier(
                     configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [authority.root]), now: clock.reading)]

@@ -139,6 +139,7 @@ struct CatalogResolver {
         }
 
         let offerings = resolveOfferings(products: products)
+        let retention = resolveRetentionMessages(products: products)
         var thresholds = BusinessThresholds.seeds
         if let alerts = document.alerts {
             for (key, value, set) in [
@@ -182,6 +183,7 @@ struct CatalogResolver {
         catalog.defaultOfferingID = offerings.defaultID
         catalog.targeting = offerings.targeting
         catalog.alertThresholds = thresholds
+        catalog.retentionRules = retention
         return catalog
     }
 

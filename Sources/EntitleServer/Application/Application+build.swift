@@ -1,3 +1,4 @@
+import AppStoreModels
 import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
@@ -25,6 +26,7 @@ extension SubscriberResponse: ResponseGenerator {
 extension AccessResponse: ResponseEncodable {}
 extension PaywallEventsResponse: ResponseEncodable {}
 extension ItemsResponse: ResponseEncodable {}
+extension RealtimeResponseBody: ResponseEncodable {}
 extension AppTransactionResponse: ResponseEncodable {}
 extension FinishTransactionResponse: ResponseEncodable {}
 extension ItemRegistrationResponse: ResponseEncodable {}

@@ -48,4 +48,11 @@ public final class ServedApps: Sendable {
         guard services.count > 1 else { return primary }
         return AppStoreNotificationBody.bundleID(ofSignedPayload: signedPayload).flatMap { byBundleID[BundleID($0)] } ?? primary
     }
+
+    /// The app a real-time retention request is for: it names no bundle, only the App Apple ID, matched
+    /// against each app's catalog (`appAppleID`), before verification; the primary app otherwise.
+    func service(forRealtimeRequest signedPayload: String) -> AppServices {
+        guard services.count > 1, let id = AppStoreNotificationBody.appAppleID(ofSignedPayload: signedPayload) else { return primary }
+        return services.first { $0.catalog.appAppleID == id } ?? primary
+    }
 }

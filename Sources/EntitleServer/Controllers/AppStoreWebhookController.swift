@@ -5,7 +5,8 @@ import Hummingbird
 
 /// `POST /v1/app-store/notifications`: App Store Server Notifications V2. Apple's signature
 /// authenticates them, so no key; 200 only once the event is durably stored. One URL for every app:
-/// a notification goes to the app its payload names, whose verifiers check it.
+/// a notification goes to the app its payload names, whose verifiers check it. And Apple's real-time
+/// Get Retention Message requests (`POST /v1/app-store/retention-messages`), authenticated the same way.
 struct AppStoreWebhookController {
     let apps: ServedApps
     let metrics: ServerMetrics
@@ -30,6 +31,12 @@ struct AppStoreWebhookController {
                 throw error
             }
             return Self.acknowledgement
+        }
+        // Apple's Get Retention Message: asked in real time, answered from the catalog's rules. Apple's
+        // signature authenticates it; any failure leaves Apple to show the app's default message.
+        router.post("/v1/app-store/retention-messages") { request, context -> RealtimeResponseBody in
+            let body = try await request.decode(as: RealtimeRequestBody.self, context: context)
+            return try await apps.service(forRealtimeRequest: body.signedPayload).retention.answer(signedPayload: body.signedPayload).body
         }
     }
 

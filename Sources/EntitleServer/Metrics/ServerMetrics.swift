@@ -57,6 +57,17 @@ public final class ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// `entitle_retention_requests_total{app,outcome}`: Apple's real-time Get Retention Message requests, by
+    /// what the answer offered (`message`, `alternate_product`, `promotional_offer`, `none`) or the
+    /// verification error that refused the request.
+    func recordRetentionRequest(app: BundleID, outcome: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_retention_requests", unitName: "total", helpText: "Apple's real-time retention message requests, by outcome."),
+            labels: [("app", app.rawValue), ("outcome", outcome)]
+        ).increment()
+    }
+
     /// `entitle_app_store_notifications_total{type}`: new notifications stored, by Apple's type (a small,
     /// documented set): what refund and renewal rates are computed from.
     func recordNotificationType(_ type: String) {

@@ -29,6 +29,8 @@ public final class AppServices: Sendable {
     public let experiments: ExperimentService
     /// What subscribers register against numeric limits (paired devices).
     public let items: ItemService
+    /// Apple's real-time retention message requests.
+    public let retention: RetentionService
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -50,6 +52,7 @@ public final class AppServices: Sendable {
         growth = GrowthService(context: context)
         experiments = ExperimentService(context: context, analytics: analytics)
         items = ItemService(context: context)
+        retention = RetentionService(context: context, verifiers: verifiers, offerKey: offerKey)
     }
 
     /// The app these services are for.

@@ -44,10 +44,13 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var targeting: [TargetingRuleDocument]
     /// The business checks' thresholds; the seeds' numbers when absent.
     public var alerts: AlertsDocument?
+    /// Which retention message Apple shows a customer about to cancel, read in order.
+    public var retentionMessages: [RetentionMessageDocument]
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
         case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting, alerts
+        case retentionMessages
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,5 +76,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         defaultOffering = try container.decodeIfPresent(String.self, forKey: .defaultOffering)
         targeting = try container.decodeIfPresent([TargetingRuleDocument].self, forKey: .targeting) ?? []
         alerts = try container.decodeIfPresent(AlertsDocument.self, forKey: .alerts)
+        retentionMessages = try container.decodeIfPresent([RetentionMessageDocument].self, forKey: .retentionMessages) ?? []
     }
 }

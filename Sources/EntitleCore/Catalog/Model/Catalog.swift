@@ -44,6 +44,8 @@ public struct Catalog: Hashable, Sendable {
     public var targeting: [TargetingRule] = []
     /// When the business checks fire (the entitlements file's `alerts`).
     public var alertThresholds: BusinessThresholds = .seeds
+    /// Which retention message Apple shows a customer about to cancel, in order (``RetentionRule``).
+    public var retentionRules: [RetentionRule] = []
 
     private var productIndex: [ProductID: Int]
     private var entitlementIndex: [String: Int]
