@@ -53,6 +53,24 @@ struct ResponseBodyV2DecodedPayloadTests {
         #expect(ExternalPurchaseToken(externalPurchaseId: "SANDBOX_abc").environment == .sandbox)
     }
 
+    @Test("a custom link token created: the CREATED subtype, the token's type and expiry; an expiry out of range is caught")
+    func externalPurchaseTokenCreated() throws {
+        let json = #"""
+            {"notificationType":"EXTERNAL_PURCHASE_TOKEN","subtype":"CREATED","notificationUUID":"0a1b","version":"2.0","signedDate":1767225600000,
+             "externalPurchaseToken":{"externalPurchaseId":"SANDBOX_5e4d","tokenCreationDate":1767225600000,"appAppleId":55555,
+             "bundleId":"com.example","tokenType":"LINK_OUT","tokenExpirationDate":1767830400000}}
+            """#
+        let notification = try AppStoreJSON.decoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(json.utf8))
+        #expect(notification.subtype == .created && notification.subtype?.name == "CREATED")
+        let token = try #require(notification.externalPurchaseToken)
+        #expect(token.tokenType == .linkOut && token.tokenType?.isKnown == true)
+        #expect(token.tokenExpirationDate == Date(timeIntervalSince1970: 1_767_830_400))
+        #expect(token.environment == .sandbox && notification.outOfRangeValue == nil)
+        var far = notification
+        far.externalPurchaseToken?.tokenExpirationDate = Date(timeIntervalSince1970: 1e12)
+        #expect(far.outOfRangeValue?.field == "notification.externalPurchaseToken.tokenExpirationDate")
+    }
+
     @Test("a RESCIND_CONSENT notification carries app data")
     func appData() throws {
         let notification = try Self.decode("signedRescindConsentNotification.json")

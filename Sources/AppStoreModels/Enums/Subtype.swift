@@ -13,6 +13,8 @@ public struct Subtype: AppStoreEnumeration {
     public static let autoRenewEnabled = Subtype(rawValue: "AUTO_RENEW_ENABLED")
     public static let billingRecovery = Subtype(rawValue: "BILLING_RECOVERY")
     public static let billingRetry = Subtype(rawValue: "BILLING_RETRY")
+    /// EXTERNAL_PURCHASE_TOKEN: a new token was created (the customer began an external purchase).
+    public static let created = Subtype(rawValue: "CREATED")
     public static let downgrade = Subtype(rawValue: "DOWNGRADE")
     public static let failure = Subtype(rawValue: "FAILURE")
     public static let gracePeriod = Subtype(rawValue: "GRACE_PERIOD")
@@ -33,6 +35,7 @@ public struct Subtype: AppStoreEnumeration {
         (.autoRenewEnabled, "AUTO_RENEW_ENABLED"),
         (.billingRecovery, "BILLING_RECOVERY"),
         (.billingRetry, "BILLING_RETRY"),
+        (.created, "CREATED"),
         (.downgrade, "DOWNGRADE"),
         (.failure, "FAILURE"),
         (.gracePeriod, "GRACE_PERIOD"),

@@ -61,6 +61,7 @@ extension ResponseBodyV2DecodedPayload {
         check.count("summary.succeededCount", summary?.succeededCount)
         check.count("summary.failedCount", summary?.failedCount)
         check.instant("externalPurchaseToken.tokenCreationDate", externalPurchaseToken?.tokenCreationDate)
+        check.instant("externalPurchaseToken.tokenExpirationDate", externalPurchaseToken?.tokenExpirationDate)
         return check.problem
     }
 }
