@@ -25,6 +25,10 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     /// What the subscriber registered against the catalog's limits (paired devices), by limit then oldest
     /// first, each with whether the limit pauses it now.
     public var items: [ItemInfo]
+    /// When a parent or guardian withdrew consent to the app for this (minor) customer (Apple's
+    /// RESCIND_CONSENT): Apple keeps the app from launching for them, and the app's backend deletes what it
+    /// kept under that consent. Purchases and entitlements are untouched.
+    public var consentRescindedAt: Date?
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: Lapse?
 
@@ -76,5 +80,6 @@ extension SubscriberResponse {
         quotas = try container.decode([QuotaInfo].self, forKey: .quotas)
         lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)
         items = try container.decodeIfPresent([ItemInfo].self, forKey: .items) ?? []
+        consentRescindedAt = try container.decodeIfPresent(Date.self, forKey: .consentRescindedAt)
     }
 }

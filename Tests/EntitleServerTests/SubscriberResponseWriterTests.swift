@@ -46,7 +46,7 @@ struct SubscriberResponseWriterTests {
                 isFamilyShared: Bool.random(using: &generator),
                 limits: Dictionary((0..<count(3)).map { _ in (string(), maybe(Int.random(in: Int.min...Int.max, using: &generator))) }, uniquingKeysWith: { a, _ in a }))
         }
-        return SubscriberResponse(
+        var response = SubscriberResponse(
             appUserID: string(), serverTime: date(), entitlements: entitlements, subscriptions: (0..<count(3)).map { _ in subscription() },
             purchases: (0..<count(2)).map { _ in subscription() },
             pendingPurchases: (0..<count(2)).map { _ in PendingPurchaseInfo(productID: string(), requestedAt: date(), expiresAt: date()) },
@@ -62,6 +62,8 @@ struct SubscriberResponseWriterTests {
             items: (0..<count(3)).map { _ in
                 ItemInfo(limit: string(), id: string(), name: maybe(string()), addedAt: date(), isPaused: Bool.random(using: &generator))
             })
+        response.consentRescindedAt = maybe(date())
+        return response
     }
 
     @Test("every answer is written exactly as the API's JSONEncoder writes it", arguments: 0..<8)

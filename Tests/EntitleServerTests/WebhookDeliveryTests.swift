@@ -322,6 +322,10 @@ struct WebhookDeliveryTests {
                 try await at(clock.now.addingTimeInterval(86_400))
                 try await harness.deliver(client, try store.expire(original, reason: .billingRetry, at: clock.now))
                 try await pass()
+                // A parent withdraws consent to the app (Apple's RESCIND_CONSENT names the customer's app transaction).
+                let consent = ConsentNotifier(signer: harness.authority.signer, bundleID: harness.bundleID)
+                try await harness.deliver(client, [try consent.rescindConsent(of: try #require(store.subscription(original)), at: clock.now)])
+                try await pass()
                 // Back, refunded, the refund reversed; then restored onto another account (a transfer).
                 try await at(clock.now.addingTimeInterval(86_400))
                 try await harness.deliver(client, try store.resubscribe(original, at: clock.now).notifications)

@@ -42,6 +42,7 @@ struct StoredProjectionWriterTests {
         var other = SubscriptionFacts(originalTransactionID: "é")
         other.record(JWSTransactionDecodedPayload(originalTransactionId: "é", purchaseDate: start, transactionId: "é"))
         facts.purchases = ["1000": chain, "é": other, "a\u{301}": SubscriptionFacts(originalTransactionID: "a\u{301}")]
+        facts.recordConsentRescinded(at: start.addingTimeInterval(0.125))
         facts.usage = [
             UsageRecord(feature: "conversations", amount: 2, at: start, idempotencyKey: "k/1"),
             UsageRecord(feature: "conversations", amount: -1, at: start.addingTimeInterval(0.25)),

@@ -83,7 +83,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
         case .experimentEnrolled(let enrolment):
             recordEnrolment(enrolment)
         case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .openAccessSet,
-            .householdJoined, .householdLeft, .experimentChanged, .item:
+            .householdJoined, .householdLeft, .experimentChanged, .item, .appTransactionLinked:
             break
         case .paywall(let paywall):
             paywallEvents[paywall.id] = paywall

@@ -139,6 +139,7 @@ public struct EntitlementResolver: Sendable {
             warnedAccess: warnedAccess, quotas: quotas,
             lapse: lapse(entitlements: entitlements, statuses: statuses, appTrial: appTrial), catalog: catalog)
         // Registered items under each of the catalog's limits: the newest beyond the allowance paused.
+        answer.consentRescindedAt = subscriber.consentRescindedAt
         answer.items = ItemStatus.statuses(of: subscriber.items.filter { catalog.limits.contains($0.key) }, allowance: answer.allowance(forLimit:))
         return answer
     }

@@ -27,6 +27,8 @@ public struct SubscriberAccess: Hashable, Sendable {
     /// What the subscriber registered against the catalog's limits (paired devices), each with whether
     /// the limit pauses it now; by limit, oldest first.
     public var items: [ItemStatus] = []
+    /// When a parent or guardian withdrew consent to the app for this customer (RESCIND_CONSENT), if they did.
+    public var consentRescindedAt: Date?
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
         get { lapseReason.flatMap { reason in lapsePaywall.map { (reason, $0) } } }
@@ -64,6 +66,7 @@ public struct SubscriberAccess: Hashable, Sendable {
             && lhs.subscriptions == rhs.subscriptions && lhs.pendingPurchases == rhs.pendingPurchases && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
             && lhs.isOverridden == rhs.isOverridden && lhs.access == rhs.access && lhs.warnedAccess == rhs.warnedAccess
             && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall && lhs.items == rhs.items
+            && lhs.consentRescindedAt == rhs.consentRescindedAt
     }
 
     public func hash(into hasher: inout Hasher) {

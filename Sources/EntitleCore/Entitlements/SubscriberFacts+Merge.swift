@@ -31,6 +31,7 @@ extension SubscriberFacts {
         for (household, membership) in other.households where households[household] == nil { households[household] = membership }
         for (key, value) in other.attributeValues where attributeValues[key] == nil { attributeValues[key] = value }
         for (id, enrolment) in other.experiments where experiments[id] == nil { experiments[id] = enrolment }
+        if let rescinded = other.consentRescindedAt { recordConsentRescinded(at: rescinded) }
         for (limit, registry) in other.items {
             for (id, item) in registry { items[limit, default: [:]][id, default: RegisteredItem(limit: limit, id: id)].merge(item) }
         }

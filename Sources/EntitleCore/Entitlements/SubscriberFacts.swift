@@ -75,6 +75,16 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     /// removed items are kept, so a late registration older than the removal doesn't bring them back.
     public var items: [String: [String: RegisteredItem]] = [:]
 
+    /// When a parent or guardian withdrew consent to the app for this (minor) customer: Apple's RESCIND_CONSENT,
+    /// the earliest. Apple then keeps the app from launching for them; the app's backend deletes what it
+    /// kept under that consent. Purchases and access are untouched: Apple revokes nothing.
+    public var consentRescindedAt: Date?
+
+    /// Records a RESCIND_CONSENT signed at `instant`; the earliest stands.
+    public mutating func recordConsentRescinded(at instant: Date) {
+        consentRescindedAt = min(consentRescindedAt ?? instant, instant)
+    }
+
     /// Records a registration, rename or removal.
     public mutating func recordItemChange(_ change: ItemChange) {
         items[change.limit, default: [:]][change.itemID, default: RegisteredItem(limit: change.limit, id: change.itemID)].apply(change)
@@ -154,5 +164,6 @@ extension SubscriberFacts {
         attributeValues = try container.decodeIfPresent([String: StampedAttribute].self, forKey: .attributeValues) ?? [:]
         experiments = try container.decodeIfPresent([String: ExperimentEnrolment].self, forKey: .experiments) ?? [:]
         items = try container.decodeIfPresent([String: [String: RegisteredItem]].self, forKey: .items) ?? [:]
+        consentRescindedAt = try container.decodeIfPresent(Date.self, forKey: .consentRescindedAt)
     }
 }

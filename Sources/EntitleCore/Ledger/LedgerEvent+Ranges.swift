@@ -36,7 +36,7 @@ extension LedgerEvent {
                 ?? Self.instant("override.removedAt", override.removedAt)
         case .openAccessSet(let window):
             return Self.instant("openAccess.startsAt", window?.startsAt) ?? Self.instant("openAccess.endsAt", window?.endsAt)
-        case .purchaseTransferred, .timeZoneSet, .subscriberMerged, .attributesSet:
+        case .purchaseTransferred, .timeZoneSet, .subscriberMerged, .attributesSet, .appTransactionLinked:
             return nil
         }
     }

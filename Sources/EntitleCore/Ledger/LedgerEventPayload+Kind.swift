@@ -28,6 +28,7 @@ extension LedgerEventPayload {
         case .paywall(let event): "paywall/\(event.kind.rawValue)"
         case .experimentEnrolled(let enrolment): "experiment_enrolled/\(enrolment.experimentID)/\(enrolment.variantID)"
         case .experimentChanged(let experiment): "experiment_changed/\(experiment.id)/\(experiment.state.rawValue)"
+        case .appTransactionLinked(let id): "app_transaction_linked/\(id)"
         case .item(let change): "item_\(change.action.rawValue)/\(change.limit)/\(change.itemID)"
         }
     }

@@ -44,4 +44,7 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     case experimentChanged(Experiment)
     /// The app registered, renamed or removed something counted against a numeric limit (a paired device).
     case item(ItemChange)
+    /// The subscriber's transactions carry this app transaction ID: the event links the customer's app
+    /// transaction (``OriginalTransactionID/appTransaction(_:)``) to them. No effect on access.
+    case appTransactionLinked(appTransactionID: String)
 }

@@ -16,9 +16,10 @@ extension SubscriberFacts: LedgerFolding {
     /// one event at a time as events arrive.
     public mutating func apply(_ event: LedgerEvent) {
         switch event.payload {
-        case .notification(_, _, let transaction, let renewalInfo):
+        case .notification(let type, _, let transaction, let renewalInfo):
             if let transaction { record(transaction) }
             if let renewalInfo { record(renewalInfo) }
+            if type == .rescindConsent { recordConsentRescinded(at: event.signedDate ?? event.receivedAt) }
             if let reversal = event.refundReversal {
                 purchases[reversal.originalTransactionID, default: SubscriptionFacts(originalTransactionID: reversal.originalTransactionID)]
                     .recordRefundReversal(transactionID: reversal.transactionID, signedDate: reversal.signedDate)
@@ -86,6 +87,8 @@ extension SubscriberFacts: LedgerFolding {
             recordEnrolment(enrolment)
         case .item(let change):
             recordItemChange(change)
+        case .appTransactionLinked:
+            break
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

@@ -33,6 +33,7 @@ public enum SubscriberChanges {
             }
         }
         changes += items(before.items, after.items)
+        if before.consentRescindedAt == nil, after.consentRescindedAt != nil { changes.append(SubscriberChange(.consentRescinded)) }
         if entitlementsDiffer(before, after) { changes.append(SubscriberChange(.entitlementChanged)) }
         return changes
     }

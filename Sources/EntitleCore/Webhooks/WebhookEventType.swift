@@ -41,6 +41,9 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case itemPaused = "item_paused"
     /// A paused item works again: the limit rose (an upgrade, a renewal) or an older item was removed.
     case itemResumed = "item_resumed"
+    /// A parent or guardian withdrew consent to the app for this (minor) customer (Apple's RESCIND_CONSENT):
+    /// Apple keeps the app from launching for them; delete what was kept under that consent.
+    case consentRescinded = "consent_rescinded"
     /// A subscription that will renew does so in 7 days.
     case renewalReminder = "renewal_reminder"
     /// Sent on request, to check an endpoint.

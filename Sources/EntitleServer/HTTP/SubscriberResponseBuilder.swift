@@ -30,7 +30,7 @@ enum SubscriberResponseBuilder {
         case .lockout(let since): trial.lockoutAt = since
         case .notStarted, .superseded: break
         }
-        return SubscriberResponse(
+        var response = SubscriberResponse(
             appUserID: access.appUserID.rawValue, serverTime: access.evaluatedAt,
             entitlements: access.entitlements.map { status in
                 EntitlementInfo(
@@ -49,6 +49,8 @@ enum SubscriberResponseBuilder {
             lapse: access.lapse.map { SubscriberResponse.Lapse(reason: AccessReasonCode(rawValue: $0.reason.code), paywall: Paywall(rawValue: $0.paywall.rawValue)) },
             attributes: facts.attributes.merging([SubscriberAttribute.timeZone.rawValue: facts.timeZone.identifier]) { _, zone in zone },
             items: access.items.map(item))
+        response.consentRescindedAt = access.consentRescindedAt
+        return response
     }
 
     static func item(_ status: ItemStatus) -> ItemInfo {

@@ -33,6 +33,7 @@ enum SubscriberResponseWriter {
             json.string(value)
         }
         json.closeObject()
+        guard json.member("consentRescindedAt", iso8601: response.consentRescindedAt) else { return nil }
         json.key("entitlements")
         json.openArray()
         for entitlement in response.entitlements {

@@ -26,6 +26,7 @@ enum StoredProjectionWriter {
             json.closeObject()
         }
         json.closeObject()
+        json.member("consentRescindedAt", facts.consentRescindedAt)
         // Enrolments are left to the encoder: few subscribers have any.
         guard facts.experiments.isEmpty else { return nil }
         json.key("experiments")

@@ -26,6 +26,7 @@ public struct WebhookEventTypeValue: WireVocabulary {
     public static let quotaExhausted = WebhookEventTypeValue(rawValue: "quota_exhausted")
     public static let itemPaused = WebhookEventTypeValue(rawValue: "item_paused")
     public static let itemResumed = WebhookEventTypeValue(rawValue: "item_resumed")
+    public static let consentRescinded = WebhookEventTypeValue(rawValue: "consent_rescinded")
     public static let renewalReminder = WebhookEventTypeValue(rawValue: "renewal_reminder")
     public static let test = WebhookEventTypeValue(rawValue: "test")
 
@@ -33,6 +34,6 @@ public struct WebhookEventTypeValue: WireVocabulary {
         .entitlementChanged, .initialPurchase, .renewal, .productChange, .autoRenewDisabled, .autoRenewEnabled,
         .billingIssue, .gracePeriodStarted, .gracePeriodEnded, .expiration, .refund, .refundReversed, .transfer,
         .familySharing, .appTrialStarted, .appTrialWarning, .appTrialLockout, .appTrialConverted, .quotaExhausted,
-        .itemPaused, .itemResumed, .renewalReminder, .test,
+        .itemPaused, .itemResumed, .consentRescinded, .renewalReminder, .test,
     ]
 }

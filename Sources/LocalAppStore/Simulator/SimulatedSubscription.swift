@@ -51,6 +51,14 @@ public struct SimulatedSubscription: Hashable, Sendable {
     /// Set while the chain is billed monthly under a 12-month commitment.
     public internal(set) var commitment: SimulatedCommitment?
 
+    /// The customer's app transaction ID, which the store's transactions carry (as Apple's do since iOS
+    /// 18.4): one per customer — by their appAccountToken, else by this chain.
+    public var appTransactionID: String {
+        guard let token = appAccountToken else { return "7" + originalTransactionID }
+        let bytes = withUnsafeBytes(of: token.uuid) { Array($0.prefix(8)) }
+        return "7" + String(bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % 1_000_000_000_000_000)
+    }
+
     /// Whether the next period will be charged: auto-renew is on, or the commitment still has instalments.
     public var renewsNext: Bool { autoRenew || (commitment?.hasPeriodsLeft ?? false) }
 

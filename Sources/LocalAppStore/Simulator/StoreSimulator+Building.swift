@@ -133,6 +133,7 @@ extension StoreSimulator {
 
             transactionReason: chain.renewals > 0 && chain.transactionID != chain.originalTransactionID ? .renewal : .purchase, type: type,
             webOrderLineItemId: chain.webOrderLineItemID)
+        payload.appTransactionId = chain.appTransactionID
         if let commitment = chain.commitment {
             payload.billingPlanType = .monthly
             payload.commitmentInfo = TransactionCommitmentInfo(

@@ -149,7 +149,8 @@ extension AppStoreSyncService {
         } catch {
             throw ServiceError(error)
         }
-        for original in held {
+        // An app transaction waits for the customer's transactions to name it; Apple has no purchase to ask about.
+        for original in held where original.appTransactionID == nil {
             report.heldPurchasesChecked += 1
             let history: [JWSTransactionDecodedPayload]
             do {

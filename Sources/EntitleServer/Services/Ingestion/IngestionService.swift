@@ -45,15 +45,19 @@ public struct IngestionService: AppService {
             throw ServiceError(.invalidRequest, "the notification has no notificationUUID")
         }
         let transaction = verified.transactionInfo
+        // What Apple says of the app rather than a purchase (RESCIND_CONSENT) reaches the subscriber its app
+        // transaction is linked to, held until then.
+        let appTransaction = verified.appTransactionInfo?.appTransactionId.map(OriginalTransactionID.appTransaction)
         let event = LedgerEvent(
             id: UUID(), appUserID: nil, source: source, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,
             transactionID: transaction?.transactionId,
-            originalTransactionID: transaction?.purchaseChain ?? verified.renewalInfo?.purchaseChain,
+            originalTransactionID: transaction?.purchaseChain ?? verified.renewalInfo?.purchaseChain ?? appTransaction,
             signedDate: notification.signedDate, receivedAt: now(),
             payload: .notification(
                 type: notification.notificationType, subtype: notification.subtype, transaction: transaction, renewalInfo: verified.renewalInfo),
             rawSignedPayload: signedPayload)
         let outcome = try await append(event)
+        if case .appended(_, let owner?) = outcome, let transaction { try await linkAppTransaction(of: transaction, to: owner) }
         if case .appended = outcome {
             metrics.recordNotificationType(notification.notificationType.flatMap { $0.isKnown ? $0.rawValue : nil } ?? "UNKNOWN")
             // Answered at once; the consumption responder answers from the cursor what this misses.
@@ -109,6 +113,7 @@ public struct IngestionService: AppService {
             transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
             payload: .transaction(transaction), rawSignedPayload: signedTransaction)
         _ = try await append(event)
+        try await linkAppTransaction(of: transaction, to: appUserID)
         // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
         if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
             do {
@@ -118,6 +123,17 @@ public struct IngestionService: AppService {
             }
         }
         return try await subscribers.subscriber(appUserID: appUserID)
+    }
+
+    /// Links the customer's app transaction, which `transaction` names (iOS 18.4 and later), to `appUserID`:
+    /// once per app transaction, so a RESCIND_CONSENT about it, before or after, reaches them.
+    private func linkAppTransaction(of transaction: JWSTransactionDecodedPayload, to appUserID: AppUserID) async throws(ServiceError) {
+        guard let id = transaction.appTransactionId, !id.isEmpty, id.utf8.count <= 64 else { return }
+        let at = now()
+        _ = try await append(LedgerEvent(
+            id: UUID(), appUserID: appUserID, source: .appTransaction, idempotencyKey: "app-transaction-link:\(id)",
+            originalTransactionID: .appTransaction(id), signedDate: transaction.signedDate ?? at, receivedAt: at,
+            payload: .appTransactionLinked(appTransactionID: id)))
     }
 
     /// Tries each accepted environment's verifier; an environment mismatch moves to the next.
