@@ -86,7 +86,7 @@ struct WebhookDeliveryTests {
                 let events = try received.map(Self.event)
                 #expect(events.map(\.type.rawValue) == [
                     "initial_purchase", "entitlement_changed", "renewal_reminder", "renewal", "entitlement_changed", "auto_renew_disabled",
-                    "entitlement_changed", "expiration", "entitlement_changed", "entitlement_changed", "renewal", "entitlement_changed", "refund",
+                    "entitlement_changed", "expiry_warning", "expiration", "entitlement_changed", "entitlement_changed", "renewal", "entitlement_changed", "refund",
                     "entitlement_changed",
                 ])
                 #expect(Set(events.map(\.id)).count == events.count, "each change once")
@@ -102,6 +102,9 @@ struct WebhookDeliveryTests {
                 #expect(graceOver.data.entitlementsAfter?.first?.state.rawValue == "expired")
                 let reminder = try #require(events.first { $0.type.rawValue == "renewal_reminder" })
                 #expect(reminder.data.renewsAt == renewsAt)
+                // Auto-renew off: a warning 7 days before the subscription ends, once.
+                let warning = try #require(events.first { $0.type.rawValue == "expiry_warning" })
+                #expect(warning.data.endsAt == ends && warning.occurredAt == ends.addingTimeInterval(-7 * 86_400))
                 let last = try #require(events.last { $0.type.rawValue == "entitlement_changed" })
                 #expect(last.data.entitlementsBefore?.first { $0.id == "individual" }?.isActive == true)
                 let now = try ServerHarness.decode(
@@ -292,6 +295,13 @@ struct WebhookDeliveryTests {
                 try await at(ReferenceTime.day(3))
                 let purchase = try await harness.buy(client, &store, Self.individual, as: "parent-1", at: clock.now)
                 let original = purchase.originalTransactionID
+                // Another parent takes the StoreKit free trial and turns auto-renew off at once.
+                let trial = try await harness.buy(client, &store, Self.individual, as: "trial-parent", at: clock.now, introductoryOffer: true)
+                // And another subscribes and turns auto-renew off at once: warned a week before the month ends.
+                let lapsing = try await harness.buy(client, &store, Self.individual, as: "lapsing-parent", at: clock.now)
+                try await at(clock.now.addingTimeInterval(60))
+                try await harness.deliver(client, try store.setAutoRenew(trial.originalTransactionID, false, at: clock.now))
+                try await harness.deliver(client, try store.setAutoRenew(lapsing.originalTransactionID, false, at: clock.now))
                 try await pass()
                 // Renewed (after its reminder), upgraded, auto-renew off and on again, shared with the family.
                 let renewsAt = try #require(store.subscription(original)?.expiresDate)
@@ -345,9 +355,15 @@ struct WebhookDeliveryTests {
                 #expect(missing.isEmpty, "never sent: \(missing.sorted())")
                 #expect(events.filter { $0.type.rawValue == "transfer" }.map(\.appUserID).sorted() == ["parent-1", "parent-2"])
                 #expect(events.contains { $0.type.rawValue == "family_sharing" && $0.appUserID == "member-1" })
+                // The 7 days of grace: the warning, a reminder each following day, then lockout.
                 #expect(events.filter { $0.appUserID == "kid-parent" }.map(\.type.rawValue).filter { $0.hasPrefix("app_trial") } == [
-                    "app_trial_started", "app_trial_warning", "app_trial_lockout",
-                ])
+                    "app_trial_started", "app_trial_warning",
+                ] + Array(repeating: "app_trial_grace_reminder", count: 6) + ["app_trial_lockout"])
+                let graceDays = events.filter { $0.type.rawValue == "app_trial_grace_reminder" }
+                #expect(Set(graceDays.compactMap(\.data.endsAt)).count == 1, "each names the lockout")
+                // A StoreKit free trial whose auto-renew was turned off: reminded 2 days before it lapses.
+                let trialEnding = try #require(events.first { $0.type.rawValue == "trial_ending_soon" })
+                #expect(trialEnding.appUserID == "trial-parent" && trialEnding.data.willRenew == false)
             }
             // Quotas: Epilogue's free tier allows 2 conversations a month.
             try await ServerHarness.run(example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in

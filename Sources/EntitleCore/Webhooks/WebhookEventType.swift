@@ -46,6 +46,12 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case consentRescinded = "consent_rescinded"
     /// A subscription that will renew does so in 7 days.
     case renewalReminder = "renewal_reminder"
+    /// A subscription that will not renew (auto-renew off, or a non-renewing subscription) ends in 7 days.
+    case expiryWarning = "expiry_warning"
+    /// A StoreKit free trial ends in 2 days, converting to a paid period or lapsing (`willRenew`).
+    case trialEndingSoon = "trial_ending_soon"
+    /// Each day of the app-managed trial's grace after the first: the days left before lockout.
+    case appTrialGraceReminder = "app_trial_grace_reminder"
     /// Sent on request, to check an endpoint.
     case test
 }

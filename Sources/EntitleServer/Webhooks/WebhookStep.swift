@@ -180,14 +180,15 @@ struct WebhookStep {
                 before: before, after: after, facts: snapshot.facts)
             snapshots[entry.appUserID] = WebhookSnapshot(facts: snapshot.facts, at: entry.dueAt)
             try plan(entry.appUserID, facts: snapshot.facts, access: after, context: context, at: entry.dueAt)
-        case .renewalReminder:
+        case .renewalReminder, .expiryWarning, .trialEnding, .appTrialGraceReminder:
             let access = context.resolve(snapshot.facts, at: entry.dueAt)
-            // Still renewing at the end of the same period: a renewal since, or auto-renew turned off, settled it.
-            guard let reminder = RenewalReminder.reminders(access).first(where: { $0.periodKey == entry.periodKey }) else { return }
-            let change = SubscriberChange(.renewalReminder, originalTransactionID: reminder.originalTransactionID, productID: reminder.productID)
+            // Still due as planned: a renewal, a purchase or auto-renew turned on or off since settled it otherwise.
+            guard let reminder = Reminder.reminders(access).first(where: { Self.kind(of: $0.kind) == entry.kind && $0.periodKey == entry.periodKey })
+            else { return }
+            let change = SubscriberChange(Self.eventType(of: reminder.kind), originalTransactionID: reminder.originalTransactionID, productID: reminder.productID)
             report(
                 [change], appUserID: entry.appUserID, cause: "reminder:\(entry.periodKey)", at: entry.dueAt, before: access, after: access,
-                facts: snapshot.facts, renewsAt: reminder.renewsAt)
+                facts: snapshot.facts, reminder: reminder)
         }
     }
 
@@ -208,7 +209,7 @@ struct WebhookStep {
     /// Writes a delivery of each change to each endpoint that wants it.
     private mutating func report(
         _ changes: [SubscriberChange], appUserID: AppUserID, cause: String, at: Date, before: SubscriberAccess, after: SubscriberAccess,
-        facts: SubscriberFacts, renewsAt: Date? = nil
+        facts: SubscriberFacts, reminder: Reminder? = nil
     ) {
         guard !changes.isEmpty, !endpoints.isEmpty else { return }
         var subscriber = SubscriberResponseBuilder.response(after, facts: facts)
@@ -222,7 +223,11 @@ struct WebhookStep {
             var data = WebhookEventData(
                 originalTransactionID: change.originalTransactionID?.rawValue, productID: change.productID?.rawValue,
                 previousProductID: change.previousProductID?.rawValue,
-                feature: change.feature, renewsAt: renewsAt, itemID: change.itemID)
+                feature: change.feature, renewsAt: reminder?.kind == .renewal ? reminder?.endsAt : nil, itemID: change.itemID)
+            if let reminder, reminder.kind != .renewal {
+                data.endsAt = reminder.endsAt
+                data.willRenew = reminder.willRenew
+            }
             if change.type == .entitlementChanged {
                 data.entitlementsBefore = SubscriberResponseBuilder.response(before, facts: facts).entitlements
                 data.entitlementsAfter = subscriber.entitlements
@@ -238,7 +243,7 @@ struct WebhookStep {
         }
     }
 
-    /// Schedules the subscriber's next time-driven change and renewal reminders.
+    /// Schedules the subscriber's next time-driven change and reminders.
     private mutating func plan(_ appUserID: AppUserID, facts: SubscriberFacts, access: SubscriberAccess, context: Context, at: Date) throws(ServiceError) {
         let next = context.nextChange(of: facts, after: at)
         try Self.checkCancellation()
@@ -246,8 +251,28 @@ struct WebhookStep {
             let due = Self.instant(change.at)
             schedule.append(ScheduledEvent(appUserID: appUserID, kind: .accessChange, periodKey: Self.milliseconds(due), dueAt: due))
         }
-        for reminder in RenewalReminder.reminders(access) where reminder.dueAt > at {
-            schedule.append(ScheduledEvent(appUserID: appUserID, kind: .renewalReminder, periodKey: reminder.periodKey, dueAt: Self.instant(reminder.dueAt)))
+        for reminder in Reminder.reminders(access) where reminder.dueAt > at {
+            schedule.append(ScheduledEvent(appUserID: appUserID, kind: Self.kind(of: reminder.kind), periodKey: reminder.periodKey, dueAt: Self.instant(reminder.dueAt)))
+        }
+    }
+
+    /// The schedule's kind of a reminder.
+    static func kind(of reminder: Reminder.Kind) -> ScheduledEvent.Kind {
+        switch reminder {
+        case .renewal: .renewalReminder
+        case .expiryWarning: .expiryWarning
+        case .trialEnding: .trialEnding
+        case .appTrialGrace: .appTrialGraceReminder
+        }
+    }
+
+    /// The webhook event a reminder is sent as.
+    static func eventType(of reminder: Reminder.Kind) -> WebhookEventType {
+        switch reminder {
+        case .renewal: .renewalReminder
+        case .expiryWarning: .expiryWarning
+        case .trialEnding: .trialEndingSoon
+        case .appTrialGrace: .appTrialGraceReminder
         }
     }
 

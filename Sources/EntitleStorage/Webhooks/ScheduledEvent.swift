@@ -9,6 +9,12 @@ public struct ScheduledEvent: Hashable, Sendable {
         case accessChange = "access_change"
         /// A subscription that will renew does so in 7 days.
         case renewalReminder = "renewal_reminder"
+        /// A subscription that won't renew ends in 7 days.
+        case expiryWarning = "expiry_warning"
+        /// A StoreKit free trial ends in 2 days.
+        case trialEnding = "trial_ending"
+        /// Another day of the app-managed trial's grace.
+        case appTrialGraceReminder = "app_trial_grace_reminder"
     }
 
     public var appUserID: AppUserID

@@ -13,6 +13,11 @@ public struct WebhookEventData: Codable, Hashable, Sendable {
     public var itemID: String?
     /// For `renewal_reminder`: when the subscription renews.
     public var renewsAt: Date?
+    /// For `expiry_warning` and `trial_ending_soon`: when the subscription or trial ends; for
+    /// `app_trial_grace_reminder`: when the app locks out.
+    public var endsAt: Date?
+    /// For `trial_ending_soon`: whether the trial converts to a paid period.
+    public var willRenew: Bool?
     public var entitlementsBefore: [EntitlementInfo]?
     public var entitlementsAfter: [EntitlementInfo]?
 

@@ -114,12 +114,12 @@ struct SubscriberChangesTests {
     @Test("a renewal reminder is due 7 days before a renewing period ends, once per period; none when auto-renew is off")
     func renewalReminders() throws {
         let subscribed = STR.subscriber(trial: false, product: STR.individual)
-        let reminder = try #require(RenewalReminder.reminders(STR.access(subscribed, at: Self.day(10))).first)
+        let reminder = try #require(Reminder.reminders(STR.access(subscribed, at: Self.day(10))).first { $0.kind == .renewal })
         #expect(reminder.dueAt == Self.monthEnd.addingTimeInterval(-7 * 86_400))
-        #expect(reminder.renewsAt == Self.monthEnd)
+        #expect(reminder.endsAt == Self.monthEnd)
         #expect(reminder.periodKey.hasPrefix("2000:"))
         let cancelled = STR.subscriber(trial: false, product: STR.individual, autoRenew: .off)
-        #expect(RenewalReminder.reminders(STR.access(cancelled, at: Self.day(10))).isEmpty)
+        #expect(!Reminder.reminders(STR.access(cancelled, at: Self.day(10))).contains { $0.kind == .renewal })
     }
 }
 
@@ -134,8 +134,8 @@ extension SubscriberChangesTests {
             billingPeriodNumber: 1, commitmentExpiresDate: commitmentEnd, commitmentPrice: 13_080, totalBillingPeriods: 12)
         facts.record(instalment)
         facts.record(STR.apple.renewal(original: "2000", product: STR.family, signed: Self.day(5)))
-        let reminder = try #require(RenewalReminder.reminders(STR.access(facts, at: Self.day(10))).first)
-        #expect(reminder.renewsAt == commitmentEnd)
+        let reminder = try #require(Reminder.reminders(STR.access(facts, at: Self.day(10))).first { $0.kind == .renewal })
+        #expect(reminder.endsAt == commitmentEnd)
         #expect(reminder.dueAt == commitmentEnd.addingTimeInterval(-7 * 86_400))
     }
 }

@@ -1,0 +1,55 @@
+import AppStoreModels
+import EntitleCore
+import EntitleTestSupport
+import Foundation
+import Testing
+
+/// The reminders time alone brings (seeds 002 and 004): renewals, expiry warnings, StoreKit trials ending,
+/// and each day of the app-managed trial's grace.
+@Suite("Reminder")
+struct ReminderTests {
+    typealias STR = ScreenTimeRewardsScenarios
+    static func day(_ n: Double) -> Date { STR.day(n) }
+    static let monthEnd = ISODuration(months: 1).added(to: day(5))
+
+    @Test("a subscription that won't renew: one warning a week before it ends, none while it renews")
+    func expiryWarning() throws {
+        let cancelled = STR.subscriber(trial: false, product: STR.individual, autoRenew: .off)
+        let warnings = Reminder.reminders(STR.access(cancelled, at: Self.day(10))).filter { $0.kind == .expiryWarning }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.endsAt == Self.monthEnd && warnings.first?.dueAt == Self.monthEnd.addingTimeInterval(-7 * 86_400))
+        #expect(warnings.first?.originalTransactionID == "2000" && warnings.first?.productID == ProductID(STR.individual))
+        let renewing = STR.subscriber(trial: false, product: STR.individual)
+        #expect(!Reminder.reminders(STR.access(renewing, at: Self.day(10))).contains { $0.kind == .expiryWarning })
+        // Once it ended there is nothing to warn about.
+        #expect(Reminder.reminders(STR.access(cancelled, at: Self.monthEnd.addingTimeInterval(60))).isEmpty)
+    }
+
+    @Test("a StoreKit free trial: reminded 2 days before it ends, saying whether it converts", arguments: [AutoRenewStatus.on, .off])
+    func trialEnding(autoRenew: AutoRenewStatus) throws {
+        var facts = SubscriberFacts(appUserID: "parent-1")
+        let trialEnd = Self.day(12)
+        facts.record(STR.apple.subscription(STR.family, original: "3000", purchase: Self.day(5), expires: trialEnd, offer: .introductoryOffer, discount: .freeTrial))
+        facts.record(STR.apple.renewal(original: "3000", product: STR.family, autoRenew: autoRenew, signed: Self.day(6)))
+        let reminders = Reminder.reminders(STR.access(facts, at: Self.day(6)))
+        let ending = try #require(reminders.first { $0.kind == .trialEnding })
+        #expect(ending.endsAt == trialEnd && ending.dueAt == trialEnd.addingTimeInterval(-2 * 86_400) && ending.willRenew == (autoRenew == .on))
+        // A converting trial is also a renewal (reminded 7 days before: none in a 7-day trial).
+        #expect(!reminders.contains { $0.kind == .renewal })
+        #expect(reminders.contains { $0.kind == .expiryWarning } == false)
+    }
+
+    @Test("the app-managed trial's grace: a reminder each day after its first until lockout, none once bought")
+    func appTrialGrace() throws {
+        let trial = STR.subscriber()
+        // Seed 004: 30 days of trial from day 0, then 7 days of grace, lockout on day 37.
+        let planned = Reminder.reminders(STR.access(trial, at: Self.day(10))).filter { $0.kind == .appTrialGrace }
+        #expect(planned.map(\.dueAt) == (31...36).map { Self.day(Double($0)) })
+        #expect(planned.allSatisfy { $0.endsAt == Self.day(37) })
+        #expect(Set(planned.map(\.periodKey)).count == 6)
+        // The same list during the grace, so each one still fires when it comes due.
+        #expect(Reminder.reminders(STR.access(trial, at: Self.day(33))).filter { $0.kind == .appTrialGrace } == planned)
+        let bought = STR.subscriber(product: STR.individual, subscribedOn: 32)
+        #expect(!Reminder.reminders(STR.access(bought, at: Self.day(33))).contains { $0.kind == .appTrialGrace })
+    }
+}
