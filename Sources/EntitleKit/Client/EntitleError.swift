@@ -18,6 +18,8 @@ public struct EntitleError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsignedAnswer = Code(rawValue: "customerInfo.unsigned")
         /// The request doesn't make sense (logging in while anonymous is required, an empty ID).
         public static let invalidRequest = Code(rawValue: "request.invalid")
+        /// The App Store's own interface could not be shown (the manage-subscriptions sheet).
+        public static let storeUnavailable = Code(rawValue: "store.unavailable")
     }
 
     public var code: Code
