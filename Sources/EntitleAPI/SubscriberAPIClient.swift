@@ -26,9 +26,10 @@ public struct SubscriberAPIClient: Sendable {
         try await send("POST", Self.subscriberPath(appUserID) + "/trial", body: nil)
     }
 
-    public func submit(_ appUserID: String, signedTransaction: String) async throws(APIClientError) -> SubscriberResponse {
+    public func submit(_ appUserID: String, signedTransaction: String, transfer: Bool? = nil) async throws(APIClientError) -> SubscriberResponse {
         try await send(
-            "POST", Self.subscriberPath(appUserID) + "/transactions", body: try Self.encode(SubmitTransactionRequest(signedTransaction: signedTransaction)))
+            "POST", Self.subscriberPath(appUserID) + "/transactions",
+            body: try Self.encode(SubmitTransactionRequest(signedTransaction: signedTransaction, transfer: transfer)))
     }
 
     /// A promotional offer of `productID` signed for the subscriber (`POST …/promotional-offers`): refused

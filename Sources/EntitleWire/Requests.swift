@@ -12,7 +12,15 @@ public struct SubmitTransactionRequest: Codable, Hashable, Sendable {
     public var signedTransaction: String?
     /// Or a transaction ID alone: the server fetches the transaction from the App Store Server API.
     public var transactionId: String?
-    public init(signedTransaction: String) { self.signedTransaction = signedTransaction }
+    /// Whether the app user claims the purchase (a purchase or a restore they made on this device): under
+    /// the `transfer` restore policy a purchase another subscriber owns moves to them only then. `false` for
+    /// what a device syncs in the background (StoreKit's transaction updates), so two devices of one Apple
+    /// account never move a purchase back and forth. Absent: a claim.
+    public var transfer: Bool?
+    public init(signedTransaction: String, transfer: Bool? = nil) {
+        self.signedTransaction = signedTransaction
+        self.transfer = transfer
+    }
     public init(transactionId: String) { self.transactionId = transactionId }
 }
 

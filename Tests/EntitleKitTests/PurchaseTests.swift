@@ -173,5 +173,33 @@ struct PurchaseTests {
         #expect(outcome.userMessage == message)
         #expect(outcome.isRetryable == retryable)
     }
-}
 
+    @Test("seed 002: a user who already has the subscription active buying it again: nothing is bought, the answer says so; another product still goes to the store")
+    func alreadySubscribed() async throws {
+        try await EntitleTests.run { server in
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)
+            let client = try Self.client(server, store, folder: folder)
+            guard case .success = await client.purchase(Self.family) else {
+                Issue.record("the first purchase failed")
+                return
+            }
+            let again = await client.purchase(Self.family)
+            guard case .alreadySubscribed(let info) = again else {
+                Issue.record("expected alreadySubscribed, got \(again.code)")
+                return
+            }
+            #expect(info.isActive("family", at: server.clock.now))
+            #expect(again.code == "purchase.alreadySubscribed" && again.userMessage == "You're already subscribed." && !again.isRetryable)
+            #expect(store.owned.withLockedValue { $0.count } == 1, "the store was not asked again")
+            // Once the month is over, buying it is buying again.
+            server.clock.set(server.clock.now.addingTimeInterval(31 * 86_400))
+            guard case .success = await client.purchase(Self.family) else {
+                Issue.record("a purchase after the subscription ended must reach the store")
+                return
+            }
+            #expect(store.owned.withLockedValue { $0.count } == 2)
+        }
+    }
+}

@@ -248,11 +248,11 @@ public actor Entitle {
                 }
             }
         } else {
-            do {
-                options.appAccountToken = try await customerInfo(fetchPolicy: .cachedOrFetched).subscriber.appAccountToken
-            } catch {
-                options.appAccountToken = nil
-            }
+            // The server's word on what the user has now: buying a product they already have active
+            // (seed 002: "user already has active subscription") charges nothing and changes nothing.
+            let info = try? await customerInfo(fetchPolicy: .notStaleCachedOrFetched(maximumAge: 60))
+            options.appAccountToken = info?.subscriber.appAccountToken
+            if let info, Self.hasActive(productID, in: info.subscriber, at: configuration.now()) { return .alreadySubscribed(info) }
         }
         // The server's signed eligibility for the introductory offer, from the offerings this user is served.
         options.introductoryOfferEligibility = (try? await offerings())?.offerings.lazy
@@ -276,17 +276,29 @@ public actor Entitle {
             _ = try? await api.reportPendingPurchase(appUserID, productID: productID)
             return .pending
         case .purchased(let transaction):
-            return await deliver(transaction, through: store)
+            return await deliver(transaction, through: store, claim: true)
+        }
+    }
+
+    /// Whether the user's own purchase of `productID` grants access now (not a family member's share: that
+    /// one they may still want to buy for themselves), at `now`: a cached answer's period must not have ended.
+    static func hasActive(_ productID: String, in subscriber: SubscriberResponse, at now: Date) -> Bool {
+        let entitled: Set<SubscriptionStateValue> = [.active, .activeNotRenewing, .trial, .gracePeriod]
+        return (subscriber.subscriptions + subscriber.purchases).contains {
+            $0.productID == productID && !$0.isFamilyShared && entitled.contains($0.state)
+                && ((($0.state == .gracePeriod ? $0.gracePeriodExpiresAt : $0.expiresAt).map { now < $0 }) ?? true)
         }
     }
 
     /// Sends a signed transaction to the server (again, with back-off, while it can't be reached) and
-    /// finishes it in the store once stored.
-    private func deliver(_ transaction: SignedTransaction, through store: any PurchaseStore) async -> PurchaseOutcome {
+    /// finishes it in the store once stored. `claim`: the user bought or restored it on this device, so
+    /// under the server's `transfer` policy it moves to them; a background update (`false`) never moves a
+    /// purchase another subscriber owns, and is finished all the same (the server has it through Apple).
+    private func deliver(_ transaction: SignedTransaction, through store: any PurchaseStore, claim: Bool) async -> PurchaseOutcome {
         var delay = configuration.retryDelay
         for attempt in 0...max(0, configuration.submitRetries) {
             do {
-                _ = try await api.submit(appUserID, signedTransaction: transaction.jws)
+                _ = try await api.submit(appUserID, signedTransaction: transaction.jws, transfer: claim)
                 await store.finish(transaction)
                 do {
                     return .success(try await fetch())
@@ -299,7 +311,10 @@ public actor Entitle {
                 try? await Task.sleep(for: delay * jitter)
                 delay *= 2
             } catch {
-                if error.serverCode == "purchase.ownedByAnotherSubscriber" { return .notAllowed(error.message) }
+                if error.serverCode == "purchase.ownedByAnotherSubscriber" {
+                    if !claim { await store.finish(transaction) }
+                    return .notAllowed(error.message)
+                }
                 return .verificationFailed("\(error.serverCode ?? "refused"): \(error.message)")
             }
         }
@@ -313,7 +328,7 @@ public actor Entitle {
         listener = Task { [weak self] in
             for await transaction in store.transactionUpdates() {
                 guard let self else { return }
-                _ = await self.deliver(transaction, through: store)
+                _ = await self.deliver(transaction, through: store, claim: false)
             }
         }
     }
@@ -336,7 +351,7 @@ public actor Entitle {
             throw EntitleError(.network, "the store could not restore: \(error.message)")
         }
         for transaction in current {
-            if case .networkError(let message) = await deliver(transaction, through: store) { throw EntitleError(.network, message) }
+            if case .networkError(let message) = await deliver(transaction, through: store, claim: true) { throw EntitleError(.network, message) }
         }
         let info = try await fetch()
         let purchased = info.activeEntitlements(at: configuration.now()).contains { $0.source == .purchase }

@@ -15,6 +15,9 @@ public enum PurchaseOutcome: Sendable, Hashable {
     case storeUnavailable(String)
     case productUnavailable(String)
     case notAllowed(String)
+    /// The user already has this product, active (subscribed, in a trial or a billing grace period, or a
+    /// lifetime purchase): nothing was bought again, and the customer info says so.
+    case alreadySubscribed(CustomerInfo)
 
     /// A stable code for logs and analytics.
     public var code: String {
@@ -27,6 +30,7 @@ public enum PurchaseOutcome: Sendable, Hashable {
         case .storeUnavailable: "purchase.storeUnavailable"
         case .productUnavailable: "purchase.productUnavailable"
         case .notAllowed: "purchase.notAllowed"
+        case .alreadySubscribed: "purchase.alreadySubscribed"
         }
     }
 
@@ -42,6 +46,7 @@ public enum PurchaseOutcome: Sendable, Hashable {
         case .storeUnavailable: "The App Store isn't available right now. Please try again later."
         case .productUnavailable: "Not available in your region."
         case .notAllowed: "Purchases aren't allowed on this device or account."
+        case .alreadySubscribed: "You're already subscribed."
         }
     }
 

@@ -25,7 +25,8 @@ struct SubscribersController {
             switch (body.signedTransaction, body.transactionId) {
             case (let signed?, nil):
                 return SubscriberResponseBuilder.response(
-                    try await context.services.ingestion.submitTransaction(appUserID: context.subscriberID(), signedTransaction: signed))
+                    try await context.services.ingestion.submitTransaction(
+                        appUserID: context.subscriberID(), signedTransaction: signed, claims: body.transfer ?? true))
             case (nil, let transactionID?):
                 return SubscriberResponseBuilder.response(
                     try await context.services.appStore.submitTransaction(appUserID: context.subscriberID(), transactionID: transactionID))

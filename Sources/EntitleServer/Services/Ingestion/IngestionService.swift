@@ -78,7 +78,7 @@ public struct IngestionService: AppService {
     /// Verifies a transaction the app submitted for `appUserID`, links its purchase, and returns the
     /// subscriber.
     public func submitTransaction(
-        appUserID: AppUserID, signedTransaction: String, source: LedgerEventSource = .appTransaction
+        appUserID: AppUserID, signedTransaction: String, source: LedgerEventSource = .appTransaction, claims: Bool = true
     ) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
@@ -94,7 +94,8 @@ public struct IngestionService: AppService {
             throw ServiceError(error)
         }
         if let owner, owner != appUserID {
-            switch restorePolicy {
+            // Only a claim (a purchase or restore the user made) moves a purchase; a background sync never does.
+            switch claims ? restorePolicy : .keepWithOriginal {
             case .keepWithOriginal:
                 throw ServiceError(
                     .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
