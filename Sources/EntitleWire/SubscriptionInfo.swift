@@ -24,13 +24,18 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var environment: String?
     /// Set for a subscription billed monthly under a 12-month commitment.
     public var commitment: CommitmentInfo?
+    /// `true` when another active source gives everything this renewing subscription grants (an earlier
+    /// purchase, say two household members who bought at once, or a household the subscriber belongs to):
+    /// the app may suggest cancelling it. Absent otherwise.
+    public var redundant: Bool?
 
     public init(
         originalTransactionID: String, productID: String, kind: PurchaseKind, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,
         renewsToProductID: String?, purchasedAt: Date?, expiresAt: Date?, gracePeriodExpiresAt: Date?, periodType: String,
         expirationReason: String?, revocationCause: String?, isFamilyShared: Bool, environment: String?, renewalChange: String? = nil,
-        commitment: CommitmentInfo? = nil
+        commitment: CommitmentInfo? = nil, redundant: Bool? = nil
     ) {
+        self.redundant = redundant
         self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.kind = kind

@@ -36,7 +36,8 @@ struct SubscriberResponseWriterTests {
                 environment: maybe(string()), renewalChange: maybe(string()),
                 commitment: maybe(CommitmentInfo(
                     billingPeriod: Int.random(in: 1...12, using: &generator), totalBillingPeriods: 12, endsAt: date(),
-                    price: maybe(Int64.random(in: 0...Int64.max, using: &generator)), renews: Bool.random(using: &generator))))
+                    price: maybe(Int64.random(in: 0...Int64.max, using: &generator)), renews: Bool.random(using: &generator))),
+                redundant: maybe(true))
         }
         let entitlements = (0..<count(3)).map { _ in
             EntitlementInfo(

@@ -20,7 +20,7 @@ public struct EntitlementResolver: Sendable {
     public func resolve(
         _ subscriber: SubscriberFacts, households: [SubscriberFacts] = [], openAccess: OpenAccessWindow? = nil, at now: Date
     ) -> SubscriberAccess {
-        let statuses = subscriber.purchases.values.compactMap { facts -> SubscriptionStatus? in
+        var statuses = subscriber.purchases.values.compactMap { facts -> SubscriptionStatus? in
             guard var status = SubscriptionLifecycle.status(
                 of: facts, at: now, nonRenewingDuration: facts.currentTransaction?.productId.flatMap { catalog.product(ProductID($0))?.period })
             else { return nil }
@@ -55,14 +55,17 @@ public struct EntitlementResolver: Sendable {
                     expiresAt: pending.expiresAt, limits: entitlement.access.limits))
             }
         }
+        var householdGrants = Set<String>()
         for household in households where household.appUserID != subscriber.appUserID {
             let shared = resolve(household, at: now)
             for status in shared.entitlements where status.isActive {
+                householdGrants.insert(status.id)
                 var inherited = status
                 inherited.source = .household(id: household.appUserID)
                 offer(inherited)
             }
         }
+        markRedundant(&statuses, householdGrants: householdGrants)
         for grant in subscriber.grants where catalog.entitlement(grant.entitlementID) != nil && grant.startsAt <= now {
             let active = grant.isActive(at: now)
             offer(EntitlementStatus(
@@ -142,6 +145,24 @@ public struct EntitlementResolver: Sendable {
         answer.consentRescindedAt = subscriber.consentRescindedAt
         answer.items = ItemStatus.statuses(of: subscriber.items.filter { catalog.limits.contains($0.key) }, allowance: answer.allowance(forLimit:))
         return answer
+    }
+
+    /// Marks the renewing subscriptions whose every entitlement another active source also grants: an
+    /// earlier purchase of the subscriber's own (two household members buying at once, a second purchase in
+    /// another group), or a household they belong to. The earliest purchase is never redundant, so of two
+    /// equal ones exactly one is.
+    private func markRedundant(_ statuses: inout [SubscriptionStatus], householdGrants: Set<String>) {
+        let live = statuses.indices.filter { statuses[$0].isEntitled && !statuses[$0].isFamilyShared }
+        func order(_ status: SubscriptionStatus) -> (Date, String) {
+            (status.originalPurchasedAt ?? status.purchasedAt ?? .distantPast, status.originalTransactionID.rawValue)
+        }
+        for index in live where statuses[index].kind == .autoRenewable && statuses[index].willRenew {
+            let granted = Set(catalog.entitlements(forProduct: statuses[index].productID).map(\.id))
+            guard !granted.isEmpty else { continue }
+            let earlier = live.filter { $0 != index && order(statuses[$0]) < order(statuses[index]) }
+                .reduce(into: Set<String>()) { $0.formUnion(catalog.entitlements(forProduct: statuses[$1].productID).map(\.id)) }
+            statuses[index].isRedundant = granted.isSubset(of: earlier.union(householdGrants))
+        }
     }
 
     /// Why a subscriber without paid access lacks it, and which paywall fits; `nil` while an

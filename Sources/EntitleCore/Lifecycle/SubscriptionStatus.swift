@@ -32,6 +32,9 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var revokedAt: Date?
     public var isFamilyShared: Bool
     public var environment: Environment?
+    /// Whether another active source gives everything this renewing subscription grants (an earlier purchase,
+    /// a household): the app may suggest cancelling it. Set by ``EntitlementResolver``.
+    public var isRedundant = false
     /// For a subscription billed monthly under a 12-month commitment: where it stands in the commitment.
     public var commitment: Commitment?
     /// The current transaction's price in milliunits of `currency`.

@@ -58,7 +58,7 @@ enum SubscriberResponseBuilder {
     }
 
     static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {
-        SubscriptionInfo(
+        var info = SubscriptionInfo(
             originalTransactionID: status.originalTransactionID.rawValue, productID: status.productID.rawValue, kind: PurchaseKind(rawValue: status.kind.rawValue),
             state: SubscriptionStateValue(rawValue: status.state.rawValue), appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
             renewsToProductID: status.renewsToProductID?.rawValue, purchasedAt: status.purchasedAt, expiresAt: status.expiresAt,
@@ -68,6 +68,8 @@ enum SubscriberResponseBuilder {
             commitment: status.commitment.map {
                 CommitmentInfo(billingPeriod: $0.billingPeriod, totalBillingPeriods: $0.totalBillingPeriods, endsAt: $0.endsAt, price: $0.price, renews: $0.renews)
             })
+        info.redundant = status.isRedundant ? true : nil
+        return info
     }
 
     static func access(_ answer: AccessAnswer) -> AccessResponse {

@@ -150,6 +150,7 @@ enum SubscriberResponseWriter {
             json.member("periodType", subscription.periodType)
             json.member("productID", subscription.productID)
             guard json.member("purchasedAt", iso8601: subscription.purchasedAt) else { return false }
+            json.member("redundant", subscription.redundant)
             json.member("renewalChange", subscription.renewalChange)
             json.member("renewsToProductID", subscription.renewsToProductID)
             json.member("revocationCause", subscription.revocationCause)
