@@ -28,6 +28,8 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     /// purchase, say two household members who bought at once, or a household the subscriber belongs to):
     /// the app may suggest cancelling it. Absent otherwise.
     public var redundant: Bool?
+    /// The offer the next renewal redeems, when the customer redeemed one (OFFER_REDEEMED).
+    public var renewalOffer: RenewalOfferInfo?
 
     public init(
         originalTransactionID: String, productID: String, kind: PurchaseKind, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,

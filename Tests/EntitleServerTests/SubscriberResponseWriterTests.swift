@@ -28,7 +28,7 @@ struct SubscriberResponseWriterTests {
         }
         func count(_ most: Int) -> Int { Int.random(in: 0...most, using: &generator) }
         func subscription() -> SubscriptionInfo {
-            SubscriptionInfo(
+            var info = SubscriptionInfo(
                 originalTransactionID: string(), productID: string(), kind: PurchaseKind(rawValue: string()), state: SubscriptionStateValue(rawValue: string()),
                 appleStatus: maybe(Int.random(in: -5...5, using: &generator)), willRenew: Bool.random(using: &generator),
                 renewsToProductID: maybe(string()), purchasedAt: maybe(date()), expiresAt: maybe(date()), gracePeriodExpiresAt: maybe(date()),
@@ -38,6 +38,8 @@ struct SubscriberResponseWriterTests {
                     billingPeriod: Int.random(in: 1...12, using: &generator), totalBillingPeriods: 12, endsAt: date(),
                     price: maybe(Int64.random(in: 0...Int64.max, using: &generator)), renews: Bool.random(using: &generator))),
                 redundant: maybe(true))
+            info.renewalOffer = maybe(RenewalOfferInfo(periodType: string(), offerID: maybe(string())))
+            return info
         }
         let entitlements = (0..<count(3)).map { _ in
             EntitlementInfo(

@@ -17,6 +17,17 @@ public enum PeriodType: String, Hashable, Sendable, Codable, CaseIterable {
     /// A non-consumable: access until revoked.
     case lifetime
 
+    /// The period type an offer of `type` gives (the introductory offer's, when paid).
+    public init(offer type: OfferType) {
+        switch type {
+        case .introductoryOffer: self = .intro
+        case .promotionalOffer: self = .promotional
+        case .subscriptionOfferCode: self = .offerCode
+        case .winBackOffer: self = .winBack
+        default: self = .normal
+        }
+    }
+
     /// The period type of an auto-renewable subscription transaction.
     public init(subscriptionTransaction transaction: JWSTransactionDecodedPayload) {
         switch transaction.offerType {

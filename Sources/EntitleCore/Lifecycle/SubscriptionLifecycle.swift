@@ -83,6 +83,10 @@ public enum SubscriptionLifecycle {
         if let next = renewal?.autoRenewProductId, next != current.productId {
             status.renewsToProductID = ProductID(next)
         }
+        // An offer redeemed for the next renewal (OFFER_REDEEMED), while it will renew.
+        if let offer = renewal?.offerType, status.willRenew {
+            status.renewalOffer = (offer, renewal?.offerIdentifier)
+        }
         let expiresAt = current.expiresDate ?? current.purchaseDate ?? .distantPast
         if now < expiresAt {
             status.appleStatus = .active

@@ -32,6 +32,14 @@ public struct SubscriptionStatus: Hashable, Sendable {
     public var revokedAt: Date?
     public var isFamilyShared: Bool
     public var environment: Environment?
+    /// The offer the next renewal redeems (an offer code, a promotional or win-back offer the customer
+    /// redeemed, OFFER_REDEEMED), from the renewal info: its type and identifier.
+    public var renewalOffer: (type: OfferType, offerID: String?)? {
+        get { renewalOfferType.map { ($0, renewalOfferID) } }
+        set { (renewalOfferType, renewalOfferID) = (newValue?.type, newValue?.offerID) }
+    }
+    var renewalOfferType: OfferType?
+    var renewalOfferID: String?
     /// Whether another active source gives everything this renewing subscription grants (an earlier purchase,
     /// a household): the app may suggest cancelling it. Set by ``EntitlementResolver``.
     public var isRedundant = false

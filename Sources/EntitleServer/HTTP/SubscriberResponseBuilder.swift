@@ -69,6 +69,7 @@ enum SubscriberResponseBuilder {
                 CommitmentInfo(billingPeriod: $0.billingPeriod, totalBillingPeriods: $0.totalBillingPeriods, endsAt: $0.endsAt, price: $0.price, renews: $0.renews)
             })
         info.redundant = status.isRedundant ? true : nil
+        info.renewalOffer = status.renewalOffer.map { RenewalOfferInfo(periodType: PeriodType(offer: $0.type).rawValue, offerID: $0.offerID) }
         return info
     }
 

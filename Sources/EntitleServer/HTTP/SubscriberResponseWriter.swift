@@ -152,6 +152,13 @@ enum SubscriberResponseWriter {
             guard json.member("purchasedAt", iso8601: subscription.purchasedAt) else { return false }
             json.member("redundant", subscription.redundant)
             json.member("renewalChange", subscription.renewalChange)
+            if let offer = subscription.renewalOffer {
+                json.key("renewalOffer")
+                json.openObject()
+                json.member("offerID", offer.offerID)
+                json.member("periodType", offer.periodType)
+                json.closeObject()
+            }
             json.member("renewsToProductID", subscription.renewsToProductID)
             json.member("revocationCause", subscription.revocationCause)
             json.member("state", subscription.state.rawValue)

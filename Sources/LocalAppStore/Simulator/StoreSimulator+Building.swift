@@ -83,9 +83,18 @@ extension StoreSimulator {
         }
         chain.introductoryPeriodsLeft = 0
         if let pending = chain.pendingOffer {
+            chain.pendingOffer = nil
+            // The redeemed offer, as the catalog declares it: its price and length for this period.
+            let offers = product.offerCodes + product.promotionalOffers + product.winBackOffers
+            if let offer = offers.first(where: { $0.id == pending.identifier }) {
+                applyIntroductoryOffer(offer, to: &chain, product: product, from: start)
+                chain.introductoryPeriodsLeft = 0
+            } else {
+                chain.expiresDate = try end(of: product, from: start)
+            }
             chain.offerType = pending.type
             chain.offerIdentifier = pending.identifier
-            chain.pendingOffer = nil
+            return
         }
         chain.expiresDate = try end(of: product, from: start)
     }
