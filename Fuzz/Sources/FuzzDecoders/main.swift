@@ -18,6 +18,8 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     same(JWSTransactionDecodedPayload.self, buffer, try? decoder.decode(JWSTransactionDecodedPayload.self, from: data))
     same(JWSRenewalInfoDecodedPayload.self, buffer, try? decoder.decode(JWSRenewalInfoDecodedPayload.self, from: data))
     _ = try? decoder.decode(AppTransaction.self, from: data)
+    _ = (try? decoder.decode(DecodedRealtimeRequestBody.self, from: data))?.outOfRangeValue
+    _ = (try? decoder.decode(ResponseBodyV2DecodedPayload.self, from: data))?.outOfRangeValue
     if let read = AppStoreNotificationBody.signedPayload(UnsafeRawBufferPointer(buffer)) {
         let decoded = try? JSONDecoder().decode(Body.self, from: data)
         guard read == decoded?.signedPayload else {
@@ -31,6 +33,7 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     _ = AppStoreNotificationBody.bundleID(ofSignedPayload: "e30.\(Base64URL.encode(buffer)).c2ln")
+    _ = AppStoreNotificationBody.appAppleID(ofSignedPayload: "e30.\(Base64URL.encode(buffer)).c2ln")
     return 0
 }
 

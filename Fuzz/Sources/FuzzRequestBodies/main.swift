@@ -17,6 +17,9 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? decoder.decode(OpenAccessRequest.self, from: data)
     _ = try? decoder.decode(SubscriberResponse.self, from: data)
     _ = try? decoder.decode(AccessResponse.self, from: data)
+    _ = try? decoder.decode(RegisterItemRequest.self, from: data)
+    _ = try? decoder.decode(RenameItemRequest.self, from: data)
+    _ = try? decoder.decode(ItemRegistrationResponse.self, from: data)
     return 0
 }
 

@@ -59,6 +59,9 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if (try? await Target.verifier.verifyAppTransaction(text)) != nil {
       accepted.append("app transaction")
     }
+    if (try? await Target.verifier.verifyRealtimeRequest(text)) != nil {
+      accepted.append("realtime request")
+    }
     return accepted
   }
   if !accepted.isEmpty && !Target.signedParts.contains(Target.signedPart(of: text)) {
