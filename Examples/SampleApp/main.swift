@@ -110,7 +110,11 @@ do throws(EntitleError) {
     case "purchase":
         guard words.count == 2 else { fail("usage", "purchase PRODUCT_ID") }
         let outcome = await entitle.purchase(words[1])
-        guard case .success(let customer) = outcome else { fail(outcome.code, outcome.userMessage) }
+        let customer: CustomerInfo
+        switch outcome {
+        case .success(let info), .alreadySubscribed(let info): customer = info
+        default: fail(outcome.code, outcome.userMessage)
+        }
         let owned = { (items: [SubscriptionInfo]) in
             items.map { ["originalTransactionID": $0.originalTransactionID, "productID": $0.productID, "state": $0.state.rawValue] }
         }

@@ -98,8 +98,9 @@ struct SampleAppTests {
             let bought = try await demo.run(["--user", "reader", "--cache", phone, "purchase", "com.magicalstories.lifetime"])
             #expect(bought["outcome"] as? String == "purchase.success")
             let appleID = try #require((bought["customer"] as? [String: Any])?["storeAccount"] as? String)
-            // Bought again: the purchase already made, not a second one.
+            // Bought again: the purchase already made, not a second one, and the store isn't asked.
             let again = try await demo.run(["--user", "reader", "--cache", phone, "purchase", "com.magicalstories.lifetime"])
+            #expect(again["outcome"] as? String == "purchase.alreadySubscribed")
             #expect((again["purchases"] as? [[String: Any]])?.count == 1)
             let tablet = demo.folder.appendingPathComponent("tablet").path
             #expect(try await demo.run(["--user", "reader", "--cache", tablet, "--store-account", appleID, "restore"])["activeEntitlements"] as? [String] == ["premium"])
