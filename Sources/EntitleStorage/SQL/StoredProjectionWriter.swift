@@ -6,12 +6,12 @@ import Foundation
 /// Writes a subscriber's projection (``SubscriberFacts``) as the ledger's `JSONEncoder` writes it, byte
 /// for byte, without `Codable`'s machinery: every append rewrites it while holding SQLite's one writer,
 /// where `JSONEncoder` was the largest cost after the statements. Facts with grants, overrides, Ask to
-/// Buy requests, experiment enrolments or registered items, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
+/// Buy requests or experiment enrolments, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
 /// hold every text written here to equal the encoder's.
 enum StoredProjectionWriter {
     /// `facts` as stored, or `nil` when `JSONEncoder` must write them.
     static func json(_ facts: SubscriberFacts) -> String? {
-        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty, facts.items.isEmpty else { return nil }
+        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty else { return nil }
         var json = JSONText(capacity: 4_096)
         json.openObject()
         json.member("appTrialStartedAt", facts.appTrialStartedAt)
@@ -45,9 +45,31 @@ enum StoredProjectionWriter {
             json.closeObject()
         }
         json.closeObject()
-        // Registered items are left to the encoder, as enrolments are.
         json.key("items")
-        json.emptyObject()
+        json.openObject()
+        for (limit, registry) in ordered(facts.items) {
+            json.key(limit)
+            json.openObject()
+            for (id, item) in ordered(registry) {
+                json.key(id)
+                json.openObject()
+                json.member("id", item.id)
+                json.member("limit", item.limit)
+                json.member("name", item.name)
+                json.member("namedAt", item.namedAt)
+                json.key("registrations")
+                json.openArray()
+                for registered in item.registrations {
+                    json.element()
+                    json.date(registered)
+                }
+                json.closeArray()
+                json.member("removedAt", item.removedAt)
+                json.closeObject()
+            }
+            json.closeObject()
+        }
+        json.closeObject()
         json.key("overrideRemovals")
         write(facts.overrideRemovals, to: &json)
         json.key("overrides")
