@@ -4,7 +4,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-log() { printf '\n== %s\n' "$*"; }
+# Each step's duration is printed when the next one starts, and every step's at the end (or on failure).
+step_name=""
+step_started=$SECONDS
+step_times=()
+close_step() {
+    [ -n "$step_name" ] && step_times+=("$(printf '%5ds  %s' $((SECONDS - step_started)) "$step_name")")
+    step_name=""
+}
+log() {
+    close_step
+    step_name="$*"
+    step_started=$SECONDS
+    printf '\n== %s  (%ds in)\n' "$*" "$SECONDS"
+}
+print_step_times() {
+    close_step
+    [ ${#step_times[@]} -gt 0 ] || return 0
+    printf '\n== step durations (total %ds)\n' "$SECONDS"
+    printf '%s\n' "${step_times[@]}"
+}
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "error: swift is not on PATH; install Swift 6.1 or later from swift.org" >&2
@@ -55,6 +74,7 @@ demo_folder=$(mktemp -d)
 demo_pid=
 receiver_pid=
 cleanup() {
+    print_step_times
     if [ -n "$watchdog_pid" ]; then kill "$watchdog_pid" 2>/dev/null || true; fi
     if [ -n "$demo_pid" ]; then kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; fi
     if [ -n "$receiver_pid" ]; then kill "$receiver_pid" 2>/dev/null || true; wait "$receiver_pid" 2>/dev/null || true; fi

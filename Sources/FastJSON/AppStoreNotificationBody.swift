@@ -21,12 +21,7 @@ public enum AppStoreNotificationBody {
     /// `externalPurchaseToken` (the first of them that has one), unverified; `nil` when it names none or
     /// isn't a JWS whose payload is JSON.
     public static func bundleID(ofSignedPayload signedPayload: String) -> String? {
-        var text = signedPayload
-        guard let json = text.withUTF8({ bytes -> [UInt8]? in
-            guard let first = CompactSerialization.dot(in: bytes, from: 0), let second = CompactSerialization.dot(in: bytes, from: first + 1)
-            else { return nil }
-            return Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
-        }) else { return nil }
+        guard let json = payload(ofSignedPayload: signedPayload) else { return nil }
         let route = json.withUnsafeBufferPointer { Route.read($0) } ?? (try? JSONDecoder().decode(Route.self, from: Data(json)))
         guard let route else { return nil }
         return route.data?.bundleId ?? route.summary?.bundleId ?? route.externalPurchaseToken?.bundleId
@@ -35,14 +30,19 @@ public enum AppStoreNotificationBody {
     /// The App Apple ID a signed payload names at its top level (`appAppleId`, as Apple's real-time retention
     /// requests carry it), unverified; `nil` when it names none or isn't a JWS whose payload is JSON.
     public static func appAppleID(ofSignedPayload signedPayload: String) -> Int64? {
+        guard let json = payload(ofSignedPayload: signedPayload) else { return nil }
+        struct Top: Decodable { var appAppleId: Int64? }
+        return (try? JSONDecoder().decode(Top.self, from: Data(json)))?.appAppleId
+    }
+
+    /// The payload of a compact JWS, base64url-decoded, unverified; `nil` when it isn't three parts.
+    private static func payload(ofSignedPayload signedPayload: String) -> [UInt8]? {
         var text = signedPayload
-        guard let json = text.withUTF8({ bytes -> [UInt8]? in
+        return text.withUTF8 { bytes -> [UInt8]? in
             guard let first = CompactSerialization.dot(in: bytes, from: 0), let second = CompactSerialization.dot(in: bytes, from: first + 1)
             else { return nil }
             return Base64URL.decode(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
-        }) else { return nil }
-        struct Top: Decodable { var appAppleId: Int64? }
-        return (try? JSONDecoder().decode(Top.self, from: Data(json)))?.appAppleId
+        }
     }
 
     /// The members of a notification's payload that name its app.

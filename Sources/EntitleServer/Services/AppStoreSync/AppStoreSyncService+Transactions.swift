@@ -11,15 +11,7 @@ extension AppStoreSyncService {
     /// transaction IDs), verified: when and in which version they first got the app. A subscriber with no
     /// purchase has no transaction ID to ask Apple with: ``ServiceError/Code/notFound``.
     public func appTransaction(appUserID: AppUserID) async throws(ServiceError) -> AppTransaction {
-        try Self.validate(appUserID)
-        let appUserID = try await canonical(appUserID)
-        let serverAPI = try requireServerAPI()
-        let facts: SubscriberFacts?
-        do {
-            facts = try await store.projection(appUserID: appUserID)
-        } catch {
-            throw ServiceError(error)
-        }
+        let (appUserID, serverAPI, facts) = try await subscriberForAppStore(appUserID)
         // The earliest purchase: any of the customer's transaction IDs names the same app transaction.
         guard let anyTransactionID = facts?.purchases.keys.sorted().first?.rawValue else {
             throw ServiceError(.notFound, "\(appUserID) has no purchase whose transaction ID Apple could be asked about")

@@ -48,16 +48,8 @@ public struct AppStoreSyncService: AppService {
     /// where Apple says something the ledger doesn't know (source `app_store_server_api`, on the
     /// subscriber's timeline).
     public func refreshFromAppStore(appUserID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
-        try Self.validate(appUserID)
-        let appUserID = try await canonical(appUserID)
-        let serverAPI = try requireServerAPI()
-        let facts: SubscriberFacts?
-        do {
-            facts = try await store.projection(appUserID: appUserID)
-        } catch {
-            throw ServiceError(error)
-        }
-        guard let facts else { throw ServiceError(.notFound, "no subscriber \(appUserID)") }
+        let (appUserID, serverAPI, known) = try await subscriberForAppStore(appUserID)
+        guard let facts = known else { throw ServiceError(.notFound, "no subscriber \(appUserID)") }
         for purchase in facts.purchases.values.sorted(by: { $0.originalTransactionID < $1.originalTransactionID }) {
             guard let current = purchase.currentTransaction else { continue }
             if current.type == .autoRenewable {
@@ -78,6 +70,21 @@ public struct AppStoreSyncService: AppService {
 }
 
 extension AppStoreSyncService {
+    /// What asking Apple about a subscriber starts from: their canonical ID, this app's App Store Server API
+    /// (``ServiceError/Code/appStoreNotConfigured`` without it), and their facts (`nil` for an unknown one).
+    func subscriberForAppStore(
+        _ appUserID: AppUserID
+    ) async throws(ServiceError) -> (appUserID: AppUserID, serverAPI: AppStoreServerAPIClient, facts: SubscriberFacts?) {
+        try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
+        let serverAPI = try requireServerAPI()
+        do {
+            return (appUserID, serverAPI, try await store.projection(appUserID: appUserID))
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
     /// Looks up an order ID from a customer's receipt email (Look Up Order ID): the order's
     /// transactions, each with the subscriber its purchase belongs to here, if any.
     public func lookUpOrder(_ orderID: String) async throws(ServiceError) -> OrderLookup {
