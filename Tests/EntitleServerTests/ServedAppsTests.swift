@@ -33,6 +33,7 @@ struct ServedAppsTests {
             func served(_ bundleID: String, _ example: String) -> ServedApp {
                 var catalog = Fixtures.exampleCatalog(example)
                 if bundleID == epilogue { catalog.acceptsAppKeys = epilogueAppKeys }
+                catalog.appAppleID = bundleID == epilogue ? 2222 : 1111
                 return ServedApp(
                     bundleID: BundleID(bundleID), catalog: catalog,
                     verifiers: [SignedDataVerifier(
@@ -118,6 +119,30 @@ struct ServedAppsTests {
             #expect(try await Self.request(client, .get, "/v1/subscribers/reader", app: Self.screenTime, key: epilogueKey).status == .forbidden)
             let minted = try await Self.request(client, .post, "/v1/subscribers/reader/keys", app: Self.epilogue, key: ServerHarness.secretKey)
             #expect(String(buffer: minted.body).contains(epilogueKey))
+        }
+    }
+
+    @Test("Apple's real-time retention request names no bundle: it reaches the app whose App Apple ID it carries, the primary otherwise")
+    func retentionRouting() async throws {
+        try await Self.run(engine: .sqlite) { _, epilogue, client in
+            func ask(appAppleID: Int64, product: String) async throws -> TestResponse {
+                let signed = epilogue.pki.sign(DecodedRealtimeRequestBody(
+                    originalTransactionId: "9000", appAppleId: appAppleID, productId: product, userLocale: "en-US", requestIdentifier: UUID(),
+                    signedDate: epilogue.clock.now, environment: .sandbox))
+                return try await client.execute(
+                    uri: "/v1/app-store/retention-messages", method: .post, headers: [.contentType: "application/json"],
+                    body: ServerHarness.json(RealtimeRequestBody(signedPayload: signed)))
+            }
+            // Epilogue's rules: a monthly reader is offered the annual plan.
+            let switched = try ServerHarness.decode(RealtimeResponseBody.self, try await ask(appAppleID: 2222, product: Self.plus))
+            #expect(switched.alternateProduct?.productId == "com.epilogue.plus.annual")
+            // ScreenTime Rewards declares no rules: an empty answer.
+            let none = try await ask(appAppleID: 1111, product: Self.family)
+            let empty = try ServerHarness.decode(RealtimeResponseBody.self, none)
+            #expect(none.status == .ok && empty == RealtimeResponseBody())
+            // An unknown App Apple ID goes to the primary app, which doesn't sell Epilogue's product.
+            let unknown = try await ask(appAppleID: 9, product: Self.plus)
+            #expect(unknown.status == .badRequest && ServerHarness.errorCode(unknown) == "purchase.unknownProduct")
         }
     }
 }

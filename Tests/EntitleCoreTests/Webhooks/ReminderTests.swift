@@ -52,4 +52,17 @@ struct ReminderTests {
         let bought = STR.subscriber(product: STR.individual, subscribedOn: 32)
         #expect(!Reminder.reminders(STR.access(bought, at: Self.day(33))).contains { $0.kind == .appTrialGrace })
     }
+
+    @Test("a non-renewing subscription: warned a week before it ends")
+    func nonRenewing() throws {
+        let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        var facts = SubscriberFacts(appUserID: "parent-1")
+        let pass = STR.apple.purchase("com.example.pass", id: "4000", at: Self.day(5), type: .nonRenewing)
+        var dated = pass
+        dated.expiresDate = Self.day(35)
+        facts.record(dated)
+        let access = EntitlementResolver(catalog: catalog).resolve(facts, at: Self.day(6))
+        let warning = try #require(Reminder.reminders(access).first { $0.kind == .expiryWarning })
+        #expect(warning.endsAt == Self.day(35) && warning.dueAt == Self.day(28))
+    }
 }
