@@ -156,12 +156,15 @@ public struct EntitlementResolver: Sendable {
         func order(_ status: SubscriptionStatus) -> (Date, String) {
             (status.originalPurchasedAt ?? status.purchasedAt ?? .distantPast, status.originalTransactionID.rawValue)
         }
-        for index in live where statuses[index].kind == .autoRenewable && statuses[index].willRenew {
-            let granted = Set(catalog.entitlements(forProduct: statuses[index].productID).map(\.id))
-            guard !granted.isEmpty else { continue }
-            let earlier = live.filter { $0 != index && order(statuses[$0]) < order(statuses[index]) }
-                .reduce(into: Set<String>()) { $0.formUnion(catalog.entitlements(forProduct: statuses[$1].productID).map(\.id)) }
-            statuses[index].isRedundant = granted.isSubset(of: earlier.union(householdGrants))
+        // Every resolve runs this: each live purchase's grants are looked up once, earliest first.
+        let byAge = live.map { ($0, Set(catalog.entitlements(forProduct: statuses[$0].productID).map(\.id))) }
+            .sorted { order(statuses[$0.0]) < order(statuses[$1.0]) }
+        var earlier = householdGrants
+        for (index, granted) in byAge {
+            if statuses[index].kind == .autoRenewable, statuses[index].willRenew, !granted.isEmpty {
+                statuses[index].isRedundant = granted.isSubset(of: earlier)
+            }
+            earlier.formUnion(granted)
         }
     }
 

@@ -41,7 +41,6 @@ public struct Commitment: Hashable, Sendable {
         guard let info = transaction.commitmentInfo, let endsAt = info.commitmentExpiresDate else { return nil }
         let total = max(Int(info.totalBillingPeriods ?? 12), 1)
         let period = min(max(Int(info.billingPeriodNumber ?? 1), 1), total)
-        // The renewal info speaks of this commitment only when it names the same end (or no end).
         let renewalCommitment = renewal?.commitmentInfo
         let renews = renewalCommitment?.commitmentAutoRenewStatus.map { $0 == .on } ?? renewal?.autoRenewStatus.map { $0 == .on } ?? true
         self.init(
@@ -54,10 +53,4 @@ public struct Commitment: Hashable, Sendable {
 
     /// Whether the current transaction pays the commitment's last billing period.
     public var isLastPeriod: Bool { periodsLeft == 0 }
-
-    /// Whether the next instalment is due whatever the customer's renewal choice: billing periods remain
-    /// and the current one ends before the commitment does.
-    public func nextPaymentIsCommitted(periodEnd: Date) -> Bool {
-        !isLastPeriod && periodEnd < endsAt
-    }
 }

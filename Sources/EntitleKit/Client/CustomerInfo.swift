@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleWire
 import Foundation
 
@@ -24,6 +25,11 @@ public struct CustomerInfo: Sendable, Hashable {
     /// The entitlements active now: on a cached answer, only those whose own expiry has not passed.
     public func activeEntitlements(at now: Date) -> [EntitlementInfo] {
         subscriber.entitlements.filter { $0.isActive && ($0.expiresAt.map { now < $0 } ?? true) }
+    }
+
+    /// The gate the server signed for the access period that contains `now`, if the answer carries one.
+    func gate(at now: Date) -> AccessGate? {
+        subscriber.accessPeriods.first { $0.from <= now && ($0.until.map { now < $0 } ?? true) }?.gate
     }
 
     /// Whether the entitlement `id` is active at `now`.

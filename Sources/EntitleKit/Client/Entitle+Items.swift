@@ -77,7 +77,7 @@ extension Entitle {
         let info = try await customerInfo(fetchPolicy: fetchPolicy)
         let registered = info.subscriber.items.filter { $0.limit == limit }
         let now = configuration.now()
-        guard let gate = info.subscriber.accessPeriods.first(where: { $0.from <= now && ($0.until.map { now < $0 } ?? true) })?.gate else {
+        guard let gate = info.gate(at: now) else {
             return registered
         }
         let paused = Set(gate.pausedItems(forLimit: limit, items: registered.map { LimitedItem(id: $0.id, addedAt: $0.addedAt) }).map(\.id))

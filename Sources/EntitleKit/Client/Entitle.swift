@@ -370,9 +370,7 @@ public actor Entitle {
         }
         let info = try await customerInfo(fetchPolicy: fetchPolicy)
         let now = configuration.now()
-        guard let period = info.subscriber.accessPeriods.first(where: { $0.from <= now && ($0.until.map { now < $0 } ?? true) }),
-            let gate = period.gate
-        else {
+        guard let gate = info.gate(at: now) else {
             throw EntitleError(.noTrustedCustomerInfo, "the customer info does not say what is allowed at \(now)")
         }
         return AccessResponse(gate.decide(feature, usage: usage, pendingUse: queuedUsage(of: feature)), serverTime: info.serverTime)

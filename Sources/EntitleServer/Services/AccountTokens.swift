@@ -1,7 +1,6 @@
 import Crypto
 import EntitleCore
 import Foundation
-import NIOConcurrencyHelpers
 
 /// The appAccountToken of each subscriber: the UUID an app passes to StoreKit when it purchases, which
 /// Apple signs into every transaction and renewal of the purchase, so a notification can find its
@@ -16,12 +15,12 @@ public struct AccountTokens: Sendable {
     public let bundleID: BundleID
     /// Subscribers whose derived token this process registered (registration is idempotent; this only
     /// saves the write), forgotten all at once past `capacity` so memory stays bounded.
-    private let registered = NIOLockedValueBox<Set<AppUserID>>([])
-    public let capacity: Int
+    private let registered: SeenOnce<AppUserID>
+    public var capacity: Int { registered.capacity }
 
     public init(bundleID: BundleID, capacity: Int = 50_000) {
         self.bundleID = bundleID
-        self.capacity = max(1, capacity)
+        self.registered = SeenOnce(capacity: capacity)
     }
 
     /// The derived token of `appUserID` in this app.
@@ -36,14 +35,11 @@ public struct AccountTokens: Sendable {
 
     /// Whether `appUserID`'s derived token still needs registering in this process; marks it.
     func needsRegistering(_ appUserID: AppUserID) -> Bool {
-        registered.withLockedValue { registered in
-            if registered.count >= capacity, !registered.contains(appUserID) { registered.removeAll(keepingCapacity: true) }
-            return registered.insert(appUserID).inserted
-        }
+        registered.isNew(appUserID)
     }
 
     /// Forgets a registration that failed, so the next answer tries again.
     func forget(_ appUserID: AppUserID) {
-        _ = registered.withLockedValue { $0.remove(appUserID) }
+        registered.forget(appUserID)
     }
 }

@@ -26,6 +26,8 @@ public final class AppContext: Sendable {
 
     /// Each subscriber's appAccountToken, and which this process registered.
     let accountTokens: AccountTokens
+    /// App transactions this process linked to a subscriber (each is linked once; this saves the write).
+    let linkedAppTransactions = SeenOnce<String>(capacity: 50_000)
 
     /// The app this context is for: its store's app.
     public var bundleID: BundleID { store.app }

@@ -17,6 +17,14 @@ public enum InputRules {
         if let problem = id.problem { throw ServiceError(.invalidAppUserID, problem) }
     }
 
+    /// Refuses an identifier Apple issues (a transaction or order ID) that isn't 1 to 64 ASCII letters and
+    /// digits, before it is sent to Apple: `what` names it in the message ("transactionId is …").
+    public static func checkAppleIdentifier(_ id: String, _ what: String) throws(ServiceError) {
+        guard (1...64).contains(id.count), id.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
+            throw ServiceError(.invalidRequest, "\(what) is 1 to 64 letters and digits")
+        }
+    }
+
     /// Refuses an instant a request gives outside the window every date of the ledger lies in
     /// (``AppStoreValueRanges/instants``), before any work: a year-9999 grant would reach every
     /// calendar and conversion downstream.

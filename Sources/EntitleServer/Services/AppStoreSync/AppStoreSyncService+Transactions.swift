@@ -26,9 +26,7 @@ extension AppStoreSyncService {
     /// Tells Apple the app's server delivered what `transactionID` bought (Finish Transaction), for apps
     /// that deliver from their server rather than calling StoreKit's `finish()`.
     public func finishTransaction(_ transactionID: String) async throws(ServiceError) {
-        guard (1...64).contains(transactionID.count), transactionID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
-            throw ServiceError(.invalidRequest, "transactionId is 1 to 64 letters and digits")
-        }
+        try InputRules.checkAppleIdentifier(transactionID, "transactionId")
         let serverAPI = try requireServerAPI()
         do {
             try await serverAPI.finishTransaction(transactionID)

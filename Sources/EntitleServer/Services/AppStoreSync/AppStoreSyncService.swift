@@ -30,9 +30,7 @@ public struct AppStoreSyncService: AppService {
     /// Transaction Info), then records it for `appUserID` exactly as if the app had submitted it.
     public func submitTransaction(appUserID: AppUserID, transactionID: String) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
-        guard (1...64).contains(transactionID.count), transactionID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
-            throw ServiceError(.invalidRequest, "transactionId is 1 to 64 letters and digits")
-        }
+        try InputRules.checkAppleIdentifier(transactionID, "transactionId")
         let serverAPI = try requireServerAPI()
         let fetched: (signed: String, transaction: JWSTransactionDecodedPayload)
         do {
@@ -88,9 +86,7 @@ extension AppStoreSyncService {
     /// Looks up an order ID from a customer's receipt email (Look Up Order ID): the order's
     /// transactions, each with the subscriber its purchase belongs to here, if any.
     public func lookUpOrder(_ orderID: String) async throws(ServiceError) -> OrderLookup {
-        guard (1...64).contains(orderID.count), orderID.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter) }) else {
-            throw ServiceError(.invalidRequest, "an order ID is 1 to 64 letters and digits")
-        }
+        try InputRules.checkAppleIdentifier(orderID, "an order ID")
         let serverAPI = try requireServerAPI()
         let transactions: [JWSTransactionDecodedPayload]?
         do {

@@ -75,16 +75,12 @@ public struct RetentionService: AppService {
     }
 
     private func verify(_ signedPayload: String) async throws(ServiceError) -> DecodedRealtimeRequestBody {
-        var first: VerificationError?
-        for verifier in verifiers {
-            do {
-                return try await verifier.verifyRealtimeRequest(signedPayload)
-            } catch {
-                first = first ?? error
-            }
+        do {
+            return try await verifiers.firstAccepting { verifier throws(VerificationError) in try await verifier.verifyRealtimeRequest(signedPayload) }
+        } catch {
+            metrics.recordRetentionRequest(app: bundleID, outcome: error.code.rawValue)
+            throw ServiceError(error)
         }
-        metrics.recordRetentionRequest(app: bundleID, outcome: first?.code.rawValue ?? "verification.untrustedRoot")
-        throw ServiceError(first ?? VerificationError(.untrustedRoot, "no verifier is configured"))
     }
 
     /// The facts of the subscriber who owns the purchase chain, if one does.

@@ -129,30 +129,26 @@ public struct IngestionService: AppService {
     /// Links the customer's app transaction, which `transaction` names (iOS 18.4 and later), to `appUserID`:
     /// once per app transaction, so a RESCIND_CONSENT about it, before or after, reaches them.
     private func linkAppTransaction(of transaction: JWSTransactionDecodedPayload, to appUserID: AppUserID) async throws(ServiceError) {
-        guard let id = transaction.appTransactionId, !id.isEmpty, id.utf8.count <= 64 else { return }
+        guard let id = transaction.appTransactionId, !id.isEmpty, id.utf8.count <= 64, context.linkedAppTransactions.isNew(id) else { return }
         let at = now()
-        _ = try await append(LedgerEvent(
-            id: UUID(), appUserID: appUserID, source: .appTransaction, idempotencyKey: "app-transaction-link:\(id)",
-            originalTransactionID: .appTransaction(id), signedDate: transaction.signedDate ?? at, receivedAt: at,
-            payload: .appTransactionLinked(appTransactionID: id)))
+        do {
+            _ = try await append(LedgerEvent(
+                id: UUID(), appUserID: appUserID, source: .appTransaction, idempotencyKey: "app-transaction-link:\(id)",
+                originalTransactionID: .appTransaction(id), signedDate: transaction.signedDate ?? at, receivedAt: at,
+                payload: .appTransactionLinked(appTransactionID: id)))
+        } catch {
+            context.linkedAppTransactions.forget(id)
+            throw error
+        }
     }
 
     /// Tries each accepted environment's verifier; an environment mismatch moves to the next.
     private func verify<T>(_ body: (SignedDataVerifier) async throws(VerificationError) -> T) async throws(ServiceError) -> T {
-        var last: VerificationError?
-        for verifier in verifiers {
-            do {
-                return try await body(verifier)
-            } catch {
-                guard error.code == .environment else {
-                    metrics.recordRefusedVerification(code: error.code.rawValue)
-                    throw ServiceError(error)
-                }
-                last = error
-            }
+        do {
+            return try await verifiers.firstAccepting(body)
+        } catch {
+            metrics.recordRefusedVerification(code: error.code.rawValue)
+            throw ServiceError(error)
         }
-        let refused = last ?? VerificationError(.environment, "no environment is accepted")
-        metrics.recordRefusedVerification(code: refused.code.rawValue)
-        throw ServiceError(refused)
     }
 }

@@ -36,9 +36,13 @@ public struct ItemService: AppService {
         let at = context.at
         let registered = context.facts.registeredItems(limit: limit)
         if let existing = registered.first(where: { $0.id == itemID }) {
-            if let name, name != existing.name { _ = try await change(appUserID, ItemChange(limit: limit, itemID: itemID, action: .rename, name: name, at: at)) }
-            let access = AccessAnswer(decision: context.resolve().access(limit, usage: registered.count), at: at)
-            return Registration(registered: true, access: access, answer: try await subscriber(appUserID))
+            var current = context
+            if let name, name != existing.name {
+                _ = try await change(appUserID, ItemChange(limit: limit, itemID: itemID, action: .rename, name: name, at: at))
+                current = try await resolutionContext(appUserID)
+            }
+            let answer = self.answer(current)
+            return Registration(registered: true, access: AccessAnswer(decision: answer.access.access(limit, usage: registered.count), at: at), answer: answer)
         }
         let event = Self.event(appUserID, ItemChange(limit: limit, itemID: itemID, action: .register, name: name, at: at))
         let outcome = try await measuredAppend(event) { () async throws(StorageError) in
@@ -48,13 +52,14 @@ public struct ItemService: AppService {
             }
         }
         let after = try await resolutionContext(appUserID)
+        let answer = self.answer(after)
         let count = after.facts.registeredItems(limit: limit).count
         let refused = outcome == .refused
-        let decision = after.resolve().access(limit, usage: refused ? count + 1 : count)
+        let decision = answer.access.access(limit, usage: refused ? count + 1 : count)
         if refused {
             logger.info("item refused by its limit", metadata: ["item.limit": "\(limit)", "item.count": "\(count)"])
         }
-        return Registration(registered: !refused, access: AccessAnswer(decision: decision, at: after.at), answer: try await subscriber(appUserID))
+        return Registration(registered: !refused, access: AccessAnswer(decision: decision, at: after.at), answer: answer)
     }
 
     /// Renames a registered item.
@@ -107,7 +112,11 @@ public struct ItemService: AppService {
     }
 
     private func subscriber(_ appUserID: AppUserID) async throws(ServiceError) -> SubscriberAnswer {
-        let context = try await resolutionContext(appUserID)
-        return SubscriberAnswer(facts: context.facts, access: context.resolve(), appAccountToken: accountTokens.token(for: appUserID))
+        answer(try await resolutionContext(appUserID))
+    }
+
+    /// The subscriber's answer in `context`, resolved once.
+    private func answer(_ context: ResolutionContext) -> SubscriberAnswer {
+        SubscriberAnswer(facts: context.facts, access: context.resolve(), appAccountToken: accountTokens.token(for: context.facts.appUserID))
     }
 }
