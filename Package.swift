@@ -79,11 +79,15 @@ let package = Package(
         // Subscription analytics from the ledger: each subscriber's cells (a pure function of their
         // events) and reports computed from the daily aggregates. Foundation only.
         .target(name: "EntitleAnalytics", dependencies: ["EntitleCore", "AppStoreModels"], swiftSettings: swiftSettings),
+        // The system's zlib (Debian: zlib1g-dev, which Swift's installation requires): the ledger
+        // compresses the signed payloads it keeps.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The ledger and projections behind one interface, on SQLite (embedded) and PostgreSQL.
         .target(
             name: "EntitleStorage",
             dependencies: [
-                "EntitleCore", "EntitleAnalytics", "FastJSON",
+                "EntitleCore", "EntitleAnalytics", "FastJSON", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -241,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "EntitleStorageTests",
             dependencies: [
-                "EntitleStorage", "EntitleTestSupport", "EntitleAnalytics",
+                "EntitleStorage", "EntitleTestSupport", "EntitleAnalytics", "AppStoreVerification",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

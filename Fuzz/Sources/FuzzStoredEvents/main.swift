@@ -9,12 +9,15 @@ import FuzzSupport
 /// what `JSONDecoder` reads from the same text; anything else it must leave to `JSONDecoder`. What it
 /// reads, `StoredEventWriter` must write back exactly as `JSONEncoder` does, or leave to it. Then as a
 /// subscriber's stored analytics cells, the same way: `StoredAnalyticsCells`' reader beside
-/// `JSONDecoder`, and what either reads written back and read again unchanged.
+/// `JSONDecoder`, and what either reads written back and read again unchanged. Then as a signed payload:
+/// its stored form reads back byte for byte, and the input read as a stored form (as text, and as the
+/// bytes inside one, deflated) is refused with a reason or read, never a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = pointer else { return 0 }
     let json = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     checkCells(json)
+    checkSignedPayload(Array(UnsafeBufferPointer(start: bytes, count: count)))
     guard let read = StoredEventReader.event(json) else { return 0 }
     let decoded = try? StoredJSON.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
     guard read == decoded else { fatalError("the reader and JSONDecoder disagree on \(json): \(read) vs \(String(describing: decoded))") }
@@ -37,6 +40,19 @@ func checkCells(_ json: String) {
     let written = StoredAnalyticsCells.encode(cells)
     guard (try? StoredAnalyticsCells.decode(written, appUserID: "fuzz")) == cells else {
         fatalError("cells written as \(written) do not read back as \(cells)")
+    }
+}
+
+func checkSignedPayload(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let encoded = StoredSignedPayload.encode(text)
+    guard (try? StoredSignedPayload.decode(encoded.stored) { encoded.chains[$0] }) == text else {
+        fatalError("\(text) stored as \(encoded.stored) does not read back")
+    }
+    let chain = Array("[\"MIIB\"]".utf8)
+    _ = try? StoredSignedPayload.decode(text) { _ in chain }
+    if let deflated = Deflate.compress(bytes, dictionary: StoredSignedPayloadDictionary.bytes) {
+        _ = try? StoredSignedPayload.decode(StoredSignedPayload.prefix + Data(deflated).base64EncodedString()) { _ in chain }
     }
 }
 

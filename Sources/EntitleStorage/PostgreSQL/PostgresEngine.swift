@@ -33,6 +33,7 @@ final class PostgresEngine: SQLEngine {
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
     let routines = [AppendRoutine.definition, KeptAppendRoutine.definition]
     let aggregates = AggregateCache()
+    let chains = CertificateChainCache()
     let appendCall: (any KeptStatement.Type)? = AppendRoutine.self
     let keptAppendCall: (any KeptStatement.Type)? = KeptAppendRoutine.self
 

@@ -6,7 +6,7 @@ import Foundation
 /// engine's routine for its first steps.
 extension LedgerRows {
     func append(_ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?) async throws(StorageError) -> AppendOutcome {
-        let encoded = try StoredJSON.encode(event)
+        let encoded = try await engine.chains.row(event, engine)
         if admit == nil, let call = engine.keptAppendCall, let outcome = try await appendKept(call, event, encoded: encoded) {
             return outcome
         }
@@ -40,7 +40,7 @@ extension LedgerRows {
     /// projection of the subscriber the event likely goes to: the event is folded into it here, and the
     /// routine stores both only if that subscriber's stored revision is still the kept one. `nil`: the
     /// routine wrote nothing, and the append runs in a transaction.
-    func appendKept(_ call: any KeptStatement.Type, _ event: LedgerEvent, encoded: String) async throws(StorageError) -> AppendOutcome? {
+    func appendKept(_ call: any KeptStatement.Type, _ event: LedgerEvent, encoded: StoredEventRow) async throws(StorageError) -> AppendOutcome? {
         let app = app
         guard let likely = likelySubscriber(of: event) else { return nil }
         let kept = projections.revision(app, likely)
@@ -75,7 +75,7 @@ extension LedgerRows {
     /// subscriber its appAccountToken was registered for), lock the subscriber, admit, insert, and read
     /// the projection. ``AppendRoutine`` does the same in one call.
     func start(
-        _ event: LedgerEvent, encoded: String, admit: (@Sendable (SubscriberFacts) -> Bool)?, _ session: any SQLSession
+        _ event: LedgerEvent, encoded: StoredEventRow, admit: (@Sendable (SubscriberFacts) -> Bool)?, _ session: any SQLSession
     ) async throws(StorageError) -> AppendStep {
         if let original = event.originalTransactionID {
             try await session.lock(Self.purchaseLock(app, original))
@@ -115,18 +115,18 @@ extension LedgerRows {
 
     /// The binds ``AppendRoutine``'s call takes, which ``KeptAppendRoutine``'s begins with: the event,
     /// its stored JSON, and the likely subscriber with the revision kept for them.
-    func routineBinds(_ event: LedgerEvent, encoded: String, likely: AppUserID?, kept: Int64) -> [SQLValue] {
+    func routineBinds(_ event: LedgerEvent, encoded: StoredEventRow, likely: AppUserID?, kept: Int64) -> [SQLValue] {
         [
             .id(app), SQLValue(event.originalTransactionID), SQLValue(event.appUserID),
             SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(likely), .integer(kept),
             .text(event.id.uuidString), .text(event.idempotencyKey), .text(event.source.rawValue), SQLValue(event.notificationUUID),
-            SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
-            SQLValue(event.rawSignedPayload),
+            SQLValue(event.transactionID), SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded.json),
+            SQLValue(encoded.signedPayload),
         ]
     }
 
     /// An append's first steps in one call of the engine's routine (``AppendRoutine``).
-    func startInOneCall(_ call: any KeptStatement.Type, _ event: LedgerEvent, encoded: String, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
+    func startInOneCall(_ call: any KeptStatement.Type, _ event: LedgerEvent, encoded: StoredEventRow, _ session: any SQLSession) async throws(StorageError) -> AppendStart {
         // The routine leaves the projection out only when it is the likely subscriber's and at the kept
         // revision.
         let likely = likelySubscriber(of: event)

@@ -13,7 +13,7 @@ struct LedgerRows: Sendable {
     /// Stores `event` for `appUserID` unless its idempotency key is known; returns its sequence, or
     /// `nil` for a duplicate.
     func insert(
-        _ event: LedgerEvent, appUserID: AppUserID?, encoded: String, _ session: any SQLSession
+        _ event: LedgerEvent, appUserID: AppUserID?, encoded: StoredEventRow, _ session: any SQLSession
     ) async throws(StorageError) -> Int64? {
         if let guardStatement = engine.appendGuardStatement { _ = try await session.execute(guardStatement, []) }
         return try await session.execute(
@@ -27,8 +27,8 @@ struct LedgerRows: Sendable {
             [
                 .text(event.id.uuidString), .id(app), .text(event.idempotencyKey), SQLValue(appUserID), .text(event.source.rawValue),
                 SQLValue(event.notificationUUID), SQLValue(event.transactionID), SQLValue(event.originalTransactionID),
-                SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded),
-                SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(event.rawSignedPayload),
+                SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded.json),
+                SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(encoded.signedPayload),
             ]
         ).first?["sequence"]?.integer
     }

@@ -330,6 +330,11 @@ enum LedgerSchema {
                 // under: a server with other definitions rebuilds them once (SQLLedgerStore.migrate()).
                 "CREATE TABLE projection_definitions (app_id TEXT PRIMARY KEY, version BIGINT NOT NULL)",
             ]),
+            (24, [
+                // Each distinct certificate chain of the signed payloads, once: a payload stored since refers to
+                // its chains by digest (StoredSignedPayload). Apple's, so shared by every app.
+                "CREATE TABLE certificate_chains (digest TEXT PRIMARY KEY, chain TEXT NOT NULL)",
+            ]),
         ]
     }
 

@@ -4,11 +4,11 @@ import Foundation
 /// Reads of the event log (``EventLog``).
 extension SQLLedgerStore {
     func events(appUserID: AppUserID) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.read { session throws(StorageError) in
+        try await engine.chains.expand(engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence",
                 [.id(app), .id(appUserID)]))
-        }
+        }, engine)
     }
 
     func events(
@@ -40,19 +40,19 @@ extension SQLLedgerStore {
     }
 
     func globalEvents(source: LedgerEventSource) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.read { session throws(StorageError) in
+        try await engine.chains.expand(engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND source = ? AND app_user_id IS NULL AND original_transaction_id IS NULL ORDER BY sequence",
                 [.id(app), .text(source.rawValue)]))
-        }
+        }, engine)
     }
 
     func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent] {
-        try await engine.read { session throws(StorageError) in
+        try await engine.chains.expand(engine.read { session throws(StorageError) in
             try StoredJSON.decodeEvents(await session.execute(
                 "SELECT event, signed_payload FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
                 [.id(app), .id(originalTransactionID)]))
-        }
+        }, engine)
     }
 
     func heldPurchases() async throws(StorageError) -> [OriginalTransactionID] {

@@ -54,7 +54,7 @@ extension SQLLedgerStore {
                 id: UUID(), appUserID: anonymous, source: .login, idempotencyKey: "merged:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
                 payload: .subscriberMerged(from: anonymous, into: known, facts: nil))
             for event in [incoming, outgoing] {
-                _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: try StoredJSON.encode(event), session)
+                _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: StoredEventRow(json: try StoredJSON.encode(event)), session)
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND app_user_id = ?",
@@ -96,7 +96,7 @@ extension SQLLedgerStore {
             let outgoing = transfer.outgoing
             let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
             for event in [outgoing, incoming] {
-                _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: try StoredJSON.encode(event), session)
+                _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: StoredEventRow(json: try StoredJSON.encode(event)), session)
             }
             _ = try await session.execute(
                 "UPDATE purchase_links SET app_user_id = ?, linked_at = ? WHERE app_id = ? AND original_transaction_id = ?",

@@ -38,6 +38,9 @@ protocol SQLEngine: Sendable {
     /// The analytics aggregates this process keeps of the database, shared by every app's
     /// ``SQLAnalyticsStore`` on the engine.
     var aggregates: AggregateCache { get }
+    /// The certificate chains of stored signed payloads this process knows, shared by every app's
+    /// store on the engine.
+    var chains: CertificateChainCache { get }
     /// Stored routines, (re)created after every migration (PostgreSQL: ``AppendRoutine``).
     var routines: [String] { get }
     /// One statement doing an append's first steps (locks, owner, insert, projection), taking

@@ -25,6 +25,7 @@ final class SQLiteEngine: SQLEngine {
     /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
     let routines: [String] = []
     let aggregates = AggregateCache()
+    let chains = CertificateChainCache()
     let appendCall: (any KeptStatement.Type)? = nil
     let keptAppendCall: (any KeptStatement.Type)? = nil
 
