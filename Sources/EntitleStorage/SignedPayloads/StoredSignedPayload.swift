@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// How the ledger keeps a signed payload: every byte recoverable, at a tenth of the size.
