@@ -19,6 +19,12 @@ public protocol EventLog: Sendable {
     /// several server instances. A duplicate is reported as such without asking `admit`.
     func append(_ event: LedgerEvent, admitting admit: @escaping @Sendable (SubscriberFacts) -> Bool) async throws(StorageError) -> AppendOutcome
 
+    /// Appends `events` in order, in one transaction, each exactly as ``append(_:)`` would (so the
+    /// outcomes are those of appending them one by one), storing each subscriber's projection once: for
+    /// imports and backfills of many events. Batches running side by side should not share subscribers
+    /// or purchases (PostgreSQL may refuse one of two batches that lock the same ones in other orders).
+    func append(contentsOf events: [LedgerEvent]) async throws(StorageError) -> [AppendOutcome]
+
     /// The latest stored event of `source` that belongs to no subscriber (global settings such as the
     /// open-access switch).
     func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent?

@@ -11,4 +11,8 @@ extension SQLLedgerStore {
         try await rows.append(event, admit: admit)
     }
 
+    func append(contentsOf events: [LedgerEvent]) async throws(StorageError) -> [AppendOutcome] {
+        try await rows.append(contentsOf: events)
+    }
+
 }
