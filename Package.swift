@@ -1,12 +1,20 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// `ENTITLE_SANITIZE=1` (scripts/test.sh and scripts/fuzz.sh set it): Entitle's own code is compiled
+/// with libFuzzer's coverage and AddressSanitizer, every binary links AddressSanitizer (with lld), and
+/// the fuzz targets (Fuzz/Sources, docs/fuzzing.md) are built beside the rest, so one build serves the
+/// tests, the demo and the fuzzers. Never set for apps: without it this manifest has no unsafe flag
+/// (which SwiftPM refuses in a remote dependency).
+let sanitized = Context.environment["ENTITLE_SANITIZE"] == "1"
+let sanitizedLinking: [LinkerSetting] = sanitized ? [.unsafeFlags(["-sanitize=address", "-Xclang-linker", "-fuse-ld=lld"])] : []
+
 /// Settings shared by every target: Swift 6 language mode (complete concurrency checking) plus the
 /// upcoming features the codebase is written against.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
-]
+] + (sanitized ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
 
 let package = Package(
     name: "Entitle",
@@ -46,7 +54,8 @@ let package = Package(
     ],
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
-        .target(name: "AppStoreModels", swiftSettings: swiftSettings),
+        // (Every binary links it, so its linker settings are every binary's.)
+        .target(name: "AppStoreModels", swiftSettings: swiftSettings, linkerSettings: sanitizedLinking),
         // Strict, fast JSON: a byte-level cursor and writer, and with them Apple's payloads most often
         // read and written, held byte for byte to Foundation's coders (differential tests, libFuzzer).
         // Used where a profile showed Codable's cost (verification, the ledger's appends and reads, the
@@ -311,5 +320,43 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-    ]
+    ] + (sanitized ? fuzzTargets : [])
 )
+
+/// The fuzz targets (docs/fuzzing.md), built only with `ENTITLE_SANITIZE=1`: each links libFuzzer.
+var fuzzTargets: [Target] {
+    let fuzzer: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-Xclang-linker", "-fuse-ld=lld"])]
+    // Written before the upcoming features the rest of the package enables.
+    let settings: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    let server: [Target.Dependency] = [
+        "FuzzSupport", "EntitleServer", "EntitleStorage", "EntitleCore", "LocalAppStore", "AppStoreVerification",
+        .product(name: "Logging", package: "swift-log"),
+    ]
+    func fuzz(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: dependencies, path: "Fuzz/Sources/\(name)", swiftSettings: settings, linkerSettings: fuzzer)
+    }
+    return [
+        .target(
+            name: "FuzzSupport", dependencies: [.product(name: "X509", package: "swift-certificates")], path: "Fuzz/Sources/FuzzSupport",
+            swiftSettings: settings),
+        // The compact JWS parser, the x5c chain and the signature: nothing Entitle's root didn't sign is accepted.
+        fuzz("FuzzVerifier", ["FuzzSupport", "AppStoreVerification", "AppStoreModels", .product(name: "X509", package: "swift-certificates")]),
+        // ECDSA P-256 with a key's comb table: the same verdict as swift-crypto's on every input.
+        fuzz("FuzzP256", ["FuzzSupport", "P256FixedKey", .product(name: "Crypto", package: "swift-crypto")]),
+        // Apple's payload decoders: notifications, transactions, renewal info, app transactions.
+        fuzz("FuzzDecoders", ["FuzzSupport", "AppStoreModels", "FastJSON"]),
+        // The catalog loader: a `.storekit` file and an `entitlements.json`.
+        fuzz("FuzzCatalog", ["FuzzSupport", "EntitleCore"]),
+        // The ledger's stored events, analytics cells and signed payloads, read without JSONDecoder.
+        fuzz("FuzzStoredEvents", ["FuzzSupport", "EntitleStorage", "EntitleCore", "EntitleAnalytics"]),
+        // Apple's signed data with fuzzed values through verify, append, fold, resolve, analytics and webhooks.
+        fuzz("FuzzPipeline", server),
+        // Every operation of the OpenAPI document with fuzzed values, through the server's router.
+        fuzz("FuzzRequests", server + [
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        ]),
+        // The JSON request bodies the server decodes.
+        fuzz("FuzzRequestBodies", ["FuzzSupport", "EntitleWire"]),
+    ]
+}

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# libFuzzer over Entitle's parsers and decoders (Fuzz/): builds each target with
-# -sanitize=fuzzer,address, seeds it from the test vectors and the examples, and runs it.
+# libFuzzer over Entitle's parsers and decoders (Fuzz/Sources): builds each target (the package with
+# ENTITLE_SANITIZE=1: Entitle's code with libFuzzer's coverage and AddressSanitizer), seeds it from the
+# test vectors and the examples, and runs it.
 #
-#   scripts/fuzz.sh [--seconds S] [--runs N] [TARGET...]      (both: whichever comes first; default 60 s)
+#   scripts/fuzz.sh [--seconds S] [--runs N] [--scratch DIR] [--build-only | --no-build] [TARGET...]
+#
+# Both limits: whichever comes first; 60 s by default. --scratch is the build folder (.build-fuzz by
+# default; scripts/test.sh uses .build, whose dependencies its own build has compiled with the same
+# flags, so only Entitle's modules are compiled again). --build-only builds the targets and stops;
+# --no-build runs those built before.
 #
 # TARGET is FuzzVerifier, FuzzP256, FuzzDecoders, FuzzCatalog, FuzzRequestBodies, FuzzStoredEvents, FuzzPipeline or
 # FuzzRequests (all by default). A crash, a
@@ -15,28 +21,37 @@ cd "$(dirname "$0")/.."
 
 limit=()
 targets=()
+scratch=.build-fuzz
+build=yes
+run=yes
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) limit+=(-max_total_time="$2"); shift 2 ;;
         --runs) limit+=(-runs="$2"); shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        --scratch) scratch="$2"; shift 2 ;;
+        --build-only) run=no; shift ;;
+        --no-build) build=no; shift ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=60)
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzVerifier FuzzP256 FuzzDecoders FuzzCatalog FuzzRequestBodies FuzzStoredEvents FuzzPipeline FuzzRequests)
 
-scratch=.build-fuzz
+mkdir -p "$scratch"
+bin=$scratch/debug
 for target in "${targets[@]}"; do
-    # lld: gold fails on these links (a swift-build `main` beside libFuzzer's driver).
-    mkdir -p "$scratch"
-    built=0
-    swift build --package-path Fuzz -c debug --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address \
-        -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product "$target" > "$scratch/build.log" 2>&1 || built=$?
-    grep -v -e "Cannot export local symbol" -e "swift-distributed-tracing" -e "CMakeLists.txt" "$scratch/build.log" || true
-    # The build's own status: a binary an earlier build left must not pass for this one.
-    [ "$built" -eq 0 ] && [ -x "$scratch/debug/$target" ] || { echo "error: $target did not build" >&2; exit 1; }
+    if [ "$build" = yes ]; then
+        status=0
+        ENTITLE_SANITIZE=1 swift build --scratch-path "$scratch" --product "$target" > "$scratch/fuzz-build.log" 2>&1 || status=$?
+        grep -v -e "swift-distributed-tracing" -e "CMakeLists.txt" -e "^\[[0-9]*/[0-9]*\]" "$scratch/fuzz-build.log" || true
+        # The build's own status: a binary an earlier build left must not pass for this one.
+        [ "$status" -eq 0 ] && [ -x "$bin/$target" ] || { echo "error: $target did not build" >&2; exit 1; }
+    else
+        [ -x "$bin/$target" ] || { echo "error: no $target in $bin: build it first (--build-only)" >&2; exit 1; }
+    fi
 done
+[ "$run" = yes ] || exit 0
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -100,7 +115,7 @@ status=0
 for target in "${targets[@]}"; do
     echo "== $target"
     log="$work/$target.log"
-    if SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/debug/$target" "${limit[@]}" -timeout=20 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
+    if SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "${limit[@]}" -timeout=20 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$scratch/artifacts/$target-" "$work/$target" >"$log" 2>&1; then
         grep -E "^Done [0-9]+ runs|stat::peak_rss_mb|stat::number_of_executed_units" "$log" || tail -3 "$log"
         # The structure-aware targets' tally: what the inputs led to (outcomes, statuses by code).

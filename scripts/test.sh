@@ -73,13 +73,17 @@ watchdog_pid=
 demo_folder=$(mktemp -d)
 demo_pid=
 receiver_pid=
+fuzz_build_pid=
+fuzz_pid=
 cleanup() {
     print_step_times
+    if [ -n "$fuzz_build_pid" ]; then kill "$fuzz_build_pid" 2>/dev/null || true; wait "$fuzz_build_pid" 2>/dev/null || true; fi
+    if [ -n "$fuzz_pid" ]; then kill "$fuzz_pid" 2>/dev/null || true; wait "$fuzz_pid" 2>/dev/null || true; fi
     if [ -n "$watchdog_pid" ]; then kill "$watchdog_pid" 2>/dev/null || true; fi
     if [ -n "$demo_pid" ]; then kill "$demo_pid" 2>/dev/null || true; wait "$demo_pid" 2>/dev/null || true; fi
     if [ -n "$receiver_pid" ]; then kill "$receiver_pid" 2>/dev/null || true; wait "$receiver_pid" 2>/dev/null || true; fi
     postgres_cluster_stop
-    rm -rf "$build_log" "$test_log" "$demo_folder"
+    rm -rf "$build_log" "$test_log" "$demo_folder" "${fuzz_build_log:-}" "${fuzz_log:-}"
 }
 trap cleanup EXIT
 postgres_cluster_start
@@ -106,6 +110,19 @@ swift package describe --type json | python3 scripts/check-sdk-dependencies.py
 
 log "alert rules: promtool check and unit tests (docs/prometheus)"
 (cd docs/prometheus && promtool check rules entitle-alerts.yml && promtool test rules entitle-alerts.test.yml)
+
+log "DocC: EntitleKit's documentation builds with no warning"
+swift package --disable-sandbox generate-documentation --target EntitleKit --warnings-as-errors >/dev/null
+
+# The fuzz targets build in the background from here, in .build: the dependencies are already compiled
+# there with the same flags, so only Entitle's modules are compiled again (with libFuzzer's coverage and
+# AddressSanitizer), at the lowest priority, while the tests and the demo run from the binaries built
+# above (which that build leaves as they are). It holds SwiftPM's lock on .build: the steps until it is
+# done call no `swift` command, the tests run their binary directly.
+bin=$(swift build --show-bin-path)
+fuzz_build_log=$(mktemp)
+nice -n 19 scripts/fuzz.sh --scratch .build --build-only >"$fuzz_build_log" 2>&1 &
+fuzz_build_pid=$!
 
 # A hang fails the run within a bound rather than holding CI: past the limit, the tests still running
 # and every thread of the test process (gdb, when installed) are printed, and the process is stopped.
@@ -136,7 +153,7 @@ watch_tests() {
         kill -KILL "$process" 2>/dev/null || true
     done
 }
-( set -o pipefail; stdbuf -oL -eL swift test --skip-build 2>&1 | tee "$test_log" ) &
+( set -o pipefail; stdbuf -oL -eL "$bin/EntitlePackageTests.xctest" --testing-library swift-testing 2>&1 | tee "$test_log" ) &
 test_pid=$!
 watch_tests "$test_pid" &
 watchdog_pid=$!
@@ -147,12 +164,6 @@ wait "$watchdog_pid" 2>/dev/null || true
 watchdog_pid=
 [ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
-log "DocC: EntitleKit's documentation builds with no warning"
-swift package --disable-sandbox generate-documentation --target EntitleKit --warnings-as-errors >/dev/null
-
-log "libFuzzer: a short pass of every fuzz target (docs/fuzzing.md)"
-scripts/fuzz.sh --seconds 5
-
 log "a demo population with webhooks to a receiver written in Python (signatures checked with hmac)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 demo_port=$(free_port)
@@ -160,7 +171,7 @@ receiver_port=$(free_port)
 webhook_secret="whsec_test_$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
 python3 scripts/webhook-check.py receive "$receiver_port" "$webhook_secret" "$demo_folder/webhooks.jsonl" &
 receiver_pid=$!
-"$(swift build --show-bin-path)/entitle" demo --subscribers 300 --data "$demo_folder/data" --port "$demo_port" \
+"$bin/entitle" demo --subscribers 300 --data "$demo_folder/data" --port "$demo_port" \
     --webhook-url "http://127.0.0.1:$receiver_port/hooks" --webhook-secret "$webhook_secret" >"$demo_folder/demo.log" 2>&1 &
 demo_pid=$!
 for _ in $(seq 1 600); do
@@ -178,8 +189,27 @@ log "dashboard in headless Chromium: the demo's population, every chart against 
 mkdir -p "$demo_folder/browser-tmp"
 TMPDIR="$demo_folder/browser-tmp" python3 scripts/dashboard-browser-check.py "http://127.0.0.1:$demo_port" "$secret_key"
 
+log "the fuzz targets' build (started after DocC) finishing"
+fuzz_build_status=0
+wait "$fuzz_build_pid" || fuzz_build_status=$?
+fuzz_build_pid=
+cat "$fuzz_build_log"
+[ "$fuzz_build_status" = 0 ] || { echo "error: the fuzz targets did not build" >&2; exit 1; }
+
+# The fuzz targets' short pass runs beside schemathesis: each target on one core for 5 s.
+fuzz_log=$(mktemp)
+scripts/fuzz.sh --scratch .build --no-build --seconds 5 >"$fuzz_log" 2>&1 &
+fuzz_pid=$!
+
 log "schemathesis: the live server against docs/openapi.json (bounded: 25 examples an operation, 60 s, seed 1)"
 # Every check but positive_data_acceptance: a schema can't say which signatures verify or which
 # entitlements a catalog has, so the server rightly refuses schema-valid data it can't accept.
 python3 -m schemathesis.cli run docs/openapi.json --url "http://127.0.0.1:$demo_port" -H "Authorization: Bearer $secret_key" \
     --max-examples 25 --max-time 60 --seed 1 --checks all --exclude-checks positive_data_acceptance
+
+log "libFuzzer: a short pass of every fuzz target (docs/fuzzing.md), run beside schemathesis"
+fuzz_status=0
+wait "$fuzz_pid" || fuzz_status=$?
+fuzz_pid=
+cat "$fuzz_log"
+[ "$fuzz_status" = 0 ] || { echo "error: a fuzz target failed (above)" >&2; exit 1; }

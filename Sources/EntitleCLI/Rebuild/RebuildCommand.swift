@@ -36,16 +36,16 @@ struct RebuildCommand: AsyncParsableCommand {
 
     /// Rebuilds and compares; returns how many projections differed from the live ones.
     static func rebuild(_ store: any LedgerStore) async throws -> Int {
-        let ids = try await store.subscriberIDs()
-        var live: [AppUserID: SubscriberFacts] = [:]
-        for id in ids { live[id] = try await store.projection(appUserID: id) }
-        let rebuilt = try await store.rebuildProjections()
-        var differed: [AppUserID] = []
-        for id in try await store.subscriberIDs() where try await store.projection(appUserID: id) != live[id] {
-            differed.append(id)
-        }
-        print("rebuilt \(rebuilt) subscriber projection\(rebuilt == 1 ? "" : "s") from \(try await store.eventCount()) events; "
-            + (differed.isEmpty ? "all equal the live ones" : "\(differed.count) differed: \(differed.prefix(10).map(\.rawValue).joined(separator: ", "))"))
-        return differed.count
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report = try await store.rebuildProjections(keepingDifferences: 10)
+        let took = clock.now - started
+        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        print("rebuilt \(report.rebuilt) subscriber projection\(report.rebuilt == 1 ? "" : "s") from \(report.events) events in "
+            + String(format: "%.1f s (%.0f events/s); ", seconds, Double(report.events) / max(seconds, 0.001))
+            + (report.differed == 0
+                ? "all equal the live ones"
+                : "\(report.differed) differed: \(report.firstDiffering.map(\.rawValue).joined(separator: ", "))"))
+        return report.differed
     }
 }

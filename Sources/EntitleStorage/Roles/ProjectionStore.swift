@@ -25,4 +25,8 @@ public protocol ProjectionStore: Sendable {
 
     /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
     func rebuildProjections() async throws(StorageError) -> Int
+
+    /// Recomputes every projection from the ledger, page by page (memory does not grow with the
+    /// ledger), and says how many differed from the ones they replaced, naming up to `limit` of them.
+    func rebuildProjections(keepingDifferences limit: Int) async throws(StorageError) -> ProjectionRebuild
 }

@@ -101,10 +101,12 @@ struct LedgerRows: Sendable {
         return facts
     }
 
-    /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them.
+    /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them; returns the
+    /// stored JSON.
+    @discardableResult
     func store(
         _ facts: SubscriberFacts, app: BundleID, appUserID: AppUserID, addedEvents: Int, at: Date, _ session: any SQLSession
-    ) async throws(StorageError) {
+    ) async throws(StorageError) -> String {
         let json = try StoredJSON.encodeProjection(facts, appUserID: appUserID)
         let revision = ProjectionCache.newRevision()
         _ = try await session.execute(
@@ -116,5 +118,6 @@ struct LedgerRows: Sendable {
             [.id(app), .id(appUserID), .text(json), .integer(Int64(addedEvents)), SQLValue(at), .integer(revision)])
         // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
         projections.keep(facts, revision: revision, app: app, appUserID: appUserID)
+        return json
     }
 }

@@ -76,25 +76,4 @@ extension SQLLedgerStore {
         }
     }
 
-    func rebuildProjections() async throws(StorageError) -> Int {
-        let app = app
-        let ids = try await engine.transaction { session throws(StorageError) in
-            try await session.execute(
-                "SELECT DISTINCT app_user_id FROM ledger_events WHERE app_id = ? AND app_user_id IS NOT NULL ORDER BY app_user_id", [.id(app)]
-            ).compactMap { $0["app_user_id"]?.id(AppUserID.self) }
-        }
-        for id in ids {
-            try await engine.transaction { session throws(StorageError) in
-                try await session.lock(LedgerRows.subscriberLock(app, id))
-                let events = try StoredJSON.decodeEvents(await session.execute(
-                    "SELECT event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.id(app), .id(id)]))
-                let facts = SubscriberFacts.fold(appUserID: id, events: events)
-                _ = try await session.execute("DELETE FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(id)])
-                try await self.rows.store(
-                    facts, app: app, appUserID: id, addedEvents: events.count, at: events.map(\.receivedAt).max() ?? .distantPast, session)
-            }
-        }
-        return ids.count
-    }
-
 }
