@@ -58,8 +58,33 @@ let package = Package(
             name: "LedgerPopulation",
             dependencies: [
                 .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleStorage", package: "Entitle"),
                 .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "EntitleTestSupport", package: "Entitle"),
+            ]
+        ),
+        .executableTarget(
+            name: "GrowthCurves",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleAnalytics", package: "Entitle"),
+                .product(name: "EntitleWire", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "Entitle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "LoadPopulation",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
