@@ -57,6 +57,7 @@ let package = Package(
         .target(
             name: "LedgerPopulation",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "EntitleCore", package: "Entitle"),
                 .product(name: "EntitleStorage", package: "Entitle"),
                 .product(name: "AppStoreModels", package: "Entitle"),

@@ -114,20 +114,12 @@ log "alert rules: promtool check and unit tests (docs/prometheus)"
 log "DocC: EntitleKit's documentation builds with no warning"
 swift package --disable-sandbox generate-documentation --target EntitleKit --warnings-as-errors >/dev/null
 
-# The fuzz targets build in the background from here, in .build: the dependencies are already compiled
-# there with the same flags, so only Entitle's modules are compiled again (with libFuzzer's coverage and
-# AddressSanitizer), at the lowest priority, while the tests and the demo run from the binaries built
-# above (which that build leaves as they are). It holds SwiftPM's lock on .build: the steps until it is
-# done call no `swift` command, the tests run their binary directly.
 bin=$(swift build --show-bin-path)
-fuzz_build_log=$(mktemp)
-nice -n 19 scripts/fuzz.sh --scratch .build --build-only >"$fuzz_build_log" 2>&1 &
-fuzz_build_pid=$!
 
 # A hang fails the run within a bound rather than holding CI: past the limit, the tests still running
 # and every thread of the test process (gdb, when installed) are printed, and the process is stopped.
 test_limit=${ENTITLE_TEST_TIME_LIMIT:-900}
-log "swift test (stopped if still running after ${test_limit}s)"
+log "swift test: the test binary (stopped if still running after ${test_limit}s)"
 test_processes() {
     local folder
     for folder in /proc/[0-9]*; do
@@ -164,6 +156,15 @@ wait "$watchdog_pid" 2>/dev/null || true
 watchdog_pid=
 [ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
+# The fuzz targets build in the background from here, in .build: the dependencies are already compiled
+# there with the same flags, so only Entitle's modules are compiled again (with libFuzzer's coverage and
+# AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
+# binaries built above (which that build leaves as they are). It holds SwiftPM's lock on .build: the
+# steps until it is done call no `swift` command. (Not beside the tests: a few of them bound their time.)
+fuzz_build_log=$(mktemp)
+nice -n 19 scripts/fuzz.sh --scratch .build --build-only >"$fuzz_build_log" 2>&1 &
+fuzz_build_pid=$!
+
 log "a demo population with webhooks to a receiver written in Python (signatures checked with hmac)"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 demo_port=$(free_port)
@@ -189,7 +190,7 @@ log "dashboard in headless Chromium: the demo's population, every chart against 
 mkdir -p "$demo_folder/browser-tmp"
 TMPDIR="$demo_folder/browser-tmp" python3 scripts/dashboard-browser-check.py "http://127.0.0.1:$demo_port" "$secret_key"
 
-log "the fuzz targets' build (started after DocC) finishing"
+log "the fuzz targets' build (started after the tests) finishing"
 fuzz_build_status=0
 wait "$fuzz_build_pid" || fuzz_build_status=$?
 fuzz_build_pid=

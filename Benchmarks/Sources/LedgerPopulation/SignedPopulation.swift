@@ -1,4 +1,5 @@
 import AppStoreModels
+import Crypto
 import EntitleCore
 import EntitleTestSupport
 import Foundation
@@ -46,10 +47,28 @@ public struct SignedPopulation: Sendable {
 
     public let pki: TestPKI
     public let seed: UInt64
+    /// The header every payload is signed under (the chain's, as Apple's carry it), made once.
+    private let header: String
 
     public init(seed: UInt64 = 42) throws {
         self.seed = seed
         self.pki = try TestPKI(reference: Self.start)
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "x5c": pki.x5c], options: [.sortedKeys])
+        self.header = TestPKI.base64URL(header)
+    }
+
+    /// A compact JWS of `payload` signed by the PKI's leaf: what `TestPKI.sign` makes, with the header
+    /// made once.
+    public func sign(payload: Data) -> String {
+        let input = header + "." + TestPKI.base64URL(payload)
+        guard let signature = try? pki.leafKey.signature(for: Data(input.utf8)) else { return input + "." }
+        return input + "." + TestPKI.base64URL(signature.rawRepresentation)
+    }
+
+    public func sign<Payload: Encodable>(_ payload: Payload) -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return sign(payload: (try? encoder.encode(payload)) ?? Data())
     }
 
     /// The app of subscriber `index`.
@@ -182,7 +201,7 @@ public struct SignedPopulation: Sendable {
             id: id, appUserID: user, source: .appTransaction, idempotencyKey: "transaction:\(transaction.transactionId ?? "")",
             transactionID: transaction.transactionId, originalTransactionID: transaction.originalTransactionId.map { OriginalTransactionID($0) },
             signedDate: transaction.signedDate, receivedAt: transaction.signedDate ?? Self.start, payload: .transaction(transaction),
-            rawSignedPayload: signed ? pki.sign(transaction) : nil)
+            rawSignedPayload: signed ? sign(transaction) : nil)
     }
 
     /// A notification as Apple sends it: no subscriber named (the purchase's link finds them), its
@@ -196,14 +215,14 @@ public struct SignedPopulation: Sendable {
         var payload: String?
         if sign {
             var data: [String: Any] = ["bundleId": app.bundleID, "environment": "Sandbox", "status": 1]
-            if let transaction { data["signedTransactionInfo"] = pki.sign(transaction) }
-            if let renewal { data["signedRenewalInfo"] = pki.sign(renewal) }
+            if let transaction { data["signedTransactionInfo"] = sign(transaction) }
+            if let renewal { data["signedRenewalInfo"] = sign(renewal) }
             var body: [String: Any] = [
                 "notificationType": type.rawValue, "notificationUUID": uuid, "version": "2.0", "signedDate": Int64(signed.timeIntervalSince1970 * 1000),
                 "data": data,
             ]
             if let subtype { body["subtype"] = subtype.rawValue }
-            payload = pki.sign(payload: (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data())
+            payload = sign(payload: (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data())
         }
         return LedgerEvent(
             id: id, appUserID: nil, source: .appStoreNotification, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,

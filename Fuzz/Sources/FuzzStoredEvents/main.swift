@@ -18,6 +18,9 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let json = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     checkCells(json)
     checkSignedPayload(Array(UnsafeBufferPointer(start: bytes, count: count)))
+    // The event column's compact form: what it keeps reads back; any stored text reads or is refused.
+    guard StoredEventJSON.expand(StoredEventJSON.compact(json)) == json else { fatalError("\(json) does not read back from its compact form") }
+    _ = StoredEventJSON.expand(json)
     guard let read = StoredEventReader.event(json) else { return 0 }
     let decoded = try? StoredJSON.decoder().decode(LedgerEvent.self, from: Data(json.utf8))
     guard read == decoded else { fatalError("the reader and JSONDecoder disagree on \(json): \(read) vs \(String(describing: decoded))") }

@@ -19,13 +19,14 @@ enum StoredJSON {
         return decoder
     }
 
-    /// The event as stored in `event`: without its signed payload, which has a column of its own.
+    /// The event as stored in `event`: without its signed payload, which has a column of its own, and
+    /// compact when that is shorter (``StoredEventJSON``).
     static func encode(_ event: LedgerEvent) throws(StorageError) -> String {
         var stored = event
         stored.rawSignedPayload = nil
-        if let json = StoredEventWriter.json(stored) { return json }
+        if let json = StoredEventWriter.json(stored) { return StoredEventJSON.compact(json) }
         do {
-            return String(decoding: try encoder.encode(stored), as: UTF8.self)
+            return StoredEventJSON.compact(String(decoding: try encoder.encode(stored), as: UTF8.self))
         } catch {
             throw StorageError(.corruptRecord, "the event \(event.id) does not encode", underlying: error)
         }
@@ -36,7 +37,8 @@ enum StoredJSON {
         var events: [LedgerEvent] = []
         events.reserveCapacity(rows.count)
         for row in rows {
-            guard let json = row["event"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no event") }
+            guard let stored = row["event"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no event") }
+            guard let json = StoredEventJSON.expand(stored) else { throw StorageError(.corruptRecord, "a ledger event's compact JSON does not read back") }
             do {
                 var event = try StoredEventReader.event(json) ?? decoder.decode(LedgerEvent.self, from: Data(json.utf8))
                 if let signed = row["signed_payload"]?.text { event.rawSignedPayload = signed }
