@@ -54,15 +54,15 @@ public struct SignedPopulation: Sendable {
         self.seed = seed
         self.pki = try TestPKI(reference: Self.start)
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "x5c": pki.x5c], options: [.sortedKeys])
-        self.header = TestPKI.base64URL(header)
+        self.header = Base64URLText.encode(header)
     }
 
     /// A compact JWS of `payload` signed by the PKI's leaf: what `TestPKI.sign` makes, with the header
     /// made once.
     public func sign(payload: Data) -> String {
-        let input = header + "." + TestPKI.base64URL(payload)
+        let input = header + "." + Base64URLText.encode(payload)
         guard let signature = try? pki.leafKey.signature(for: Data(input.utf8)) else { return input + "." }
-        return input + "." + TestPKI.base64URL(signature.rawRepresentation)
+        return input + "." + Base64URLText.encode(signature.rawRepresentation)
     }
 
     public func sign<Payload: Encodable>(_ payload: Payload) -> String {
@@ -214,15 +214,15 @@ public struct SignedPopulation: Sendable {
         let uuid = id.uuidString.lowercased()
         var payload: String?
         if sign {
-            var data: [String: Any] = ["bundleId": app.bundleID, "environment": "Sandbox", "status": 1]
-            if let transaction { data["signedTransactionInfo"] = sign(transaction) }
-            if let renewal { data["signedRenewalInfo"] = sign(renewal) }
-            var body: [String: Any] = [
-                "notificationType": type.rawValue, "notificationUUID": uuid, "version": "2.0", "signedDate": Int64(signed.timeIntervalSince1970 * 1000),
-                "data": data,
-            ]
-            if let subtype { body["subtype"] = subtype.rawValue }
-            payload = sign(payload: (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data())
+            // Apple's notification JSON, written out: every value here needs no escape.
+            var data = #"{"bundleId":"\#(app.bundleID)","environment":"Sandbox""#
+            if let renewal { data += #","signedRenewalInfo":"\#(self.sign(renewal))""# }
+            if let transaction { data += #","signedTransactionInfo":"\#(self.sign(transaction))""# }
+            data += #","status":1}"#
+            var body = #"{"data":\#(data),"notificationType":"\#(type.rawValue)","notificationUUID":"\#(uuid)","signedDate":\#(Int64(signed.timeIntervalSince1970 * 1000))"#
+            if let subtype { body += #","subtype":"\#(subtype.rawValue)""# }
+            body += #","version":"2.0"}"#
+            payload = self.sign(payload: Data(body.utf8))
         }
         return LedgerEvent(
             id: id, appUserID: nil, source: .appStoreNotification, idempotencyKey: "notification:\(uuid)", notificationUUID: uuid,

@@ -22,7 +22,7 @@ enum StoredEventJSON {
     static func expand(_ stored: String) -> String? {
         guard stored.hasPrefix(prefix) else { return stored }
         guard let deflated = Data(base64Encoded: String(stored.dropFirst(prefix.count))),
-            let json = Deflate.decompress(Array(deflated), dictionary: dictionary, limit: expandedLimit), !json.isEmpty
+            let json = Deflate.decompress(deflated.bytes, dictionary: dictionary, limit: expandedLimit), !json.isEmpty
         else { return nil }
         return String(decoding: json, as: UTF8.self)
     }

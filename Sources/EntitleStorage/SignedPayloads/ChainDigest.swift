@@ -1,4 +1,5 @@
 import Crypto
+import NIOConcurrencyHelpers
 
 /// A certificate chain's key in `certificate_chains`: the first 16 bytes of the SHA-256 of the exact
 /// text of a JWS header's `x5c` array. Stored as lowercase hex.
@@ -9,6 +10,20 @@ struct ChainDigest: Hashable, Sendable, CustomStringConvertible {
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     init(of chain: [UInt8]) { self.bytes = Array(SHA256.hash(data: chain).prefix(Self.length)) }
+
+    /// The digest of `chain`, from the few chains digested last when it is one of them (Apple signs with
+    /// a handful, and a notification carries the same one three times): a comparison instead of a hash.
+    static func recent(_ chain: [UInt8]) -> ChainDigest {
+        if let known = lastDigested.withLockedValue({ $0.first { $0.chain == chain }?.digest }) { return known }
+        let digest = ChainDigest(of: chain)
+        lastDigested.withLockedValue { last in
+            last.insert((chain, digest), at: 0)
+            if last.count > 4 { last.removeLast() }
+        }
+        return digest
+    }
+
+    private static let lastDigested = NIOLockedValueBox<[(chain: [UInt8], digest: ChainDigest)]>([])
 
     /// The digest `hex` spells; `nil` unless it is 32 lowercase hex digits.
     init?(hex: String) {

@@ -1,4 +1,5 @@
 import CZlib
+import Foundation
 
 /// The zlib format (RFC 1950: deflate with the preset dictionary's ID and an Adler-32 of the content,
 /// so a damaged stored value is refused rather than read as other bytes), through the system's zlib.
@@ -61,4 +62,9 @@ enum Deflate {
             }
         }
     }
+}
+
+extension Data {
+    /// The bytes, copied at once (iterating `Data` byte by byte costs a call each).
+    var bytes: [UInt8] { withUnsafeBytes { [UInt8]($0.bindMemory(to: UInt8.self)) } }
 }

@@ -55,7 +55,7 @@ enum StoredSignedPayload {
         if stored.hasPrefix(verbatimPrefix) { return String(stored.dropFirst(verbatimPrefix.count)) }
         guard stored.hasPrefix(prefix) else { return stored }
         guard let deflated = Data(base64Encoded: String(stored.dropFirst(prefix.count))) else { throw .corrupt("its base64 does not decode") }
-        guard let body = Deflate.decompress(Array(deflated), dictionary: StoredSignedPayloadDictionary.bytes, limit: expandedLimit) else {
+        guard let body = Deflate.decompress(deflated.bytes, dictionary: StoredSignedPayloadDictionary.bytes, limit: expandedLimit) else {
             throw .corrupt("it does not inflate")
         }
         var reader = Reader(bytes: body[...])
@@ -82,9 +82,11 @@ enum StoredSignedPayload {
     /// payload's JSON with their chains and nested JWS replaced by escapes (a NUL byte, which their
     /// JSON never holds, and a kind: 1, a chain's 16-byte digest; 2, a nested node's length and bytes).
     private static func node(_ jws: ArraySlice<UInt8>, depth: Int, chains: inout [ChainDigest: [UInt8]]) -> [UInt8]? {
-        let parts = jws.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, let header = Base64URL.decode(parts[0]),
-            let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2]), !header.contains(0), !payload.contains(0)
+        let dot = UInt8(ascii: ".")
+        guard let first = jws.firstIndex(of: dot), let second = jws[(first + 1)...].firstIndex(of: dot),
+            !jws[(second + 1)...].contains(dot), first > jws.startIndex, second > first + 1,
+            let header = Base64URL.decode(jws[..<first]), let payload = Base64URL.decode(jws[(first + 1)..<second]),
+            let signature = Base64URL.decode(jws[(second + 1)...]), !header.contains(0), !payload.contains(0)
         else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(header.count / 4 + payload.count + signature.count + 16)
@@ -102,7 +104,7 @@ enum StoredSignedPayload {
     /// The header with its `x5c` array (from `[` to `]`, as written) replaced by the chain's digest.
     private static func replacingChain(in header: [UInt8], chains: inout [ChainDigest: [UInt8]]) -> [UInt8] {
         let key = Array("\"x5c\"".utf8)
-        guard let keyStart = header.firstRange(of: key)?.lowerBound else { return header }
+        guard let keyStart = firstIndex(of: key, in: header[...]) else { return header }
         var index = keyStart + key.count
         func skipSpace() { while index < header.count, [0x20, 0x09, 0x0A, 0x0D].contains(header[index]) { index += 1 } }
         skipSpace()
@@ -115,7 +117,7 @@ enum StoredSignedPayload {
         let chain = Array(header[index...close])
         // Stored as text: only an ASCII array (base64 strings) is moved out.
         guard chain.allSatisfy({ $0 < 0x80 }) else { return header }
-        let digest = ChainDigest(of: chain)
+        let digest = ChainDigest.recent(chain)
         chains[digest] = chain
         return Array(header[..<index]) + [0, 1] + digest.bytes + Array(header[(close + 1)...])
     }
@@ -124,14 +126,15 @@ enum StoredSignedPayload {
     private static func replacingNested(in payload: [UInt8], depth: Int, chains: inout [ChainDigest: [UInt8]]) -> [UInt8] {
         guard depth + 1 < maximumDepth else { return payload }
         let opening = Array("\"eyJ".utf8)
+        let alphabet = Base64URL.table
         var output: [UInt8] = []
         output.reserveCapacity(payload.count)
         var copied = 0
         var searchFrom = 0
-        while let found = payload[searchFrom...].firstRange(of: opening) {
-            let start = found.lowerBound + 1
+        while let found = firstIndex(of: opening, in: payload[searchFrom...]) {
+            let start = found + 1
             var end = start
-            while end < payload.count, payload[end] == UInt8(ascii: ".") || Base64URL.isAlphabet(payload[end]) { end += 1 }
+            while end < payload.count, payload[end] == UInt8(ascii: ".") || Base64URL.isAlphabet(payload[end], in: alphabet) { end += 1 }
             searchFrom = end
             guard end < payload.count, payload[end] == UInt8(ascii: "\""), let nested = node(payload[start..<end], depth: depth + 1, chains: &chains)
             else { continue }
@@ -143,6 +146,18 @@ enum StoredSignedPayload {
         }
         output.append(contentsOf: payload[copied...])
         return output
+    }
+
+    /// Where `pattern` first starts in `bytes` (its first byte found with `firstIndex`, then compared).
+    private static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+        guard let head = pattern.first else { return bytes.startIndex }
+        var from = bytes.startIndex
+        while let candidate = bytes[from...].firstIndex(of: head) {
+            guard candidate + pattern.count <= bytes.endIndex else { return nil }
+            if bytes[candidate..<(candidate + pattern.count)].elementsEqual(pattern) { return candidate }
+            from = candidate + 1
+        }
+        return nil
     }
 
     // MARK: - Decoding
@@ -162,7 +177,7 @@ enum StoredSignedPayload {
         output.append(UInt8(ascii: "."))
         Base64URL.encode(payload, into: &output)
         output.append(UInt8(ascii: "."))
-        Base64URL.encode(signature, into: &output)
+        Base64URL.encode(Array(signature), into: &output)
         return output
     }
 
