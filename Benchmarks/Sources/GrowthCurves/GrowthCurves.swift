@@ -35,6 +35,7 @@ enum GrowthCurves {
     static let senders = 16
 
     static func main() async throws {
+        setvbuf(stdout, nil, _IOLBF, 0)  // each line as it is printed, into a pipe too
         var sizes = [10_000, 100_000, 1_000_000]
         var ledger: String?
         var arguments = CommandLine.arguments.dropFirst()

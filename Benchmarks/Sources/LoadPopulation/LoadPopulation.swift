@@ -29,6 +29,7 @@ enum LoadPopulation {
     }
 
     static func main() async throws {
+        setvbuf(stdout, nil, _IOLBF, 0)  // each line as it is printed, into a pipe too
         let options = try parse(Array(CommandLine.arguments.dropFirst()))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-population-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
