@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LedgerPopulation
 import NIOCore
 
 /// The growth run's HTTP client of the server on loopback.

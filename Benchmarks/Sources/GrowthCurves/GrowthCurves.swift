@@ -35,7 +35,6 @@ enum GrowthCurves {
     static let senders = 16
 
     static func main() async throws {
-        setvbuf(stdout, nil, _IOLBF, 0)  // each line as it is printed, into a pipe too
         var sizes = [10_000, 100_000, 1_000_000]
         var ledger: String?
         var arguments = CommandLine.arguments.dropFirst()
@@ -56,26 +55,28 @@ enum GrowthCurves {
         let database = try LedgerDatabase(url: url)
         let binary = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] ?? root.appendingPathComponent(".build/release/entitle").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            print("no server binary at \(binary): run `swift build -c release --product entitle` first, or set ENTITLE_BINARY")
+            say("no server binary at \(binary): run `swift build -c release --product entitle` first, or set ENTITLE_BINARY")
             exit(2)
         }
         var logger = Logger(label: "entitle.growth")
         logger.logLevel = .error
         let population = try SignedPopulation(seed: 42)
         let server = try ServerSetup(folder: folder, root: root, binary: binary, database: url)
-        print("growth of \(database) over \(sizes.map(String.init).joined(separator: ", ")) subscribers")
+        say("growth of \(database) over \(sizes.map(String.init).joined(separator: ", ")) subscribers")
 
         var rows: [(size: Int, figures: [String: Double])] = []
         var loaded = 0
+        var signedBytes = 0
         for size in sizes {
             var figures: [String: Double] = [:]
-            print("\n== \(size) subscribers")
+            say("\n== \(size) subscribers")
             let range = loaded..<size
             let load = try await LedgerConnection.with(database, logger: logger) { store in
                 try await PopulationLoader.load(population, subscribers: range, into: store)
             }
             loaded = size
-            print(String(format: "  loaded %d events in %.1f s (%.0f/s)", load.events, load.seconds, Double(load.events) / load.seconds))
+            signedBytes += load.signedBytes
+            say(String(format: "  loaded %d events in %.1f s (%.0f/s)", load.events, load.seconds, Double(load.events) / load.seconds))
             figures["load events/s"] = Double(load.events) / load.seconds
 
             // The analytics brought up to date, as a server running all along would have kept them.
@@ -95,7 +96,7 @@ enum GrowthCurves {
                 return Run.seconds(clock.now - started)
             }
             figures["analytics catch-up s"] = analytics
-            print(String(format: "  analytics brought up to date in %.1f s", analytics))
+            say(String(format: "  analytics brought up to date in %.1f s", analytics))
 
             let rebuild = try Run.time(binary, ["rebuild", "--database", url])
             let rebuilt = try await LedgerConnection.with(database, logger: logger) { store in
@@ -110,7 +111,8 @@ enum GrowthCurves {
             figures["event JSON bytes/event"] = Double(rebuilt.eventJSON) / Double(max(1, rebuilt.events))
             figures["projection bytes/subscriber"] = Double(rebuilt.tables["subscribers"] ?? 0) / Double(size)
             figures["index bytes/event"] = Double(rebuilt.indexTotal) / Double(max(1, rebuilt.events))
-            print(String(format: "  rebuild %.1f s (%.0f events/s); %.0f bytes per event on disk", rebuild, figures["rebuild events/s"] ?? 0,
+            figures["disk / signed payloads received"] = Double(rebuilt.total) / Double(max(1, signedBytes))
+            say(String(format: "  rebuild %.1f s (%.0f events/s); %.0f bytes per event on disk", rebuild, figures["rebuild events/s"] ?? 0,
                          figures["bytes/event"] ?? 0))
 
             let measured = try await server.measure(size: size, population: population)

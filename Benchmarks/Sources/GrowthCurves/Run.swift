@@ -1,4 +1,5 @@
 import Foundation
+import LedgerPopulation
 
 /// Running the `entitle` binary, timed.
 enum Run {
@@ -17,7 +18,7 @@ enum Run {
         process.waitUntilExit()
         let took = seconds(clock.now - started)
         let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        print("  entitle \(arguments.first ?? ""): " + text.replacingOccurrences(of: "\n", with: "\n    "))
+        say("  entitle \(arguments.first ?? ""): " + text.replacingOccurrences(of: "\n", with: "\n    "))
         guard process.terminationStatus == 0 else { throw Client.Failure(message: "entitle \(arguments.first ?? "") exited \(process.terminationStatus)") }
         return took
     }

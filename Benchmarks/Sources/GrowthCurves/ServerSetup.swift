@@ -61,7 +61,8 @@ struct ServerSetup: Sendable {
         let pid = server.processIdentifier
         let http = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)))
+            configuration: .init(
+                redirectConfiguration: .disallow, connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 128)))
         let client = Client(http: http)
         defer {
             server.interrupt()
@@ -81,7 +82,7 @@ struct ServerSetup: Sendable {
                 }
                 figures["read p50 ms (\(pass))"] = p50
                 figures["read p99 ms (\(pass))"] = p99
-                print(String(format: "  GET /v1/subscribers/{id} at %d/s, %@: p50 %.2f ms, p99 %.2f ms, %d failed", GrowthCurves.readRate, pass, p50, p99, failed))
+                say(String(format: "  GET /v1/subscribers/{id} at %d/s, %@: p50 %.2f ms, p99 %.2f ms, %d failed", GrowthCurves.readRate, pass, p50, p99, failed))
             }
 
             // Ingestion: renewals of distinct purchases, signed before the clock starts, and the webhooks they cause.
@@ -118,13 +119,13 @@ struct ServerSetup: Sendable {
             let took = Run.seconds(clock.now - started)
             let acks = sending.acknowledged()
             figures["ingestion /s"] = Double(acks.count) / took
-            print(String(format: "  ingestion: %d of %d notifications acknowledged in %.1f s (%.0f/s)", acks.count, chosen.count, took,
+            say(String(format: "  ingestion: %d of %d notifications acknowledged in %.1f s (%.0f/s)", acks.count, chosen.count, took,
                          Double(acks.count) / took))
             let lags = try await sink.lags(for: acks, within: .seconds(120))
             figures["webhook lag p50 ms"] = Table.percentile(lags.values, 0.5)
             figures["webhook lag p99 ms"] = Table.percentile(lags.values, 0.99)
             figures["webhooks delivered %"] = Double(lags.values.count) / Double(max(1, acks.count)) * 100
-            print(String(format: "  webhooks: %d of %d subscribers' first webhook arrived, lag p50 %.0f ms, p99 %.0f ms",
+            say(String(format: "  webhooks: %d of %d subscribers' first webhook arrived, lag p50 %.0f ms, p99 %.0f ms",
                          lags.values.count, acks.count, figures["webhook lag p50 ms"] ?? 0, figures["webhook lag p99 ms"] ?? 0))
 
             // The analytics API and every dashboard page, each the median of 5 after a first.
@@ -133,21 +134,24 @@ struct ServerSetup: Sendable {
                 figures["\(path) ms"] = try await client.median(path, app: app)
             }
             let cookie = try await client.dashboardSession(app: app)
-            let someone = "user-\(picks[0])"
+            let someone = "user-\(picks.first { SignedPopulation.app(of: $0, seed: population.seed).bundleID == app } ?? 0)"
             let pages = [
                 "/dashboard", "/dashboard/funnels", "/dashboard/cohorts", "/dashboard/products", "/dashboard/subscribers",
                 "/dashboard/subscribers?q=\(someone)", "/dashboard/subscribers/\(someone)", "/dashboard/orders",
             ]
+            var shown: [String] = []
             for page in pages {
-                figures["\(page) ms"] = try await client.median(page, app: nil, cookie: cookie)
+                // The subscriber's ID out of the figure's name, so every size has the same rows.
+                let name = page.replacingOccurrences(of: someone, with: "{id}")
+                figures["\(name) ms"] = try await client.median(page, app: nil, cookie: cookie)
+                shown.append(String(format: "%@ %.1f ms", name, figures["\(name) ms"] ?? 0))
             }
-            print("  analytics and dashboard: " + (["/v1/analytics/overview", "/v1/analytics/funnels"] + pages).map {
-                String(format: "%@ %.0f ms", $0, figures["\($0) ms"] ?? 0)
-            }.joined(separator: ", "))
+            say("  analytics: " + ["/v1/analytics/overview", "/v1/analytics/funnels"].map { String(format: "%@ %.1f ms", $0, figures["\($0) ms"] ?? 0) }
+                .joined(separator: ", ") + "; dashboard: " + shown.joined(separator: ", "))
             figures["RSS at end MB"] = Double(Memory.residentKB(pid)) / 1024
-            print(String(format: "  server RSS: %.0f MB at start, %.0f MB at the end", figures["RSS at start MB"] ?? 0, figures["RSS at end MB"] ?? 0))
+            say(String(format: "  server RSS: %.0f MB at start, %.0f MB at the end", figures["RSS at start MB"] ?? 0, figures["RSS at end MB"] ?? 0))
         } catch {
-            print("  the measurement failed: \(error) (the server's log: \(log.path))")
+            say("  the measurement failed: \(error) (the server's log: \(log.path))")
             throw error
         }
         try await http.shutdown()

@@ -1,3 +1,4 @@
+import LedgerPopulation
 /// The growth table: each figure at every size, beside the first size's (its ratio to it).
 enum Table {
     static func percentile(_ values: some Collection<Double>, _ p: Double) -> Double {
@@ -8,8 +9,8 @@ enum Table {
 
     static func print(_ rows: [(size: Int, figures: [String: Double])]) {
         guard let first = rows.first else { return }
-        Swift.print("\n| measure | " + rows.map { "\($0.size) subscribers" }.joined(separator: " | ") + " |")
-        Swift.print("|---|" + rows.map { _ in "---:|" }.joined())
+        say("\n| measure | " + rows.map { "\($0.size) subscribers" }.joined(separator: " | ") + " |")
+        say("|---|" + rows.map { _ in "---:|" }.joined())
         for name in first.figures.keys.sorted() {
             let base = first.figures[name] ?? .nan
             let cells = rows.map { row -> String in
@@ -18,7 +19,7 @@ enum Table {
                 guard row.size != first.size, base != 0, base.isFinite else { return figure }
                 return figure + String(format: " (%.2f×)", value / base)
             }
-            Swift.print("| \(name) | " + cells.joined(separator: " | ") + " |")
+            say("| \(name) | " + cells.joined(separator: " | ") + " |")
         }
     }
 }

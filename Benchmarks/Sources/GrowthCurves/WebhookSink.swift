@@ -1,4 +1,5 @@
 import Foundation
+import LedgerPopulation
 import Hummingbird
 import Synchronization
 

@@ -29,7 +29,6 @@ enum LoadPopulation {
     }
 
     static func main() async throws {
-        setvbuf(stdout, nil, _IOLBF, 0)  // each line as it is printed, into a pipe too
         let options = try parse(Array(CommandLine.arguments.dropFirst()))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-population-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -39,13 +38,13 @@ enum LoadPopulation {
         logger.logLevel = .error
         let database = try LedgerDatabase(url: ledger.hasPrefix("postgres") ? ledger : "sqlite:\(ledger)")
         let population = try SignedPopulation(seed: options.seed)
-        print("loading \(options.subscribers) subscribers (seed \(options.seed)) into \(database) with \(options.workers) workers, batches of \(options.batch)")
+        say("loading \(options.subscribers) subscribers (seed \(options.seed)) into \(database) with \(options.workers) workers, batches of \(options.batch)")
         let (result, footprint) = try await load(population, options: options, database: database, logger: logger)
-        print(String(format: "  %d subscribers (%d with household members), %d events (%d new), %d signed payloads",
+        say(String(format: "  %d subscribers (%d with household members), %d events (%d new), %d signed payloads",
                      options.subscribers, result.subscribers, result.events, result.appended, result.signed))
-        print(String(format: "  took %.1f s: %.0f events/s; of the workers' time, signing %.1f s and appending %.1f s",
+        say(String(format: "  took %.1f s: %.0f events/s; of the workers' time, signing %.1f s and appending %.1f s",
                      result.seconds, Double(result.events) / result.seconds, result.signing, result.appending))
-        for line in FootprintReport.lines(footprint, signedBytes: result.signedBytes) { print(line) }
+        for line in FootprintReport.lines(footprint, signedBytes: result.signedBytes) { say(line) }
     }
 
     static func load(
@@ -57,7 +56,7 @@ enum LoadPopulation {
                 population, subscribers: 0..<options.subscribers, into: root, workers: options.workers, batch: options.batch
             ) { percent in
                 let step = percent / 10 * 10
-                if last.passed(step) { print("  \(step)%") }
+                if last.passed(step) { say("  \(step)%") }
             }
             return (result, try await LedgerFootprint.measure(root))
         }
