@@ -18,6 +18,7 @@ final class PostgresEngine: SQLEngine {
         """
     /// Out of line (TOAST) as before, without pglz's attempt at compressing each payload first.
     let uncompressedPayloads: String? = "ALTER TABLE ledger_events ALTER COLUMN signed_payload SET STORAGE EXTERNAL"
+    let byteOrder = #" COLLATE "C""#
 
     init(pool: PostgresPool<ContinuousClock>, lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none) {
         self.pool = pool

@@ -23,6 +23,10 @@ public protocol ProjectionStore: Sendable {
     /// Every subscriber with a projection, sorted.
     func subscriberIDs() async throws(StorageError) -> [AppUserID]
 
+    /// Up to `limit` subscribers whose ID starts with `prefix`, in the byte order of their IDs: a range
+    /// of an index, whatever the number of subscribers.
+    func subscriberIDs(startingWith prefix: String, limit: Int) async throws(StorageError) -> [AppUserID]
+
     /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
     func rebuildProjections() async throws(StorageError) -> Int
 

@@ -9,7 +9,7 @@ enum LedgerSchema {
     ///   - uncompressedPayloads: the engine's statement that stores signed payloads without trying to
     ///     compress them, when the engine would otherwise try (PostgreSQL).
     static func migrations(
-        sequenceColumn: String, sequenceReset: String? = nil, uncompressedPayloads: String? = nil
+        sequenceColumn: String, sequenceReset: String? = nil, uncompressedPayloads: String? = nil, byteOrder: String = ""
     ) -> [(version: Int, statements: [String])] {
         [
             (1, [
@@ -335,6 +335,9 @@ enum LedgerSchema {
                 // its chains by digest (StoredSignedPayload). Apple's, so shared by every app.
                 "CREATE TABLE certificate_chains (digest TEXT PRIMARY KEY, chain TEXT NOT NULL)",
             ]),
+            // Support search by the start of a subscriber's ID reads a range of IDs in byte order: on
+            // PostgreSQL, whose default collation may order them otherwise, an index in that order.
+            (25, byteOrder.isEmpty ? [] : ["CREATE INDEX subscribers_id_bytes ON subscribers (app_id, app_user_id\(byteOrder))"]),
         ]
     }
 

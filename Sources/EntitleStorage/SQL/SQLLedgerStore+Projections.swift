@@ -69,6 +69,20 @@ extension SQLLedgerStore {
         }
     }
 
+    func subscriberIDs(startingWith prefix: String, limit: Int) async throws(StorageError) -> [AppUserID] {
+        let app = app
+        let order = engine.byteOrder
+        let limit = min(max(limit, 1), 1_000)
+        // Every ID starting with the prefix sorts from it to it followed by the last code point.
+        let upper = prefix + "\u{10FFFF}"
+        return try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id\(order) >= ? AND app_user_id\(order) < ? "
+                    + "ORDER BY app_user_id\(order) LIMIT \(limit)", [.id(app), .text(prefix), .text(upper)]
+            ).compactMap { $0["app_user_id"]?.id(AppUserID.self) }.filter { $0.rawValue.utf8.starts(with: prefix.utf8) }
+        }
+    }
+
     func subscriberIDs() async throws(StorageError) -> [AppUserID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.id(app)])

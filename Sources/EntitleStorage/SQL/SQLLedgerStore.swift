@@ -83,7 +83,8 @@ final class SQLLedgerStore: LedgerStore {
     /// Brings the schema to `version` (the latest when `nil`); tests start from an older version.
     func migrate(through version: Int?) async throws(StorageError) {
         let migrations = LedgerSchema.migrations(
-            sequenceColumn: engine.sequenceColumn, sequenceReset: engine.sequenceReset, uncompressedPayloads: engine.uncompressedPayloads
+            sequenceColumn: engine.sequenceColumn, sequenceReset: engine.sequenceReset, uncompressedPayloads: engine.uncompressedPayloads,
+            byteOrder: engine.byteOrder
         ).filter { $0.version <= version ?? .max }
         try await engine.transaction { session throws(StorageError) in
             try await session.lock("entitle.migrations")

@@ -32,6 +32,9 @@ protocol SQLEngine: Sendable {
     /// Makes `ledger_events.signed_payload` stored without compression; `nil` when the engine never
     /// compresses (SQLite).
     var uncompressedPayloads: String? { get }
+    /// What makes a text comparison compare bytes (`COLLATE "C"` on PostgreSQL; SQLite's comparison
+    /// already does).
+    var byteOrder: String { get }
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }

@@ -20,6 +20,7 @@ final class SQLiteEngine: SQLEngine {
     let sequenceColumn = "INTEGER PRIMARY KEY AUTOINCREMENT"
     let sequenceReset: String? = nil
     let uncompressedPayloads: String? = nil
+    let byteOrder = ""
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
     /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.

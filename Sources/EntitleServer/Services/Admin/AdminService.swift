@@ -128,8 +128,8 @@ public struct AdminService: AppService {
     public func searchSubscribers(_ query: String, limit: Int = 50) async throws(ServiceError) -> SubscriberSearch {
         do {
             let owner = try await store.owner(originalTransactionID: OriginalTransactionID(query))
-            let matches = try await store.subscriberIDs().filter { $0.rawValue.hasPrefix(query) }.prefix(limit)
-            return SubscriberSearch(query: query, matches: Array(matches), purchaseOwner: owner)
+            let matches = try await store.subscriberIDs(startingWith: query, limit: limit)
+            return SubscriberSearch(query: query, matches: matches, purchaseOwner: owner)
         } catch {
             throw ServiceError(error)
         }
