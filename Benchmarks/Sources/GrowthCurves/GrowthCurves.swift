@@ -96,7 +96,9 @@ enum GrowthCurves {
                     // come through the server and been published then (or the first server would spend
                     // its run publishing them).
                     let app = store.forApp(BundleID(app.bundleID))
-                    let head = try await app.consumerEvents("growth-head", limit: 1, since: .distantFuture).position
+                    // A consumer new each time starts at the head (a known one at its own position).
+                    let head = try await app.consumerEvents(LedgerConsumer(rawValue: "growth-head-\(UUID().uuidString)"), limit: 1, since: .distantFuture)
+                        .position
                     let webhooks = try await app.consumerEvents("webhooks", limit: 1, since: .distantFuture).position
                     _ = try await app.advanceConsumer("webhooks", from: webhooks, to: head)
                 }
