@@ -341,6 +341,13 @@ struct AppStoreServerAPIRoutesTests {
             try await harness.post(
                 client, "/v1/subscribers/nobody/renewal-extensions", key: setup.secret,
                 body: ServerHarness.json(RenewalExtensionRequest(days: 1, reasonCode: 1)), expect: .notFound)
+            // Expired: Apple answers 403 4030004, the purchase's own state, so 409 rather than a gateway's 502.
+            harness.clock.set(expires.addingTimeInterval(30 * 86_400))
+            let ineligible = try await harness.post(
+                client, "/v1/subscribers/reader/renewal-extensions", key: setup.secret,
+                body: ServerHarness.json(RenewalExtensionRequest(days: 7, reasonCode: 3, originalTransactionID: purchase.originalTransactionID)),
+                expect: .conflict)
+            #expect(ServerHarness.errorCode(ineligible) == "appStore.ineligible")
         }
     }
 

@@ -39,6 +39,7 @@ public enum HTTPStatusTable {
         .appStoreNotFound: .notFound,
         .appStoreUnavailable: .serviceUnavailable,
         .appStoreRefused: .badGateway,
+        .appStoreIneligible: .conflict,
         .unknownOffer: .badRequest,
         .offerNotEligible: .forbidden,
         .shuttingDown: .serviceUnavailable,

@@ -79,6 +79,9 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let appStoreUnavailable = Code(rawValue: "appStore.unavailable")
         /// The App Store refused the request (its error code is in the message) or answered what didn't verify.
         public static let appStoreRefused = Code(rawValue: "appStore.refused")
+        /// Apple refused because of the purchase's own state (its 403s: a subscription not eligible for
+        /// a renewal extension, one extended to the maximum already…): the caller's to know, not a gateway's failure.
+        public static let appStoreIneligible = Code(rawValue: "appStore.ineligible")
         /// The promotional offer is not one of the product's in the app's catalog.
         public static let unknownOffer = Code(rawValue: "offer.unknown")
         /// The subscriber is not eligible for the promotional offer under the catalog's rule.
@@ -121,6 +124,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
                 || error.status == 404:
                 .appStoreNotFound
             case .invalidRequest: .invalidRequest
+            case .apple where error.status == 403: .appStoreIneligible
             case _ where error.isRetryable: .appStoreUnavailable
             default: .appStoreRefused
             }
