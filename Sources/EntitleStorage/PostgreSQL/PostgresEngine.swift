@@ -37,6 +37,7 @@ final class PostgresEngine: SQLEngine {
     let chains = CertificateChainCache()
     let appendCall: (any KeptStatement.Type)? = AppendRoutine.self
     let keptAppendCall: (any KeptStatement.Type)? = KeptAppendRoutine.self
+    let linkPurchaseCall: (any KeptStatement.Type)? = LinkPurchaseStatement.self
 
     func readHorizon() async throws(StorageError) -> Int64 {
         try await transaction { session throws(StorageError) in
@@ -201,7 +202,7 @@ final class PostgresEngine: SQLEngine {
     }
 
     /// The statements PostgreSQL keeps prepared: the ledger's and the append routines' calls.
-    static let keptStatements: [any KeptStatement.Type] = LedgerStatements.kept + [AppendRoutine.self, KeptAppendRoutine.self]
+    static let keptStatements: [any KeptStatement.Type] = LedgerStatements.kept + [AppendRoutine.self, KeptAppendRoutine.self, LinkPurchaseStatement.self]
 
     /// Their texts with numbered placeholders, made once (PostgresNIO asks for a prepared statement's
     /// text at each of its runs).

@@ -50,6 +50,12 @@ struct LedgerRows: Sendable {
     func linkPurchase(
         _ original: OriginalTransactionID, to appUserID: AppUserID, at: Date, folding facts: inout SubscriberFacts, _ session: any SQLSession
     ) async throws(StorageError) -> Int {
+        if let call = engine.linkPurchaseCall {
+            let held = try await StoredJSON.decodeEvents(session.execute(
+                call, [.id(app), .id(original), .id(appUserID), SQLValue(at), .id(appUserID), .id(app), .id(original)]))
+            for event in held { facts.apply(event) }
+            return held.count
+        }
         _ = try await session.execute(
             "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
             [.id(app), .id(original), .id(appUserID), SQLValue(at)])

@@ -52,6 +52,10 @@ protocol SQLEngine: Sendable {
     /// One statement doing a whole append when the caller keeps the subscriber's current projection
     /// (``KeptAppendRoutine``), run with ``statement(_:)``; `nil`: appends always run in a transaction.
     var keptAppendCall: (any KeptStatement.Type)? { get }
+    /// One statement linking a purchase to a subscriber and adopting the events held for it
+    /// (``LinkPurchaseStatement``), returning the adopted events' `event` column in sequence order;
+    /// `nil`: the ledger runs the three steps one by one.
+    var linkPurchaseCall: (any KeptStatement.Type)? { get }
     /// Runs `work`, a single statement that writes and is atomic on its own (a stored routine), outside
     /// any transaction: committed when it returns.
     func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T

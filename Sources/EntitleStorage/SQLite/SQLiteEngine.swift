@@ -29,6 +29,7 @@ final class SQLiteEngine: SQLEngine {
     let chains = CertificateChainCache()
     let appendCall: (any KeptStatement.Type)? = nil
     let keptAppendCall: (any KeptStatement.Type)? = nil
+    let linkPurchaseCall: (any KeptStatement.Type)? = nil
 
     /// WAL pages after which a commit checkpoints (`PRAGMA wal_autocheckpoint`).
     static let walCheckpointPages = 4_000
