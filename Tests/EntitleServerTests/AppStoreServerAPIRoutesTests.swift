@@ -140,10 +140,15 @@ struct AppStoreServerAPIRoutesTests {
         }
     }
 
-    @Test("a subscription past its expiry with no news is asked about, and Apple's answer settles it")
+    @Test("a subscription past its expiry with no news is asked about, and Apple's answer settles it, behind more than two pages of other subscribers")
     func unsettled() async throws {
         try await Self.run { setup, client, store in
             let harness = setup.harness
+            // Subscribers whose IDs sort before the reader's: the pass reads them page by page first.
+            let others = (0..<(2 * AppStoreSyncService.reconciliationPage + 100)).map { number in
+                LedgerEvents.admin(number + 1, appUserID: AppUserID(String(format: "a-%05d", number)), at: harness.clock.now, .appTrialStarted(at: harness.clock.now))
+            }
+            _ = try await harness.store.append(contentsOf: others)
             let purchase = try store.purchase(Self.monthly, at: harness.clock.now)
             try await harness.post(
                 client, "/v1/subscribers/reader/transactions", key: setup.secret,

@@ -23,4 +23,27 @@ extension LedgerStoreConformanceTests {
             #expect(try await store.forApp("com.other.app").subscriberIDs(startingWith: "user", limit: 50) == [])
         }
     }
+
+    @Test("every projection page by page in the byte order of IDs, each once, equal to its own read; another app's apart", arguments: StorageEngine.allCases)
+    func projectionPages(engine: StorageEngine) async throws {
+        try await engine.withStore { store in
+            let ids: [AppUserID] = ["user-1", "user-10", "User-1", "user_1", "user%1", "usera", "user-1é", "a", "z", "Zoë"]
+            for (number, id) in ids.enumerated() {
+                _ = try await store.append(LedgerEvents.admin(number + 1, appUserID: id, at: ReferenceTime.start + Double(number), .appTrialStarted(at: ReferenceTime.start + Double(number))))
+            }
+            _ = try await store.forApp("com.other.app").append(LedgerEvents.admin(99, appUserID: "other", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start)))
+            var seen: [AppUserID] = []
+            var cursor: AppUserID?
+            while true {
+                let page = try await store.projections(after: cursor, limit: 3)
+                #expect(page.count <= 3)
+                for (id, facts) in page { #expect(try await store.projection(appUserID: id) == facts) }
+                seen += page.map(\.appUserID)
+                guard let last = page.last else { break }
+                cursor = last.appUserID
+            }
+            #expect(seen == ids.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) })
+            #expect(try await store.projections(after: "zz", limit: 10).isEmpty)
+        }
+    }
 }

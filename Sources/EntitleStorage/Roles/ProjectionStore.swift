@@ -27,6 +27,12 @@ public protocol ProjectionStore: Sendable {
     /// of an index, whatever the number of subscribers.
     func subscriberIDs(startingWith prefix: String, limit: Int) async throws(StorageError) -> [AppUserID]
 
+    /// Up to `limit` subscribers' projections in the byte order of their IDs, from after `cursor` (the
+    /// last ID of the previous page; `nil`: from the first): a range of an index, so a pass over every
+    /// subscriber holds one page at a time, whatever their number. What it reads is not kept in the
+    /// shared cache (a pass would push out what reads keep).
+    func projections(after cursor: AppUserID?, limit: Int) async throws(StorageError) -> [(appUserID: AppUserID, facts: SubscriberFacts)]
+
     /// Recomputes every projection from the ledger; returns how many subscribers were rebuilt.
     func rebuildProjections() async throws(StorageError) -> Int
 

@@ -83,6 +83,32 @@ extension SQLLedgerStore {
         }
     }
 
+    func projections(after cursor: AppUserID?, limit: Int) async throws(StorageError) -> [(appUserID: AppUserID, facts: SubscriberFacts)] {
+        let app = app
+        let order = engine.byteOrder
+        let limit = min(max(limit, 1), 1_000)
+        return try await engine.read { session throws(StorageError) in
+            var sql = "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ?"
+            var values: [SQLValue] = [.id(app)]
+            if let cursor {
+                sql += " AND app_user_id\(order) > ?"
+                values.append(.id(cursor))
+            }
+            sql += " ORDER BY app_user_id\(order) LIMIT \(limit)"
+            var page: [(appUserID: AppUserID, facts: SubscriberFacts)] = []
+            for row in try await session.execute(sql, values) {
+                guard let appUserID: AppUserID = row["app_user_id"]?.id() else { continue }
+                let revision = row["revision"]?.integer ?? 0
+                if revision != 0, let kept = projections.facts(app, appUserID, revision: revision) {
+                    page.append((appUserID, kept))
+                } else if let facts = try StoredJSON.decodeProjection(row["projection"]?.text, appUserID: appUserID) {
+                    page.append((appUserID, facts))
+                }
+            }
+            return page
+        }
+    }
+
     func subscriberIDs() async throws(StorageError) -> [AppUserID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.id(app)])

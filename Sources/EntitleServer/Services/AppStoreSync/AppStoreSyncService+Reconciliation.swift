@@ -14,6 +14,8 @@ extension AppStoreSyncService {
     static let notificationHistoryLimit: TimeInterval = 180 * 86_400
     /// How much of the last pass's window the next one reads again, for notifications Apple recorded late.
     static let reconciliationOverlap: TimeInterval = 3_600
+    /// Subscribers read at a time when looking for unsettled purchases.
+    public static let reconciliationPage = 500
 
     /// One reconciliation pass: reads Apple's Notification History from `since` (default: where the
     /// last pass ended, less an hour; the first pass reads Apple's 180 days) to now and ingests every
@@ -110,29 +112,29 @@ extension AppStoreSyncService {
     }
 
     /// Subscriptions whose current period ended before `now` with nothing signed since: Apple is asked.
+    /// The subscribers are read a page at a time, so a pass holds one page whatever their number.
     private func checkUnsettledPurchases(_ serverAPI: AppStoreServerAPIClient, at now: Date, into report: inout ReconciliationReport) async throws(ServiceError) {
-        let subscribers: [AppUserID]
-        do {
-            subscribers = try await store.subscriberIDs()
-        } catch {
-            throw ServiceError(error)
-        }
-        for appUserID in subscribers {
-            let facts: SubscriberFacts?
+        var cursor: AppUserID?
+        while true {
+            let page: [(appUserID: AppUserID, facts: SubscriberFacts)]
             do {
-                facts = try await store.projection(appUserID: appUserID)
+                page = try await store.projections(after: cursor, limit: Self.reconciliationPage)
             } catch {
                 throw ServiceError(error)
             }
-            for purchase in (facts?.purchases.values).map(Array.init) ?? [] where Self.isUnsettled(purchase, at: now) {
-                report.purchasesChecked += 1
-                do {
-                    report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
-                } catch where SetAsideCollector.isEventsOwn(error) {
-                    // Apple refusing one purchase (or its answer refused here) leaves the others to check.
-                    logger.warning(
-                        "a purchase's statuses could not be recorded",
-                        metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "error.code": "\(error.code)"])
+            guard let last = page.last else { return }
+            cursor = last.appUserID
+            for (appUserID, facts) in page {
+                for purchase in facts.purchases.values where Self.isUnsettled(purchase, at: now) {
+                    report.purchasesChecked += 1
+                    do {
+                        report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
+                    } catch where SetAsideCollector.isEventsOwn(error) {
+                        // Apple refusing one purchase (or its answer refused here) leaves the others to check.
+                        logger.warning(
+                            "a purchase's statuses could not be recorded",
+                            metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "error.code": "\(error.code)"])
+                    }
                 }
             }
         }
