@@ -8,6 +8,7 @@ import EntitleWire
 import Foundation
 import HummingbirdTesting
 import LocalAppStore
+import Logging
 import NIOCore
 import PostgresNIO
 import Testing
@@ -270,6 +271,35 @@ struct WebhookDeliveryTests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    @Test("entitle_webhook_publisher says which instance holds the webhooks lease: the first to publish, then the other once it is released")
+    func publisherGauge() async throws {
+        try await WebhookReceiver.run { url, _ in
+            try await ServerHarness.run(engine: .sqlite) { harness, _ in
+                let metrics = [ServerMetrics(), ServerMetrics()]
+                let instances = metrics.map { metrics in
+                    AppServices(
+                        store: harness.store, catalog: harness.catalog, verifiers: [], metrics: metrics, now: harness.clock.reading,
+                        logger: Logger(label: "entitle.tests.publisher"))
+                }
+                try await instances[0].webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now))
+                func holds(_ index: Int) -> Bool? {
+                    let text = metrics[index].render()
+                    if text.contains(#"entitle_webhook_publisher{app="\#(harness.bundleID)"} 1"#) { return true }
+                    if text.contains(#"entitle_webhook_publisher{app="\#(harness.bundleID)"} 0"#) { return false }
+                    return nil
+                }
+                _ = try await instances[0].webhooks.publishWebhooks(holder: "instance-0")
+                _ = try await instances[1].webhooks.publishWebhooks(holder: "instance-1")
+                #expect(holds(0) == true)
+                #expect(holds(1) == false)
+                await instances[0].webhooks.releaseWebhookLeases()
+                _ = try await instances[1].webhooks.publishWebhooks(holder: "instance-1")
+                #expect(holds(0) == false)
+                #expect(holds(1) == true)
             }
         }
     }

@@ -139,6 +139,16 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// `entitle_webhook_publisher{app}`: 1 while this instance holds the app's webhooks lease (it
+    /// publishes), 0 once another instance has it.
+    func recordWebhookPublisher(app: BundleID, holding: Bool) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_webhook", unitName: "publisher", helpText: "1 while this instance holds the app's webhooks lease."),
+            labels: [("app", app.rawValue)]
+        ).set(holding ? 1.0 : 0.0)
+    }
+
     /// `entitle_verifications_refused_total{code}`: signed data refused, by verification code.
     func recordRefusedVerification(code: String) {
         registry.makeCounter(

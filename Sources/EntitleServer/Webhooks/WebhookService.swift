@@ -39,6 +39,7 @@ public struct WebhookService: AppService {
         do {
             let lease = try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
             heldLeases.keep(lease, job: job, holder: holder)
+            if job == Self.webhookJob { metrics.recordWebhookPublisher(app: bundleID, holding: lease != nil) }
             return lease
         } catch {
             throw ServiceError(error)
@@ -49,6 +50,7 @@ public struct WebhookService: AppService {
     public func releaseWebhookLeases() async {
         for lease in heldLeases.takeAll() {
             try? await store.completeJob(lease, mark: nil)
+            if lease.job == Self.webhookJob { metrics.recordWebhookPublisher(app: bundleID, holding: false) }
         }
     }
 
