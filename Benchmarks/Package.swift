@@ -105,6 +105,23 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ClusterSoak",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "EntitleStorage", package: "Entitle"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleWire", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+                .product(name: "AppStoreServerAPI", package: "Entitle"),
+                .product(name: "LocalAppStore", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "Entitle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
             name: "PostgresRoundTrip",
             dependencies: [
                 "LedgerPopulation",
