@@ -75,6 +75,7 @@ extension AppStoreSyncService {
             metadata: [
                 "app": "\(bundleID)", "notifications.read": "\(report.notificationsRead)", "notifications.added": "\(report.notificationsAdded)",
                 "purchases.checked": "\(report.purchasesChecked)", "status.added": "\(report.statusEventsAdded)",
+                "duration.seconds": "\(String(format: "%.1f", report.seconds))",
             ])
         return report
     }
