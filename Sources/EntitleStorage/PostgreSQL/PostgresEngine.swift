@@ -199,6 +199,18 @@ final class PostgresEngine: SQLEngine {
         func lock(_ key: String) async throws(StorageError) {
             _ = try await execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(key)])
         }
+
+        /// Up to 500 locks a statement, taken in the order of the VALUES list as it is scanned.
+        func lock(_ keys: [String]) async throws(StorageError) {
+            var start = 0
+            while start < keys.count {
+                let part = keys[start..<min(keys.count, start + 500)]
+                let values = Array(repeating: "(?)", count: part.count).joined(separator: ", ")
+                _ = try await execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES \(values)) AS t(k)", part.map { SQLValue.text($0) })
+                start += part.count
+            }
+        }
     }
 
     /// The statements PostgreSQL keeps prepared: the ledger's and the append routines' calls.

@@ -107,6 +107,36 @@ struct LedgerRows: Sendable {
         return facts
     }
 
+    /// Inserts the projections of subscribers who have none (the rebuild deleted theirs), each under a new
+    /// revision, up to 100 a statement, and keeps them; returns each one's stored JSON, in order.
+    func insertProjections(
+        _ folded: [(appUserID: AppUserID, facts: SubscriberFacts, events: Int, at: Date)], app: BundleID, _ session: any SQLSession
+    ) async throws(StorageError) -> [(AppUserID, String)] {
+        var written: [(AppUserID, String)] = []
+        written.reserveCapacity(folded.count)
+        var start = 0
+        while start < folded.count {
+            let part = folded[start..<min(folded.count, start + 100)]
+            var binds: [SQLValue] = []
+            binds.reserveCapacity(part.count * 6)
+            var kept: [(AppUserID, SubscriberFacts, Int64)] = []
+            for item in part {
+                let json = try StoredJSON.encodeProjection(item.facts, appUserID: item.appUserID)
+                let revision = ProjectionCache.newRevision()
+                binds += [.id(app), .id(item.appUserID), .text(json), .integer(Int64(item.events)), SQLValue(item.at), .integer(revision)]
+                written.append((item.appUserID, json))
+                kept.append((item.appUserID, item.facts, revision))
+            }
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: part.count).joined(separator: ", ")
+            _ = try await session.execute(
+                "INSERT INTO subscribers (app_id, app_user_id, projection, event_count, updated_at, revision) VALUES \(rows)", binds)
+            // Kept now, even before the commit: a rolled-back write leaves a revision no row has.
+            for (id, facts, revision) in kept { projections.keep(facts, revision: revision, app: app, appUserID: id) }
+            start += part.count
+        }
+        return written
+    }
+
     /// Stores `facts` as `appUserID`'s projection under a new revision, and keeps them; returns the
     /// stored JSON.
     @discardableResult

@@ -69,7 +69,7 @@ extension SQLLedgerStore {
         }
         return try await engine.transaction { session throws(StorageError) in
             var folds = read
-            for id in ids { try await session.lock(LedgerRows.subscriberLock(app, id)) }
+            try await session.lock(ids.map { LedgerRows.subscriberLock(app, $0) })
             // Events that arrived since the read: those subscribers are folded again, under their locks.
             let latest = try await session.execute(
                 """
@@ -91,10 +91,11 @@ extension SQLLedgerStore {
             }
             _ = try await session.execute(
                 "DELETE FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)", [.id(app)] + list.values)
+            let written = try await self.rows.insertProjections(
+                folds.keys.sorted().compactMap { id in folds[id].map { (id, $0.facts, $0.events, $0.latest) } }, app: app, session)
             var report = ProjectionRebuild()
-            for id in folds.keys.sorted() {
+            for (id, json) in written {
                 guard let fold = folds[id] else { continue }
-                let json = try await self.rows.store(fold.facts, app: app, appUserID: id, addedEvents: fold.events, at: fold.latest, session)
                 report.rebuilt += 1
                 report.events += fold.events
                 // The same text is the same facts; other text (an older writer's) is compared decoded.

@@ -8,9 +8,16 @@ protocol SQLSession: Sendable {
     func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
     /// Serialises writers of one key (a subscriber or a purchase) until the transaction ends.
     func lock(_ key: String) async throws(StorageError)
+    /// Takes the locks of `keys` in their order, as ``lock(_:)`` one after the other would (engines may
+    /// take them in fewer round trips).
+    func lock(_ keys: [String]) async throws(StorageError)
 }
 
 extension SQLSession {
+    func lock(_ keys: [String]) async throws(StorageError) {
+        for key in keys { try await lock(key) }
+    }
+
     /// A kept statement run as any other, by its text (SQLite keeps every statement by its text).
     func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
         try await execute(Statement.sql, binds)
