@@ -70,17 +70,7 @@ enum ClusterSoak {
 
         // What the instances are given: each app's catalog, the PKI signing this run's data, Apple's
         // stand-in and its key for the first app, the webhook endpoint.
-        let catalogs = try [("ScreenTimeRewards", 0), ("Epilogue", 1), ("PantryPal", 2)].map { name, index in
-            let copy = folder.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: root.appendingPathComponent("Examples/\(name)"), to: copy)
-            let file = copy.appendingPathComponent("entitlements.json")
-            guard var document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else {
-                throw CocoaError(.fileReadCorruptFile)
-            }
-            document["bundleID"] = apps[index]
-            try JSONSerialization.data(withJSONObject: document).write(to: file)
-            return copy
-        }
+        let catalogs = try SignedPopulation.catalogs(from: root, into: folder)
         let pki = try TestPKI(reference: Date())
         let rootFile = folder.appendingPathComponent("root.der")
         try Data(TestPKI.der(pki.root)).write(to: rootFile)

@@ -23,18 +23,7 @@ struct ServerSetup: Sendable {
     init(folder: URL, root: URL, binary: String, database: String) throws {
         self.binary = binary
         self.database = database
-        // Each app's catalog, saying its bundle ID, as `serve` wants with several apps.
-        catalogs = try [("ScreenTimeRewards", 0), ("Epilogue", 1), ("PantryPal", 2)].map { name, index in
-            let copy = folder.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: root.appendingPathComponent("Examples/\(name)"), to: copy)
-            let file = copy.appendingPathComponent("entitlements.json")
-            guard var document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else {
-                throw CocoaError(.fileReadCorruptFile)
-            }
-            document["bundleID"] = SignedPopulation.apps[index].bundleID
-            try JSONSerialization.data(withJSONObject: document).write(to: file)
-            return copy
-        }
+        catalogs = try SignedPopulation.catalogs(from: root, into: folder)
         pki = try TestPKI(reference: Date())
         rootFile = folder.appendingPathComponent("root.der")
         try Data(TestPKI.der(pki.root)).write(to: rootFile)
