@@ -86,6 +86,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownOffer = Code(rawValue: "offer.unknown")
         /// The subscriber is not eligible for the promotional offer under the catalog's rule.
         public static let offerNotEligible = Code(rawValue: "offer.notEligible")
+        /// A reconciliation pass stopped: another instance holds the lease it ran under (its own lapsed).
+        public static let reconciliationLeaseLost = Code(rawValue: "reconciliation.leaseLost")
         /// Work stopped because the server is shutting down; the same request succeeds on a running server.
         public static let shuttingDown = Code(rawValue: "server.shuttingDown")
         /// Something failed that is no fault of the caller's; details are logged, never returned.

@@ -16,6 +16,9 @@ extension AppStoreSyncService {
     static let reconciliationOverlap: TimeInterval = 3_600
     /// Subscribers read at a time when looking for unsettled purchases.
     public static let reconciliationPage = 500
+    /// How long a pass holds its lease without renewing it; each page of a long pass renews it, so a
+    /// pass longer than this keeps it, and after a crash another instance takes over within this.
+    static let reconciliationLease: TimeInterval = 15 * 60
 
     /// One reconciliation pass: reads Apple's Notification History from `since` (default: where the
     /// last pass ended, less an hour; the first pass reads Apple's 180 days) to now and ingests every
@@ -33,7 +36,7 @@ extension AppStoreSyncService {
         let end = now()
         let lease: JobLease?
         do {
-            lease = try await store.acquireJob(Self.reconciliationJob, holder: holder, now: end, until: end + 15 * 60)
+            lease = try await store.acquireJob(Self.reconciliationJob, holder: holder, now: end, until: end + Self.reconciliationLease)
         } catch {
             throw ServiceError(error)
         }
@@ -50,8 +53,8 @@ extension AppStoreSyncService {
         // the others don't add to what Apple is refusing), and the mark where the last completed pass
         // left it. One cut short by shutdown releases it: the next instance starts at once.
         do throws(ServiceError) {
-            try await readNotificationHistory(serverAPI, into: &report)
-            try await checkUnsettledPurchases(serverAPI, at: end, into: &report)
+            try await readNotificationHistory(serverAPI, holder: holder, into: &report)
+            try await checkUnsettledPurchases(serverAPI, at: end, holder: holder, into: &report)
             try await checkHeldPurchases(serverAPI, into: &report)
             do {
                 try await store.completeJob(lease, mark: end)
@@ -80,10 +83,28 @@ extension AppStoreSyncService {
         return report
     }
 
-    private func readNotificationHistory(_ serverAPI: AppStoreServerAPIClient, into report: inout ReconciliationReport) async throws(ServiceError) {
+    /// Renews the pass's lease, as each page of a long pass does; throws `reconciliation.leaseLost` when
+    /// another instance holds it (this pass's lapsed), so the two don't run side by side.
+    private func renewReconciliationLease(holder: String) async throws(ServiceError) {
+        let at = now()
+        let renewed: JobLease?
+        do {
+            renewed = try await store.acquireJob(Self.reconciliationJob, holder: holder, now: at, until: at + Self.reconciliationLease)
+        } catch {
+            throw ServiceError(error)
+        }
+        guard renewed != nil else {
+            throw ServiceError(.reconciliationLeaseLost, "another instance holds the reconciliation lease of \(bundleID): this pass stops")
+        }
+    }
+
+    private func readNotificationHistory(
+        _ serverAPI: AppStoreServerAPIClient, holder: String, into report: inout ReconciliationReport
+    ) async throws(ServiceError) {
         let request = NotificationHistoryRequest(startDate: report.from, endDate: report.to)
         var token: String?
         repeat {
+            if token != nil { try await renewReconciliationLease(holder: holder) }
             let page: (notifications: [(signedPayload: String, verified: VerifiedNotification)], refused: Int, next: String?)
             do {
                 page = try await serverAPI.notificationHistory(request, paginationToken: token)
@@ -114,9 +135,12 @@ extension AppStoreSyncService {
 
     /// Subscriptions whose current period ended before `now` with nothing signed since: Apple is asked.
     /// The subscribers are read a page at a time, so a pass holds one page whatever their number.
-    private func checkUnsettledPurchases(_ serverAPI: AppStoreServerAPIClient, at now: Date, into report: inout ReconciliationReport) async throws(ServiceError) {
+    private func checkUnsettledPurchases(
+        _ serverAPI: AppStoreServerAPIClient, at now: Date, holder: String, into report: inout ReconciliationReport
+    ) async throws(ServiceError) {
         var cursor: AppUserID?
         while true {
+            try await renewReconciliationLease(holder: holder)
             let page: [(appUserID: AppUserID, facts: SubscriberFacts)]
             do {
                 page = try await store.projections(after: cursor, limit: Self.reconciliationPage)
