@@ -43,21 +43,7 @@ struct AppStoreServerAPIRoutesTests {
         let api = LocalServerAPI(
             credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
             store: .init(signer: authority.signer, deliver: { _ in false }), now: clock.reading)
-        let router = Router()
-        for method in [HTTPRequest.Method.get, .post, .put] {
-            router.on("/**", method: method) { request, _ in
-                let body = try await request.body.collect(upTo: 1 << 20)
-                var query: [String: String] = [:]
-                for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
-                let answer = await api.handle(
-                    method: request.method.rawValue, path: request.uri.path, query: query, authorization: request.headers[.authorization],
-                    body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil)
-                var headers = HTTPFields()
-                for (name, value) in answer.headers { headers[HTTPField.Name(name)!] = value }
-                return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-            }
-        }
-        let apple = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let apple = Application(router: api.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await apple.test(.live) { appleClient in
             let port = try #require(appleClient.port)
             let base = try #require(URL(string: "http://127.0.0.1:\(port)"))

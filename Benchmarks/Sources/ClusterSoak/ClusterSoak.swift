@@ -227,13 +227,13 @@ enum ClusterSoak {
 
         report(
             options: options, traffic: traffic, acknowledged: acknowledged, ledger: ledger, before: before, after: after, drained: drained,
-            sink: sink.counts, restarts: instances[1].restarts, rss: rss, exits: exits, apple: apple)
+            sink: sink.counts, restarts: instances[1].restarts, rss: rss, exits: exits, instances: instances)
     }
 
     static func report(
         options: Options, traffic: Traffic, acknowledged: (notifications: Set<String>, usage: Set<String>), ledger: LedgerCheck.Found,
         before: WebhookTotals, after: WebhookTotals, drained: Double, sink: (distinct: Int, requests: Int), restarts: [(at: Int, ready: Double)],
-        rss: [Monitor.Sample], exits: [Int32], apple: AppleStandIn
+        rss: [Monitor.Sample], exits: [Int32], instances: [Instance]
     ) {
         say("\n| requests | sent | 2xx | failed | answered by the other instance | p50 | p99 |")
         say("|---|---:|---:|---:|---:|---:|---:|")
@@ -274,6 +274,20 @@ enum ClusterSoak {
                          peak / 1024))
         }
         say("exit status after SIGINT: A \(exits[0]), B \(exits[1])")
+        for instance in instances {
+            for pass in reconciliationPasses(instance.log) { say("reconciliation pass completed by \(instance.name): \(pass)") }
+        }
+    }
+
+    /// What each completed reconciliation pass logged: its duration, the notifications read and added,
+    /// the purchases checked.
+    static func reconciliationPasses(_ log: URL) -> [String] {
+        guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").filter { $0.hasSuffix("reconciliation pass") }.map { line in
+            line.split(separator: " ").filter { field in
+                ["duration.seconds=", "notifications.read=", "notifications.added=", "purchases.checked=", "status.added="].contains { field.hasPrefix($0) }
+            }.joined(separator: " ")
+        }
     }
 
     /// Waits until the instance answers `/ready` with 200 (false after 3 minutes).
