@@ -94,6 +94,7 @@ printf '%s' '{"appUserID":"u1","id":"00000000-0000-4000-8000-000000000005","idem
 printf '%s' '{"appUserID":"u1","id":"00000000-0000-4000-8000-000000000007","idempotencyKey":"admin:7","payload":{"appTrialStarted":{"at":1735689600000}},"receivedAt":1735689600000,"source":"app_trial_start"}' > "$work/FuzzStoredEvents/trial"
 printf '%s' '{"id":"00000000-0000-4000-8000-000000000008","idempotencyKey":"admin:8","payload":{"renewalInfo":{"_0":{"expirationIntent":2,"priceIncreaseStatus":1,"renewalDate":1e12}}},"receivedAt":-0,"source":"admin"}' > "$work/FuzzStoredEvents/renewal"
 printf '%s' '[{"d":20454,"m":"revenue","p":"com.screentimerewards.individual.monthly","c":"USD","h":"2026-01","v":7990},{"d":20485,"m":"active_paid","p":"com.screentimerewards.individual.monthly","c":"","h":"","v":-1},{"d":-3,"m":"mrr","p":"p","c":"EUR","h":"","v":9223372036854775807}]' > "$work/FuzzStoredEvents/cells"
+printf '%s' '~1{"apzUse' > "$work/FuzzStoredEvents/prefixed"  # text that starts as the compact form does
 printf '%s' '{"s":["revenue","com.screentimerewards.individual.monthly","USD","2026-01","active_paid","","mrr","p","EUR"],"c":[20454,0,1,2,3,7990,20485,4,1,5,5,-1,-3,6,7,8,5,9223372036854775807]}' > "$work/FuzzStoredEvents/cell-table"
 cp $vectors/apple-shaped/signedNotification "$work/FuzzStoredEvents/signed-notification"
 cp $vectors/apple-shaped/signedTransaction "$work/FuzzStoredEvents/signed-transaction"

@@ -33,6 +33,14 @@ struct StoredEventJSONTests {
         #expect(StoredEventJSON.expand(json) == json)
     }
 
+    /// libFuzzer's find: text starting with the prefix, stored as written, read as a damaged compact form.
+    @Test("text that starts with the compact prefix reads back as written", arguments: [#"~1{"apzUse"#, "~1", "~1eJwDAAAAAAE="])
+    func prefixed(text: String) {
+        let stored = StoredEventJSON.compact(text)
+        #expect(stored != text)
+        #expect(StoredEventJSON.expand(stored) == text)
+    }
+
     @Test("a damaged compact form is a corrupt record, not other JSON", arguments: ["~1", "~1AAAA", "~1eJwDAAAAAAE=", "~1!!"])
     func damaged(stored: String) {
         #expect(StoredEventJSON.expand(stored) == nil)

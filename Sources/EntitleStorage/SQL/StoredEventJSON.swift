@@ -11,11 +11,14 @@ enum StoredEventJSON {
     /// Shorter JSON is stored as written: the base64 and the checksum would outweigh the saving.
     static let smallest = 160
 
+    /// Text that itself starts with ``prefix`` (never JSON) is always stored compact, so that every text
+    /// reads back as written.
     static func compact(_ json: String) -> String {
         let bytes = Array(json.utf8)
-        guard bytes.count >= smallest, let deflated = Deflate.compress(bytes, dictionary: dictionary) else { return json }
+        let ambiguous = json.hasPrefix(prefix)
+        guard bytes.count >= smallest || ambiguous, let deflated = Deflate.compress(bytes, dictionary: dictionary) else { return json }
         let stored = prefix + Data(deflated).base64EncodedString()
-        return stored.utf8.count < bytes.count ? stored : json
+        return stored.utf8.count < bytes.count || ambiguous ? stored : json
     }
 
     /// The JSON `stored` keeps; `nil` when it is a compact form that does not read back.
