@@ -33,7 +33,9 @@ struct AppStoreServerAPIClientTests {
         let authority: LocalCertificateAuthority
         let sent: Sent
 
-        func client(now: @escaping @Sendable () -> Date = { Date() }, key override: P256.Signing.PrivateKey? = nil, retries: Int = 2) -> AppStoreServerAPIClient {
+        func client(
+            now: @escaping @Sendable () -> Date = { Date() }, key override: P256.Signing.PrivateKey? = nil, retries: Int = 2, pacer: RequestPacer = RequestPacer()
+        ) -> AppStoreServerAPIClient {
             let token = APIToken(key: override ?? key, keyID: "KEY123", issuerID: "issuer-1", bundleID: "com.example")
             let verifier = SignedDataVerifier(
                 configuration: VerifierConfiguration(
@@ -41,7 +43,7 @@ struct AppStoreServerAPIClientTests {
             return AppStoreServerAPIClient(
                 token: token,
                 endpoints: .init(production: base.appendingPathComponent("prod"), sandbox: base.appendingPathComponent("sandbox")),
-                verifiers: [verifier], retries: retries, retryDelay: .milliseconds(5), now: now)
+                verifiers: [verifier], retries: retries, retryDelay: .milliseconds(5), pacer: pacer, now: now)
         }
 
         func record(_ transaction: JWSTransactionDecodedPayload, signer: TestPKI? = nil) {
@@ -161,13 +163,43 @@ struct AppStoreServerAPIClientTests {
     func retries() async throws {
         try await Self.run { (setup: Setup) async throws in
             setup.record(Self.subscription(setup, original: "500", id: "500", day: 0))
-            setup.api.failNext(status: 429, retryAfter: 0, errorCode: AppStoreServerAPIError.rateLimitExceeded)
+            setup.api.failNext(status: 429, retryAt: Date(), errorCode: AppStoreServerAPIError.rateLimitExceeded)
             setup.api.failNext(status: 503)
             #expect(try await setup.client().transaction("500").transactionId == "500")
-            for _ in 0..<3 { setup.api.failNext(status: 429, retryAfter: 0, errorCode: AppStoreServerAPIError.rateLimitExceeded) }
+            for _ in 0..<3 { setup.api.failNext(status: 429, retryAt: Date(), errorCode: AppStoreServerAPIError.rateLimitExceeded) }
             let error = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client(retries: 2).transaction("500") }
             #expect(error?.kind == .rateLimited && error?.isRetryable == true)
         }
+    }
+
+    @Test("a Retry-After past the longest wait fails the call at once, and every client sharing its pacer, without asking Apple")
+    func farRetryAfter() async throws {
+        try await Self.run { (setup: Setup) async throws in
+            setup.record(Self.subscription(setup, original: "510", id: "510", day: 0))
+            let pacer = RequestPacer()
+            setup.api.failNext(status: 429, retryAt: Date().addingTimeInterval(3_600), errorCode: AppStoreServerAPIError.rateLimitExceeded)
+            // Retries are left, and Apple would answer the next request: the client did not wait for it.
+            let first = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client(retries: 3, pacer: pacer).transaction("510") }
+            #expect(first?.kind == .rateLimited)
+            let held = await #expect(throws: AppStoreServerAPIError.self) { try await setup.client(pacer: pacer).transaction("510") }
+            #expect(held?.kind == .rateLimited && held?.message.contains("transactionInfo") == true)
+            // Another endpoint, and a client with a pacer of its own, still reach Apple.
+            #expect(try await setup.client(pacer: pacer).subscriptionStatuses("510").count == 1)
+            #expect(try await setup.client().transaction("510").transactionId == "510")
+        }
+    }
+
+    static let retryAfterCases: [(header: String?, seconds: Double?)] = [
+        ("1764428401000", 1), ("1764428400000", 0), ("1764428390000", 0), (" 1764428402500 ", 2.5), ("9223372036854775807", 86_400),
+        ("2", 2), ("0", 0), ("86401", 86_400), (nil, nil), ("", nil), ("-5", nil), ("1.5", nil), ("inf", nil), ("nan", nil), ("1e300", nil),
+        ("99999999999999999999", nil), ("Wed, 21 Oct 2015 07:28:00 GMT", nil), ("+3", 3),
+    ]
+
+    /// Apple's `Retry-After` is a UNIX time in milliseconds; HTTP's delay in seconds is read too. No value traps.
+    @Test("Retry-After is read as Apple writes it, bounded to a day, and anything else is the client's own back-off", arguments: retryAfterCases)
+    func retryAfterValues(header: String?, seconds: Double?) {
+        let wait = AppStoreServerAPIClient.retryWait(header, now: Date(timeIntervalSince1970: 1_764_428_400))
+        #expect(wait == seconds.map { .milliseconds(Int64($0 * 1000)) })
     }
 
     @Test("a token that expired, or one signed with another key, is refused with 401 as Apple refuses it")

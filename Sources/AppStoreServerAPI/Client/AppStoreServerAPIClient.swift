@@ -4,10 +4,10 @@ import EntitleAPI
 import Foundation
 
 /// A client of Apple's App Store Server API for one app: signs each request with the app's in-app
-/// purchase key, retries what may succeed later (429 after its Retry-After, 5xx and connection failures
-/// with doubling waits), falls back from production to sandbox where the app accepts sandbox data (an
-/// app not released yet is unknown to production), and verifies every signed datum Apple returns before
-/// handing it over.
+/// purchase key, paces each endpoint within Apple's published rate limits, retries what may succeed
+/// later (429 after its Retry-After, 5xx and connection failures with doubling waits), falls back from
+/// production to sandbox where the app accepts sandbox data (an app not released yet is unknown to
+/// production), and verifies every signed datum Apple returns before handing it over.
 public struct AppStoreServerAPIClient: Sendable {
     /// Where the API is, per environment.
     public struct Endpoints: Sendable {
@@ -38,11 +38,19 @@ public struct AppStoreServerAPIClient: Sendable {
     let verifiers: [SignedDataVerifier]
     let retries: Int
     let retryDelay: Duration
+    /// Apple's clock: tokens' issue times, `Retry-After`'s UNIX times.
     let now: @Sendable () -> Date
+    /// Keeps calls within Apple's rate limits; one per app, shared by the copies of its client.
+    let pacer: RequestPacer
+    /// The clock waits are measured on.
+    let wallClock: @Sendable () -> ContinuousClock.Instant
+    /// The longest wait (a `Retry-After`, a hold) a call sits through; a longer one fails it as rate limited.
+    let maxRetryWait: Duration
 
     public init(
         token: APIToken, endpoints: Endpoints = .apple, transport: any HTTPTransport = URLSessionTransport(), verifiers: [SignedDataVerifier],
-        retries: Int = 3, retryDelay: Duration = .seconds(1), now: @escaping @Sendable () -> Date
+        retries: Int = 3, retryDelay: Duration = .seconds(1), pacer: RequestPacer = RequestPacer(), maxRetryWait: Duration = .seconds(60),
+        wallClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, now: @escaping @Sendable () -> Date
     ) {
         self.token = token
         self.endpoints = endpoints
@@ -50,6 +58,9 @@ public struct AppStoreServerAPIClient: Sendable {
         self.verifiers = verifiers
         self.retries = retries
         self.retryDelay = retryDelay
+        self.pacer = pacer
+        self.maxRetryWait = maxRetryWait
+        self.wallClock = wallClock
         self.now = now
     }
 
@@ -64,7 +75,7 @@ public struct AppStoreServerAPIClient: Sendable {
     public func signedTransaction(
         _ transactionID: String
     ) async throws(AppStoreServerAPIError) -> (signed: String, transaction: JWSTransactionDecodedPayload) {
-        let response: TransactionInfoResponse = try await call("GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
+        let response: TransactionInfoResponse = try await call(.transactionInfo, "GET", "/inApps/v1/transactions/\(Self.segment(transactionID))")
         guard let signed = response.signedTransactionInfo else { throw AppStoreServerAPIError(.unexpectedResponse, "no signedTransactionInfo") }
         return (signed, try await verifyTransaction(signed))
     }
@@ -72,7 +83,7 @@ public struct AppStoreServerAPIClient: Sendable {
     /// Get App Transaction Info: the customer's app transaction, verified. `anyTransactionID` is any of the
     /// customer's transaction IDs, original transaction IDs or app transaction IDs for the app.
     public func appTransaction(_ anyTransactionID: String) async throws(AppStoreServerAPIError) -> AppTransaction {
-        let response: AppTransactionInfoResponse = try await call("GET", "/inApps/v1/transactions/appTransactions/\(Self.segment(anyTransactionID))")
+        let response: AppTransactionInfoResponse = try await call(.appTransactionInfo, "GET", "/inApps/v1/transactions/appTransactions/\(Self.segment(anyTransactionID))")
         guard let signed = response.signedAppTransactionInfo else { throw AppStoreServerAPIError(.unexpectedResponse, "no signedAppTransactionInfo") }
         return try await verify { verifier throws(VerificationError) in try await verifier.verifyAppTransaction(signed) }
     }
@@ -80,7 +91,7 @@ public struct AppStoreServerAPIClient: Sendable {
     /// Finish Transaction: tells the App Store the server has delivered what `transactionID` bought (for
     /// apps that deliver from their server instead of calling StoreKit's `finish()`).
     public func finishTransaction(_ transactionID: String) async throws(AppStoreServerAPIError) {
-        let _: EmptyResponse = try await call("POST", "/inApps/v1/transactions/\(Self.segment(transactionID))/finish")
+        let _: EmptyResponse = try await call(.finishTransaction, "POST", "/inApps/v1/transactions/\(Self.segment(transactionID))/finish")
     }
 
     /// One page of Get Transaction History (v2), verified, from `revision` (the first page when `nil`).
@@ -89,7 +100,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ) async throws(AppStoreServerAPIError) -> (transactions: [JWSTransactionDecodedPayload], revision: String?, hasMore: Bool) {
         var path = "/inApps/v2/history/\(Self.segment(transactionID))?sort=ASCENDING"
         if let revision { path += "&revision=\(Self.segment(revision))" }
-        let response: HistoryResponse = try await call("GET", path)
+        let response: HistoryResponse = try await call(.transactionHistory, "GET", path)
         var transactions: [JWSTransactionDecodedPayload] = []
         for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
         return (transactions, response.revision, response.hasMore ?? false)
@@ -113,7 +124,7 @@ public struct AppStoreServerAPIClient: Sendable {
     public func subscriptionStatuses(
         _ transactionID: String
     ) async throws(AppStoreServerAPIError) -> [(status: Int?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)] {
-        let response: StatusResponse = try await call("GET", "/inApps/v1/subscriptions/\(Self.segment(transactionID))")
+        let response: StatusResponse = try await call(.subscriptionStatuses, "GET", "/inApps/v1/subscriptions/\(Self.segment(transactionID))")
         var statuses: [(status: Int?, transaction: JWSTransactionDecodedPayload?, renewalInfo: JWSRenewalInfoDecodedPayload?)] = []
         for item in (response.data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
             let transaction = try await item.signedTransactionInfo.asyncMap { signed throws(AppStoreServerAPIError) in try await verifyTransaction(signed) }
@@ -135,7 +146,7 @@ public struct AppStoreServerAPIClient: Sendable {
             throw AppStoreServerAPIError(.unexpectedResponse, "the request does not encode: \(error)")
         }
         let path = "/inApps/v1/notifications/history" + (paginationToken.map { "?paginationToken=\(Self.segment($0))" } ?? "")
-        let response: NotificationHistoryResponse = try await call("POST", path, body: body)
+        let response: NotificationHistoryResponse = try await call(.notificationHistory, "POST", path, body: body)
         var notifications: [(signedPayload: String, verified: VerifiedNotification)] = []
         var refused = 0
         for item in response.notificationHistory ?? [] {
@@ -155,7 +166,7 @@ public struct AppStoreServerAPIClient: Sendable {
     ) async throws(AppStoreServerAPIError) -> (transactions: [JWSTransactionDecodedPayload], revision: String?, hasMore: Bool) {
         var path = "/inApps/v2/refund/lookup/\(Self.segment(transactionID))"
         if let revision { path += "?revision=\(Self.segment(revision))" }
-        let response: RefundHistoryResponse = try await call("GET", path)
+        let response: RefundHistoryResponse = try await call(.refundHistory, "GET", path)
         var transactions: [JWSTransactionDecodedPayload] = []
         for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
         return (transactions, response.revision, response.hasMore ?? false)
@@ -164,7 +175,7 @@ public struct AppStoreServerAPIClient: Sendable {
     /// Look Up Order ID (from the customer's receipt email): the order's transactions, verified; `nil`
     /// when Apple says the order ID is not valid.
     public func lookUpOrder(_ orderID: String) async throws(AppStoreServerAPIError) -> [JWSTransactionDecodedPayload]? {
-        let response: OrderLookupResponse = try await call("GET", "/inApps/v1/lookup/\(Self.segment(orderID))")
+        let response: OrderLookupResponse = try await call(.lookUpOrderID, "GET", "/inApps/v1/lookup/\(Self.segment(orderID))")
         guard response.status == 0 else { return nil }
         var transactions: [JWSTransactionDecodedPayload] = []
         for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
@@ -173,7 +184,7 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Request a Test Notification: Apple sends a TEST notification to the app's URL; the token asks for its status.
     public func requestTestNotification() async throws(AppStoreServerAPIError) -> String {
-        let response: TestNotificationResponse = try await call("POST", "/inApps/v1/notifications/test")
+        let response: TestNotificationResponse = try await call(.testNotification, "POST", "/inApps/v1/notifications/test")
         guard let token = response.testNotificationToken else { throw AppStoreServerAPIError(.unexpectedResponse, "no testNotificationToken") }
         return token
     }
@@ -182,7 +193,7 @@ public struct AppStoreServerAPIClient: Sendable {
     public func testNotificationStatus(
         _ token: String
     ) async throws(AppStoreServerAPIError) -> (notification: VerifiedNotification?, attempts: [TestNotificationStatusResponse.SendAttempt]) {
-        let response: TestNotificationStatusResponse = try await call("GET", "/inApps/v1/notifications/test/\(Self.segment(token))")
+        let response: TestNotificationStatusResponse = try await call(.testNotificationStatus, "GET", "/inApps/v1/notifications/test/\(Self.segment(token))")
         let notification = try await response.signedPayload.asyncMap { signed throws(AppStoreServerAPIError) in
             try await verify { verifier throws(VerificationError) in try await verifier.verifyNotification(signed) }
         }
@@ -196,7 +207,7 @@ public struct AppStoreServerAPIClient: Sendable {
         guard request.isValid else {
             throw AppStoreServerAPIError(.invalidRequest, "an extension is 1 to 90 days with a reason code 0 to 3 and a request identifier")
         }
-        return try await call("PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: try Self.encode(request))
+        return try await call(.extendRenewalDate, "PUT", "/inApps/v1/subscriptions/extend/\(Self.segment(originalTransactionID))", body: try Self.encode(request))
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers of a product; returns the request identifier.
@@ -205,7 +216,7 @@ public struct AppStoreServerAPIClient: Sendable {
         else {
             throw AppStoreServerAPIError(.invalidRequest, "an extension is 1 to 90 days with a reason code 0 to 3 and a request identifier")
         }
-        let response: MassExtendRenewalDateResponse = try await call("POST", "/inApps/v1/subscriptions/extend/mass", body: try Self.encode(request))
+        let response: MassExtendRenewalDateResponse = try await call(.massExtendRenewalDate, "POST", "/inApps/v1/subscriptions/extend/mass", body: try Self.encode(request))
         return response.requestIdentifier ?? request.requestIdentifier
     }
 
@@ -213,18 +224,18 @@ public struct AppStoreServerAPIClient: Sendable {
     public func massExtensionStatus(
         productID: String, requestIdentifier: String
     ) async throws(AppStoreServerAPIError) -> MassExtendRenewalDateStatusResponse {
-        try await call("GET", "/inApps/v1/subscriptions/extend/mass/\(Self.segment(productID))/\(Self.segment(requestIdentifier))")
+        try await call(.massExtensionStatus, "GET", "/inApps/v1/subscriptions/extend/mass/\(Self.segment(productID))/\(Self.segment(requestIdentifier))")
     }
 
     /// Send Consumption Information (after a CONSUMPTION_REQUEST) for `transactionID`.
     public func sendConsumptionInformation(_ transactionID: String, _ request: ConsumptionRequest) async throws(AppStoreServerAPIError) {
-        let _: EmptyResponse = try await call("PUT", "/inApps/v2/transactions/consumption/\(Self.segment(transactionID))", body: try Self.encode(request))
+        let _: EmptyResponse = try await call(.consumptionInformation, "PUT", "/inApps/v2/transactions/consumption/\(Self.segment(transactionID))", body: try Self.encode(request))
     }
 
     /// Set App Account Token on a purchase (one made outside the app, or to change it).
     public func setAppAccountToken(_ originalTransactionID: String, _ token: UUID) async throws(AppStoreServerAPIError) {
         let _: EmptyResponse = try await call(
-            "PUT", "/inApps/v1/transactions/\(Self.segment(originalTransactionID))/appAccountToken",
+            .setAppAccountToken, "PUT", "/inApps/v1/transactions/\(Self.segment(originalTransactionID))/appAccountToken",
             body: try Self.encode(UpdateAppAccountTokenRequest(appAccountToken: token)))
     }
 
@@ -240,21 +251,31 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// One call: production first, sandbox when production doesn't know the app (401/404 for an app not
     /// yet released) and the app accepts sandbox data.
-    private func call<T: Decodable>(_ method: String, _ path: String, body: Data? = nil) async throws(AppStoreServerAPIError) -> T {
+    private func call<T: Decodable>(_ endpoint: APIEndpoint, _ method: String, _ path: String, body: Data? = nil) async throws(AppStoreServerAPIError) -> T {
         do {
-            return try await call(method, path, body: body, on: endpoints.production)
+            return try await call(endpoint, method, path, body: body, on: endpoints.production, sandbox: false)
         } catch {
             guard error.status == 401 || error.status == 404, acceptsSandbox, let sandbox = endpoints.sandbox else { throw error }
-            return try await call(method, path, body: body, on: sandbox)
+            return try await call(endpoint, method, path, body: body, on: sandbox, sandbox: true)
         }
     }
 
     private var acceptsSandbox: Bool { verifiers.contains { $0.configuration.environment == .sandbox } }
 
-    private func call<T: Decodable>(_ method: String, _ path: String, body: Data?, on base: URL) async throws(AppStoreServerAPIError) -> T {
+    private func call<T: Decodable>(
+        _ endpoint: APIEndpoint, _ method: String, _ path: String, body: Data?, on base: URL, sandbox: Bool
+    ) async throws(AppStoreServerAPIError) -> T {
         var delay = retryDelay
         var attempt = 0
         while true {
+            // The endpoint's next slot within Apple's rate limit, or the end of a hold a 429 set.
+            let slot = pacer.reserve(endpoint, sandbox: sandbox, now: wallClock())
+            guard slot <= maxRetryWait else {
+                throw AppStoreServerAPIError(
+                    .rateLimited, code: AppStoreServerAPIError.rateLimitExceeded, status: 429,
+                    "\(method) \(path): Apple asked to wait \(slot.components.seconds) s more before calling \(endpoint.rawValue) again")
+            }
+            if slot > .zero { try? await Task.sleep(for: slot) }
             let bearer: String
             do {
                 bearer = try token.token(at: now())
@@ -282,11 +303,13 @@ public struct AppStoreServerAPIClient: Sendable {
                     throw AppStoreServerAPIError(.unexpectedResponse, status: response.status, "\(method) \(path) answered a body that is not a \(T.self)")
                 }
             case 429:
-                guard attempt < retries else {
+                // Every call to the endpoint waits: the hold is the pacer's, shared by this app's callers.
+                // A wait past `maxRetryWait` fails them at once, without asking Apple, until it ends.
+                let wait = Self.retryWait(response.headers["retry-after"], now: now()) ?? delay
+                pacer.hold(endpoint, sandbox: sandbox, until: wallClock() + wait)
+                guard attempt < retries, wait <= maxRetryWait else {
                     throw AppStoreServerAPIError(.rateLimited, code: AppStoreServerAPIError.rateLimitExceeded, status: 429, "\(method) \(path): rate limited")
                 }
-                let wait = response.headers["retry-after"].flatMap(Double.init).map { Duration.milliseconds(Int64($0 * 1000)) } ?? delay
-                try? await Task.sleep(for: wait)
                 (attempt, delay) = (attempt + 1, delay * 2)
             case 500..<600:
                 guard attempt < retries else { throw AppStoreServerAPIError(.unavailable, status: response.status, "\(method) \(path) answered \(response.status)") }
@@ -301,6 +324,18 @@ public struct AppStoreServerAPIClient: Sendable {
                     payload?.errorMessage ?? "\(method) \(path) answered \(response.status)")
             }
         }
+    }
+
+    /// How long a 429's `Retry-After` asks to wait from `now`. Apple's is the UNIX time in milliseconds
+    /// when the next request may be sent; a small number is read as HTTP's delay in seconds. Anything
+    /// else (a date, a fraction, a sign, digits past Int64) is `nil`: the client's own back-off applies.
+    /// Never negative; never past a day, so a far value can't overflow the arithmetic after it.
+    public static func retryWait(_ header: String?, now: Date) -> Duration? {
+        guard let header, let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+        let day: Int64 = 86_400
+        // Past 10^11: milliseconds since 1970 (after March 1973), not seconds (more than 3,000 years).
+        let seconds = value >= 100_000_000_000 ? Double(value) / 1000 - now.timeIntervalSince1970 : Double(value)
+        return .milliseconds(Int64(max(0, min(seconds, Double(day))) * 1000))
     }
 
     // MARK: - Verification

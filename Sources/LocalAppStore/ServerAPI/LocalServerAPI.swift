@@ -140,10 +140,11 @@ public final class LocalServerAPI: Sendable {
         return claims["bid"] as? String
     }
 
-    /// The next request is answered `status` (with `retryAfter` seconds, or Apple's `errorCode`), once.
-    public func failNext(status: Int, retryAfter: Int? = nil, errorCode: Int? = nil) {
+    /// The next request is answered `status` (with Apple's `errorCode`, and a `Retry-After` of `retryAt`
+    /// as Apple writes it: UNIX time in milliseconds), once.
+    public func failNext(status: Int, retryAt: Date? = nil, errorCode: Int? = nil) {
         var headers = ["Content-Type": "application/json"]
-        if let retryAfter { headers["Retry-After"] = String(retryAfter) }
+        if let retryAt { headers["Retry-After"] = String(Int64((retryAt.timeIntervalSince1970 * 1000).rounded())) }
         let body = errorCode.map { Data("{\"errorCode\":\($0),\"errorMessage\":\"injected\"}".utf8) } ?? Data()
         state.withLockedValue { $0.failures.append(Answer(status: status, headers: headers, body: body)) }
     }
