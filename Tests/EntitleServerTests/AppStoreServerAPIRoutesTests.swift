@@ -158,6 +158,47 @@ struct AppStoreServerAPIRoutesTests {
         }
     }
 
+    @Test("a pass asks about more unsettled purchases than it has in flight: each Apple answers is settled, each it doesn't know is counted unanswered and asked again")
+    func unsettledMany() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let start = harness.clock.now
+            var originals: [String] = []
+            for number in 0..<(AppStoreSyncService.statusChecksInFlight + 4) {
+                let purchase = try store.purchase(Self.monthly, at: start)
+                try await harness.post(
+                    client, "/v1/subscribers/r-\(number)/transactions", key: setup.secret,
+                    body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: purchase.signedTransaction)))
+                originals.append(purchase.originalTransactionID)
+            }
+            let expires = try #require(store.subscription(originals[0])?.expiresDate)
+            // Purchases Apple has no record of (another environment's, say): asked about, unanswered.
+            let apple = AppleFacts(bundleID: Self.bundleID)
+            let unknown = (0..<3).map { number in
+                LedgerEvents.appTransaction(
+                    9_000 + number, appUserID: AppUserID("ghost-\(number)"),
+                    apple.subscription(Self.monthly, original: "G\(number)", id: "G\(number)-1", purchase: start, expires: expires))
+            }
+            _ = try await harness.store.append(contentsOf: unknown)
+            for original in originals { Self.lose(try store.setAutoRenew(original, false, at: expires.addingTimeInterval(-86_400)), setup) }
+            harness.clock.set(expires)
+            for original in originals { Self.lose(try store.expire(original, reason: .voluntary), setup) }
+            harness.clock.set(expires.addingTimeInterval(86_400))
+            let report = try await Self.reconcile(setup, client, since: expires.addingTimeInterval(3_600))
+            #expect(report.purchasesChecked == originals.count + unknown.count)
+            #expect(report.purchasesUnanswered == unknown.count)
+            #expect(report.statusEventsAdded >= originals.count)
+            for number in originals.indices {
+                let answer = try ServerHarness.decode(
+                    SubscriberResponse.self, try await harness.get(client, "/v1/subscribers/r-\(number)", key: setup.secret))
+                #expect(answer.subscriptions.first?.state.rawValue == "expired")
+            }
+            // The settled are asked no more; the unanswered are asked again.
+            let second = try await Self.reconcile(setup, client)
+            #expect(second.purchasesChecked == unknown.count && second.purchasesUnanswered == unknown.count)
+        }
+    }
+
     @Test("validate by transaction ID: the server fetches the transaction from Apple; an unknown one is 404 appStore.notFound; both fields are 400")
     func validateByTransactionID() async throws {
         try await Self.run { setup, client, store in

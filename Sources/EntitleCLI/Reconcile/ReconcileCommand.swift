@@ -61,6 +61,7 @@ struct ReconcileCommand: AsyncParsableCommand {
               refused (did not verify)                     \(report.notificationsRefused)
               subscriptions past expiry, no news, asked    \(report.purchasesChecked)
               events added from their status               \(report.statusEventsAdded)
+              of them unanswered (asked again next pass)   \(report.purchasesUnanswered)
               held purchases looked up, linked             \(report.heldPurchasesChecked), \(report.heldPurchasesLinked)
               took                                         \(String(format: "%.2f", report.seconds)) s
             """)

@@ -160,7 +160,7 @@ extension ReconciliationResponse: ResponseEncodable {
         self.init(
             app: report.app.rawValue, from: report.from, to: report.to, notificationsRead: report.notificationsRead, notificationsAdded: report.notificationsAdded,
             notificationsRefused: report.notificationsRefused, purchasesChecked: report.purchasesChecked, statusEventsAdded: report.statusEventsAdded,
-            heldPurchasesChecked: report.heldPurchasesChecked, heldPurchasesLinked: report.heldPurchasesLinked, skipped: report.skipped,
+            purchasesUnanswered: report.purchasesUnanswered, heldPurchasesChecked: report.heldPurchasesChecked, heldPurchasesLinked: report.heldPurchasesLinked, skipped: report.skipped,
             seconds: report.seconds)
     }
 }

@@ -17,6 +17,9 @@ public struct ReconciliationReport: Hashable, Sendable {
     public var purchasesChecked = 0
     /// Signed transactions and renewal info from those answers that told the ledger something new.
     public var statusEventsAdded = 0
+    /// Of those purchases, the ones Apple had no answer for (or an answer the ledger refused); the
+    /// next pass asks again.
+    public var purchasesUnanswered = 0
     /// Purchases whose events were held for want of an owner, looked up in Apple's transaction history.
     public var heldPurchasesChecked = 0
     /// Of those, the ones linked to a subscriber by an appAccountToken Apple's history carries.

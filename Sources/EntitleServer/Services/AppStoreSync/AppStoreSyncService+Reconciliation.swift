@@ -78,6 +78,7 @@ extension AppStoreSyncService {
             metadata: [
                 "app": "\(bundleID)", "notifications.read": "\(report.notificationsRead)", "notifications.added": "\(report.notificationsAdded)",
                 "purchases.checked": "\(report.purchasesChecked)", "status.added": "\(report.statusEventsAdded)",
+                "purchases.unanswered": "\(report.purchasesUnanswered)",
                 "duration.seconds": "\(String(format: "%.1f", report.seconds))",
             ])
         return report
@@ -134,7 +135,9 @@ extension AppStoreSyncService {
     }
 
     /// Subscriptions whose current period ended before `now` with nothing signed since: Apple is asked.
-    /// The subscribers are read a page at a time, so a pass holds one page whatever their number.
+    /// The subscribers are read a page at a time, so a pass holds one page whatever their number; a
+    /// page's purchases are asked about ``statusChecksInFlight`` at a time, at the pace the client keeps
+    /// within Apple's rate limit (Get All Subscription Statuses: 50 a second per app in production).
     private func checkUnsettledPurchases(
         _ serverAPI: AppStoreServerAPIClient, at now: Date, holder: String, into report: inout ReconciliationReport
     ) async throws(ServiceError) {
@@ -149,19 +152,63 @@ extension AppStoreSyncService {
             }
             guard let last = page.last else { return }
             cursor = last.appUserID
-            for (appUserID, facts) in page {
-                for purchase in facts.purchases.values where Self.isUnsettled(purchase, at: now) {
-                    report.purchasesChecked += 1
-                    do {
-                        report.statusEventsAdded += try await refreshFromStatuses(purchase, appUserID: appUserID, serverAPI)
-                    } catch where SetAsideCollector.isEventsOwn(error) {
-                        // Apple refusing one purchase (or its answer refused here) leaves the others to check.
+            let unsettled = page.flatMap { entry in
+                entry.facts.purchases.values.filter { Self.isUnsettled($0, at: now) }.map { (appUserID: entry.appUserID, purchase: $0) }
+            }
+            report.purchasesChecked += unsettled.count
+            for (check, outcome) in await checkStatuses(unsettled, serverAPI) {
+                switch outcome {
+                case .success(let added):
+                    report.statusEventsAdded += added
+                case .failure(let error) where SetAsideCollector.isEventsOwn(error):
+                    // Apple refusing one purchase (or its answer refused here) leaves the others to check;
+                    // the first few are logged, the count is in the pass's report.
+                    report.purchasesUnanswered += 1
+                    if report.purchasesUnanswered <= Self.unansweredLogged {
                         logger.warning(
                             "a purchase's statuses could not be recorded",
-                            metadata: ["purchase.original_transaction_id": "\(purchase.originalTransactionID)", "error.code": "\(error.code)"])
+                            metadata: ["purchase.original_transaction_id": "\(check.purchase.originalTransactionID)", "error.code": "\(error.code)"])
+                    }
+                case .failure(let error):
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Status checks a pass has in flight at once: enough to reach Apple's rate limit at Apple's latency.
+    public static let statusChecksInFlight = 8
+    /// Unanswered purchases a pass logs one by one; the rest are counted.
+    static let unansweredLogged = 20
+
+    /// Each purchase's status check, ``statusChecksInFlight`` at a time. A failure that isn't the
+    /// purchase's own (storage, Apple unreachable or limiting) stops the checks not yet started.
+    private func checkStatuses(
+        _ checks: [(appUserID: AppUserID, purchase: SubscriptionFacts)], _ serverAPI: AppStoreServerAPIClient
+    ) async -> [(check: (appUserID: AppUserID, purchase: SubscriptionFacts), outcome: Result<Int, ServiceError>)] {
+        await withTaskGroup(of: (Int, Result<Int, ServiceError>).self) { group in
+            var outcomes: [(check: (appUserID: AppUserID, purchase: SubscriptionFacts), outcome: Result<Int, ServiceError>)] = []
+            var next = 0
+            var stopped = false
+            func start() {
+                let index = next
+                let check = checks[index]
+                next += 1
+                group.addTask {
+                    do throws(ServiceError) {
+                        return (index, .success(try await refreshFromStatuses(check.purchase, appUserID: check.appUserID, serverAPI)))
+                    } catch {
+                        return (index, .failure(error))
                     }
                 }
             }
+            while next < min(checks.count, Self.statusChecksInFlight) { start() }
+            while let (index, outcome) = await group.next() {
+                outcomes.append((checks[index], outcome))
+                if case .failure(let error) = outcome, !SetAsideCollector.isEventsOwn(error) { stopped = true }
+                if !stopped, next < checks.count { start() }
+            }
+            return outcomes
         }
     }
 
