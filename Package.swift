@@ -344,7 +344,7 @@ var fuzzTargets: [Target] {
         // ECDSA P-256 with a key's comb table: the same verdict as swift-crypto's on every input.
         fuzz("FuzzP256", ["FuzzSupport", "P256FixedKey", .product(name: "Crypto", package: "swift-crypto")]),
         // Apple's payload decoders: notifications, transactions, renewal info, app transactions.
-        fuzz("FuzzDecoders", ["FuzzSupport", "AppStoreModels", "FastJSON"]),
+        fuzz("FuzzDecoders", ["FuzzSupport", "AppStoreModels", "AppStoreServerAPI", "FastJSON"]),
         // The catalog loader: a `.storekit` file and an `entitlements.json`.
         fuzz("FuzzCatalog", ["FuzzSupport", "EntitleCore"]),
         // The ledger's stored events, analytics cells and signed payloads, read without JSONDecoder.

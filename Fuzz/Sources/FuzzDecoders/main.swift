@@ -1,4 +1,5 @@
 import AppStoreModels
+import AppStoreServerAPI
 import FastJSON
 import Foundation
 import FuzzSupport
@@ -7,7 +8,7 @@ import FuzzSupport
 /// input must decode or throw, never crash. What `AppStorePayloadReader` reads of an input must be
 /// exactly what `JSONDecoder` reads; anything else it must leave to `JSONDecoder`. The same holds for
 /// `AppStoreNotificationBody`: the input as a notification's HTTP body, and as the payload a
-/// notification is routed by.
+/// notification is routed by. And as a 429's `Retry-After` header: read within a day, or not at all.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes = pointer else { return 0 }
@@ -31,6 +32,10 @@ public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         guard read == decoded else {
             fatalError("the route reader and JSONDecoder disagree on \(Array(buffer)): \(read) vs \(String(describing: decoded))")
         }
+    }
+    let header = String(decoding: buffer, as: UTF8.self)
+    if let wait = AppStoreServerAPIClient.retryWait(header, now: Date(timeIntervalSince1970: 1_764_428_400)), wait < .zero || wait > .seconds(86_400) {
+        fatalError("Retry-After \(header) read as \(wait)")
     }
     _ = AppStoreNotificationBody.bundleID(ofSignedPayload: "e30.\(Base64URL.encode(buffer)).c2ln")
     _ = AppStoreNotificationBody.appAppleID(ofSignedPayload: "e30.\(Base64URL.encode(buffer)).c2ln")
