@@ -62,12 +62,17 @@ let package = Package(
                 .product(name: "EntitleStorage", package: "Entitle"),
                 .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "EntitleTestSupport", package: "Entitle"),
+                .product(name: "LocalAppStore", package: "Entitle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(
             name: "GrowthCurves",
             dependencies: [
                 "LedgerPopulation",
+                .product(name: "LocalAppStore", package: "Entitle"),
+                .product(name: "AppStoreServerAPI", package: "Entitle"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "EntitleStorage", package: "Entitle"),
                 .product(name: "EntitleCore", package: "Entitle"),
                 .product(name: "EntitleAnalytics", package: "Entitle"),

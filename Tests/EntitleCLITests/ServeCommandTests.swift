@@ -163,12 +163,14 @@ struct ServeCommandTests {
         #expect(!(result.standardError + result.standardOutput).contains("listening"))
     }
 
-    @Test("App Store Server API keys: all three settings together, a readable P-256 key, a prefix naming a served app; a URL needs a key", arguments: [
+    @Test("App Store Server API keys: all three settings together, a readable P-256 key, a prefix naming a served app; a URL and a pace need a key, a pace is apple or none", arguments: [
         (["--app-store-key", "KEY"], "go together"),
         (["--app-store-key", "com.unknown.app=KEY", "--app-store-key-id", "com.unknown.app=K1", "--app-store-issuer-id", "com.unknown.app=I1"], "not an app this server serves"),
         (["--app-store-key", "Package.swift", "--app-store-key-id", "K1", "--app-store-issuer-id", "I1"], "not a P-256 private key"),
         (["--app-store-key", "KEY", "--app-store-key", "KEY", "--app-store-key-id", "K1", "--app-store-issuer-id", "I1"], "given twice"),
         (["--app-store-api-url", "http://127.0.0.1:1"], "applies with --app-store-key"),
+        (["--app-store-pace", "none"], "applies with --app-store-key"),
+        (["--app-store-key", "KEY", "--app-store-key-id", "K1", "--app-store-issuer-id", "I1", "--app-store-pace", "fast"], "is not apple or none"),
     ])
     func appStoreKeyUsage(_ arguments: [String], _ message: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")

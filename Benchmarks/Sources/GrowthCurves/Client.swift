@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EntitleWire
 import Foundation
 import LedgerPopulation
 import NIOCore
@@ -40,6 +41,32 @@ struct Client: Sendable {
         let response = try await http.execute(request, timeout: .seconds(60))
         _ = try await response.body.collect(upTo: 1 << 20)
         return response.status.code
+    }
+
+    /// Starts a reconciliation pass of `app` and waits for its report; a pass that fails fails the run.
+    func reconcile(app: String) async throws -> ReconciliationResponse {
+        var request = HTTPClientRequest(url: base + "/v1/reconciliation")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Authorization", value: "Bearer \(GrowthCurves.key)")
+        request.headers.add(name: "Entitle-App", value: app)
+        request.body = .bytes(ByteBuffer(string: "{}"))
+        var job = try await json(ReconciliationJobResponse.self, try await http.execute(request, timeout: .seconds(60)))
+        while job.state == "running" {
+            try await Task.sleep(for: .seconds(1))
+            var poll = HTTPClientRequest(url: base + "/v1/reconciliation/\(job.id)")
+            poll.headers.add(name: "Authorization", value: "Bearer \(GrowthCurves.key)")
+            poll.headers.add(name: "Entitle-App", value: app)
+            job = try await json(ReconciliationJobResponse.self, try await http.execute(poll, timeout: .seconds(60)))
+        }
+        guard let report = job.report else { throw Failure(message: "the reconciliation pass \(job.id) ended \(job.state): \(String(describing: job.error))") }
+        return report
+    }
+
+    private func json<T: Decodable>(_ type: T.Type, _ response: HTTPClientResponse) async throws -> T {
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard (200..<300).contains(response.status.code) else { throw Failure(message: "HTTP \(response.status.code): \(String(buffer: body))") }
+        return try WireJSON.decoder.decode(T.self, from: Data(buffer: body))
     }
 
     /// `count` requests at `rate` per second, each timed from when it was due (queueing counts), without

@@ -16,7 +16,8 @@ import Synchronization
 /// binary, its own process) measured over HTTP on loopback: subscriber reads at a fixed rate over
 /// uniformly random subscribers (the first pass after the server starts, cold; the same ones again,
 /// warm), ingestion of signed renewals with the webhook publisher's lag, the analytics API and every
-/// dashboard page, and the server's resident memory. Each figure is printed beside the smallest size's,
+/// dashboard page, one reconciliation pass of the first app against Apple's stand-in (not paced: the
+/// cost is Entitle's), and the server's resident memory. Each figure is printed beside the smallest size's,
 /// measured in the same run.
 ///
 ///     swift build -c release --product entitle

@@ -1,10 +1,13 @@
 import AppStoreModels
+import AppStoreServerAPI
 import AsyncHTTPClient
+import Crypto
 import EntitleCore
 import EntitleTestSupport
 import EntitleWire
 import Foundation
 import LedgerPopulation
+import LocalAppStore
 import NIOCore
 import Synchronization
 
@@ -17,7 +20,11 @@ struct ServerSetup: Sendable {
     let log: URL
     /// Signs this run's notifications; the server trusts its root.
     let pki: TestPKI
+    /// The first app's in-app purchase key, which Apple's stand-in knows: reconciliation is measured on it.
+    let teamKey: InAppPurchaseKey
+    let keyFile: URL
     static let webhookPort = 18_126
+    static let applePort = 18_127
     static let webhookSecret = "whsec_growth_curves_0123456789abcdef"
 
     init(folder: URL, root: URL, binary: String, database: String) throws {
@@ -28,6 +35,9 @@ struct ServerSetup: Sendable {
         rootFile = folder.appendingPathComponent("root.der")
         try Data(TestPKI.der(pki.root)).write(to: rootFile)
         log = folder.appendingPathComponent("serve.log")
+        teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "GROWTHKEY1", issuerID: "issuer-growth-curves")
+        keyFile = folder.appendingPathComponent("SubscriptionKey_GROWTHKEY1.p8")
+        try teamKey.privateKey.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
     }
 
     /// Starts the server, measures it, stops it.
@@ -35,6 +45,13 @@ struct ServerSetup: Sendable {
         var figures: [String: Double] = [:]
         let sink = WebhookSink(port: Self.webhookPort)
         try await sink.start()
+        let app = SignedPopulation.apps[0].bundleID
+        let apple = AppleStandIn(
+            api: LocalServerAPI(
+                credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: app, publicKey: teamKey.privateKey.publicKey),
+                pageSize: 20, now: { Date() }),
+            port: Self.applePort)
+        try await apple.start()
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
@@ -42,6 +59,10 @@ struct ServerSetup: Sendable {
             "serve", "--host", "127.0.0.1", "--port", "\(GrowthCurves.port)", "--database", database,
             "--root-certificate", rootFile.path, "--environment", "sandbox", "--secret-key", GrowthCurves.key, "--public-key-secret", "growth",
             "--webhook-url", "http://127.0.0.1:\(Self.webhookPort)/hooks", "--webhook-secret", Self.webhookSecret,
+            // Reconciliation only when asked (below), not paced: Entitle's own cost, not Apple's limit.
+            "--app-store-key", "\(app)=\(keyFile.path)", "--app-store-key-id", "\(app)=\(teamKey.keyID)",
+            "--app-store-issuer-id", "\(app)=\(teamKey.issuerID)", "--app-store-api-url", "http://127.0.0.1:\(Self.applePort)",
+            "--app-store-pace", "none", "--reconcile-interval", "0",
         ] + catalogs.flatMap { ["--catalog", $0.path] }
         let output = try FileHandle(forWritingTo: log)
         server.standardOutput = output
@@ -118,7 +139,6 @@ struct ServerSetup: Sendable {
                          lags.values.count, acks.count, figures["webhook lag p50 ms"] ?? 0, figures["webhook lag p99 ms"] ?? 0))
 
             // The analytics API and every dashboard page, each the median of 5 after a first.
-            let app = SignedPopulation.apps[0].bundleID
             for path in ["/v1/analytics/overview", "/v1/analytics/funnels"] {
                 figures["\(path) ms"] = try await client.median(path, app: app)
             }
@@ -137,6 +157,18 @@ struct ServerSetup: Sendable {
             }
             say("  analytics: " + ["/v1/analytics/overview", "/v1/analytics/funnels"].map { String(format: "%@ %.1f ms", $0, figures["\($0) ms"] ?? 0) }
                 .joined(separator: ", ") + "; dashboard: " + shown.joined(separator: ", "))
+
+            // One reconciliation pass of the first app: every one of its projections read page by page,
+            // each subscription past its expiry with no news asked about (the stand-in knows none of the
+            // population's purchases, so each is two round trips, production then sandbox, and unanswered).
+            let pass = try await client.reconcile(app: app)
+            figures["reconciliation pass s"] = pass.seconds
+            figures["reconciliation purchases checked"] = Double(pass.purchasesChecked)
+            figures["reconciliation checks/s"] = Double(pass.purchasesChecked) / max(pass.seconds, 0.001)
+            // Per subscriber of the ledger (the first app's share of it is the same at every size).
+            figures["reconciliation µs/subscriber"] = pass.seconds * 1e6 / Double(size)
+            say(String(format: "  reconciliation pass: %.1f s, %d purchases asked about (%d unanswered), %.0f a second", pass.seconds,
+                         pass.purchasesChecked, pass.purchasesUnanswered, figures["reconciliation checks/s"] ?? 0))
             figures["RSS at end MB"] = Double(Memory.residentKB(pid)) / 1024
             say(String(format: "  server RSS: %.0f MB at start, %.0f MB at the end", figures["RSS at start MB"] ?? 0, figures["RSS at end MB"] ?? 0))
         } catch {
@@ -145,6 +177,7 @@ struct ServerSetup: Sendable {
         }
         try await http.shutdown()
         await sink.stop()
+        await apple.stop()
         return figures
     }
 }

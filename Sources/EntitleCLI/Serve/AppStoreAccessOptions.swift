@@ -11,9 +11,12 @@ struct AppStoreAccessOptions {
     /// By bundle ID; `""` for every app not named.
     let keys: [String: InAppPurchaseKey]
     let endpoints: AppStoreServerAPIClient.Endpoints
+    /// Whether calls are paced within Apple's rate limits (`apple`, the default) or not at all (`none`:
+    /// a stand-in, or a proxy that limits on its own).
+    let paced: Bool
 
     /// `nil` when no key is configured.
-    init?(keyFiles: [String], keyIDs: [String], issuerIDs: [String], apiURL: String?, environment: [String: String]) throws {
+    init?(keyFiles: [String], keyIDs: [String], issuerIDs: [String], apiURL: String?, pace: String? = nil, environment: [String: String]) throws {
         func values(_ flags: [String], _ variable: String) -> [String] {
             flags.isEmpty ? (environment[variable]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []) : flags
         }
@@ -21,10 +24,17 @@ struct AppStoreAccessOptions {
         let ids = try Self.scoped(values(keyIDs, "ENTITLE_APP_STORE_KEY_ID"), "--app-store-key-id")
         let issuers = try Self.scoped(values(issuerIDs, "ENTITLE_APP_STORE_ISSUER_ID"), "--app-store-issuer-id")
         let url = apiURL ?? environment["ENTITLE_APP_STORE_API_URL"]
+        let pace = pace ?? environment["ENTITLE_APP_STORE_PACE"]
         let scopes = Set(files.keys).union(ids.keys).union(issuers.keys)
         guard !scopes.isEmpty else {
             if url != nil { throw ValidationError("--app-store-api-url applies with --app-store-key") }
+            if pace != nil { throw ValidationError("--app-store-pace applies with --app-store-key") }
             return nil
+        }
+        switch pace {
+        case nil, "apple": paced = true
+        case "none": paced = false
+        case let other?: throw ValidationError("--app-store-pace: \(other) is not apple or none")
         }
         var keys: [String: InAppPurchaseKey] = [:]
         for scope in scopes.sorted() {
@@ -81,7 +91,10 @@ struct AppStoreAccessOptions {
 
     /// The client of one app, verifying answers with the app's verifiers; `nil` when no key is the app's.
     func client(bundleID: String, verifiers: [SignedDataVerifier], now: @escaping @Sendable () -> Date) -> AppStoreServerAPIClient? {
-        key(for: bundleID).map { AppStoreServerAPIClient(token: $0.token(bundleID: bundleID), endpoints: endpoints, verifiers: verifiers, now: now) }
+        key(for: bundleID).map {
+            AppStoreServerAPIClient(
+                token: $0.token(bundleID: bundleID), endpoints: endpoints, verifiers: verifiers, pacer: paced ? RequestPacer() : .unpaced(), now: now)
+        }
     }
 
     /// For the log: each key's ID and issuer (never the key).

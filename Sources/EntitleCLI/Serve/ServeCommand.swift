@@ -62,6 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
     var appStoreIssuerIDs: [String] = []
     @Option(name: .customLong("app-store-api-url"), help: "Where the App Store Server API is, replacing Apple's production and sandbox hosts (a local stand-in to rehearse against).")
     var appStoreAPIURL: String?
+    @Option(name: .customLong("app-store-pace"), help: "apple (default): calls to the App Store Server API kept within Apple's rate limits; none: not paced (a stand-in, a proxy that limits on its own).")
+    var appStorePace: String?
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliation passes with the App Store Server API (default 3600; 0: only on request).")
     var reconcileInterval: Double?
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing before it is closed (default 60; 1 to 3600).")
@@ -169,8 +171,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("revocation checks on: each chain is confirmed with its OCSP responder, then trusted for \(Int(revocation.freshness)) s")
         }
         let appStore = try AppStoreAccessOptions(
-            keyFiles: appStoreKeys, keyIDs: appStoreKeyIDs, issuerIDs: appStoreIssuerIDs, apiURL: appStoreAPIURL, environment: environment)
-        if let appStore { logger.info("App Store Server API on (\(appStore.description)) at \(appStore.endpoints.production)") }
+            keyFiles: appStoreKeys, keyIDs: appStoreKeyIDs, issuerIDs: appStoreIssuerIDs, apiURL: appStoreAPIURL, pace: appStorePace,
+            environment: environment)
+        if let appStore {
+            logger.info("App Store Server API on (\(appStore.description)) at \(appStore.endpoints.production), \(appStore.paced ? "paced within Apple's rate limits" : "not paced")")
+        }
         if let appStore, let stray = appStore.keys.keys.first(where: { scope in !scope.isEmpty && !apps.contains { $0.bundleID == scope } }) {
             throw ValidationError("--app-store-key names \(stray), which is not an app this server serves")
         }
