@@ -145,7 +145,11 @@ watch_tests() {
         kill -KILL "$process" 2>/dev/null || true
     done
 }
-( set -o pipefail; stdbuf -oL -eL "$bin/EntitlePackageTests.xctest" --testing-library swift-testing 2>&1 | tee "$test_log" ) &
+# At most this many tests at once: with all of them started together on two cores, a loopback request
+# of one test has waited past its client's 20 s read timeout behind the others' work.
+test_width=${ENTITLE_TEST_PARALLELISM:-32}
+( set -o pipefail; stdbuf -oL -eL "$bin/EntitlePackageTests.xctest" --testing-library swift-testing \
+    --experimental-maximum-parallelization-width "$test_width" 2>&1 | tee "$test_log" ) &
 test_pid=$!
 watch_tests "$test_pid" &
 watchdog_pid=$!

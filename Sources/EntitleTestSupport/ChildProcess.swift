@@ -183,6 +183,28 @@ public final class ChildProcess: Sendable {
         if isRunning { kill(identifier, signal) }
     }
 
+    /// Sends `signal` to the processes the child started (their parent is the child: read from
+    /// `/proc`), then to the child. A crashed Swift program's backtracer is such a process, and outlives
+    /// a child stopped with SIGKILL unless stopped first.
+    public func signalWithChildren(_ signal: Int32) {
+        guard isRunning else { return }
+        for pid in Self.children(of: identifier) { kill(pid, signal) }
+        kill(identifier, signal)
+    }
+
+    /// The processes whose parent is `parent`, from each `/proc/PID/stat` (its fourth field).
+    public static func children(of parent: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                // The command's name is in parentheses and may hold spaces: the fields after the last ")".
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+
     /// Waits for the child to end.
     public func exit() async -> Termination {
         await termination.wait()

@@ -83,4 +83,28 @@ struct ChildProcessTests {
         }
         return masks
     }
+
+    @Test("signalWithChildren stops the processes the child started, then the child")
+    func childrenSignalled() async throws {
+        // A shell whose own child sleeps: SIGKILL to the shell alone would leave the sleep running.
+        let shell = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "sleep 60 & echo started; wait"], standardOutput: .captured)
+        var grandchildren: [pid_t] = []
+        for _ in 0..<200 where grandchildren.isEmpty {
+            try await Task.sleep(for: .milliseconds(25))
+            grandchildren = ChildProcess.children(of: shell.identifier)
+        }
+        let sleeper = try #require(grandchildren.first)
+        #expect(kill(sleeper, 0) == 0)
+        shell.signalWithChildren(SIGKILL)
+        #expect(await shell.exit(within: .seconds(30))?.signalled == true)
+        // The sleep, now nobody's child, is reaped by init once killed: gone, or at most a zombie.
+        var gone = false
+        for _ in 0..<200 where !gone {
+            let state = (try? String(contentsOfFile: "/proc/\(sleeper)/stat", encoding: .utf8))?.split(separator: ")").last?
+                .split(separator: " ").first
+            gone = state == nil || state == "Z"
+            if !gone { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(gone, "the shell's child still runs")
+    }
 }

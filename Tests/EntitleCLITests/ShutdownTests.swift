@@ -57,7 +57,8 @@ struct ShutdownTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
         let crashed = try DurabilityTests.startServer(folder: folder, rootFile: rootFile, port: port)
-        defer { crashed.signal(SIGKILL) }
+        // The runtime's backtracer too (the crashed server's child), or it outlives the test.
+        defer { crashed.signalWithChildren(SIGKILL) }
         try await DurabilityTests.waitForHealth(port: port, crashed)
         crashed.signal(SIGSEGV)
         // Its own folder: the crashed process may still hold the first one's SQLite file.
