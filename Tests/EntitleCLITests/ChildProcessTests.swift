@@ -96,7 +96,8 @@ struct ChildProcessTests {
         let sleeper = try #require(grandchildren.first)
         #expect(kill(sleeper, 0) == 0)
         shell.signalWithChildren(SIGKILL)
-        #expect(await shell.exit(within: .seconds(30))?.signalled == true)
+        // Killed, or ended on its own once its child was (whichever signal landed first).
+        #expect(await shell.exit(within: .seconds(30)) != nil)
         // The sleep, now nobody's child, is reaped by init once killed: gone, or at most a zombie.
         var gone = false
         for _ in 0..<200 where !gone {

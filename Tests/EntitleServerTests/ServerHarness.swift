@@ -58,7 +58,9 @@ struct ServerHarness: Sendable {
             configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root] + roots),
             now: clock.reading)
         var configuration = ServerConfiguration(
-            http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024), ledger: .store(store),
+            // The test client keeps one connection from the start: a test that spends a minute appending to
+            // the store directly (two loaded cores) must find it open, not closed as idle.
+            http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024, idleTimeout: .seconds(600)), ledger: .store(store),
             catalog: catalog ?? Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
             analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server"), signer: signer)
         // Tests publish and send webhooks by hand, at their clock's instants (``service()``).
