@@ -91,6 +91,8 @@ let package = Package(
         // The system's zlib (Debian: zlib1g-dev, which Swift's installation requires): the ledger
         // compresses the signed payloads it keeps.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's <malloc.h> (mallinfo2, malloc_trim): the server's memory metrics and trimmer.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The ledger and projections behind one interface, on SQLite (embedded) and PostgreSQL.
         .target(
             name: "EntitleStorage",
@@ -137,7 +139,7 @@ let package = Package(
         .target(
             name: "EntitleServer",
             dependencies: [
-                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "FastJSON", "EntitleWire", "EntitleAnalytics", "AppStoreServerAPI",
+                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "FastJSON", "EntitleWire", "EntitleAnalytics", "AppStoreServerAPI", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

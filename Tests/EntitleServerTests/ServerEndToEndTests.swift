@@ -495,7 +495,7 @@ struct ServerMetricsTests {
         }
     }
 
-    @Test("/metrics exposes what an operator alerts on: refused verifications, appends, held events, the analytics backlog, a recompute under way")
+    @Test("/metrics exposes what an operator alerts on: refused verifications, appends, held events, the analytics backlog, a recompute under way, memory")
     func operatorMetrics() async throws {
         try await ServerHarness.run { harness, client in
             let transaction = harness.apple.subscription("com.screentimerewards.family.monthly", original: "881", purchase: ReferenceTime.start, expires: ReferenceTime.day(31))
@@ -510,6 +510,13 @@ struct ServerMetricsTests {
             #expect(text.contains("entitle_ledger_held_events 1"))
             #expect(text.contains("entitle_analytics_pending_events 1"))
             #expect(text.contains("entitle_analytics_recomputing_apps 0"))
+            #if os(Linux)
+            // The process's memory, read at the scrape: resident, and the allocator's in use and free.
+            for gauge in ["process_resident_memory_bytes", "entitle_heap_in_use_bytes", "entitle_heap_free_bytes"] {
+                let value = text.split(separator: "\n").first { $0.hasPrefix(gauge + " ") }?.split(separator: " ").last.flatMap { Double($0) }
+                #expect((value ?? 0) > 0, "\(gauge): \(String(describing: value))")
+            }
+            #endif
 
             // A recompute started and not finished shows until a report finishes it.
             try await harness.store.analyticsStore().startRecompute()

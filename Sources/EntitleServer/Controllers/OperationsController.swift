@@ -25,8 +25,8 @@ struct OperationsController {
             return ["algorithm": "ed25519", "publicKey": signer.publicKey]
         }
         router.get("/metrics") { _, context -> Response in
-            // The ledger's backlogs (of every app) are read when scraped; a scrape still answers when the
-            // ledger doesn't.
+            // The ledger's backlogs (of every app) and the process's memory are read when scraped; a
+            // scrape still answers when the ledger doesn't.
             do throws(ServiceError) {
                 var (held, pending, recomputing) = (0, 0, 0)
                 for service in apps.services {
@@ -39,6 +39,7 @@ struct OperationsController {
             } catch {
                 context.logger.warning("metrics: the ledger's backlog is unavailable", metadata: ["error.code": "\(error.code)"])
             }
+            if let memory = ProcessMemory.now() { metrics.recordProcessMemory(memory) }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.render())))

@@ -248,6 +248,23 @@ public final class ServerMetrics: Sendable {
         ).set(Double(recomputingApps))
     }
 
+    /// `process_resident_memory_bytes`, `entitle_heap_in_use_bytes` and `entitle_heap_free_bytes`, read
+    /// when `/metrics` is scraped (``ProcessMemory``): resident memory beside what the allocator has in
+    /// use, so a rise of one without the other tells the allocator's keeping from a leak.
+    func recordProcessMemory(_ memory: ProcessMemory) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "process_resident_memory", unitName: "bytes", helpText: "Resident memory size in bytes.")
+        ).set(Double(memory.residentBytes))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_heap_in_use", unitName: "bytes", helpText: "Bytes of live allocations (glibc's mallinfo2: uordblks + hblkhd).")
+        ).set(Double(memory.heapInUseBytes))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "entitle_heap_free", unitName: "bytes", helpText: "Bytes the allocator keeps free in its arenas for reuse (mallinfo2: fordblks).")
+        ).set(Double(memory.heapFreeBytes))
+    }
+
     /// `entitle_database_sessions{kind}` (in use now) and `entitle_database_session_wait_seconds{kind}`
     /// (how long each waited for its connection).
     func recordSessionStarted(kind: StorageObserver.SessionKind, waited: Duration) {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CMalloc
 import Glibc
 #endif
 import ServiceLifecycle
@@ -26,16 +27,10 @@ public struct MemoryTrimmer: Service {
     /// Returns free memory to the system now; `true` when some was.
     @discardableResult
     public static func trim() -> Bool {
-        mallocTrim?(0) == 1
-    }
-
-    /// glibc's `malloc_trim`, which its Swift module doesn't export (it's in `<malloc.h>`).
-    private static let mallocTrim: (@convention(c) (UInt) -> Int32)? = {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UInt) -> Int32).self)
+        #if canImport(Glibc) && os(Linux)
+        malloc_trim(0) == 1
         #else
-        return nil
+        false
         #endif
-    }()
+    }
 }
