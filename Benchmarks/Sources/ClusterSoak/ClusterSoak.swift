@@ -253,8 +253,8 @@ enum ClusterSoak {
             + "the endpoint got \(sink.distinct) distinct webhook events in \(sink.requests) requests")
         say("restarts of B: \(restarts.count); ready again after " + restarts.map { String(format: "%.1f s", $0.ready) }.joined(separator: ", "))
 
-        say("\n| elapsed | A RSS | B RSS | publishes webhooks | webhooks delivered by A / B | reconciliation passes completed by A / B |")
-        say("|---:|---:|---:|---|---:|---:|")
+        say("\n| elapsed | A RSS | A heap in use | B RSS | publishes webhooks | webhooks delivered by A / B | reconciliation passes completed by A / B |")
+        say("|---:|---:|---:|---:|---|---:|---:|")
         var moves: [Int] = []
         var last: String?
         for sample in rss {
@@ -262,7 +262,7 @@ enum ClusterSoak {
             if let publisher, let previous = last, previous != publisher { moves.append(sample.seconds) }
             if let publisher { last = publisher }
             if sample.seconds % 60 < 10 || sample.seconds == rss.last?.seconds {
-                say("| \(sample.seconds) s | \(sample.kb[0] / 1024) MB | \(sample.kb[1] / 1024) MB | \(publisher ?? "-") | "
+                say("| \(sample.seconds) s | \(sample.kb[0] / 1024) MB | \(sample.heapKB[0] / 1024) MB | \(sample.kb[1] / 1024) MB | \(publisher ?? "-") | "
                     + "\(sample.deliveredTotal[0]) / \(sample.deliveredTotal[1]) | \(sample.reconciled[0]) / \(sample.reconciled[1]) |")
             }
         }
@@ -272,6 +272,11 @@ enum ClusterSoak {
             say(String(format: "instance A (never killed): %d MB after warm-up (%d s), %d MB at the end (%+.1f%%), highest %d MB",
                          first.kb[0] / 1024, first.seconds, final.kb[0] / 1024, Double(final.kb[0] - first.kb[0]) / Double(max(1, first.kb[0])) * 100,
                          peak / 1024))
+            let heaps = warm.map { $0.heapKB[0] }.filter { $0 > 0 }
+            if let low = heaps.min(), let high = heaps.max(), let last = heaps.last, let start = heaps.first {
+                say(String(format: "instance A's heap in use: %d MB after warm-up, %d MB at the end (%+.1f%%), between %d and %d MB",
+                             start / 1024, last / 1024, Double(last - start) / Double(max(1, start)) * 100, low / 1024, high / 1024))
+            }
         }
         say("exit status after SIGINT: A \(exits[0]), B \(exits[1])")
         for instance in instances {

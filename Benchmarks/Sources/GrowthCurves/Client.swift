@@ -106,6 +106,13 @@ struct Client: Sendable {
         return Table.percentile(times, 0.5)
     }
 
+    /// A gauge of the server's `/metrics` (the first series of that name), or `nil`.
+    func gauge(_ name: String) async throws -> Double? {
+        let response = try await http.execute(HTTPClientRequest(url: base + "/metrics"), timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return String(buffer: body).split(separator: "\n").first { $0.hasPrefix(name + " ") }?.split(separator: " ").last.flatMap { Double($0) }
+    }
+
     /// A dashboard session cookie, with `app` chosen: what a signed-in browser sends.
     func dashboardSession(app: String) async throws -> String {
         var request = HTTPClientRequest(url: base + "/dashboard/login")

@@ -22,10 +22,12 @@ import Synchronization
 ///
 ///     swift build -c release --product entitle
 ///     swift run --package-path Benchmarks -c release GrowthCurves [--sizes 10000,100000,1000000] [--ledger PATH|postgres://…]
+///         [--measure-only]
 ///
 /// LEDGER: a SQLite file (by default one in a temporary folder, removed at the end) or a PostgreSQL
 /// database, which should be empty (or hold this population from an earlier run: loading is
-/// idempotent). `ENTITLE_BINARY` names the server binary (default `.build/release/entitle`).
+/// idempotent). `--measure-only` measures the server alone on a LEDGER that already holds the population
+/// to the one size given (a profile of its figures, loading nothing). `ENTITLE_BINARY` names the server binary (default `.build/release/entitle`).
 @main
 enum GrowthCurves {
     static let port = 18_125
@@ -38,8 +40,13 @@ enum GrowthCurves {
     static func main() async throws {
         var sizes = [10_000, 100_000, 1_000_000]
         var ledger: String?
+        var measureOnly = false
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
+            if flag == "--measure-only" {
+                measureOnly = true
+                continue
+            }
             guard let value = arguments.popFirst() else { fatalError("\(flag) needs a value") }
             switch flag {
             case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0.replacingOccurrences(of: "_", with: "")) }.sorted()
@@ -66,6 +73,16 @@ enum GrowthCurves {
         say("growth of \(database) over \(sizes.map(String.init).joined(separator: ", ")) subscribers")
 
         var rows: [(size: Int, figures: [String: Double])] = []
+        if measureOnly {
+            guard let size = sizes.first, sizes.count == 1, ledger != nil else {
+                say("--measure-only needs --ledger and one size: that of the population the ledger holds")
+                exit(2)
+            }
+            say("\n== \(size) subscribers, measured only")
+            rows.append((size, try await server.measure(size: size, population: population)))
+            Table.print(rows)
+            return
+        }
         var loaded = 0
         var signedBytes = 0
         for size in sizes {

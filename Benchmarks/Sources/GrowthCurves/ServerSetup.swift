@@ -86,13 +86,18 @@ struct ServerSetup: Sendable {
             var generator = SeededGenerator(seed: UInt64(size))
             let picks = (0..<(GrowthCurves.readRate * GrowthCurves.readSeconds)).map { _ in Int.random(in: 0..<size, using: &generator) }
             for pass in ["cold", "warm"] {
+                let disk = Memory.bytesRead(pid)
                 let (p50, p99, failed) = try await client.fixedRate(rate: GrowthCurves.readRate, count: picks.count) { number in
                     let index = picks[number]
                     return ("/v1/subscribers/user-\(index)", SignedPopulation.app(of: index, seed: population.seed).bundleID)
                 }
                 figures["read p50 ms (\(pass))"] = p50
                 figures["read p99 ms (\(pass))"] = p99
-                say(String(format: "  GET /v1/subscribers/{id} at %d/s, %@: p50 %.2f ms, p99 %.2f ms, %d failed", GrowthCurves.readRate, pass, p50, p99, failed))
+                // What the server read from the disk (not the page cache) for them, per read.
+                let read = Double(Memory.bytesRead(pid) - disk) / Double(picks.count)
+                figures["read disk bytes/request (\(pass))"] = read
+                say(String(format: "  GET /v1/subscribers/{id} at %d/s, %@: p50 %.2f ms, p99 %.2f ms, %d failed; %.0f bytes read from the disk a request",
+                             GrowthCurves.readRate, pass, p50, p99, failed, read))
             }
 
             // Ingestion: renewals of distinct purchases, signed before the clock starts, and the webhooks they cause.
@@ -113,6 +118,7 @@ struct ServerSetup: Sendable {
                 chosen.append(("user-\(index)", purchase.app.bundleID, AppStoreNotificationRequest(signedPayload: pki.sign(payload))))
             }
             let sending = Sending(chosen)
+            let diskBeforeIngestion = Memory.bytesRead(pid)
             let clock = ContinuousClock()
             let started = clock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -129,6 +135,7 @@ struct ServerSetup: Sendable {
             let took = Run.seconds(clock.now - started)
             let acks = sending.acknowledged()
             figures["ingestion /s"] = Double(acks.count) / took
+            figures["ingestion disk bytes read/notification"] = Double(Memory.bytesRead(pid) - diskBeforeIngestion) / Double(max(1, chosen.count))
             say(String(format: "  ingestion: %d of %d notifications acknowledged in %.1f s (%.0f/s)", acks.count, chosen.count, took,
                          Double(acks.count) / took))
             let lags = try await sink.lags(for: acks, within: .seconds(120))
@@ -170,7 +177,10 @@ struct ServerSetup: Sendable {
             say(String(format: "  reconciliation pass: %.1f s, %d purchases asked about (%d unanswered), %.0f a second", pass.seconds,
                          pass.purchasesChecked, pass.purchasesUnanswered, figures["reconciliation checks/s"] ?? 0))
             figures["RSS at end MB"] = Double(Memory.residentKB(pid)) / 1024
-            say(String(format: "  server RSS: %.0f MB at start, %.0f MB at the end", figures["RSS at start MB"] ?? 0, figures["RSS at end MB"] ?? 0))
+            // The allocator's live bytes: what RSS holds beyond them is freed memory not yet given back.
+            figures["heap in use at end MB"] = (try await client.gauge("entitle_heap_in_use_bytes") ?? .nan) / 1_048_576
+            say(String(format: "  server RSS: %.0f MB at start, %.0f MB at the end (heap in use %.0f MB)", figures["RSS at start MB"] ?? 0,
+                         figures["RSS at end MB"] ?? 0, figures["heap in use at end MB"] ?? 0))
         } catch {
             say("  the measurement failed: \(error) (the server's log: \(log.path))")
             throw error
@@ -207,5 +217,12 @@ enum Memory {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Bytes the process has had read from storage, not the page cache (`read_bytes` of `/proc/PID/io`).
+    static func bytesRead(_ pid: Int32) -> Int {
+        guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return 0 }
+        let line = io.split(separator: "\n").first { $0.hasPrefix("read_bytes:") } ?? ""
+        return Int(line.split(separator: " ").last ?? "") ?? 0
     }
 }
