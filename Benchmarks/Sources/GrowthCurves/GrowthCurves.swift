@@ -22,12 +22,13 @@ import Synchronization
 ///
 ///     swift build -c release --product entitle
 ///     swift run --package-path Benchmarks -c release GrowthCurves [--sizes 10000,100000,1000000] [--ledger PATH|postgres://…]
-///         [--measure-only]
+///         [--measure-only] [--no-reconciliation]
 ///
 /// LEDGER: a SQLite file (by default one in a temporary folder, removed at the end) or a PostgreSQL
 /// database, which should be empty (or hold this population from an earlier run: loading is
 /// idempotent). `--measure-only` measures the server alone on a LEDGER that already holds the population
-/// to the one size given (a profile of its figures, loading nothing). `ENTITLE_BINARY` names the server binary (default `.build/release/entitle`).
+/// to the one size given (a profile of its figures, loading nothing); `--no-reconciliation` leaves out
+/// the reconciliation pass. `ENTITLE_BINARY` names the server binary (default `.build/release/entitle`).
 @main
 enum GrowthCurves {
     static let port = 18_125
@@ -41,10 +42,11 @@ enum GrowthCurves {
         var sizes = [10_000, 100_000, 1_000_000]
         var ledger: String?
         var measureOnly = false
+        var reconciling = true
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
-            if flag == "--measure-only" {
-                measureOnly = true
+            if flag == "--measure-only" || flag == "--no-reconciliation" {
+                if flag == "--measure-only" { measureOnly = true } else { reconciling = false }
                 continue
             }
             guard let value = arguments.popFirst() else { fatalError("\(flag) needs a value") }
@@ -79,7 +81,7 @@ enum GrowthCurves {
                 exit(2)
             }
             say("\n== \(size) subscribers, measured only")
-            rows.append((size, try await server.measure(size: size, population: population)))
+            rows.append((size, try await server.measure(size: size, population: population, reconciling: reconciling)))
             Table.print(rows)
             return
         }
@@ -142,7 +144,7 @@ enum GrowthCurves {
             say(String(format: "  rebuild %.1f s (%.0f events/s); %.0f bytes per event on disk", rebuild, figures["rebuild events/s"] ?? 0,
                          figures["bytes/event"] ?? 0))
 
-            let measured = try await server.measure(size: size, population: population)
+            let measured = try await server.measure(size: size, population: population, reconciling: reconciling)
             figures.merge(measured) { $1 }
             rows.append((size, figures))
         }

@@ -41,7 +41,7 @@ struct ServerSetup: Sendable {
     }
 
     /// Starts the server, measures it, stops it.
-    func measure(size: Int, population: SignedPopulation) async throws -> [String: Double] {
+    func measure(size: Int, population: SignedPopulation, reconciling: Bool = true) async throws -> [String: Double] {
         var figures: [String: Double] = [:]
         let sink = WebhookSink(port: Self.webhookPort)
         try await sink.start()
@@ -168,14 +168,16 @@ struct ServerSetup: Sendable {
             // One reconciliation pass of the first app: every one of its projections read page by page,
             // each subscription past its expiry with no news asked about (the stand-in knows none of the
             // population's purchases, so each is two round trips, production then sandbox, and unanswered).
-            let pass = try await client.reconcile(app: app)
-            figures["reconciliation pass s"] = pass.seconds
-            figures["reconciliation purchases checked"] = Double(pass.purchasesChecked)
-            figures["reconciliation checks/s"] = Double(pass.purchasesChecked) / max(pass.seconds, 0.001)
-            // Per subscriber of the ledger (the first app's share of it is the same at every size).
-            figures["reconciliation µs/subscriber"] = pass.seconds * 1e6 / Double(size)
-            say(String(format: "  reconciliation pass: %.1f s, %d purchases asked about (%d unanswered), %.0f a second", pass.seconds,
-                         pass.purchasesChecked, pass.purchasesUnanswered, figures["reconciliation checks/s"] ?? 0))
+            if reconciling {
+                let pass = try await client.reconcile(app: app)
+                figures["reconciliation pass s"] = pass.seconds
+                figures["reconciliation purchases checked"] = Double(pass.purchasesChecked)
+                figures["reconciliation checks/s"] = Double(pass.purchasesChecked) / max(pass.seconds, 0.001)
+                // Per subscriber of the ledger (the first app's share of it is the same at every size).
+                figures["reconciliation µs/subscriber"] = pass.seconds * 1e6 / Double(size)
+                say(String(format: "  reconciliation pass: %.1f s, %d purchases asked about (%d unanswered), %.0f a second", pass.seconds,
+                             pass.purchasesChecked, pass.purchasesUnanswered, figures["reconciliation checks/s"] ?? 0))
+            }
             figures["RSS at end MB"] = Double(Memory.residentKB(pid)) / 1024
             // The allocator's live bytes: what RSS holds beyond them is freed memory not yet given back.
             figures["heap in use at end MB"] = (try await client.gauge("entitle_heap_in_use_bytes") ?? .nan) / 1_048_576
