@@ -59,6 +59,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleAnalytics", package: "Entitle"),
                 .product(name: "EntitleStorage", package: "Entitle"),
                 .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "EntitleTestSupport", package: "Entitle"),

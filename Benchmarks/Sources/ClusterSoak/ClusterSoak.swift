@@ -24,7 +24,7 @@ import Synchronization
 /// resident memory every 10 s.
 ///
 ///     swift build -c release --product entitle
-///     swift run --package-path Benchmarks -c release LoadPopulation --subscribers 1000000 --ledger postgres://…
+///     swift run --package-path Benchmarks -c release LoadPopulation --subscribers 1000000 --ledger postgres://… --catch-up
 ///     swift run --package-path Benchmarks -c release ClusterSoak --ledger postgres://… [--subscribers 1000000]
 ///         [--minutes 30] [--kill-every 300]
 ///

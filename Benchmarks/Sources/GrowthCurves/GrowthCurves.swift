@@ -99,30 +99,11 @@ enum GrowthCurves {
             say(String(format: "  loaded %d events in %.1f s (%.0f/s)", load.events, load.seconds, Double(load.events) / load.seconds))
             figures["load events/s"] = Double(load.events) / load.seconds
 
-            // The analytics brought up to date, as a server running all along would have kept them.
+            // The analytics brought up to date and the webhooks' cursor at the head, as a server running
+            // all along would have kept them.
             let catalogs = server.catalogs
             let analytics = try await LedgerConnection.with(database, logger: logger) { store in
-                let clock = ContinuousClock()
-                let started = clock.now
-                for (index, app) in SignedPopulation.apps.enumerated() {
-                    let contributor = AnalyticsContributor(catalog: try CatalogLoader().load(directory: catalogs[index]))
-                    let cells: @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells = { contributor.cells(appUserID: $0, events: $1) }
-                    let aggregates = store.forApp(BundleID(app.bundleID)).analyticsStore()
-                    if try await aggregates.startRecompute(unlessDefinitionsAre: AnalyticsContributor.definitionsVersion) {
-                        while !(try await aggregates.recomputeBatch(batchSize: 1_000, cells: cells).finished) {}
-                    }
-                    while try await aggregates.refreshAnalytics(batchSize: 1_000, cells: cells) > 0 {}
-                    // The webhooks too: their cursor moves to the ledger's head, as if each event loaded had
-                    // come through the server and been published then (or the first server would spend
-                    // its run publishing them).
-                    let app = store.forApp(BundleID(app.bundleID))
-                    // A consumer new each time starts at the head (a known one at its own position).
-                    let head = try await app.consumerEvents(LedgerConsumer(rawValue: "growth-head-\(UUID().uuidString)"), limit: 1, since: .distantFuture)
-                        .position
-                    let webhooks = try await app.consumerEvents("webhooks", limit: 1, since: .distantFuture).position
-                    _ = try await app.advanceConsumer("webhooks", from: webhooks, to: head)
-                }
-                return Run.seconds(clock.now - started)
+                try await PopulationCatchUp.run(store, catalogs: catalogs)
             }
             figures["analytics catch-up s"] = analytics
             say(String(format: "  analytics brought up to date in %.1f s", analytics))

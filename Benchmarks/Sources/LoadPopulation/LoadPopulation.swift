@@ -11,13 +11,14 @@ import Synchronization
 /// over HTTP. A second run on the same ledger appends nothing twice.
 ///
 ///     swift run --package-path Benchmarks -c release LoadPopulation [--subscribers N] [--ledger PATH|postgres://…]
-///         [--seed S] [--workers W] [--batch B]
+///         [--seed S] [--workers W] [--batch B] [--catch-up]
 ///
 /// N subscribers (10,000 by default; household members come on top), into LEDGER (a SQLite file,
 /// created if missing, or a PostgreSQL URL; by default a SQLite file in a temporary folder, removed at
 /// the end). W workers (4) each sign a batch of B subscribers (50) and append it, so signing and appends
 /// overlap. Prints the rate, the time spent signing, and the bytes on disk per event beside the signed
-/// bytes they hold.
+/// bytes they hold. `--catch-up` then brings each app's analytics up to date and its webhooks' cursor to
+/// the head (``PopulationCatchUp``), as a server running all along would have: what `ClusterSoak` needs.
 @main
 enum LoadPopulation {
     struct Options {
@@ -26,6 +27,7 @@ enum LoadPopulation {
         var seed: UInt64 = 42
         var workers = 4
         var batch = 50
+        var catchUp = false
     }
 
     static func main() async throws {
@@ -45,6 +47,15 @@ enum LoadPopulation {
         say(String(format: "  took %.1f s: %.0f events/s; of the workers' time, signing %.1f s and appending %.1f s",
                      result.seconds, Double(result.events) / result.seconds, result.signing, result.appending))
         for line in FootprintReport.lines(footprint, signedBytes: result.signedBytes) { say(line) }
+        if options.catchUp {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            let catalogs = try SignedPopulation.catalogs(from: root, into: folder)
+            let seconds = try await LedgerConnection.with(database, logger: logger) { store in
+                try await PopulationCatchUp.run(store, catalogs: catalogs)
+            }
+            say(String(format: "  analytics brought up to date and the webhooks' cursor moved to the head in %.1f s", seconds))
+        }
     }
 
     static func load(
@@ -77,6 +88,10 @@ enum LoadPopulation {
         var options = Options()
         var rest = arguments[...]
         while let flag = rest.popFirst() {
+            if flag == "--catch-up" {
+                options.catchUp = true
+                continue
+            }
             guard let value = rest.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
             switch flag {
             case "--subscribers": options.subscribers = try number(value, flag)
