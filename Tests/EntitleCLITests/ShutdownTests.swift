@@ -25,14 +25,18 @@ struct ShutdownTests {
         let shared = try await SQLiteLedgerStore.open(path: data.appendingPathComponent("entitle.sqlite").path)
         let store = shared.forApp(Self.bundleID)
         let apple = AppleFacts(bundleID: Self.bundleID.rawValue)
+        // Appended a subscriber at a time in one transaction (each projection stored once), as the
+        // population loader does: one append per event would store a growing projection 5,000 times.
         for subscriber in 0..<Self.subscribers {
-            for period in 0..<Self.events {
+            let history = (0..<Self.events).map { period in
                 let start = ReferenceTime.day(Double(period) * 30)
                 let renewal = apple.subscription(
                     "com.screentimerewards.family.monthly", original: "L\(subscriber)", id: "L\(subscriber)-\(period)", purchase: start,
                     expires: start.addingTimeInterval(30 * 86_400), reason: period == 0 ? .purchase : .renewal)
-                _ = try await store.append(LedgerEvents.appTransaction(subscriber * Self.events + period, appUserID: "long-history-\(subscriber)", renewal))
+                return LedgerEvents.appTransaction(subscriber * Self.events + period, appUserID: "long-history-\(subscriber)", renewal)
             }
+            let outcomes = try await store.append(contentsOf: history)
+            #expect(outcomes.count == Self.events)
         }
         // An endpoint that never answers (nothing listens on port 9): the worker's time goes to the step.
         try await store.webhookStore().addEndpoint(WebhookEndpoint(
