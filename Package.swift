@@ -1,16 +1,21 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// `ENTITLE_SANITIZE=1` (scripts/test.sh and scripts/fuzz.sh set it): Entitle's own code is compiled
-/// with libFuzzer's coverage and AddressSanitizer, every binary links AddressSanitizer (with lld), and
-/// the fuzz targets (Fuzz/Sources, docs/fuzzing.md) are built beside the rest, so one build serves the
-/// tests, the demo and the fuzzers. Never set for apps: without it this manifest has no unsafe flag
-/// (which SwiftPM refuses in a remote dependency).
+/// Entitle's client package: what an app adds by this repository's URL. `EntitleKit` (the SDK) and the
+/// modules it is made of — Apple's App Store data types, the core's rules, the HTTP API's wire types and
+/// its client — on Foundation and swift-crypto only, so adding it resolves two packages. The server, its
+/// storage, the CLI and the local App Store are the package in `server/`, which depends on this one by
+/// path (docs/architecture.md).
+///
+/// `ENTITLE_SANITIZE=1` is set only by scripts/test.sh and scripts/fuzz.sh when they build the server
+/// package: this package's code is then compiled with libFuzzer's coverage and AddressSanitizer too.
+/// Never set for apps: without it this manifest has no unsafe flag (which SwiftPM refuses in a remote
+/// dependency).
 let sanitized = Context.environment["ENTITLE_SANITIZE"] == "1"
+/// Every binary links AppStoreModels, so its linker settings are every binary's.
 let sanitizedLinking: [LinkerSetting] = sanitized ? [.unsafeFlags(["-sanitize=address", "-Xclang-linker", "-fuse-ld=lld"])] : []
 
-/// Settings shared by every target: Swift 6 language mode (complete concurrency checking) plus the
-/// upcoming features the codebase is written against.
+/// Swift 6 language mode (complete concurrency checking) plus the upcoming features the code is written against.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -18,347 +23,46 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Entitle",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.iOS(.v17), .macOS(.v14), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
-        .executable(name: "entitle", targets: ["entitle"]),
-        .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
-        .library(name: "FastJSON", targets: ["FastJSON"]),
+        .library(name: "EntitleKit", targets: ["EntitleKit"]),
         .library(name: "EntitleCore", targets: ["EntitleCore"]),
-        .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
-        .library(name: "P256FixedKey", targets: ["P256FixedKey"]),
-        .library(name: "EntitleAnalytics", targets: ["EntitleAnalytics"]),
-        .library(name: "EntitleStorage", targets: ["EntitleStorage"]),
-        .library(name: "EntitleServer", targets: ["EntitleServer"]),
         .library(name: "EntitleWire", targets: ["EntitleWire"]),
         .library(name: "EntitleAPI", targets: ["EntitleAPI"]),
-        .library(name: "EntitleKit", targets: ["EntitleKit"]),
-        .library(name: "AppStoreServerAPI", targets: ["AppStoreServerAPI"]),
-        .library(name: "LocalAppStore", targets: ["LocalAppStore"]),
-        .library(name: "EntitleTestSupport", targets: ["EntitleTestSupport"]),
+        .library(name: "AppStoreModels", targets: ["AppStoreModels"]),
+        .library(name: "StoreKitMirror", targets: ["StoreKitMirror"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
-        // (Every binary links it, so its linker settings are every binary's.)
         .target(name: "AppStoreModels", swiftSettings: swiftSettings, linkerSettings: sanitizedLinking),
-        // Strict, fast JSON: a byte-level cursor and writer, and with them Apple's payloads most often
-        // read and written, held byte for byte to Foundation's coders (differential tests, libFuzzer).
-        // Used where a profile showed Codable's cost (verification, the ledger's appends and reads, the
-        // subscriber answer); Codable everywhere else.
-        .target(name: "FastJSON", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
         // The pure domain core: catalog, lifecycle, app-managed trials, entitlements, gating, quotas.
         // Foundation only: no networking, no database, no HTTP.
         .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
-        // ECDSA P-256 verification for one key with comb tables (under half BoringSSL's cost a
-        // signature). Optimized in every configuration: unoptimized, a table takes ~0.6 s and a
-        // verification ~12 ms, which the tests and fuzzers that verify thousands of signatures can't
-        // afford. Nothing the SDK links depends on it (unsafe flags are refused in remote dependencies).
-        .target(
-            name: "P256FixedKey",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings + [.unsafeFlags(["-O"])]
-        ),
-        // Verification of Apple's signed data: JWS, the x5c chain to a trusted root, Apple's OIDs,
-        // bundle, environment and app; a chain cache so the steady state costs one P-256 verify.
-        .target(
-            name: "AppStoreVerification",
-            dependencies: [
-                "AppStoreModels", "FastJSON", "P256FixedKey",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // Subscription analytics from the ledger: each subscriber's cells (a pure function of their
-        // events) and reports computed from the daily aggregates. Foundation only.
-        .target(name: "EntitleAnalytics", dependencies: ["EntitleCore", "AppStoreModels"], swiftSettings: swiftSettings),
-        // The system's zlib (Debian: zlib1g-dev, which Swift's installation requires): the ledger
-        // compresses the signed payloads it keeps.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // glibc's <malloc.h> (mallinfo2, malloc_trim): the server's memory metrics and trimmer.
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
-        // The ledger and projections behind one interface, on SQLite (embedded) and PostgreSQL.
-        .target(
-            name: "EntitleStorage",
-            dependencies: [
-                "EntitleCore", "EntitleAnalytics", "FastJSON", "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         // The HTTP API's request and response types, shared by the server and the client SDK. Foundation and
         // EntitleCore (an access period carries the core's gate, which the SDK decides with).
         .target(name: "EntitleWire", dependencies: ["EntitleCore"], swiftSettings: swiftSettings),
         // A client of the HTTP API over any transport (URLSession by default), for apps and the
         // local App Store's simulated apps. Foundation, EntitleWire and EntitleCore only.
         .target(name: "EntitleAPI", dependencies: ["EntitleWire", "EntitleCore"], swiftSettings: swiftSettings),
-        // A client of Apple's App Store Server API: ES256 tokens, retries, sandbox fallback, every signed
-        // answer verified.
-        .target(
-            name: "AppStoreServerAPI",
-            dependencies: [
-                "AppStoreModels", "AppStoreVerification", "EntitleAPI",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        // StoreKit 2's declarations as Apple documents them, for Linux, where StoreKit does not exist: the
+        // adapter (EntitleKit's StoreKitStore) compiles against it here and against StoreKit on Apple
+        // platforms, and a backend (the local App Store, in tests) answers its calls. Foundation only;
+        // on Apple platforms it is empty.
+        .target(name: "StoreKitMirror", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
         // The SDK apps link: customer info from the server or a signed cache, log-in, usage that waits
-        // for the network, access decided by the core's rules. Foundation networking, Entitle's wire
-        // modules, EntitleCore (Foundation-only) and swift-crypto (CryptoKit on Apple platforms) only: no
-        // server dependency.
+        // for the network, access decided by the core's rules, StoreKit 2 purchases. Foundation
+        // networking, Entitle's wire modules, EntitleCore and swift-crypto (CryptoKit on Apple platforms).
         .target(
             name: "EntitleKit",
-            dependencies: ["EntitleWire", "EntitleAPI", "EntitleCore", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings
-        ),
-        // The server: the subscription service (verify, append, resolve) and its HTTP API.
-        .target(
-            name: "EntitleServer",
             dependencies: [
-                "EntitleCore", "EntitleStorage", "AppStoreVerification", "AppStoreModels", "FastJSON", "EntitleWire", "EntitleAnalytics", "AppStoreServerAPI", "CMalloc",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "EntitleWire", "EntitleAPI", "EntitleCore",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .target(name: "StoreKitMirror", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: swiftSettings
         ),
-        // The local App Store: a certificate authority shaped like Apple's, a store that plays
-        // subscription lifecycles and signs what the App Store would, and delivery like Apple's.
-        .target(
-            name: "LocalAppStore",
-            dependencies: [
-                "AppStoreModels", "AppStoreVerification", "EntitleCore", "EntitleWire", "EntitleAPI",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The `entitle` command line: commands and their output, kept in a library so tests can reach it.
-        .target(
-            name: "EntitleCLI",
-            dependencies: [
-                "EntitleCore", "EntitleAnalytics",
-                "AppStoreVerification",
-                "EntitleServer",
-                "EntitleStorage",
-                "LocalAppStore",
-                "EntitleAPI",
-                "AppStoreServerAPI",
-                "EntitleExamples",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // A headless app on EntitleKit's public API: `swift run sample-app … status|purchase|restore|access|use|login|offerings`.
-        .executableTarget(name: "sample-app", dependencies: ["EntitleKit", "EntitleAPI", "EntitleWire", "EntitleCore"], path: "Examples/SampleApp", swiftSettings: swiftSettings),
-        // The example apps' catalogs, shipped with the binary so `entitle demo` works from any folder.
-        .target(
-            name: "EntitleExamples", path: "Examples", exclude: ["SampleApp"], sources: ["ExampleApps.swift"],
-            resources: [
-                .copy("ScreenTimeRewards"), .copy("ScreenTimeRewardsTiers"), .copy("Epilogue"), .copy("PantryPal"), .copy("MagicalStories"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "entitle",
-            dependencies: ["EntitleCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: swiftSettings
-        ),
-        // Builders for Apple-shaped facts and a fixed reference time, shared by every test target.
-        .target(
-            name: "EntitleTestSupport",
-            dependencies: [
-                "EntitleCore", "AppStoreModels", "EntitleStorage", "LocalAppStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        .testTarget(name: "AppStoreModelsTests", dependencies: ["AppStoreModels", "EntitleTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "AppStoreModels", "EntitleTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "EntitleCoreTests",
-            dependencies: ["EntitleCore", "EntitleTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "P256FixedKeyTests",
-            dependencies: [
-                "P256FixedKey", "EntitleCore", .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "AppStoreVerificationTests",
-            dependencies: [
-                "AppStoreVerification", "EntitleTestSupport", "EntitleCore", "P256FixedKey",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            resources: [.copy("Vectors")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EntitleAnalyticsTests",
-            dependencies: ["EntitleAnalytics", "EntitleCore", "AppStoreModels", "EntitleTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EntitleStorageTests",
-            dependencies: [
-                "EntitleStorage", "EntitleTestSupport", "EntitleAnalytics", "AppStoreVerification",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EntitleServerTests",
-            dependencies: [
-                "EntitleServer", "EntitleTestSupport", "LocalAppStore", "EntitleAPI",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "AppStoreServerAPITests",
-            dependencies: [
-                "AppStoreServerAPI", "AppStoreVerification", "AppStoreModels", "EntitleAPI", "EntitleTestSupport", "LocalAppStore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            exclude: ["Keys"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EntitleKitTests",
-            dependencies: [
-                "EntitleKit", "EntitleAPI", "EntitleServer", "EntitleTestSupport", "AppStoreVerification", "EntitleCore", "entitle",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "LocalAppStoreTests",
-            dependencies: [
-                "LocalAppStore", "AppStoreVerification", "EntitleTestSupport",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EntitleCLITests",
-            dependencies: [
-                "EntitleCLI", "entitle", "sample-app", "EntitleTestSupport", "EntitleStorage", "EntitleWire", "AppStoreModels",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-    ] + (sanitized ? fuzzTargets : [])
+    ]
 )
-
-/// The fuzz targets (docs/fuzzing.md), built only with `ENTITLE_SANITIZE=1`: each links libFuzzer.
-var fuzzTargets: [Target] {
-    let fuzzer: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-Xclang-linker", "-fuse-ld=lld"])]
-    // Written before the upcoming features the rest of the package enables.
-    let settings: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
-    let server: [Target.Dependency] = [
-        "FuzzSupport", "EntitleServer", "EntitleStorage", "EntitleCore", "LocalAppStore", "AppStoreVerification",
-        .product(name: "Logging", package: "swift-log"),
-    ]
-    func fuzz(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-        .executableTarget(name: name, dependencies: dependencies, path: "Fuzz/Sources/\(name)", swiftSettings: settings, linkerSettings: fuzzer)
-    }
-    return [
-        .target(
-            name: "FuzzSupport", dependencies: [.product(name: "X509", package: "swift-certificates")], path: "Fuzz/Sources/FuzzSupport",
-            swiftSettings: settings),
-        // The compact JWS parser, the x5c chain and the signature: nothing Entitle's root didn't sign is accepted.
-        fuzz("FuzzVerifier", ["FuzzSupport", "AppStoreVerification", "AppStoreModels", .product(name: "X509", package: "swift-certificates")]),
-        // ECDSA P-256 with a key's comb table: the same verdict as swift-crypto's on every input.
-        fuzz("FuzzP256", ["FuzzSupport", "P256FixedKey", .product(name: "Crypto", package: "swift-crypto")]),
-        // Apple's payload decoders: notifications, transactions, renewal info, app transactions.
-        fuzz("FuzzDecoders", ["FuzzSupport", "AppStoreModels", "AppStoreServerAPI", "FastJSON"]),
-        // The catalog loader: a `.storekit` file and an `entitlements.json`.
-        fuzz("FuzzCatalog", ["FuzzSupport", "EntitleCore"]),
-        // The ledger's stored events, analytics cells and signed payloads, read without JSONDecoder.
-        fuzz("FuzzStoredEvents", ["FuzzSupport", "EntitleStorage", "EntitleCore", "EntitleAnalytics"]),
-        // Apple's signed data with fuzzed values through verify, append, fold, resolve, analytics and webhooks.
-        fuzz("FuzzPipeline", server),
-        // Every operation of the OpenAPI document with fuzzed values, through the server's router.
-        fuzz("FuzzRequests", server + [
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "NIOFoundationCompat", package: "swift-nio"),
-        ]),
-        // The JSON request bodies the server decodes.
-        fuzz("FuzzRequestBodies", ["FuzzSupport", "EntitleWire"]),
-    ]
-}

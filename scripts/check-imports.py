@@ -15,15 +15,18 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# Where a module's sources live, when not in Sources/<module>.
+# The two packages' source folders: the client at the root, the server in server/ (docs/architecture.md).
+PACKAGES = ["Sources", "server/Sources"]
+
+# Where a module's sources live, when not in <package>/Sources/<module>.
 SOURCES = {
-    "sample-app": ["Examples/SampleApp"],
-    "EntitleExamples": ["Examples/ExampleApps.swift"],
+    "sample-app": ["server/Examples/SampleApp"],
+    "EntitleExamples": ["server/Examples/ExampleApps.swift"],
 }
 
 # Folders held to less than their module's row: controllers talk to services, never to storage.
 FOLDER_RULES = {
-    "Sources/EntitleServer/Controllers": {"EntitleStorage", "PostgresNIO", "VaporCSQLite"},
+    "server/Sources/EntitleServer/Controllers": {"EntitleStorage", "PostgresNIO", "VaporCSQLite"},
 }
 
 IMPORT = re.compile(
@@ -55,7 +58,7 @@ def table(architecture: str) -> dict[str, set[str]]:
 
 def swift_files(root: pathlib.Path, module: str) -> list[pathlib.Path]:
     files: list[pathlib.Path] = []
-    for place in SOURCES.get(module, [f"Sources/{module}"]):
+    for place in SOURCES.get(module, [f"{package}/{module}" for package in PACKAGES]):
         path = root / place
         if path.is_file():
             files.append(path)
@@ -74,7 +77,7 @@ def check(root: pathlib.Path) -> list[str]:
     problems: list[str] = []
     if not allowed:
         return ["docs/architecture.md has no module table"]
-    modules = {p.name for p in (root / "Sources").iterdir() if p.is_dir()}
+    modules = {p.name for package in PACKAGES if (root / package).is_dir() for p in (root / package).iterdir() if p.is_dir()}
     modules |= {name for name, places in SOURCES.items() if any((root / place).exists() for place in places)}
     for module in sorted(modules - set(allowed)):
         problems.append(f"{module}: no row in docs/architecture.md's table")

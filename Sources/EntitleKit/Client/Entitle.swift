@@ -231,13 +231,16 @@ public actor Entitle {
     ///   - promotionalOfferID: a promotional offer of the product to redeem: the server signs it for this
     ///     user first (``PurchaseOutcome/notAllowed(_:)`` when the catalog's rule leaves them out,
     ///     ``PurchaseOutcome/productUnavailable(_:)`` for an offer the product doesn't have).
-    public func purchase(_ productID: String, promotionalOfferID: String? = nil) async -> PurchaseOutcome {
+    ///   - winBackOfferID: a win-back offer Apple lists for this user (``OfferedProduct``'s
+    ///     `eligibleWinBackOfferIDs`); the store applies it (iOS 18 and later).
+    public func purchase(_ productID: String, promotionalOfferID: String? = nil, winBackOfferID: String? = nil) async -> PurchaseOutcome {
         guard let store = configuration.store else { return .storeUnavailable("no store is configured") }
-        var options = PurchaseOptions()
+        var options = PurchaseOptions(winBackOfferID: winBackOfferID)
         if let promotionalOfferID {
             do {
                 let offer = try await api.promotionalOffer(appUserID, productID: productID, offerID: promotionalOfferID)
-                options = PurchaseOptions(appAccountToken: offer.appAccountToken, promotionalOffer: offer)
+                options.appAccountToken = offer.appAccountToken
+                options.promotionalOffer = offer
             } catch {
                 switch error.serverCode {
                 case "offer.notEligible": return .notAllowed(error.message)
@@ -265,8 +268,9 @@ public actor Entitle {
             switch error.kind {
             case .storeUnavailable: return .storeUnavailable(error.message)
             case .productUnavailable: return .productUnavailable(error.message)
-            case .notAllowed: return .notAllowed(error.message)
+            case .notAllowed, .offerRefused: return .notAllowed(error.message)
             case .verificationFailed: return .verificationFailed(error.message)
+            case .cancelled: return .cancelled
             }
         }
         switch result {

@@ -25,11 +25,15 @@ public struct StoreProduct: Sendable, Hashable {
     public var displayName: String
     /// The price formatted for the user's storefront.
     public var displayPrice: String
+    /// For a subscription with an introductory offer: whether the store would give it to this user
+    /// (StoreKit's `isEligibleForIntroOffer`); `nil` when the product has none or the store doesn't say.
+    public var isEligibleForIntroductoryOffer: Bool?
 
-    public init(id: String, displayName: String, displayPrice: String) {
+    public init(id: String, displayName: String, displayPrice: String, isEligibleForIntroductoryOffer: Bool? = nil) {
         self.id = id
         self.displayName = displayName
         self.displayPrice = displayPrice
+        self.isEligibleForIntroductoryOffer = isEligibleForIntroductoryOffer
     }
 }
 
@@ -57,11 +61,18 @@ public struct PurchaseOptions: Sendable, Hashable {
     /// The server's signed word on the product's introductory offer for this user (a compact JWS): the
     /// store applies it, or not, as it says rather than by its own rule.
     public var introductoryOfferEligibility: String?
+    /// A win-back offer Apple lists for this user (the renewal info's `eligibleWinBackOfferIds`, in the
+    /// server's offerings): the store applies it if it still does.
+    public var winBackOfferID: String?
 
-    public init(appAccountToken: UUID? = nil, promotionalOffer: PromotionalOfferResponse? = nil, introductoryOfferEligibility: String? = nil) {
+    public init(
+        appAccountToken: UUID? = nil, promotionalOffer: PromotionalOfferResponse? = nil, introductoryOfferEligibility: String? = nil,
+        winBackOfferID: String? = nil
+    ) {
         self.appAccountToken = appAccountToken
         self.promotionalOffer = promotionalOffer
         self.introductoryOfferEligibility = introductoryOfferEligibility
+        self.winBackOfferID = winBackOfferID
     }
 }
 
@@ -84,6 +95,11 @@ public struct StoreFailure: Error, Sendable, Hashable {
         case notAllowed
         /// The store's data did not verify on the device.
         case verificationFailed
+        /// The store refused the offer the purchase asked for (not eligible, unknown, a signature it
+        /// doesn't accept).
+        case offerRefused
+        /// The user cancelled (signing in to the store, a sync).
+        case cancelled
     }
 
     public var kind: Kind

@@ -1,21 +1,53 @@
-#if canImport(StoreKit)
+#if canImport(StoreKit) || canImport(StoreKitMirror)
 import EntitleWire
 import Foundation
+#if canImport(StoreKit)
 import StoreKit
+#else
+// Linux: StoreKit 2's declarations as Apple documents them (the StoreKitMirror module), answered by a
+// backend such as the local App Store. This file is the one adapter; nothing here is Linux-only.
+import StoreKitMirror
+#endif
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// The App Store through StoreKit 2, for apps on Apple platforms. Thin on purpose: it passes Apple's
 /// signed transactions (`jwsRepresentation`) to EntitleKit and never judges them; the server verifies.
-/// A promotional offer goes to StoreKit with the signature the server made for it.
+/// A promotional offer goes to StoreKit with the signature the server made for it, the introductory
+/// offer with the server's signed word on eligibility, a win-back offer as StoreKit lists it.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public struct StoreKitStore: PurchaseStore {
+    #if canImport(UIKit) || !canImport(StoreKit)
+    /// The scene StoreKit shows its purchase confirmation in (`purchase(confirmIn:options:)`), when the app
+    /// has one (UIKit, several scenes, visionOS); `nil`: StoreKit picks (`purchase(options:)`).
+    let confirmationScene: (@MainActor @Sendable () -> UIScene?)?
+
+    /// - Parameter confirmationScene: the scene to confirm purchases in, asked at each purchase; needed on
+    ///   visionOS, where `purchase(options:)` is unavailable.
+    public init(confirmationScene: (@MainActor @Sendable () -> UIScene?)? = nil) {
+        self.confirmationScene = confirmationScene
+    }
+    #else
     public init() {}
+    #endif
 
     public func products(_ ids: [String]) async throws(StoreFailure) -> [StoreProduct] {
+        let products: [Product]
         do {
-            return try await Product.products(for: ids).map { StoreProduct(id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice) }
+            products = try await Product.products(for: ids)
         } catch {
             throw StoreFailure(.storeUnavailable, "the App Store could not be asked for products: \(error)")
         }
+        var shown: [StoreProduct] = []
+        for product in products {
+            var item = StoreProduct(id: product.id, displayName: product.displayName, displayPrice: product.displayPrice)
+            if let subscription = product.subscription, subscription.introductoryOffer != nil {
+                item.isEligibleForIntroductoryOffer = await subscription.isEligibleForIntroOffer
+            }
+            shown.append(item)
+        }
+        return shown
     }
 
     public func purchase(_ productID: String, options: PurchaseOptions) async throws(StoreFailure) -> StorePurchaseResult {
@@ -30,21 +62,10 @@ public struct StoreKitStore: PurchaseStore {
         } catch {
             throw StoreFailure(.storeUnavailable, "the App Store could not be asked for \(productID): \(error)")
         }
-        var purchaseOptions: Set<Product.PurchaseOption> = []
-        if let token = options.appAccountToken { purchaseOptions.insert(.appAccountToken(token)) }
-        if let offer = options.promotionalOffer {
-            guard let signature = Data(base64Encoded: offer.signature) else {
-                throw StoreFailure(.verificationFailed, "the promotional offer's signature is not base64")
-            }
-            purchaseOptions.insert(
-                .promotionalOffer(offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce, signature: signature, timestamp: Int(offer.timestamp)))
-        }
-        if let eligibility = options.introductoryOfferEligibility, #available(iOS 18.4, macOS 15.4, tvOS 18.4, watchOS 11.4, visionOS 2.4, *) {
-            purchaseOptions.insert(.introductoryOfferEligibility(compactJWS: eligibility))
-        }
+        let purchaseOptions = try Self.options(options, for: product)
         let result: Product.PurchaseResult
         do {
-            result = try await product.purchase(options: purchaseOptions)
+            result = try await buy(product, options: purchaseOptions)
         } catch {
             throw Self.failure(error)
         }
@@ -58,6 +79,64 @@ public struct StoreKitStore: PurchaseStore {
         @unknown default:
             return .cancelled
         }
+    }
+
+    /// StoreKit's options for what EntitleKit asks: the appAccountToken, the server-signed promotional
+    /// offer (its compact JWS where the SDK has that form, else its signature), the win-back offer
+    /// StoreKit lists for the product, the server's signed introductory-offer eligibility.
+    static func options(_ options: PurchaseOptions, for product: Product) throws(StoreFailure) -> Set<Product.PurchaseOption> {
+        var purchaseOptions: Set<Product.PurchaseOption> = []
+        if let token = options.appAccountToken { purchaseOptions.insert(.appAccountToken(token)) }
+        if let offer = options.promotionalOffer {
+            #if compiler(>=6.2)
+            // Xcode 26's SDK: the JWS form, back-deployed to iOS 15.
+            if !offer.compactJWS.isEmpty {
+                purchaseOptions.formUnion(Product.PurchaseOption.promotionalOffer(offer.offerID, compactJWS: offer.compactJWS))
+            } else {
+                purchaseOptions.insert(try legacyPromotionalOffer(offer))
+            }
+            #else
+            purchaseOptions.insert(try legacyPromotionalOffer(offer))
+            #endif
+        }
+        if let winBackOfferID = options.winBackOfferID {
+            guard #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
+                throw StoreFailure(.notAllowed, "win-back offers need iOS 18, macOS 15, tvOS 18, watchOS 11 or visionOS 2")
+            }
+            guard let offer = product.subscription?.winBackOffers.first(where: { $0.id == winBackOfferID }) else {
+                throw StoreFailure(.productUnavailable, "\(product.id) has no win-back offer \(winBackOfferID) for this user")
+            }
+            purchaseOptions.insert(.winBackOffer(offer))
+        }
+        if let eligibility = options.introductoryOfferEligibility {
+            purchaseOptions.insert(.introductoryOfferEligibility(compactJWS: eligibility))
+        }
+        return purchaseOptions
+    }
+
+    private static func legacyPromotionalOffer(_ offer: PromotionalOfferResponse) throws(StoreFailure) -> Product.PurchaseOption {
+        guard let signature = Data(base64Encoded: offer.signature) else {
+            throw StoreFailure(.verificationFailed, "the promotional offer's signature is not base64")
+        }
+        guard let timestamp = Int(exactly: offer.timestamp) else {
+            throw StoreFailure(.verificationFailed, "the promotional offer's timestamp is out of range")
+        }
+        return .promotionalOffer(offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce, signature: signature, timestamp: timestamp)
+    }
+
+    @MainActor
+    private func buy(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
+        #if os(visionOS)
+        guard let scene = confirmationScene?() else { throw StoreFailure(.storeUnavailable, "visionOS confirms purchases in a scene: give StoreKitStore one") }
+        return try await product.purchase(confirmIn: scene, options: options)
+        #elseif canImport(UIKit) || !canImport(StoreKit)
+        #if !os(watchOS) && !os(macOS)
+        if let scene = confirmationScene?() { return try await product.purchase(confirmIn: scene, options: options) }
+        #endif
+        return try await product.purchase(options: options)
+        #else
+        return try await product.purchase(options: options)
+        #endif
     }
 
     public func finish(_ transaction: SignedTransaction) async {
@@ -96,16 +175,23 @@ public struct StoreKitStore: PurchaseStore {
         return SignedTransaction(jws: verification.jwsRepresentation, transactionID: String(transaction.id), productID: transaction.productID)
     }
 
-    private static func failure(_ error: any Error) -> StoreFailure {
+    static func failure(_ error: any Error) -> StoreFailure {
+        if let failure = error as? StoreFailure { return failure }
         if let error = error as? Product.PurchaseError {
             switch error {
             case .productUnavailable: return StoreFailure(.productUnavailable, "\(error)")
             case .purchaseNotAllowed: return StoreFailure(.notAllowed, "\(error)")
+            case .ineligibleForOffer, .invalidOfferIdentifier, .invalidOfferPrice, .invalidOfferSignature, .missingOfferParameters:
+                return StoreFailure(.offerRefused, "\(error)")
             default: return StoreFailure(.storeUnavailable, "\(error)")
             }
         }
-        if let error = error as? StoreKitError, case .notAvailableInStorefront = error {
-            return StoreFailure(.productUnavailable, "\(error)")
+        if let error = error as? StoreKitError {
+            switch error {
+            case .notAvailableInStorefront: return StoreFailure(.productUnavailable, "\(error)")
+            case .userCancelled: return StoreFailure(.cancelled, "\(error)")
+            default: return StoreFailure(.storeUnavailable, "\(error)")
+            }
         }
         return StoreFailure(.storeUnavailable, "\(error)")
     }

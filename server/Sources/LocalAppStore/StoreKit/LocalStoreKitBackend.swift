@@ -1,0 +1,343 @@
+#if !canImport(StoreKit)
+import AppStoreModels
+import EntitleCore
+import Foundation
+import NIOConcurrencyHelpers
+import StoreKitMirror
+
+/// The local App Store as StoreKit's backend on Linux (StoreKitMirror): one device of one store
+/// account. Products come from the catalog; a purchase is played by the ``StoreSimulator`` and returns
+/// the transaction it signed, with the chain the server trusts, so what EntitleKit's StoreKit adapter
+/// submits is what the App Store would sign. Transactions stay unfinished until the app finishes them
+/// and are handed over again at the next launch (a new backend on the same store); refunds, renewals
+/// and approvals arrive on `Transaction.updates`. The user's choices on the sheets (Ask to Buy, cancel)
+/// are scripted with ``nextPurchase``.
+public final class LocalStoreKitBackend: StoreKitMirrorBackend {
+    /// What the user does with the next purchase sheet.
+    public enum PurchaseChoice: Sendable {
+        /// Confirms (the default).
+        case confirm
+        /// Ask to Buy: the purchase waits for a parent (``approvePending()``).
+        case askToBuy
+        /// Closes the sheet.
+        case cancel
+    }
+
+    /// Everything the device and its store account hold.
+    struct State {
+        var simulator: StoreSimulator
+        var nextChoice = PurchaseChoice.confirm
+        /// Transactions not yet finished, by ID, signed, in the order they came.
+        var unfinished: [(id: UInt64, jws: String)] = []
+        /// The account's purchases (their original transaction IDs), in order.
+        var originals: [String] = []
+        /// Ask-to-Buy purchases waiting for approval.
+        var pending: [(productID: String, options: Set<Product.PurchaseOption>)] = []
+        var updates: [UUID: AsyncStream<StoreKitMirrorSigned>.Continuation] = [:]
+        /// What the sheets and purchases asked for, for tests to read.
+        var purchaseOptions: [Set<Product.PurchaseOption>] = []
+        var sheetsShown: [String] = []
+        var syncs = 0
+    }
+
+    let state: NIOLockedValueBox<State>
+    let now: @Sendable () -> Date
+    /// The notifications the store sends the app's server (wired to a delivery in tests that want them).
+    let notify: @Sendable ([SignedNotification]) async -> Void
+
+    public init(simulator: StoreSimulator, now: @escaping @Sendable () -> Date, notify: @escaping @Sendable ([SignedNotification]) async -> Void = { _ in }) {
+        self.state = NIOLockedValueBox(State(simulator: simulator))
+        self.now = now
+        self.notify = notify
+    }
+
+    /// The same store account on a new launch of the app: its unfinished transactions are handed over again.
+    public func relaunched() -> LocalStoreKitBackend {
+        let copy = LocalStoreKitBackend(simulator: state.withLockedValue { $0.simulator }, now: now, notify: notify)
+        copy.state.withLockedValue { [snapshot = state.withLockedValue { ($0.unfinished, $0.originals) }] in
+            ($0.unfinished, $0.originals) = snapshot
+        }
+        return copy
+    }
+
+    /// The user's choice on the next purchase sheet.
+    public func nextPurchase(_ choice: PurchaseChoice) { state.withLockedValue { $0.nextChoice = choice } }
+    /// The options each purchase asked StoreKit for, in order.
+    public var purchaseOptions: [Set<Product.PurchaseOption>] { state.withLockedValue { $0.purchaseOptions } }
+    /// The sheets shown (`manageSubscriptions`, `offerCodeRedeem`, `refundRequest`), in order.
+    public var sheetsShown: [String] { state.withLockedValue { $0.sheetsShown } }
+    /// The IDs of the transactions still unfinished.
+    public var unfinishedIDs: [UInt64] { state.withLockedValue { $0.unfinished.map(\.id) } }
+    /// The account's purchases (original transaction IDs).
+    public var originals: [String] { state.withLockedValue { $0.originals } }
+
+    // MARK: - StoreKitMirrorBackend
+
+    public func products(for identifiers: [String]) async throws -> [Product] {
+        let catalog = state.withLockedValue { $0.simulator.catalog }
+        return identifiers.compactMap { id in catalog.products.first { $0.id.rawValue == id }.map(Self.product) }
+    }
+
+    public func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> StoreKitMirrorPurchase {
+        let choice = state.withLockedValue { state -> PurchaseChoice in
+            state.purchaseOptions.append(options)
+            defer { state.nextChoice = .confirm }
+            return state.nextChoice
+        }
+        switch choice {
+        case .cancel:
+            return .userCancelled
+        case .askToBuy:
+            state.withLockedValue { $0.pending.append((product.id, options)) }
+            return .pending
+        case .confirm:
+            return .signed(try await buy(product.id, options: options))
+        }
+    }
+
+    /// A parent approves every Ask-to-Buy purchase waiting: each transaction arrives as an update.
+    public func approvePending() async throws {
+        let pending = state.withLockedValue { state in
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for purchase in pending {
+            publish(try await buy(purchase.productID, options: purchase.options))
+        }
+    }
+
+    /// Apple refunds the purchase `original`: REFUND to the server, the revoked transaction as an update.
+    public func refund(_ original: String) async throws {
+        let at = now()
+        let (notifications, jws) = try state.withLockedValue { state throws(LocalStoreError) in
+            let notifications = try state.simulator.refund(original, at: at)
+            return (notifications, try state.simulator.currentTransaction(original, at: at))
+        }
+        await notify(notifications)
+        publish(remember(jws))
+    }
+
+    /// The subscription `original` renews: DID_RENEW to the server, the renewal as an update.
+    public func renew(_ original: String) async throws {
+        let at = now()
+        let (notifications, jws) = try state.withLockedValue { state throws(LocalStoreError) in
+            let notifications = try state.simulator.renew(original, at: at)
+            return (notifications, try state.simulator.currentTransaction(original, at: at))
+        }
+        await notify(notifications)
+        publish(remember(jws))
+    }
+
+    /// The subscription `original` ends (the user turned renewal off and the period passed).
+    public func expire(_ original: String) async throws {
+        let at = now()
+        let notifications = try state.withLockedValue { state throws(LocalStoreError) in
+            _ = try state.simulator.setAutoRenew(original, false, at: at)
+            return try state.simulator.expire(original, reason: .customerCancelled, at: at)
+        }
+        await notify(notifications)
+    }
+
+    public func finish(transactionID: UInt64) async {
+        state.withLockedValue { $0.unfinished.removeAll { $0.id == transactionID } }
+    }
+
+    public func unfinishedTransactions() async -> [StoreKitMirrorSigned] {
+        state.withLockedValue { $0.unfinished.map { StoreKitMirrorSigned(jws: $0.jws) } }
+    }
+
+    public func currentEntitlements() async -> [StoreKitMirrorSigned] {
+        let at = now()
+        return state.withLockedValue { state in
+            state.originals.compactMap { original -> StoreKitMirrorSigned? in
+                guard let chain = state.simulator.subscription(original) else { return nil }
+                let entitled = chain.phase != .revoked && (chain.expiresDate.map { at < $0 } ?? true)
+                guard entitled, let jws = try? state.simulator.currentTransaction(original, at: at) else { return nil }
+                return StoreKitMirrorSigned(jws: jws)
+            }
+        }
+    }
+
+    public func transactionUpdates() -> AsyncStream<StoreKitMirrorSigned> {
+        let (stream, continuation) = AsyncStream<StoreKitMirrorSigned>.makeStream()
+        let id = UUID()
+        state.withLockedValue { $0.updates[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.state.withLockedValue { _ = $0.updates.removeValue(forKey: id) } }
+        return stream
+    }
+
+    public func sync() async throws {
+        state.withLockedValue { $0.syncs += 1 }
+    }
+
+    public func subscriptionStatuses(groupID: String) async throws -> [StoreKitMirrorStatus] {
+        let at = now()
+        return try state.withLockedValue { state throws(LocalStoreError) in
+            try state.originals.compactMap { original throws(LocalStoreError) -> StoreKitMirrorStatus? in
+                guard let chain = state.simulator.subscription(original), chain.kind == .autoRenewable,
+                    state.simulator.catalog.products.first(where: { $0.id.rawValue == chain.productID })?.subscriptionGroupID == groupID
+                else { return nil }
+                return StoreKitMirrorStatus(
+                    state: Self.renewalState(try state.simulator.currentStatus(original)),
+                    transaction: StoreKitMirrorSigned(jws: try state.simulator.currentTransaction(original, at: at)),
+                    renewalInfo: try state.simulator.currentRenewalInfo(original, at: at))
+            }
+        }
+    }
+
+    public func isEligibleForIntroOffer(groupID: String) async -> Bool {
+        state.withLockedValue { state in
+            !state.originals.contains { original in
+                guard let chain = state.simulator.subscription(original) else { return false }
+                return state.simulator.catalog.products.first { $0.id.rawValue == chain.productID }?.subscriptionGroupID == groupID
+            }
+        }
+    }
+
+    public func showManageSubscriptions(subscriptionGroupID: String?) async throws {
+        state.withLockedValue { $0.sheetsShown.append("manageSubscriptions") }
+    }
+
+    public func presentOfferCodeRedeemSheet() async throws {
+        state.withLockedValue { $0.sheetsShown.append("offerCodeRedeem") }
+    }
+
+    public func beginRefundRequest(transactionID: UInt64) async throws -> Transaction.RefundRequestStatus {
+        state.withLockedValue { $0.sheetsShown.append("refundRequest") }
+        return .success
+    }
+
+    // MARK: - The store's side
+
+    /// Plays a confirmed purchase: a first purchase, an upgrade or crossgrade within a group the account
+    /// subscribes in, or a return to a group it left (with a win-back offer when asked for).
+    private func buy(_ productID: String, options: Set<Product.PurchaseOption>) async throws -> StoreKitMirrorSigned {
+        let at = now()
+        var token: UUID?
+        var promotional: String?
+        var eligibility: Bool?
+        for option in options {
+            switch option.kind {
+            case .appAccountToken(let value): token = value
+            case .promotionalOffer(let offerID, _, _, _, _), .promotionalOfferJWS(let offerID, _): promotional = offerID
+            case .introductoryOfferEligibility(let jws): eligibility = Self.eligibility(jws)
+            default: break
+            }
+        }
+        let (notifications, jws) = try state.withLockedValue { state throws(LocalStoreError) -> ([SignedNotification], String) in
+            let group = state.simulator.catalog.products.first { $0.id.rawValue == productID }?.subscriptionGroupID
+            let sameGroup = group.flatMap { group in
+                state.originals.last { original in
+                    guard let chain = state.simulator.subscription(original) else { return false }
+                    return state.simulator.catalog.products.first { $0.id.rawValue == chain.productID }?.subscriptionGroupID == group
+                }
+            }
+            if let original = sameGroup, let chain = state.simulator.subscription(original) {
+                if chain.phase == .active {
+                    let notifications = try state.simulator.changeProduct(original, to: productID, at: at)
+                    return (notifications, try state.simulator.currentTransaction(original, at: at))
+                }
+                let purchase = try state.simulator.resubscribe(original, productID: productID, at: at)
+                return (purchase.notifications, purchase.signedTransaction)
+            }
+            let purchase = try state.simulator.purchase(
+                productID, appAccountToken: token, at: at, introductoryOfferEligibility: eligibility, promotionalOffer: promotional)
+            state.originals.append(purchase.originalTransactionID)
+            return (purchase.notifications, purchase.signedTransaction)
+        }
+        await notify(notifications)
+        return remember(jws)
+    }
+
+    /// Keeps a transaction unfinished until the app finishes it.
+    private func remember(_ jws: String) -> StoreKitMirrorSigned {
+        let signed = StoreKitMirrorSigned(jws: jws)
+        if let id = Self.transactionID(jws) {
+            state.withLockedValue { state in
+                if !state.unfinished.contains(where: { $0.id == id }) { state.unfinished.append((id, jws)) }
+            }
+        }
+        return signed
+    }
+
+    private func publish(_ signed: StoreKitMirrorSigned) {
+        for continuation in state.withLockedValue({ Array($0.updates.values) }) { continuation.yield(signed) }
+    }
+
+    /// The transaction ID the signed transaction carries (Apple's digits, StoreKit's `UInt64`).
+    static func transactionID(_ jws: String) -> UInt64? {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])),
+            let payload = try? AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: json)
+        else { return nil }
+        return payload.transactionId.flatMap { UInt64($0) }
+    }
+
+    /// The server's signed word on the introductory offer: its `allowIntroductoryOffer` claim (the store trusts the
+    /// app's server for it, as StoreKit does once the signature checks out).
+    private static func eligibility(_ jws: String) -> Bool? {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])),
+            let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
+        else { return nil }
+        return object["allowIntroductoryOffer"] as? Bool
+    }
+
+    static func renewalState(_ status: Status) -> Product.SubscriptionInfo.RenewalState {
+        switch status {
+        case .active: .subscribed
+        case .expired: .expired
+        case .billingRetry: .inBillingRetryPeriod
+        case .billingGracePeriod: .inGracePeriod
+        case .revoked: .revoked
+        default: .expired
+        }
+    }
+
+    static func product(_ product: EntitleCore.Product) -> StoreKitMirror.Product {
+        let price = product.price?.amount ?? 0
+        let display = "$" + (product.price?.formattedAmount ?? "0.00")
+        let subscription = product.subscriptionGroupID.flatMap { group in
+            product.period.map { period in
+                Product.SubscriptionInfo(
+                    subscriptionGroupID: group, subscriptionPeriod: Self.period(period),
+                    introductoryOffer: product.introductoryOffer.map { Self.offer($0, type: .introductory) },
+                    promotionalOffers: product.promotionalOffers.map { Self.offer($0, type: .promotional) },
+                    winBackOffers: product.winBackOffers.map { Self.offer($0, type: .winBack) })
+            }
+        }
+        let name = product.localizations.first?.displayName ?? product.referenceName ?? product.id.rawValue
+        return Product(
+            id: product.id.rawValue, type: Self.type(product.kind), displayName: name, description: product.localizations.first?.description ?? "",
+            price: price, displayPrice: display, isFamilyShareable: product.familyShareable, subscription: subscription)
+    }
+
+    static func type(_ kind: ProductKind) -> Product.ProductType {
+        switch kind {
+        case .autoRenewable: .autoRenewable
+        case .nonRenewing: .nonRenewable
+        case .nonConsumable: .nonConsumable
+        case .consumable: .consumable
+        }
+    }
+
+    static func period(_ duration: ISODuration) -> Product.SubscriptionPeriod {
+        if duration.years > 0 { return .init(value: duration.years, unit: .year) }
+        if duration.months > 0 { return .init(value: duration.months, unit: .month) }
+        if duration.weeks > 0 { return .init(value: duration.weeks, unit: .week) }
+        return .init(value: max(duration.days, 1), unit: .day)
+    }
+
+    static func offer(_ offer: SubscriptionOffer, type: Product.SubscriptionOffer.OfferType) -> Product.SubscriptionOffer {
+        let mode: Product.SubscriptionOffer.PaymentMode = switch offer.paymentMode {
+        case .freeTrial: .freeTrial
+        case .payAsYouGo: .payAsYouGo
+        case .payUpFront: .payUpFront
+        }
+        return Product.SubscriptionOffer(
+            id: offer.id, type: type, price: offer.price?.amount ?? 0, displayPrice: "$" + (offer.price?.formattedAmount ?? "0.00"),
+            period: period(offer.period), periodCount: offer.numberOfPeriods, paymentMode: mode)
+    }
+}
+
+#endif
