@@ -17,7 +17,8 @@
 # Foundation's buffers held by the targets' globals at exit, which are not leaks. The runtime's backtracer is off:
 # under ASan it trips over its own reads and hides the fatal error's message.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# The fuzz targets are the server package's (server/Fuzz); every path below is relative to it.
+cd "$(dirname "$0")/../server"
 
 limit=()
 targets=()

@@ -92,9 +92,23 @@ log "imports: every module's against docs/architecture.md (and the check refuses
 python3 scripts/check-imports.py --self-test
 python3 scripts/check-imports.py
 
-log "build (warnings in Entitle's own code fail the run)"
-swift build --build-tests 2>&1 | tee "$build_log"
-if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" "$build_log"; then
+log "Apple platforms by proxy: no API above a package's platform floor, nor glibc-only, outside a guard"
+python3 scripts/check-portability.py --self-test
+python3 scripts/check-portability.py
+
+log "the client package as an app resolves it: nothing but the client and swift-crypto"
+scripts/check-client-graph.sh
+
+log "build: the client package alone (what an app compiles; warnings in Entitle's code fail the run)"
+swift build 2>&1 | tee "$build_log"
+if grep -E "^$(pwd)/Sources/.*: warning:" "$build_log"; then
+    echo "error: the client package has warnings (above)" >&2
+    exit 1
+fi
+
+log "build: the server package with its tests (warnings in Entitle's own code fail the run)"
+swift build --package-path server --build-tests 2>&1 | tee "$build_log"
+if grep -E "^$(pwd)/(Sources|server/Sources|server/Tests)/.*: warning:" "$build_log"; then
     echo "error: the build has warnings in Entitle's code (above)" >&2
     exit 1
 fi
@@ -102,19 +116,16 @@ fi
 log "documents: entitlements files against their schema, docs/openapi.json as OpenAPI 3.1"
 python3 scripts/check-schema.py
 
-log "README: the command reference against every command's --help"
-python3 scripts/check-readme-commands.py "$(swift build --show-bin-path)/entitle"
+bin=$(swift build --package-path server --show-bin-path)
 
-log "EntitleKit links no server dependency"
-swift package describe --type json | python3 scripts/check-sdk-dependencies.py
+log "README: the command reference against every command's --help"
+python3 scripts/check-readme-commands.py "$bin/entitle"
 
 log "alert rules: promtool check and unit tests (docs/prometheus)"
 (cd docs/prometheus && promtool check rules entitle-alerts.yml && promtool test rules entitle-alerts.test.yml)
 
 log "DocC: EntitleKit's documentation builds with no warning"
-swift package --disable-sandbox generate-documentation --target EntitleKit --warnings-as-errors >/dev/null
-
-bin=$(swift build --show-bin-path)
+scripts/docc.sh --warnings-as-errors >/dev/null
 
 # A hang fails the run within a bound rather than holding CI: past the limit, the tests still running
 # and every thread of the test process (gdb, when installed) are printed, and the process is stopped.
@@ -148,7 +159,7 @@ watch_tests() {
 # At most this many tests at once: with all of them started together on two cores, a loopback request
 # of one test has waited past its client's 20 s read timeout behind the others' work.
 test_width=${ENTITLE_TEST_PARALLELISM:-32}
-( set -o pipefail; stdbuf -oL -eL "$bin/EntitlePackageTests.xctest" --testing-library swift-testing \
+( set -o pipefail; stdbuf -oL -eL "$bin/entitle-serverPackageTests.xctest" --testing-library swift-testing \
     --experimental-maximum-parallelization-width "$test_width" 2>&1 | tee "$test_log" ) &
 test_pid=$!
 watch_tests "$test_pid" &
@@ -163,7 +174,7 @@ watchdog_pid=
 # The fuzz targets build in the background from here, in .build: the dependencies are already compiled
 # there with the same flags, so only Entitle's modules are compiled again (with libFuzzer's coverage and
 # AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
-# binaries built above (which that build leaves as they are). It holds SwiftPM's lock on .build: the
+# binaries built above (which that build leaves as they are). It holds SwiftPM's lock on server/.build: the
 # steps until it is done call no `swift` command. (Not beside the tests: a few of them bound their time.)
 fuzz_build_log=$(mktemp)
 nice -n 19 scripts/fuzz.sh --scratch .build --build-only >"$fuzz_build_log" 2>&1 &

@@ -8,7 +8,7 @@ public enum AppStore {
     /// https://developer.apple.com/documentation/storekit/appstore/sync()
     /// `static func sync() async throws`
     public static func sync() async throws {
-        try await StoreKitMirror.backend().sync()
+        try await StoreKitMirrorRuntime.backend().sync()
     }
 
     /// https://developer.apple.com/documentation/storekit/appstore/showmanagesubscriptions(in:)
@@ -20,7 +20,7 @@ public enum AppStore {
     @available(watchOS, unavailable)
     @MainActor
     public static func showManageSubscriptions(in scene: UIWindowScene) async throws {
-        try await StoreKitMirror.backend().showManageSubscriptions(subscriptionGroupID: nil)
+        try await StoreKitMirrorRuntime.backend().showManageSubscriptions(subscriptionGroupID: nil)
     }
 
     /// https://developer.apple.com/documentation/storekit/appstore/showmanagesubscriptions(in:subscriptiongroupid:)
@@ -31,7 +31,7 @@ public enum AppStore {
     @available(watchOS, unavailable)
     @MainActor
     public static func showManageSubscriptions(in scene: UIWindowScene, subscriptionGroupID: String) async throws {
-        try await StoreKitMirror.backend().showManageSubscriptions(subscriptionGroupID: subscriptionGroupID)
+        try await StoreKitMirrorRuntime.backend().showManageSubscriptions(subscriptionGroupID: subscriptionGroupID)
     }
 
     /// https://developer.apple.com/documentation/storekit/appstore/presentoffercoderedeemsheet(in:)
@@ -43,7 +43,7 @@ public enum AppStore {
     @available(watchOS, unavailable)
     @MainActor
     public static func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws {
-        try await StoreKitMirror.backend().presentOfferCodeRedeemSheet()
+        try await StoreKitMirrorRuntime.backend().presentOfferCodeRedeemSheet()
     }
 }
 #endif

@@ -40,7 +40,7 @@ extension Product {
         /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/iseligibleforintrooffer(for:)
         /// `static func isEligibleForIntroOffer(for groupID: String) async -> Bool`
         public static func isEligibleForIntroOffer(for groupID: String) async -> Bool {
-            await StoreKitMirror.backendIfInstalled?.isEligibleForIntroOffer(groupID: groupID) ?? false
+            await StoreKitMirrorRuntime.backendIfInstalled?.isEligibleForIntroOffer(groupID: groupID) ?? false
         }
 
         /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status-swift.property
@@ -52,7 +52,7 @@ extension Product {
         /// https://developer.apple.com/documentation/storekit/product/subscriptioninfo/status(for:)
         /// `static func status(for groupID: String) async throws -> [Product.SubscriptionInfo.Status]`
         public static func status(for groupID: String) async throws -> [Product.SubscriptionInfo.Status] {
-            try await StoreKitMirror.backend().subscriptionStatuses(groupID: groupID).compactMap { status in
+            try await StoreKitMirrorRuntime.backend().subscriptionStatuses(groupID: groupID).compactMap { status in
                 guard let transaction = VerificationResult<Transaction>(status.transaction), let renewal = RenewalInfo(jws: status.renewalInfo)
                 else { return nil }
                 return Status(state: status.state, transaction: transaction, renewalInfo: .verified(renewal))

@@ -42,7 +42,7 @@ public struct Product: Identifiable, Hashable, Sendable {
     /// `static func products<Identifiers>(for identifiers: Identifiers) async throws -> [Product] where Identifiers: Collection, Identifiers.Element == String`
     public static func products<Identifiers>(for identifiers: Identifiers) async throws -> [Product]
     where Identifiers: Collection, Identifiers.Element == String {
-        try await StoreKitMirror.backend().products(for: Array(identifiers))
+        try await StoreKitMirrorRuntime.backend().products(for: Array(identifiers))
     }
 
     /// https://developer.apple.com/documentation/storekit/product/purchase(options:)
@@ -52,7 +52,7 @@ public struct Product: Identifiable, Hashable, Sendable {
     @available(visionOS, unavailable)
     @MainActor
     public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
-        try await Self.result(of: StoreKitMirror.backend().purchase(self, options: options))
+        try await Self.result(of: StoreKitMirrorRuntime.backend().purchase(self, options: options))
     }
 
     /// https://developer.apple.com/documentation/storekit/product/purchase(confirmin:options:)-6dj6y
@@ -63,7 +63,7 @@ public struct Product: Identifiable, Hashable, Sendable {
     @available(watchOS, unavailable)
     @MainActor
     public func purchase(confirmIn scene: some UIScene, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
-        try await Self.result(of: StoreKitMirror.backend().purchase(self, options: options))
+        try await Self.result(of: StoreKitMirrorRuntime.backend().purchase(self, options: options))
     }
 
     private static func result(of purchase: StoreKitMirrorPurchase) throws -> Product.PurchaseResult {

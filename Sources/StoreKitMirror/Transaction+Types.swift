@@ -15,7 +15,7 @@ extension Transaction {
         init(_ read: @escaping @Sendable (any StoreKitMirrorBackend) async -> [StoreKitMirrorSigned]) {
             self.stream = AsyncStream { continuation in
                 let task = Task {
-                    if let backend = StoreKitMirror.backendIfInstalled {
+                    if let backend = StoreKitMirrorRuntime.backendIfInstalled {
                         for item in await read(backend) {
                             if let result = VerificationResult<Transaction>(item) { continuation.yield(result) }
                         }

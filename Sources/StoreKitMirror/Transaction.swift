@@ -69,13 +69,13 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     /// https://developer.apple.com/documentation/storekit/transaction/finish()
     /// `func finish() async`
     public func finish() async {
-        await StoreKitMirror.backendIfInstalled?.finish(transactionID: id)
+        await StoreKitMirrorRuntime.backendIfInstalled?.finish(transactionID: id)
     }
 
     /// https://developer.apple.com/documentation/storekit/transaction/updates
     /// `static var updates: Transaction.Transactions { get }`
     public static var updates: Transaction.Transactions {
-        guard let backend = StoreKitMirror.backendIfInstalled else { return Transactions(AsyncStream { $0.finish() }) }
+        guard let backend = StoreKitMirrorRuntime.backendIfInstalled else { return Transactions(AsyncStream { $0.finish() }) }
         let signed = backend.transactionUpdates()
         return Transactions(AsyncStream { continuation in
             let task = Task {
@@ -109,7 +109,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     @available(watchOS, unavailable)
     @MainActor
     public func beginRefundRequest(in scene: UIWindowScene) async throws -> Transaction.RefundRequestStatus {
-        try await StoreKitMirror.backend().beginRefundRequest(transactionID: id)
+        try await StoreKitMirrorRuntime.backend().beginRefundRequest(transactionID: id)
     }
 
     /// https://developer.apple.com/documentation/storekit/transaction/beginrefundrequest(for:in:)-65tph
@@ -120,7 +120,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     @available(watchOS, unavailable)
     @MainActor
     public static func beginRefundRequest(for transactionID: UInt64, in scene: UIWindowScene) async throws -> Transaction.RefundRequestStatus {
-        try await StoreKitMirror.backend().beginRefundRequest(transactionID: transactionID)
+        try await StoreKitMirrorRuntime.backend().beginRefundRequest(transactionID: transactionID)
     }
 }
 #endif

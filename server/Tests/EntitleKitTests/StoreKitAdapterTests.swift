@@ -3,6 +3,7 @@ import AppStoreModels
 import EntitleCore
 import EntitleKit
 import EntitleTestSupport
+import EntitleWire
 import Foundation
 import LocalAppStore
 import StoreKitMirror
@@ -41,8 +42,8 @@ struct StoreKitAdapterTests {
             let signer = try AppStoreSigner(key: server.pki.leafKey, chain: [server.pki.leaf, server.pki.intermediate, server.pki.root])
             let simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: signer)
             let store = LocalStoreKitBackend(simulator: simulator, now: server.clock.reading)
-            StoreKitMirror.install(store)
-            defer { StoreKitMirror.uninstall() }
+            StoreKitMirrorRuntime.install(store)
+            defer { StoreKitMirrorRuntime.uninstall() }
             let folder = EntitleTests.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             try await body(Device(server: server, store: store, folder: folder))
@@ -128,10 +129,10 @@ struct StoreKitAdapterTests {
                 Issue.record("the purchase must succeed")
                 return
             }
-            // A new install: another cache folder, the same store account, a new anonymous user.
+            // A new install: another cache folder, the same store account, the user signed in again.
             let reinstalled = Device(server: device.server, store: device.store, folder: EntitleTests.folder())
             defer { try? FileManager.default.removeItem(at: reinstalled.folder) }
-            let entitle = try reinstalled.entitle(user: "parent-1-reinstalled")
+            let entitle = try reinstalled.entitle(user: "parent-1")
             let outcome = try await entitle.restore()
             guard case .restored(let info) = outcome else {
                 Issue.record("expected restored, got \(outcome)")
@@ -150,6 +151,7 @@ struct StoreKitAdapterTests {
                 return
             }
             await entitle.startTransactionUpdates()
+            device.server.clock.advance(days: 3)
             try await device.store.refund(original)
             let revoked = await Self.eventually(entitle) { !$0.isActive("family", at: device.server.clock.now) }
             #expect(revoked, "the refund reached the server through Transaction.updates")
@@ -167,7 +169,7 @@ struct StoreKitAdapterTests {
 
             // The next launch: the same store account, the app online again.
             let relaunched = device.store.relaunched()
-            StoreKitMirror.install(relaunched)
+            StoreKitMirrorRuntime.install(relaunched)
             let entitle = try device.entitle()
             await entitle.startTransactionUpdates()
             let delivered = await Self.eventually(entitle) { $0.isActive("family", at: device.server.clock.now) }
@@ -178,43 +180,58 @@ struct StoreKitAdapterTests {
         }
     }
 
-    @Test("introductory offer: StoreKit's eligibility shown per product, and the server's signed word passed with the purchase")
+    @Test("introductory offer: StoreKit's eligibility per product; the server's signed word passed to StoreKit, which follows it")
     func introductoryOffer() async throws {
         try await Self.run { device in
             let store = StoreKitStore()
             let before = try await store.products([Self.family])
             #expect(before.first?.isEligibleForIntroductoryOffer == true)
-            let entitle = try device.entitle()
-            guard case .success = await entitle.purchase(Self.family) else {
-                Issue.record("the purchase must succeed")
+            // The app's server says no (a returning customer Apple doesn't know about): StoreKit follows it.
+            let refused = Self.eligibility(allow: false)
+            let result = try await store.purchase(Self.family, options: PurchaseOptions(introductoryOfferEligibility: refused))
+            guard case .purchased(let transaction) = result else {
+                Issue.record("expected a purchase, got \(result)")
                 return
             }
             let options = try #require(device.store.purchaseOptions.first)
-            #expect(options.contains { if case .introductoryOfferEligibility = $0.kind { true } else { false } })
+            #expect(options.contains(.introductoryOfferEligibility(compactJWS: refused)))
+            let payload = try #require(Self.payload(transaction.jws))
+            #expect(payload.offerType == nil, "no introductory offer: the server's word was no")
             let after = try await store.products([Self.family])
             #expect(after.first?.isEligibleForIntroductoryOffer == false)
         }
     }
 
-    @Test("a promotional offer goes to StoreKit as the server signed it (its compact JWS)")
+    @Test("a promotional offer goes to StoreKit in the form the server signed it (its compact JWS)")
     func promotionalOffer() async throws {
         try await Self.run(example: "Epilogue", bundleID: "com.epilogue.app") { device in
-            let monthly = "com.epilogue.plus.monthly"
-            let entitle = try device.entitle(user: "returning-reader")
-            guard case .success = await entitle.purchase(monthly), let original = device.store.originals.first else {
-                Issue.record("the purchase at full price must succeed")
+            let store = StoreKitStore()
+            let offer = PromotionalOfferResponse(
+                productID: "com.epilogue.plus.monthly", offerID: "winback.plus.half", keyID: "KEY1", nonce: UUID(), timestamp: 1_767_225_600_000,
+                signature: Data([1, 2, 3]).base64EncodedString(), appAccountToken: UUID(), compactJWS: "eyJhbGciOiJFUzI1NiJ9.eyJvZmZlciI6MX0.c2ln")
+            let result = try await store.purchase(
+                "com.epilogue.plus.monthly", options: PurchaseOptions(appAccountToken: offer.appAccountToken, promotionalOffer: offer))
+            guard case .purchased(let transaction) = result else {
+                Issue.record("expected a purchase, got \(result)")
                 return
             }
-            try await device.store.refund(original)
-            let outcome = await entitle.purchase(monthly, promotionalOfferID: "winback.plus.half")
-            guard case .success(let info) = outcome else {
-                Issue.record("a lapsed subscriber buys with the offer, got \(outcome.code)")
-                return
-            }
-            #expect(info.isActive("plus", at: device.server.clock.now))
-            let options = try #require(device.store.purchaseOptions.last)
-            #expect(options.contains { if case .promotionalOfferJWS(offerID: "winback.plus.half", _) = $0.kind { true } else { false } })
+            let options = try #require(device.store.purchaseOptions.first)
+            #expect(options.contains { if case .promotionalOfferJWS(offerID: "winback.plus.half", compactJWS: offer.compactJWS) = $0.kind { true } else { false } })
+            #expect(options.contains(.appAccountToken(offer.appAccountToken)))
+            let payload = try #require(Self.payload(transaction.jws))
+            #expect(payload.offerIdentifier == "winback.plus.half")
         }
+    }
+
+    static func eligibility(allow: Bool) -> String {
+        let claims = #"{"aud":"appstore-intro-eligibility","allowIntroductoryOffer":\#(allow)}"#
+        return "eyJhbGciOiJFUzI1NiJ9." + Data(claims.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + ".c2ln"
+    }
+
+    static func payload(_ jws: String) -> JWSTransactionDecodedPayload? {
+        let parts = jws.split(separator: ".")
+        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])) else { return nil }
+        return try? AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: json)
     }
 
     @Test("a win-back offer StoreKit lists for the product goes with the purchase; one it doesn't list is refused before the sheet")
@@ -230,6 +247,8 @@ struct StoreKitAdapterTests {
                 Issue.record("the first purchase must succeed")
                 return
             }
+            // The month ends without renewal: the subscription lapses (the server sees it by time).
+            device.server.clock.advance(days: 40)
             try await device.store.expire(original)
             let unknown = await entitle.purchase(Self.family, winBackOfferID: "not.listed")
             #expect(unknown.code == "purchase.productUnavailable")

@@ -5,6 +5,9 @@ import Foundation
 import NIOConcurrencyHelpers
 import StoreKitMirror
 
+/// StoreKit's product (the mirror's), beside the catalog's `EntitleCore.Product`.
+public typealias StoreKitProduct = StoreKitMirror.Product
+
 /// The local App Store as StoreKit's backend on Linux (StoreKitMirror): one device of one store
 /// account. Products come from the catalog; a purchase is played by the ``StoreSimulator`` and returns
 /// the transaction it signed, with the chain the server trusts, so what EntitleKit's StoreKit adapter
@@ -32,10 +35,10 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         /// The account's purchases (their original transaction IDs), in order.
         var originals: [String] = []
         /// Ask-to-Buy purchases waiting for approval.
-        var pending: [(productID: String, options: Set<Product.PurchaseOption>)] = []
+        var pending: [(productID: String, options: Set<StoreKitProduct.PurchaseOption>)] = []
         var updates: [UUID: AsyncStream<StoreKitMirrorSigned>.Continuation] = [:]
         /// What the sheets and purchases asked for, for tests to read.
-        var purchaseOptions: [Set<Product.PurchaseOption>] = []
+        var purchaseOptions: [Set<StoreKitProduct.PurchaseOption>] = []
         var sheetsShown: [String] = []
         var syncs = 0
     }
@@ -63,7 +66,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// The user's choice on the next purchase sheet.
     public func nextPurchase(_ choice: PurchaseChoice) { state.withLockedValue { $0.nextChoice = choice } }
     /// The options each purchase asked StoreKit for, in order.
-    public var purchaseOptions: [Set<Product.PurchaseOption>] { state.withLockedValue { $0.purchaseOptions } }
+    public var purchaseOptions: [Set<StoreKitProduct.PurchaseOption>] { state.withLockedValue { $0.purchaseOptions } }
     /// The sheets shown (`manageSubscriptions`, `offerCodeRedeem`, `refundRequest`), in order.
     public var sheetsShown: [String] { state.withLockedValue { $0.sheetsShown } }
     /// The IDs of the transactions still unfinished.
@@ -73,12 +76,12 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
 
     // MARK: - StoreKitMirrorBackend
 
-    public func products(for identifiers: [String]) async throws -> [Product] {
+    public func products(for identifiers: [String]) async throws -> [StoreKitProduct] {
         let catalog = state.withLockedValue { $0.simulator.catalog }
         return identifiers.compactMap { id in catalog.products.first { $0.id.rawValue == id }.map(Self.product) }
     }
 
-    public func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> StoreKitMirrorPurchase {
+    public func purchase(_ product: StoreKitProduct, options: Set<StoreKitProduct.PurchaseOption>) async throws -> StoreKitMirrorPurchase {
         let choice = state.withLockedValue { state -> PurchaseChoice in
             state.purchaseOptions.append(options)
             defer { state.nextChoice = .confirm }
@@ -109,7 +112,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// Apple refunds the purchase `original`: REFUND to the server, the revoked transaction as an update.
     public func refund(_ original: String) async throws {
         let at = now()
-        let (notifications, jws) = try state.withLockedValue { state throws(LocalStoreError) in
+        let (notifications, jws) = try state.withLockedValue { state throws in
             let notifications = try state.simulator.refund(original, at: at)
             return (notifications, try state.simulator.currentTransaction(original, at: at))
         }
@@ -120,7 +123,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// The subscription `original` renews: DID_RENEW to the server, the renewal as an update.
     public func renew(_ original: String) async throws {
         let at = now()
-        let (notifications, jws) = try state.withLockedValue { state throws(LocalStoreError) in
+        let (notifications, jws) = try state.withLockedValue { state throws in
             let notifications = try state.simulator.renew(original, at: at)
             return (notifications, try state.simulator.currentTransaction(original, at: at))
         }
@@ -131,9 +134,9 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// The subscription `original` ends (the user turned renewal off and the period passed).
     public func expire(_ original: String) async throws {
         let at = now()
-        let notifications = try state.withLockedValue { state throws(LocalStoreError) in
-            _ = try state.simulator.setAutoRenew(original, false, at: at)
-            return try state.simulator.expire(original, reason: .customerCancelled, at: at)
+        let notifications = try state.withLockedValue { state throws in
+            let turnedOff = try state.simulator.setAutoRenew(original, false, at: at)
+            return turnedOff + (try state.simulator.expire(original, reason: .voluntary, at: at))
         }
         await notify(notifications)
     }
@@ -172,16 +175,18 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
 
     public func subscriptionStatuses(groupID: String) async throws -> [StoreKitMirrorStatus] {
         let at = now()
-        return try state.withLockedValue { state throws(LocalStoreError) in
-            try state.originals.compactMap { original throws(LocalStoreError) -> StoreKitMirrorStatus? in
+        return try state.withLockedValue { state throws in
+            var statuses: [StoreKitMirrorStatus] = []
+            for original in state.originals {
                 guard let chain = state.simulator.subscription(original), chain.kind == .autoRenewable,
                     state.simulator.catalog.products.first(where: { $0.id.rawValue == chain.productID })?.subscriptionGroupID == groupID
-                else { return nil }
-                return StoreKitMirrorStatus(
+                else { continue }
+                statuses.append(StoreKitMirrorStatus(
                     state: Self.renewalState(try state.simulator.currentStatus(original)),
                     transaction: StoreKitMirrorSigned(jws: try state.simulator.currentTransaction(original, at: at)),
-                    renewalInfo: try state.simulator.currentRenewalInfo(original, at: at))
+                    renewalInfo: try state.simulator.currentRenewalInfo(original, at: at)))
             }
+            return statuses
         }
     }
 
@@ -211,7 +216,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
 
     /// Plays a confirmed purchase: a first purchase, an upgrade or crossgrade within a group the account
     /// subscribes in, or a return to a group it left (with a win-back offer when asked for).
-    private func buy(_ productID: String, options: Set<Product.PurchaseOption>) async throws -> StoreKitMirrorSigned {
+    private func buy(_ productID: String, options: Set<StoreKitProduct.PurchaseOption>) async throws -> StoreKitMirrorSigned {
         let at = now()
         var token: UUID?
         var promotional: String?
@@ -224,7 +229,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
             default: break
             }
         }
-        let (notifications, jws) = try state.withLockedValue { state throws(LocalStoreError) -> ([SignedNotification], String) in
+        let (notifications, jws) = try state.withLockedValue { state throws -> ([SignedNotification], String) in
             let group = state.simulator.catalog.products.first { $0.id.rawValue == productID }?.subscriptionGroupID
             let sameGroup = group.flatMap { group in
                 state.originals.last { original in
@@ -283,7 +288,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         return object["allowIntroductoryOffer"] as? Bool
     }
 
-    static func renewalState(_ status: Status) -> Product.SubscriptionInfo.RenewalState {
+    static func renewalState(_ status: Status) -> StoreKitProduct.SubscriptionInfo.RenewalState {
         switch status {
         case .active: .subscribed
         case .expired: .expired
@@ -294,12 +299,12 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         }
     }
 
-    static func product(_ product: EntitleCore.Product) -> StoreKitMirror.Product {
+    static func product(_ product: EntitleCore.Product) -> StoreKitProduct {
         let price = product.price?.amount ?? 0
         let display = "$" + (product.price?.formattedAmount ?? "0.00")
         let subscription = product.subscriptionGroupID.flatMap { group in
             product.period.map { period in
-                Product.SubscriptionInfo(
+                StoreKitProduct.SubscriptionInfo(
                     subscriptionGroupID: group, subscriptionPeriod: Self.period(period),
                     introductoryOffer: product.introductoryOffer.map { Self.offer($0, type: .introductory) },
                     promotionalOffers: product.promotionalOffers.map { Self.offer($0, type: .promotional) },
@@ -307,12 +312,12 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
             }
         }
         let name = product.localizations.first?.displayName ?? product.referenceName ?? product.id.rawValue
-        return Product(
+        return StoreKitProduct(
             id: product.id.rawValue, type: Self.type(product.kind), displayName: name, description: product.localizations.first?.description ?? "",
             price: price, displayPrice: display, isFamilyShareable: product.familyShareable, subscription: subscription)
     }
 
-    static func type(_ kind: ProductKind) -> Product.ProductType {
+    static func type(_ kind: ProductKind) -> StoreKitProduct.ProductType {
         switch kind {
         case .autoRenewable: .autoRenewable
         case .nonRenewing: .nonRenewable
@@ -321,20 +326,20 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         }
     }
 
-    static func period(_ duration: ISODuration) -> Product.SubscriptionPeriod {
+    static func period(_ duration: ISODuration) -> StoreKitProduct.SubscriptionPeriod {
         if duration.years > 0 { return .init(value: duration.years, unit: .year) }
         if duration.months > 0 { return .init(value: duration.months, unit: .month) }
         if duration.weeks > 0 { return .init(value: duration.weeks, unit: .week) }
         return .init(value: max(duration.days, 1), unit: .day)
     }
 
-    static func offer(_ offer: SubscriptionOffer, type: Product.SubscriptionOffer.OfferType) -> Product.SubscriptionOffer {
-        let mode: Product.SubscriptionOffer.PaymentMode = switch offer.paymentMode {
+    static func offer(_ offer: SubscriptionOffer, type: StoreKitProduct.SubscriptionOffer.OfferType) -> StoreKitProduct.SubscriptionOffer {
+        let mode: StoreKitProduct.SubscriptionOffer.PaymentMode = switch offer.paymentMode {
         case .freeTrial: .freeTrial
         case .payAsYouGo: .payAsYouGo
         case .payUpFront: .payUpFront
         }
-        return Product.SubscriptionOffer(
+        return StoreKitProduct.SubscriptionOffer(
             id: offer.id, type: type, price: offer.price?.amount ?? 0, displayPrice: "$" + (offer.price?.formattedAmount ?? "0.00"),
             period: period(offer.period), periodCount: offer.numberOfPeriods, paymentMode: mode)
     }

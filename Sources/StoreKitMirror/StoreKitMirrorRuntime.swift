@@ -14,7 +14,7 @@ import Foundation
 /// transaction with a certificate chain shaped like Apple's, so a purchase returns the JWS it signed and
 /// the server verifies it as it would Apple's. Declarations that are the mirror's own (the backend, the
 /// initialisers StoreKit keeps private) are marked so and are not part of StoreKit.
-public enum StoreKitMirror {
+public enum StoreKitMirrorRuntime {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var installed: (any StoreKitMirrorBackend)?
 
