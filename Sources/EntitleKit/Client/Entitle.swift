@@ -231,7 +231,7 @@ public actor Entitle {
     ///   - promotionalOfferID: a promotional offer of the product to redeem: the server signs it for this
     ///     user first (``PurchaseOutcome/notAllowed(_:)`` when the catalog's rule leaves them out,
     ///     ``PurchaseOutcome/productUnavailable(_:)`` for an offer the product doesn't have).
-    ///   - winBackOfferID: a win-back offer Apple lists for this user (``OfferedProduct``'s
+    ///   - winBackOfferID: a win-back offer Apple lists for this user (the offerings'
     ///     `eligibleWinBackOfferIDs`); the store applies it (iOS 18 and later).
     public func purchase(_ productID: String, promotionalOfferID: String? = nil, winBackOfferID: String? = nil) async -> PurchaseOutcome {
         guard let store = configuration.store else { return .storeUnavailable("no store is configured") }

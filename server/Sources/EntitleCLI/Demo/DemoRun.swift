@@ -70,7 +70,7 @@ final class DemoRun: Service {
         if let sampleApp, let appKey = await first.createAppKey(app: sampleApp.bundleID) {
             DemoOutput.line("""
                 The sample app (EntitleKit, buying from this local App Store):
-                  swift run sample-app --server \(first.baseURL) --app-key \(appKey) --server-public-key \(sampleApp.publicKey) --bundle-id \(sampleApp.bundleID) status
+                  swift run --package-path server sample-app --server \(first.baseURL) --app-key \(appKey) --server-public-key \(sampleApp.publicKey) --bundle-id \(sampleApp.bundleID) status
                   … purchase PRODUCT_ID, restore, access FEATURE, use QUOTA, login ID, offerings; --offline as on a plane
                 """)
         }
