@@ -125,7 +125,7 @@ struct StoreKitAdapterTests {
     @Test("restore on a new install: AppStore.sync, then Transaction.currentEntitlements to the server")
     func restore() async throws {
         try await Self.run { device in
-            guard case .success = await try device.entitle().purchase(Self.family) else {
+            guard case .success = try await device.entitle().purchase(Self.family) else {
                 Issue.record("the purchase must succeed")
                 return
             }

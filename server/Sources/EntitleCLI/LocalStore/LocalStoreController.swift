@@ -129,5 +129,5 @@ extension LocalStoreController {
     }
 }
 
-extension LocalTransaction: ResponseEncodable {}
-extension LocalProduct: ResponseEncodable {}
+extension LocalTransaction: @retroactive ResponseEncodable {}
+extension LocalProduct: @retroactive ResponseEncodable {}

@@ -11,7 +11,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-extension SubscriberResponse: ResponseGenerator {
+extension SubscriberResponse: @retroactive ResponseGenerator {
     /// JSON, signed with the server's customer-info key when it has one (``CustomerInfoSigner``).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try SubscriberResponseWriter.json(self).map { Data($0.utf8) } ?? WireJSON.encoder.encode(self)
@@ -23,22 +23,22 @@ extension SubscriberResponse: ResponseGenerator {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
-extension AccessResponse: ResponseEncodable {}
-extension PaywallEventsResponse: ResponseEncodable {}
-extension ItemsResponse: ResponseEncodable {}
-extension RealtimeResponseBody: ResponseEncodable {}
-extension AppTransactionResponse: ResponseEncodable {}
-extension FinishTransactionResponse: ResponseEncodable {}
-extension ItemRegistrationResponse: ResponseEncodable {}
-extension TimelineEvent: ResponseEncodable {}
-extension PurchaseLookupResponse: ResponseEncodable {}
-extension OpenAccessResponse: ResponseEncodable {}
+extension AccessResponse: @retroactive ResponseEncodable {}
+extension PaywallEventsResponse: @retroactive ResponseEncodable {}
+extension ItemsResponse: @retroactive ResponseEncodable {}
+extension RealtimeResponseBody: @retroactive ResponseEncodable {}
+extension AppTransactionResponse: @retroactive ResponseEncodable {}
+extension FinishTransactionResponse: @retroactive ResponseEncodable {}
+extension ItemRegistrationResponse: @retroactive ResponseEncodable {}
+extension TimelineEvent: @retroactive ResponseEncodable {}
+extension PurchaseLookupResponse: @retroactive ResponseEncodable {}
+extension OpenAccessResponse: @retroactive ResponseEncodable {}
 extension AnalyticsReport: ResponseEncodable {}
 extension FunnelReport: ResponseEncodable {}
-extension Experiment: ResponseEncodable {}
+extension Experiment: @retroactive ResponseEncodable {}
 extension ExperimentResults: ResponseEncodable {}
-extension OfferingsResponse: ResponseEncodable {}
-extension PromotionalOfferResponse: ResponseEncodable {}
+extension OfferingsResponse: @retroactive ResponseEncodable {}
+extension PromotionalOfferResponse: @retroactive ResponseEncodable {}
 
 /// The server application, as the CLI, `entitle demo` and the tests run it: the router over the
 /// subscription service, and every long-running part as a `Service` of the application — the

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-extension ReconciliationJobResponse: ResponseEncodable {}
+extension ReconciliationJobResponse: @retroactive ResponseEncodable {}
 
 extension AdminController {
     /// `Prefer: wait=N` (RFC 7240) in seconds, at most ``longestWait``; 0 without it.

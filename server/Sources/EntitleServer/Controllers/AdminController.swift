@@ -141,7 +141,7 @@ struct AdminController {
     }
 }
 
-extension OrderResponse: ResponseEncodable {
+extension OrderResponse: @retroactive ResponseEncodable {
     init(_ lookup: OrderLookup) {
         self.init(
             orderID: lookup.orderID, found: lookup.found,
@@ -155,7 +155,7 @@ extension OrderResponse: ResponseEncodable {
     }
 }
 
-extension ReconciliationResponse: ResponseEncodable {
+extension ReconciliationResponse: @retroactive ResponseEncodable {
     init(_ report: ReconciliationReport) {
         self.init(
             app: report.app.rawValue, from: report.from, to: report.to, notificationsRead: report.notificationsRead, notificationsAdded: report.notificationsAdded,

@@ -61,8 +61,8 @@ struct WebhooksController {
 
 }
 
-extension WebhookEndpointInfo: ResponseEncodable {}
-extension WebhookEndpointSecret: ResponseEncodable {}
-extension WebhookDeliveryInfo: ResponseEncodable {}
-extension WebhookReplayResponse: ResponseEncodable {}
-extension WebhookStatusResponse: ResponseEncodable {}
+extension WebhookEndpointInfo: @retroactive ResponseEncodable {}
+extension WebhookEndpointSecret: @retroactive ResponseEncodable {}
+extension WebhookDeliveryInfo: @retroactive ResponseEncodable {}
+extension WebhookReplayResponse: @retroactive ResponseEncodable {}
+extension WebhookStatusResponse: @retroactive ResponseEncodable {}

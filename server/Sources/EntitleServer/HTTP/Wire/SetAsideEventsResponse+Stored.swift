@@ -4,7 +4,7 @@ import EntitleWire
 import Foundation
 import Hummingbird
 
-extension SetAsideEventsResponse: ResponseEncodable {
+extension SetAsideEventsResponse: @retroactive ResponseEncodable {
     init(_ events: [SetAsideEvent]) {
         self.init(events: events.map { event in
             Event(consumer: event.consumer, eventID: event.eventID.uuidString, appUserID: event.appUserID?.rawValue, reason: event.reason, setAsideAt: event.setAsideAt)
