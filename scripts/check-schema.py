@@ -14,14 +14,14 @@ jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
 
 failed = 0
-examples = sorted((root / "Examples").glob("*/entitlements.json"))
+examples = sorted((root / "server/Examples").glob("*/entitlements.json"))
 for path in examples:
     errors = list(validator.iter_errors(json.loads(path.read_text())))
     for error in errors:
         print(f"{path.relative_to(root)}: {'/'.join(map(str, error.path))}: {error.message}")
     failed += bool(errors)
 
-broken = root / "Tests/Fixtures/Catalogs/Broken/entitlements.json"
+broken = root / "server/Tests/Fixtures/Catalogs/Broken/entitlements.json"
 broken_errors = list(validator.iter_errors(json.loads(broken.read_text())))
 if not broken_errors:
     print(f"{broken.relative_to(root)}: the schema accepts it, but it must be rejected")
