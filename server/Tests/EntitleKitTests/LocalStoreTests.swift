@@ -32,7 +32,7 @@ struct LocalStoreTests {
                 standardOutput: .file(log))
             var line: String?
             for _ in 0..<600 where line == nil && demo.isRunning {
-                line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").first { $0.contains("swift run sample-app") }.map(String.init)
+                line = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").first { $0.contains("swift run --package-path server sample-app") }.map(String.init)
                 if line == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             guard let line else {
