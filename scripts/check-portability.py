@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Apple platforms by proxy: fails on an API a declared platform floor doesn't have, used outside a guard.
 
-Nothing here compiles for macOS or iOS, so this reads what would: every Swift file of both packages
-(the client at the root, the server in server/, with their tests), against the `platforms` each
-package's manifest declares (the client: iOS, macOS, tvOS, watchOS, visionOS; the server: macOS).
+Nothing here compiles for macOS or iOS, so this reads what would: every Swift file of the three packages
+(the client at the root, the server in server/ with its tests, server/Benchmarks), against the `platforms` each
+package's manifest declares (the client: iOS, macOS, tvOS, watchOS, visionOS; the server and its
+benchmarks: macOS 15).
 It refuses
 
 - an API newer than the floor (Synchronization's `Mutex`/`Atomic`: macOS 15, iOS 18, tvOS 18,
@@ -23,7 +24,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PACKAGES = {".": ["Sources"], "server": ["Sources", "Tests"]}
+PACKAGES = {".": ["Sources"], "server": ["Sources", "Tests"], "server/Benchmarks": ["Sources"]}
 PLATFORMS = ("macOS", "iOS", "tvOS", "watchOS", "visionOS")
 
 # API: (pattern, what it is, {platform: first version})

@@ -7,8 +7,7 @@ import Foundation
 /// whether the device's checks passed, and Entitle's server verifies every JWS itself.
 enum SignedPayload {
     static func decode<Payload: Decodable>(_ type: Payload.Type, from jws: String) -> (payload: Payload, json: Data)? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])),
+        guard let json = CompactSerialization.unverifiedPayloadJSON(of: jws),
             let payload = try? AppStoreJSON.decoder().decode(Payload.self, from: json)
         else { return nil }
         return (payload, json)

@@ -31,7 +31,6 @@ extension Entitle {
     /// Shows the App Store's sheet for redeeming an offer code (App Store Connect's one-time codes); the
     /// redeemed purchase arrives as a transaction update (``startTransactionUpdates()``) and through
     /// Apple's notifications. Returns the customer info fetched after the sheet closed.
-    @available(iOS 17.0, visionOS 1.0, *)
     @MainActor
     public func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws(EntitleError) -> CustomerInfo {
         do {

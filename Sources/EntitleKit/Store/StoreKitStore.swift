@@ -18,7 +18,9 @@ import UIKit
 /// offer with the server's signed word on eligibility, a win-back offer as StoreKit lists it.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
 public struct StoreKitStore: PurchaseStore {
-    #if canImport(UIKit) || !canImport(StoreKit)
+    // Where StoreKit confirms in a scene: iOS, iPadOS, Mac Catalyst, tvOS, visionOS (not macOS or watchOS,
+    // which have no UIScene), and Linux through StoreKitMirror.
+    #if os(iOS) || os(tvOS) || os(visionOS) || !canImport(StoreKit)
     /// The scene StoreKit shows its purchase confirmation in (`purchase(confirmIn:options:)`), when the app
     /// has one (UIKit, several scenes, visionOS); `nil`: StoreKit picks (`purchase(options:)`).
     let confirmationScene: (@MainActor @Sendable () -> UIScene?)?
@@ -39,11 +41,15 @@ public struct StoreKitStore: PurchaseStore {
         } catch {
             throw StoreFailure(.storeUnavailable, "the App Store could not be asked for products: \(error)")
         }
+        // Eligibility is the group's: asked once per group.
+        var eligibility: [String: Bool] = [:]
         var shown: [StoreProduct] = []
         for product in products {
             var item = StoreProduct(id: product.id, displayName: product.displayName, displayPrice: product.displayPrice)
             if let subscription = product.subscription, subscription.introductoryOffer != nil {
-                item.isEligibleForIntroductoryOffer = await subscription.isEligibleForIntroOffer
+                let group = subscription.subscriptionGroupID
+                if eligibility[group] == nil { eligibility[group] = await subscription.isEligibleForIntroOffer }
+                item.isEligibleForIntroductoryOffer = eligibility[group]
             }
             shown.append(item)
         }
@@ -126,14 +132,11 @@ public struct StoreKitStore: PurchaseStore {
 
     @MainActor
     private func buy(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
-        #if os(visionOS)
-        guard let scene = confirmationScene?() else { throw StoreFailure(.storeUnavailable, "visionOS confirms purchases in a scene: give StoreKitStore one") }
-        return try await product.purchase(confirmIn: scene, options: options)
-        #elseif canImport(UIKit) || !canImport(StoreKit)
-        #if !os(watchOS) && !os(macOS)
+        #if os(iOS) || os(tvOS) || os(visionOS) || !canImport(StoreKit)
         if let scene = confirmationScene?() { return try await product.purchase(confirmIn: scene, options: options) }
         #endif
-        return try await product.purchase(options: options)
+        #if os(visionOS)
+        throw StoreFailure(.storeUnavailable, "visionOS confirms purchases in a scene: give StoreKitStore one")
         #else
         return try await product.purchase(options: options)
         #endif

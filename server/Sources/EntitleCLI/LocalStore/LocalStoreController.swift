@@ -71,8 +71,7 @@ struct LocalStoreController {
             }
             return catalog.products.map { product in
                 LocalProduct(
-                    productID: product.id.rawValue, displayName: product.localizations.first?.displayName ?? product.referenceName ?? product.id.rawValue,
-                    displayPrice: product.price.map { "\($0.currency ?? catalog.currency ?? "") \($0.formattedAmount)".trimmingCharacters(in: .whitespaces) } ?? "")
+                    productID: product.id.rawValue, displayName: StoreDisplay.name(of: product), displayPrice: StoreDisplay.price(product.price, in: catalog))
             }
         }
         group.get("transactions") { request, context -> [LocalTransaction] in

@@ -109,25 +109,18 @@ public final class LocalServerAPI: Sendable {
     /// Records a notification the store sent (delivered or not: Apple's history holds both), and the
     /// transaction and renewal info it carries.
     public func record(notification signedPayload: String, at: Date) {
-        let payload = Self.unverifiedPayload(signedPayload, as: ResponseBodyV2DecodedPayload.self)
+        let payload = CompactSerialization.unverifiedPayload(of: signedPayload, as: ResponseBodyV2DecodedPayload.self)
         let transaction = payload?.data?.signedTransactionInfo.flatMap { signed in
-            Self.unverifiedPayload(signed, as: JWSTransactionDecodedPayload.self).map { (signed, $0) }
+            CompactSerialization.unverifiedPayload(of: signed, as: JWSTransactionDecodedPayload.self).map { (signed, $0) }
         }
         let renewal = payload?.data?.signedRenewalInfo.flatMap { signed in
-            Self.unverifiedPayload(signed, as: JWSRenewalInfoDecodedPayload.self).map { (signed, $0) }
+            CompactSerialization.unverifiedPayload(of: signed, as: JWSRenewalInfoDecodedPayload.self).map { (signed, $0) }
         }
         state.withLockedValue { state in
             state.notifications.append((signedPayload, at))
             if let transaction, !state.transactions.contains(where: { $0.signed == transaction.0 }) { state.transactions.append(transaction) }
             if let renewal, let original = renewal.1.originalTransactionId { state.renewals[original] = renewal.0 }
         }
-    }
-
-    /// The payload of a JWS this store signed itself, read without verifying (it is the store's own).
-    static func unverifiedPayload<T: Decodable>(_ jws: String, as type: T.Type) -> T? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])) else { return nil }
-        return try? AppStoreJSON.decoder().decode(T.self, from: json)
     }
 
     /// The bundle ID a token names (`bid`), before it is checked: which app's stand-in answers it.

@@ -41,6 +41,10 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         var purchaseOptions: [Set<StoreKitProduct.PurchaseOption>] = []
         var sheetsShown: [String] = []
         var syncs = 0
+
+        /// The subscription group of a catalog product, or of the product a purchase has now.
+        func group(of productID: String) -> String? { simulator.catalog.product(ProductID(rawValue: productID))?.subscriptionGroupID }
+        func group(ofPurchase original: String) -> String? { simulator.subscription(original).flatMap { group(of: $0.productID) } }
     }
 
     let state: NIOLockedValueBox<State>
@@ -48,19 +52,23 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// The notifications the store sends the app's server (wired to a delivery in tests that want them).
     let notify: @Sendable ([SignedNotification]) async -> Void
 
-    public init(simulator: StoreSimulator, now: @escaping @Sendable () -> Date, notify: @escaping @Sendable ([SignedNotification]) async -> Void = { _ in }) {
-        self.state = NIOLockedValueBox(State(simulator: simulator))
+    public convenience init(
+        simulator: StoreSimulator, now: @escaping @Sendable () -> Date, notify: @escaping @Sendable ([SignedNotification]) async -> Void = { _ in }
+    ) {
+        self.init(state: State(simulator: simulator), now: now, notify: notify)
+    }
+
+    private init(state: State, now: @escaping @Sendable () -> Date, notify: @escaping @Sendable ([SignedNotification]) async -> Void) {
+        self.state = NIOLockedValueBox(state)
         self.now = now
         self.notify = notify
     }
 
-    /// The same store account on a new launch of the app: its unfinished transactions are handed over again.
+    /// The same store account on a new launch of the app: its purchases, and its unfinished transactions,
+    /// which are handed over again.
     public func relaunched() -> LocalStoreKitBackend {
-        let copy = LocalStoreKitBackend(simulator: state.withLockedValue { $0.simulator }, now: now, notify: notify)
-        copy.state.withLockedValue { [snapshot = state.withLockedValue { ($0.unfinished, $0.originals) }] in
-            ($0.unfinished, $0.originals) = snapshot
-        }
-        return copy
+        let kept = state.withLockedValue { State(simulator: $0.simulator, unfinished: $0.unfinished, originals: $0.originals) }
+        return LocalStoreKitBackend(state: kept, now: now, notify: notify)
     }
 
     /// The user's choice on the next purchase sheet.
@@ -78,7 +86,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
 
     public func products(for identifiers: [String]) async throws -> [StoreKitProduct] {
         let catalog = state.withLockedValue { $0.simulator.catalog }
-        return identifiers.compactMap { id in catalog.products.first { $0.id.rawValue == id }.map(Self.product) }
+        return identifiers.compactMap { id in catalog.product(ProductID(rawValue: id)).map { Self.product($0, in: catalog) } }
     }
 
     public func purchase(_ product: StoreKitProduct, options: Set<StoreKitProduct.PurchaseOption>) async throws -> StoreKitMirrorPurchase {
@@ -179,7 +187,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
             var statuses: [StoreKitMirrorStatus] = []
             for original in state.originals {
                 guard let chain = state.simulator.subscription(original), chain.kind == .autoRenewable,
-                    state.simulator.catalog.products.first(where: { $0.id.rawValue == chain.productID })?.subscriptionGroupID == groupID
+                    state.group(of: chain.productID) == groupID
                 else { continue }
                 statuses.append(StoreKitMirrorStatus(
                     state: Self.renewalState(try state.simulator.currentStatus(original)),
@@ -192,10 +200,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
 
     public func isEligibleForIntroOffer(groupID: String) async -> Bool {
         state.withLockedValue { state in
-            !state.originals.contains { original in
-                guard let chain = state.simulator.subscription(original) else { return false }
-                return state.simulator.catalog.products.first { $0.id.rawValue == chain.productID }?.subscriptionGroupID == groupID
-            }
+            !state.originals.contains { original in state.group(ofPurchase: original) == groupID }
         }
     }
 
@@ -230,13 +235,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
             }
         }
         let (notifications, jws) = try state.withLockedValue { state throws -> ([SignedNotification], String) in
-            let group = state.simulator.catalog.products.first { $0.id.rawValue == productID }?.subscriptionGroupID
-            let sameGroup = group.flatMap { group in
-                state.originals.last { original in
-                    guard let chain = state.simulator.subscription(original) else { return false }
-                    return state.simulator.catalog.products.first { $0.id.rawValue == chain.productID }?.subscriptionGroupID == group
-                }
-            }
+            let sameGroup = state.group(of: productID).flatMap { group in state.originals.last { state.group(ofPurchase: $0) == group } }
             if let original = sameGroup, let chain = state.simulator.subscription(original) {
                 if chain.phase == .active {
                     let notifications = try state.simulator.changeProduct(original, to: productID, at: at)
@@ -257,7 +256,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// Keeps a transaction unfinished until the app finishes it.
     private func remember(_ jws: String) -> StoreKitMirrorSigned {
         let signed = StoreKitMirrorSigned(jws: jws)
-        if let id = Self.transactionID(jws) {
+        if let id = CompactSerialization.unverifiedPayload(of: jws, as: JWSTransactionDecodedPayload.self)?.transactionId.flatMap({ UInt64($0) }) {
             state.withLockedValue { state in
                 if !state.unfinished.contains(where: { $0.id == id }) { state.unfinished.append((id, jws)) }
             }
@@ -269,23 +268,11 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         for continuation in state.withLockedValue({ Array($0.updates.values) }) { continuation.yield(signed) }
     }
 
-    /// The transaction ID the signed transaction carries (Apple's digits, StoreKit's `UInt64`).
-    static func transactionID(_ jws: String) -> UInt64? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])),
-            let payload = try? AppStoreJSON.decoder().decode(JWSTransactionDecodedPayload.self, from: json)
-        else { return nil }
-        return payload.transactionId.flatMap { UInt64($0) }
-    }
-
     /// The server's signed word on the introductory offer: its `allowIntroductoryOffer` claim (the store trusts the
     /// app's server for it, as StoreKit does once the signature checks out).
     private static func eligibility(_ jws: String) -> Bool? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])),
-            let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
-        else { return nil }
-        return object["allowIntroductoryOffer"] as? Bool
+        struct Claims: Decodable { var allowIntroductoryOffer: Bool }
+        return CompactSerialization.unverifiedPayload(of: jws, as: Claims.self)?.allowIntroductoryOffer
     }
 
     static func renewalState(_ status: Status) -> StoreKitProduct.SubscriptionInfo.RenewalState {
@@ -299,22 +286,20 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         }
     }
 
-    static func product(_ product: EntitleCore.Product) -> StoreKitProduct {
-        let price = product.price?.amount ?? 0
-        let display = "$" + (product.price?.formattedAmount ?? "0.00")
+    static func product(_ product: EntitleCore.Product, in catalog: Catalog) -> StoreKitProduct {
         let subscription = product.subscriptionGroupID.flatMap { group in
             product.period.map { period in
                 StoreKitProduct.SubscriptionInfo(
                     subscriptionGroupID: group, subscriptionPeriod: Self.period(period),
-                    introductoryOffer: product.introductoryOffer.map { Self.offer($0, type: .introductory) },
-                    promotionalOffers: product.promotionalOffers.map { Self.offer($0, type: .promotional) },
-                    winBackOffers: product.winBackOffers.map { Self.offer($0, type: .winBack) })
+                    introductoryOffer: product.introductoryOffer.map { Self.offer($0, type: .introductory, in: catalog) },
+                    promotionalOffers: product.promotionalOffers.map { Self.offer($0, type: .promotional, in: catalog) },
+                    winBackOffers: product.winBackOffers.map { Self.offer($0, type: .winBack, in: catalog) })
             }
         }
-        let name = product.localizations.first?.displayName ?? product.referenceName ?? product.id.rawValue
         return StoreKitProduct(
-            id: product.id.rawValue, type: Self.type(product.kind), displayName: name, description: product.localizations.first?.description ?? "",
-            price: price, displayPrice: display, isFamilyShareable: product.familyShareable, subscription: subscription)
+            id: product.id.rawValue, type: Self.type(product.kind), displayName: StoreDisplay.name(of: product),
+            description: product.localizations.first?.description ?? "", price: product.price?.amount ?? 0,
+            displayPrice: StoreDisplay.price(product.price, in: catalog), isFamilyShareable: product.familyShareable, subscription: subscription)
     }
 
     static func type(_ kind: ProductKind) -> StoreKitProduct.ProductType {
@@ -333,14 +318,14 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         return .init(value: max(duration.days, 1), unit: .day)
     }
 
-    static func offer(_ offer: SubscriptionOffer, type: StoreKitProduct.SubscriptionOffer.OfferType) -> StoreKitProduct.SubscriptionOffer {
+    static func offer(_ offer: SubscriptionOffer, type: StoreKitProduct.SubscriptionOffer.OfferType, in catalog: Catalog) -> StoreKitProduct.SubscriptionOffer {
         let mode: StoreKitProduct.SubscriptionOffer.PaymentMode = switch offer.paymentMode {
         case .freeTrial: .freeTrial
         case .payAsYouGo: .payAsYouGo
         case .payUpFront: .payUpFront
         }
         return StoreKitProduct.SubscriptionOffer(
-            id: offer.id, type: type, price: offer.price?.amount ?? 0, displayPrice: "$" + (offer.price?.formattedAmount ?? "0.00"),
+            id: offer.id, type: type, price: offer.price?.amount ?? 0, displayPrice: StoreDisplay.price(offer.price, in: catalog),
             period: period(offer.period), periodCount: offer.numberOfPeriods, paymentMode: mode)
     }
 }
