@@ -37,6 +37,8 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         /// Ask-to-Buy purchases waiting for approval.
         var pending: [(productID: String, options: Set<StoreKitProduct.PurchaseOption>)] = []
         var updates: [UUID: AsyncStream<StoreKitMirrorSigned>.Continuation] = [:]
+        /// Updates that arrived while no one listened: StoreKit hands them to the next listener.
+        var undelivered: [StoreKitMirrorSigned] = []
         /// What the sheets and purchases asked for, for tests to read.
         var purchaseOptions: [Set<StoreKitProduct.PurchaseOption>] = []
         var sheetsShown: [String] = []
@@ -172,7 +174,11 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     public func transactionUpdates() -> AsyncStream<StoreKitMirrorSigned> {
         let (stream, continuation) = AsyncStream<StoreKitMirrorSigned>.makeStream()
         let id = UUID()
-        state.withLockedValue { $0.updates[id] = continuation }
+        state.withLockedValue { state in
+            for update in state.undelivered { continuation.yield(update) }
+            state.undelivered = []
+            state.updates[id] = continuation
+        }
         continuation.onTermination = { [weak self] _ in self?.state.withLockedValue { _ = $0.updates.removeValue(forKey: id) } }
         return stream
     }
@@ -265,7 +271,10 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     }
 
     private func publish(_ signed: StoreKitMirrorSigned) {
-        for continuation in state.withLockedValue({ Array($0.updates.values) }) { continuation.yield(signed) }
+        state.withLockedValue { state in
+            if state.updates.isEmpty { state.undelivered.append(signed) }
+            for continuation in state.updates.values { continuation.yield(signed) }
+        }
     }
 
     /// The server's signed word on the introductory offer: its `allowIntroductoryOffer` claim (the store trusts the
