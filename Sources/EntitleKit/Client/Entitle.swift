@@ -153,10 +153,10 @@ public actor Entitle {
         usage.enqueue(item)
         let sent = await send(usage.items())
         if let refused = sent.refused.first(where: { $0.idempotencyKey == item.idempotencyKey && $0.appUserID == item.appUserID }) {
-            try? await report(sent.refused.filter { $0 != refused })
+            try? await report(sent.refused.filter { $0 != refused }, counted: !sent.counted.isEmpty)
             throw refused.error
         }
-        try? await report(sent.refused)
+        try? await report(sent.refused, counted: !sent.counted.isEmpty)
         if let answer = sent.counted[item] { return .counted(answer) }
         return .queued(pending: usage.items().count)
     }
@@ -171,7 +171,7 @@ public actor Entitle {
     @discardableResult
     public func flushUsage() async throws(EntitleError) -> [RefusedUse] {
         let sent = await send(usage.items())
-        try? await report(sent.refused)
+        try? await report(sent.refused, counted: !sent.counted.isEmpty)
         if let failure = sent.failure { throw failure }
         return sent.refused
     }
@@ -196,9 +196,11 @@ public actor Entitle {
         return (counted, refused, nil)
     }
 
-    /// Tells the listeners about refused uses, with the current user's answer as the server counts now.
-    private func report(_ refused: [RefusedUse]) async throws(EntitleError) {
-        guard !refused.isEmpty else { return }
+    /// After uses were sent: the server's signed answer is fetched again when it counted some (so the
+    /// cached answer ``access(_:usage:fetchPolicy:)`` decides from counts them: the server's count, never a
+    /// local tally) or refused some (the listeners are told, with that answer).
+    private func report(_ refused: [RefusedUse], counted: Bool) async throws(EntitleError) {
+        guard !refused.isEmpty || counted else { return }
         let answer: SubscriberAPIClient.SignedAnswer
         do {
             answer = try await api.signedSubscriber(appUserID, accessPeriods: true)
@@ -417,8 +419,9 @@ public actor Entitle {
 
     // MARK: - Internals
 
+    /// The queued uses sent first, then the signed answer, which counts them and carries their refusals.
     private func fetch() async throws(EntitleError) -> CustomerInfo {
-        _ = try? await flushUsage()
+        let sent = await send(usage.items())
         _ = try? await flushPaywallEvents()
         let answer: SubscriberAPIClient.SignedAnswer
         do {
@@ -426,7 +429,7 @@ public actor Entitle {
         } catch {
             throw Self.error(error)
         }
-        return try accept(answer)
+        return try accept(answer, refused: sent.refused)
     }
 
     /// Verifies a server answer, caches it, and tells the listeners.

@@ -148,4 +148,55 @@ struct AccessFidelityTests {
             #expect(Self.timeless(try await api.access("reader", feature: "conversations")) == whileQueued)
         }
     }
+
+    @Test("random use/access sequences, online and offline: the cached answer counts every use the server counted and every use still queued", arguments: 0..<6)
+    func countedUses(seed: Int) async throws {
+        try await EntitleTests.run(example: "Epilogue", bundleID: "com.epilogue.app") { server in
+            var random = SeededGenerator(seed: UInt64(seed) &+ 67)
+            let folder = EntitleTests.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let user = "reader-\(seed)"
+            let online = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: user)
+            let offline = try Entitle(configuration: Self.configuration(server, folder: folder, online: false), appUserID: user)
+            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            _ = try await online.customerInfo(fetchPolicy: .fetchCurrent)
+            var compared = 0
+            var steps: [String] = []
+            for _ in 0..<16 {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    steps.append("use online")
+                    _ = try? await online.recordUsage("conversations")
+                case 1:
+                    steps.append("use offline")
+                    _ = try? await offline.recordUsage("conversations")
+                case 2:
+                    steps.append("flush")
+                    _ = try? await online.flushUsage()
+                default:
+                    let days = Int.random(in: 1...12, using: &random)
+                    steps.append("+\(days) d")
+                    server.clock.advance(days: Double(days))
+                }
+                let queued = await online.pendingUsage
+                let counted = try await api.access(user, feature: "conversations")
+                let cached: AccessResponse
+                switch await Self.cached(offline, "conversations", usage: 1) {
+                case .success(let answer):
+                    cached = answer
+                case .failure(let error):
+                    // Past what the cached answer describes, the app asks again: never a guess.
+                    #expect(error.code == .noTrustedCustomerInfo, "\(steps): \(error.message)")
+                    continue
+                }
+                let used = (counted.quota?.used ?? 0) + queued
+                #expect(cached.quota?.used == used, "\(steps): the server counted \(counted.quota?.used ?? 0), \(queued) queued")
+                #expect(cached.quota?.limit == counted.quota?.limit, "\(steps)")
+                let left = (counted.quota?.limit).map { $0 - used } ?? Int.max
+                #expect(cached.outcome == (left >= 1 ? .allowed : .denied), "\(steps): \(left) left")
+                compared += 1
+            }
+            #expect(compared > 0)
+        }
+    }
 }
