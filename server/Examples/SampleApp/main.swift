@@ -175,6 +175,7 @@ do throws(EntitleError) {
                 [
                     "productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? "", "highlighted": $0.productID == current?.highlightedProductID ? "yes" : "no",
                     "introductoryOffer": $0.introductoryOffer == nil ? "none" : $0.introductoryOfferEligible == false ? "not eligible" : "eligible",
+                    "yearlySavings": $0.yearlySavingsLabel ?? "",
                 ]
             },
         ])

@@ -89,6 +89,18 @@ struct SampleAppTests {
         }
     }
 
+    @Test("seed 002: the paywall's yearly product says what it saves against twelve months (\"Save 17%\"), the monthly nothing")
+    func yearlySavings() async throws {
+        try await Self.withDemo(["--app", "PantryPal", "--subscribers", "10"]) { demo in
+            let phone = demo.folder.appendingPathComponent("phone").path
+            let offerings = try await demo.run(["--user", "cook", "--cache", phone, "offerings"])
+            let products = try #require(offerings["products"] as? [[String: Any]])
+            let saving = { (id: String) in products.first { $0["productID"] as? String == id }?["yearlySavings"] as? String }
+            #expect(saving("com.pantrypal.premium.annual") == "Save 17%")
+            #expect(saving("com.pantrypal.premium.monthly") == "")
+        }
+    }
+
     @Test("seed 003: a lifetime purchase in Magical Stories restores on a second device; offerings work offline once seen")
     func lifetimeRestore() async throws {
         try await Self.withDemo(["--app", "MagicalStories", "--subscribers", "10"]) { demo in

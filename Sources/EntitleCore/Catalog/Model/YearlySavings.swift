@@ -22,4 +22,8 @@ public struct YearlySavings: Hashable, Sendable {
         NSDecimalRound(&rounded, &ratio, 0, .plain)
         percent = NSDecimalNumber(decimal: rounded).intValue
     }
+
+    /// What a paywall says of a saving of `percent` whole percent: "Save 17%" (seed 002's words); the
+    /// server's offerings carry the percent, and the SDK and the sample app show it with this.
+    public static func label(percent: Int) -> String { "Save \(percent)%" }
 }
