@@ -64,6 +64,12 @@ public struct SubscriberAPIClient: Sendable {
         try await signed("GET", Self.subscriberPath(appUserID) + (accessPeriods ? "?access=periods" : ""), body: nil)
     }
 
+    /// Sets (or, with `nil`, clears) the subscriber's attributes (`PATCH …/attributes`): the documented ones
+    /// (`timeZone`, `email`, `displayName`, `locale`) and the app's own, which targeting matches.
+    public func setAttributes(_ appUserID: String, _ values: [String: String?]) async throws(APIClientError) -> SubscriberResponse {
+        try await send("PATCH", Self.subscriberPath(appUserID) + "/attributes", body: try Self.encode(SetAttributesRequest(values)))
+    }
+
     /// Logs the anonymous subscriber in as `known` (`POST …/alias`), signed like ``signedSubscriber(_:)``.
     /// - Parameter logInToken: the app backend's proof that the user is `known` (docs/identity.md);
     ///   the answer's ``SignedAnswer/subscriberKey`` is then the known user's own public key.

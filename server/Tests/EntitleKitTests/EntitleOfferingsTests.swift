@@ -42,4 +42,27 @@ extension EntitleTests {
             await #expect(throws: EntitleError.self) { _ = try await other.offerings() }
         }
     }
+
+    @Test("setAttributes: the app's own attribute reaches the server's targeting, the time zone is set, and a bad one is refused before any request")
+    func attributes() async throws {
+        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        catalog.targeting.insert(TargetingRule(offeringID: "individual-first", attributes: ["role": ["teacher", "school"]]), at: 0)
+        try await Self.run(catalog: catalog) { server in
+            let folder = Self.folder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "teacher-1")
+            #expect(try await online.offerings().currentOfferingID == "default")
+            let info = try await online.setAttributes(["role": "teacher"])
+            #expect(info.subscriber.attributes["role"] == "teacher")
+            #expect(try await online.offerings().currentOfferingID == "individual-first")
+            let zoned = try await online.setTimeZone(try #require(TimeZone(identifier: "Pacific/Auckland")))
+            #expect(zoned.subscriber.attributes["timeZone"] == "Pacific/Auckland")
+
+            let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "teacher-1")
+            for bad in [["9lives": "x"], ["role": String(repeating: "a", count: 501)]] as [[String: String?]] {
+                let error = await #expect(throws: EntitleError.self) { try await offline.setAttributes(bad) }
+                #expect(error?.code == .invalidRequest, "refused before any request (offline, it would be network): \(error?.message ?? "")")
+            }
+        }
+    }
 }

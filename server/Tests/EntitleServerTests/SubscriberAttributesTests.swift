@@ -60,8 +60,9 @@ struct SubscriberAttributesTests {
         }
     }
 
-    @Test("an attribute that breaks its rule, or isn't one, is 400 request.invalid naming it", arguments: [
-        ["timeZone": "Mars/Olympus"], ["email": "not-an-email"], ["displayName": ""], ["locale": "de DE"], ["shoeSize": "42"], [:],
+    @Test("an attribute that breaks its rule, documented or the app's own, is 400 request.invalid naming it", arguments: [
+        ["timeZone": "Mars/Olympus"], ["email": "not-an-email"], ["displayName": ""], ["locale": "de DE"], ["9lives": "x"], ["shoe size": "42"],
+        ["role": String(repeating: "é", count: 251)], ["role": "a\u{7}b"], [:],
     ] as [[String: String?]])
     func refused(_ values: [String: String?]) async throws {
         try await ServerHarness.run { harness, client in
@@ -69,6 +70,37 @@ struct SubscriberAttributesTests {
             #expect(response.status == .badRequest)
             #expect(ServerHarness.errorCode(response) == "request.invalid")
             if let key = values.keys.first { #expect(String(buffer: response.body).contains(key)) }
+        }
+    }
+
+    @Test("the app's own attributes: set, cleared with null, bounded in number, and matched by the catalog's targeting (docs/growth.md's role example)")
+    func customAttributes() async throws {
+        var catalog = Fixtures.exampleCatalog("PantryPal")
+        catalog.targeting.insert(TargetingRule(offeringID: "monthly-first", attributes: ["role": ["teacher", "school"]]), at: 0)
+        try await ServerHarness.run(example: "PantryPal", bundleID: "com.pantrypal.app", catalog: catalog) { harness, client in
+            func offering(_ id: String) async throws -> String {
+                try ServerHarness.decode(
+                    OfferingsResponse.self, try await harness.get(client, "/v1/subscribers/\(id)/offerings", key: harness.publicKey(id))).currentOfferingID
+            }
+            #expect(try await offering("teacher-1") == "default")
+            let set = try ServerHarness.decode(SubscriberResponse.self, try await Self.patch(harness, client, "teacher-1", ["role": "teacher", "school.district": "North"]))
+            #expect(set.attributes["role"] == "teacher" && set.attributes["school.district"] == "North")
+            #expect(try await offering("teacher-1") == "monthly-first")
+            harness.clock.set(ReferenceTime.start.addingTimeInterval(60))
+            _ = try await Self.patch(harness, client, "teacher-1", ["role": "parent"])
+            #expect(try await offering("teacher-1") == "default")
+            harness.clock.set(ReferenceTime.start.addingTimeInterval(120))
+            let cleared = try ServerHarness.decode(SubscriberResponse.self, try await Self.patch(harness, client, "teacher-1", ["role": nil]))
+            #expect(cleared.attributes["role"] == nil && cleared.attributes["school.district"] == "North")
+
+            // At most 50 of the app's own: the 51st is refused, one more after clearing one is taken.
+            let fifty = Dictionary(uniqueKeysWithValues: (0..<49).map { ("tag\($0)", Optional("x")) })
+            #expect(try await Self.patch(harness, client, "teacher-1", fifty).status == .ok)
+            let over = try await Self.patch(harness, client, "teacher-1", ["one.more": "x"])
+            #expect(over.status == .badRequest && ServerHarness.errorCode(over) == "request.invalid")
+            #expect(String(buffer: over.body).contains("at most 50"))
+            harness.clock.set(ReferenceTime.start.addingTimeInterval(180))
+            #expect(try await Self.patch(harness, client, "teacher-1", ["tag0": nil, "one.more": "x", "email": "t@example.com"]).status == .ok)
         }
     }
 }

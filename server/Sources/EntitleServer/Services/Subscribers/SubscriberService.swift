@@ -122,19 +122,15 @@ public struct SubscriberService: AppService {
         return try await subscriber(appUserID: appUserID)
     }
 
-    /// Sets (or, with `nil`, clears) the subscriber's attributes, each checked against its rule; the time
-    /// zone moves calendar quota resets to the subscriber's midnight. One ledger event, on the timeline.
+    /// Sets (or, with `nil`, clears) the subscriber's attributes — the documented ones (``SubscriberAttribute``)
+    /// and the app's own (``CustomAttribute``: what targeting matches), each checked against its rule; the
+    /// time zone moves calendar quota resets to the subscriber's midnight. One ledger event, on the timeline.
     public func setAttributes(appUserID: AppUserID, _ values: [String: String?]) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         guard !values.isEmpty else { throw ServiceError(.invalidRequest, "name at least one attribute") }
-        for (key, value) in values {
-            guard let attribute = SubscriberAttribute(rawValue: key) else {
-                throw ServiceError(
-                    .invalidRequest, "\(key) is not an attribute: \(SubscriberAttribute.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            if let value, let problem = attribute.problem(with: value) { throw ServiceError(.invalidRequest, "\(key): \(problem)") }
-        }
+        let current = values.keys.contains { SubscriberAttribute(rawValue: $0) == nil } ? try await subscriber(appUserID: appUserID).facts.attributes : [:]
+        if let problem = CustomAttribute.problem(setting: values, over: current) { throw ServiceError(.invalidRequest, problem) }
         let at = now()
         var attributes = values
         let zone = attributes.removeValue(forKey: SubscriberAttribute.timeZone.rawValue)
