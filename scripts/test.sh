@@ -116,6 +116,13 @@ fi
 log "documents: entitlements files against their schema, docs/openapi.json as OpenAPI 3.1"
 python3 scripts/check-schema.py
 
+log "build: the benchmarks package (server/Benchmarks, in the server's build folder: only its own targets compile)"
+swift build --package-path server/Benchmarks --scratch-path server/.build 2>&1 | tee "$build_log"
+if grep -E "^$(pwd)/server/Benchmarks/Sources/.*: warning:" "$build_log"; then
+    echo "error: the benchmarks have warnings (above)" >&2
+    exit 1
+fi
+
 bin=$(swift build --package-path server --show-bin-path)
 
 log "README: the command reference against every command's --help"
