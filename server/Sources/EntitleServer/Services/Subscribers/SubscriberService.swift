@@ -129,7 +129,14 @@ public struct SubscriberService: AppService {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         guard !values.isEmpty else { throw ServiceError(.invalidRequest, "name at least one attribute") }
-        let current = values.keys.contains { SubscriberAttribute(rawValue: $0) == nil } ? try await subscriber(appUserID: appUserID).facts.attributes : [:]
+        var current: [String: String] = [:]
+        if values.keys.contains(where: { SubscriberAttribute(rawValue: $0) == nil }) {
+            do {
+                current = try await store.projection(appUserID: appUserID)?.attributes ?? [:]
+            } catch {
+                throw ServiceError(error)
+            }
+        }
         if let problem = CustomAttribute.problem(setting: values, over: current) { throw ServiceError(.invalidRequest, problem) }
         let at = now()
         var attributes = values
