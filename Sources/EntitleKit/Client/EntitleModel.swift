@@ -21,7 +21,7 @@ public final class EntitleModel {
     /// Why the last fetch this model asked for failed, if it did (cleared by the next answer).
     public private(set) var lastError: EntitleError?
 
-    @ObservationIgnored public let entitle: Entitle
+    public let entitle: Entitle
     @ObservationIgnored private var following: Task<Void, Never>?
 
     public init(_ entitle: Entitle) {
@@ -32,9 +32,9 @@ public final class EntitleModel {
     /// once when already following. Call it from a view's `.task`; ``stop()`` ends it.
     public func start() async {
         guard following == nil else { return }
-        let updates = await entitle.customerInfoUpdates()
-        following = Task { [weak self] in
-            for await info in updates {
+        // Set before any suspension: a second start() meanwhile returns at once.
+        following = Task { [weak self, entitle] in
+            for await info in await entitle.customerInfoUpdates() {
                 guard let self else { return }
                 self.customerInfo = info
                 self.lastError = nil
