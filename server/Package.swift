@@ -139,6 +139,8 @@ let package = Package(
             dependencies: [
                 // StoreKit's backend on Linux (LocalStoreKitBackend).
                 .product(name: "StoreKitMirror", package: "Entitle", condition: .when(platforms: [.linux])),
+                // Apple's checks of offer signatures (OfferSignatureCheck) read what AppStoreServerAPI signs.
+                "AppStoreServerAPI",
                 .product(name: "AppStoreModels", package: "Entitle"), "AppStoreVerification", .product(name: "EntitleCore", package: "Entitle"), .product(name: "EntitleWire", package: "Entitle"), .product(name: "EntitleAPI", package: "Entitle"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -273,7 +275,7 @@ let package = Package(
             name: "EntitleKitTests",
             dependencies: [
                 .product(name: "EntitleKit", package: "Entitle"), .product(name: "EntitleAPI", package: "Entitle"), "EntitleServer", "EntitleTestSupport", "AppStoreVerification", .product(name: "EntitleCore", package: "Entitle"), "entitle",
-                "LocalAppStore", .product(name: "AppStoreModels", package: "Entitle"),
+                "LocalAppStore", "AppStoreServerAPI", .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "StoreKitMirror", package: "Entitle", condition: .when(platforms: [.linux])),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

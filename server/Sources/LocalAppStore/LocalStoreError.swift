@@ -17,6 +17,9 @@ public struct LocalStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let unknownSubscription = Code(rawValue: "localStore.unknownSubscription")
         /// The operation doesn't apply to the subscription's current state (e.g. renewing a revoked one).
         public static let invalidTransition = Code(rawValue: "localStore.invalidTransition")
+        /// What the app's server signed for a purchase (a promotional offer, introductory-offer eligibility)
+        /// is not what Apple accepts: an unknown key, a bad signature, another app or product, too old.
+        public static let offerRefused = Code(rawValue: "localStore.offerRefused")
         /// A notification was never acknowledged with 2xx, after every retry.
         public static let deliveryFailed = Code(rawValue: "localStore.deliveryFailed")
     }

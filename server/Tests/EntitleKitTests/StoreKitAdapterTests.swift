@@ -1,5 +1,7 @@
 #if !canImport(StoreKit)
 import AppStoreModels
+import AppStoreServerAPI
+import Crypto
 import EntitleCore
 import EntitleKit
 import EntitleTestSupport
@@ -35,13 +37,15 @@ struct StoreKitAdapterTests {
     }
 
     static func run(
-        example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", catalog: Catalog? = nil, _ body: @Sendable (Device) async throws -> Void
+        example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", catalog: Catalog? = nil,
+        offerKeys: [String: P256.Signing.PublicKey]? = nil, _ body: @Sendable (Device) async throws -> Void
     ) async throws {
         let catalog = catalog ?? Fixtures.exampleCatalog(example)
         try await EntitleTests.run(example: example, bundleID: bundleID, catalog: catalog) { server in
             let signer = try AppStoreSigner(key: server.pki.leafKey, chain: [server.pki.leaf, server.pki.intermediate, server.pki.root])
             let simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: signer)
-            let store = LocalStoreKitBackend(simulator: simulator, now: server.clock.reading)
+            let check = offerKeys.map { OfferSignatureCheck(keys: $0, now: server.clock.reading) }
+            let store = LocalStoreKitBackend(simulator: simulator, now: server.clock.reading, offerCheck: check)
             StoreKitMirrorRuntime.install(store)
             defer { StoreKitMirrorRuntime.uninstall() }
             let folder = EntitleTests.folder()
@@ -220,6 +224,35 @@ struct StoreKitAdapterTests {
             #expect(options.contains(.appAccountToken(offer.appAccountToken)))
             let payload = try #require(Self.payload(transaction.jws))
             #expect(payload.offerIdentifier == "winback.plus.half")
+        }
+    }
+
+    @Test("with Apple's checks of offer signatures: what the app's key signed is taken, another key's is refused as StoreKit refuses it")
+    func checkedOffers() async throws {
+        let key = P256.Signing.PrivateKey()
+        try await Self.run(example: "Epilogue", bundleID: "com.epilogue.app", offerKeys: ["KEY1": key.publicKey]) { device in
+            let store = StoreKitStore()
+            let (product, offerID) = ("com.epilogue.plus.monthly", "winback.plus.half")
+            func offer(signedWith signer: P256.Signing.PrivateKey) throws -> PromotionalOfferResponse {
+                let jws = try PromotionalOfferJWS.sign(
+                    bundleID: "com.epilogue.app", productID: product, offerID: offerID, transactionID: nil, key: signer, keyID: "KEY1", issuerID: "issuer",
+                    nonce: UUID(), at: device.server.clock.now)
+                return PromotionalOfferResponse(
+                    productID: product, offerID: offerID, keyID: "KEY1", nonce: UUID(), timestamp: 0, signature: "", appAccountToken: UUID(), compactJWS: jws)
+            }
+            let forged = try offer(signedWith: P256.Signing.PrivateKey())
+            let refused = await #expect(throws: StoreFailure.self) {
+                _ = try await store.purchase(product, options: PurchaseOptions(appAccountToken: forged.appAccountToken, promotionalOffer: forged))
+            }
+            #expect(refused?.kind == .offerRefused, "StoreKit's invalidOfferSignature")
+            #expect(device.store.originals.isEmpty, "nothing bought")
+            let genuine = try offer(signedWith: key)
+            let result = try await store.purchase(product, options: PurchaseOptions(appAccountToken: genuine.appAccountToken, promotionalOffer: genuine))
+            guard case .purchased(let transaction) = result else {
+                Issue.record("expected a purchase, got \(result)")
+                return
+            }
+            #expect(Self.payload(transaction.jws)?.offerIdentifier == offerID)
         }
     }
 

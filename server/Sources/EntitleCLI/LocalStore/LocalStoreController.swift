@@ -86,45 +86,25 @@ struct LocalStoreController {
         }
     }
 
-    /// Apple's check of a promotional offer's signature: a key it knows, ECDSA P-256 over the U+2063-joined
-    /// fields with the purchase's own bundle, product and appAccountToken, signed within the last 24 hours.
-    func checkSignature(_ offer: LocalPromotionalOffer, bundleID: String, productID: String, appAccountToken: UUID?) throws {
-        guard let key = offerKeys[offer.keyID] else { throw ServiceError(.invalidRequest, "invalid offer signature: unknown key \(offer.keyID)") }
-        let signedAt = Date(timeIntervalSince1970: Double(offer.timestamp) / 1000)
-        guard abs(now().timeIntervalSince(signedAt)) <= 86_400 else { throw ServiceError(.invalidRequest, "invalid offer signature: expired") }
-        let payload = PromotionalOfferSignature.payload(
-            bundleID: bundleID, keyID: offer.keyID, productID: productID, offerID: offer.offerID, appAccountToken: appAccountToken,
-            nonce: offer.nonce, timestamp: offer.timestamp)
-        guard let der = Data(base64Encoded: offer.signature), let signature = try? P256.Signing.ECDSASignature(derRepresentation: der),
-            key.isValidSignature(signature, for: Data(payload.utf8))
-        else { throw ServiceError(.invalidRequest, "invalid offer signature") }
-    }
-}
+    /// Apple's checks of what the app's server signed, shared with the StoreKit backend (``OfferSignatureCheck``).
+    var offerCheck: OfferSignatureCheck { OfferSignatureCheck(keys: offerKeys, now: now) }
 
-extension LocalStoreController {
-    /// Apple's check of an introductory-offer eligibility JWS (``IntroductoryOfferEligibilityJWS``):
-    /// ES256 by an in-app purchase key it knows (`kid`), for this purchase's bundle and product, signed
-    /// within the last 24 hours; returns `allowIntroductoryOffer`.
+    func checkSignature(_ offer: LocalPromotionalOffer, bundleID: String, productID: String, appAccountToken: UUID?) throws {
+        do {
+            try offerCheck.promotionalOffer(
+                offerID: offer.offerID, keyID: offer.keyID, nonce: offer.nonce, timestamp: offer.timestamp, signature: offer.signature, bundleID: bundleID,
+                productID: productID, appAccountToken: appAccountToken)
+        } catch {
+            throw ServiceError(.invalidRequest, error.message)
+        }
+    }
+
     func checkIntroductoryOfferEligibility(_ jws: String, bundleID: String, productID: String) throws -> Bool {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let header = Base64URL.decode(parts[0].utf8), let payload = Base64URL.decode(parts[1].utf8),
-            let signature = Base64URL.decode(parts[2].utf8),
-            let headerFields = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
-            let claims = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
-        else { throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: not a compact JWS") }
-        guard headerFields["alg"] as? String == "ES256", let keyID = headerFields["kid"] as? String, let key = offerKeys[keyID] else {
-            throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: not ES256 by a known key")
+        do {
+            return try offerCheck.introductoryOfferEligibility(jws, bundleID: bundleID, productID: productID)
+        } catch {
+            throw ServiceError(.invalidRequest, error.message)
         }
-        guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: Data(signature)),
-            key.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8))
-        else { throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: bad signature") }
-        guard claims["aud"] as? String == IntroductoryOfferEligibilityJWS.audience, claims["bid"] as? String == bundleID,
-            claims["productId"] as? String == productID, let allowed = claims["allowIntroductoryOffer"] as? Bool
-        else { throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: not for this app and product") }
-        guard let issued = (claims["iat"] as? NSNumber)?.doubleValue, abs(now().timeIntervalSince1970 - issued) <= 86_400 else {
-            throw ServiceError(.invalidRequest, "invalid introductory offer eligibility: expired")
-        }
-        return allowed
     }
 }
 

@@ -53,16 +53,23 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     let now: @Sendable () -> Date
     /// The notifications the store sends the app's server (wired to a delivery in tests that want them).
     let notify: @Sendable ([SignedNotification]) async -> Void
+    /// Apple's checks of the offers the app's server signed (the keys App Store Connect knows); `nil`: the
+    /// store takes them unchecked (a configuration with no in-app purchase key).
+    let offerCheck: OfferSignatureCheck?
 
     public convenience init(
-        simulator: StoreSimulator, now: @escaping @Sendable () -> Date, notify: @escaping @Sendable ([SignedNotification]) async -> Void = { _ in }
+        simulator: StoreSimulator, now: @escaping @Sendable () -> Date, offerCheck: OfferSignatureCheck? = nil,
+        notify: @escaping @Sendable ([SignedNotification]) async -> Void = { _ in }
     ) {
-        self.init(state: State(simulator: simulator), now: now, notify: notify)
+        self.init(state: State(simulator: simulator), now: now, offerCheck: offerCheck, notify: notify)
     }
 
-    private init(state: State, now: @escaping @Sendable () -> Date, notify: @escaping @Sendable ([SignedNotification]) async -> Void) {
+    private init(
+        state: State, now: @escaping @Sendable () -> Date, offerCheck: OfferSignatureCheck?, notify: @escaping @Sendable ([SignedNotification]) async -> Void
+    ) {
         self.state = NIOLockedValueBox(state)
         self.now = now
+        self.offerCheck = offerCheck
         self.notify = notify
     }
 
@@ -70,7 +77,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// which are handed over again.
     public func relaunched() -> LocalStoreKitBackend {
         let kept = state.withLockedValue { State(simulator: $0.simulator, unfinished: $0.unfinished, originals: $0.originals) }
-        return LocalStoreKitBackend(state: kept, now: now, notify: notify)
+        return LocalStoreKitBackend(state: kept, now: now, offerCheck: offerCheck, notify: notify)
     }
 
     /// The user's choice on the next purchase sheet.
@@ -229,16 +236,34 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
     /// subscribes in, or a return to a group it left (with a win-back offer when asked for).
     private func buy(_ productID: String, options: Set<StoreKitProduct.PurchaseOption>) async throws -> StoreKitMirrorSigned {
         let at = now()
+        let bundleID = state.withLockedValue { $0.simulator.bundleID }
         var token: UUID?
+        for case .appAccountToken(let value) in options.map(\.kind) { token = value }
         var promotional: String?
         var eligibility: Bool?
-        for option in options {
-            switch option.kind {
-            case .appAccountToken(let value): token = value
-            case .promotionalOffer(let offerID, _, _, _, _), .promotionalOfferJWS(let offerID, _): promotional = offerID
-            case .introductoryOfferEligibility(let jws): eligibility = Self.eligibility(jws)
-            default: break
+        do {
+            for option in options {
+                switch option.kind {
+                case .promotionalOffer(let offerID, let keyID, let nonce, let signature, let timestamp):
+                    try offerCheck?.promotionalOffer(
+                        offerID: offerID, keyID: keyID, nonce: nonce, timestamp: Int64(timestamp), signature: signature.base64EncodedString(),
+                        bundleID: bundleID, productID: productID, appAccountToken: token)
+                    promotional = offerID
+                case .promotionalOfferJWS(let offerID, let jws):
+                    try offerCheck?.promotionalOffer(offerID: offerID, compactJWS: jws, bundleID: bundleID, productID: productID)
+                    promotional = offerID
+                case .introductoryOfferEligibility(let jws):
+                    if let offerCheck {
+                        eligibility = try offerCheck.introductoryOfferEligibility(jws, bundleID: bundleID, productID: productID)
+                    } else {
+                        eligibility = Self.eligibility(jws)
+                    }
+                default: break
+                }
             }
+        } catch {
+            // What StoreKit throws for an offer the App Store doesn't accept.
+            throw StoreKitProduct.PurchaseError.invalidOfferSignature
         }
         let (notifications, jws) = try state.withLockedValue { state throws -> ([SignedNotification], String) in
             let sameGroup = state.group(of: productID).flatMap { group in state.originals.last { state.group(ofPurchase: $0) == group } }
@@ -277,8 +302,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         }
     }
 
-    /// The server's signed word on the introductory offer: its `allowIntroductoryOffer` claim (the store trusts the
-    /// app's server for it, as StoreKit does once the signature checks out).
+    /// The server's word on the introductory offer read unchecked (no ``offerCheck``): its `allowIntroductoryOffer` claim.
     private static func eligibility(_ jws: String) -> Bool? {
         struct Claims: Decodable { var allowIntroductoryOffer: Bool }
         return CompactSerialization.unverifiedPayload(of: jws, as: Claims.self)?.allowIntroductoryOffer
