@@ -131,7 +131,8 @@ python3 scripts/check-readme-commands.py "$bin/entitle"
 log "alert rules: promtool check and unit tests (docs/prometheus)"
 (cd docs/prometheus && promtool check rules entitle-alerts.yml && promtool test rules entitle-alerts.test.yml)
 
-log "DocC: EntitleKit's documentation builds with no warning"
+log "DocC: EntitleKit's documentation builds with no warning; its public API names only its own types"
+python3 scripts/check-sdk-surface.py --self-test
 scripts/docc.sh --warnings-as-errors >/dev/null
 
 # A hang fails the run within a bound rather than holding CI: past the limit, the tests still running

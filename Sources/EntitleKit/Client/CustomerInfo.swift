@@ -2,7 +2,9 @@ import EntitleCore
 import EntitleWire
 import Foundation
 
-/// What Entitle knows of the app user: the server's answer, where it came from and how old it is.
+/// What Entitle knows of the app user: their entitlements, subscriptions and purchases, the app's trial,
+/// quotas, registered items and attributes, as the server signed them; where the answer came from and how
+/// old it is.
 public struct CustomerInfo: Sendable, Hashable {
     public enum Source: String, Sendable, Hashable {
         /// Just fetched from the server.
@@ -11,27 +13,93 @@ public struct CustomerInfo: Sendable, Hashable {
         case cache
     }
 
-    /// The server's answer, as `GET /v1/subscribers/{id}` gives it.
-    public var subscriber: SubscriberResponse
+    /// An Ask to Buy request awaiting a parent's answer; its entitlements show as `pending`.
+    public struct PendingPurchase: Sendable, Hashable {
+        public var productID: String
+        public var requestedAt: Date
+        /// When the request lapses unanswered (24 hours after the latest request).
+        public var expiresAt: Date
+    }
+
+    /// Why the user has no paid access, and the paywall for it.
+    public struct Lapse: Sendable, Hashable {
+        public var reason: Access.Reason
+        public var paywall: Paywall
+    }
+
+    /// The server's answer as it signed it: what the cache keeps, and what offline access is decided on.
+    let response: SubscriberResponse
     public var source: Source
-    /// The server's clock when it answered.
-    public var serverTime: Date { subscriber.serverTime }
     /// How old the answer is on the device clock.
     public var age: TimeInterval
     /// Queued uses the server refused when they were sent, since the last update (the answer counts
     /// only what the server counted).
     public var refusedUses: [RefusedUse] = []
 
-    /// The entitlements active now: on a cached answer, only those whose own expiry has not passed.
-    public func activeEntitlements(at now: Date) -> [EntitlementInfo] {
-        subscriber.entitlements.filter { $0.isActive && ($0.expiresAt.map { now < $0 } ?? true) }
+    public let appUserID: String
+    /// The UUID StoreKit signs into the user's purchases (`appAccountToken`), linking them to this user.
+    public let appAccountToken: UUID?
+    /// The server's clock when it answered.
+    public let serverTime: Date
+    /// Every entitlement the catalog declares, active or not.
+    public let entitlements: [Entitlement]
+    /// Auto-renewable subscriptions, current and past.
+    public let subscriptions: [Subscription]
+    /// One-time purchases: non-consumables (lifetime unlocks) and non-renewing subscriptions.
+    public let purchases: [Subscription]
+    public let pendingPurchases: [PendingPurchase]
+    public let appTrial: AppTrial
+    /// The metered quotas and the user's use of each in the current window.
+    public let quotas: [Quota]
+    /// What the user registered against the catalog's limits, by limit then oldest first.
+    public let items: [Item]
+    /// The attributes set (``Entitle/setAttributes(_:)``), the time zone among them (`timeZone`).
+    public let attributes: [String: String]
+    /// Why the user has no paid access and the paywall to show; `nil` while they have it.
+    public let lapse: Lapse?
+    /// When a parent withdrew consent to the app for this (minor) user: Apple keeps the app from
+    /// launching for them; the app deletes what it kept under that consent.
+    public let consentRescindedAt: Date?
+
+    init(response: SubscriberResponse, source: Source, age: TimeInterval) {
+        self.response = response
+        self.source = source
+        self.age = age
+        appUserID = response.appUserID
+        appAccountToken = response.appAccountToken
+        serverTime = response.serverTime
+        entitlements = response.entitlements.map(Entitlement.init)
+        subscriptions = response.subscriptions.map(Subscription.init)
+        purchases = response.purchases.map(Subscription.init)
+        pendingPurchases = response.pendingPurchases.map {
+            PendingPurchase(productID: $0.productID, requestedAt: $0.requestedAt, expiresAt: $0.expiresAt)
+        }
+        appTrial = AppTrial(response.appTrial)
+        quotas = response.quotas.map(Quota.init)
+        items = response.items.map(Item.init)
+        attributes = response.attributes
+        lapse = response.lapse.map { Lapse(reason: Access.Reason($0.reason), paywall: Paywall($0.paywall)) }
+        consentRescindedAt = response.consentRescindedAt
     }
 
-    /// The gate the server signed for the access period that contains `now`, if the answer carries one.
-    func gate(at now: Date) -> AccessGate? {
-        subscriber.accessPeriods.first { $0.from <= now && ($0.until.map { now < $0 } ?? true) }?.gate
+    /// The entitlements active now: on a cached answer, only those whose own expiry has not passed.
+    public func activeEntitlements(at now: Date) -> [Entitlement] {
+        entitlements.filter { $0.isActive && ($0.expiresAt.map { now < $0 } ?? true) }
     }
 
     /// Whether the entitlement `id` is active at `now`.
     public func isActive(_ id: String, at now: Date) -> Bool { activeEntitlements(at: now).contains { $0.id == id } }
+
+    /// Where the user manages their subscriptions: Apple's page, when they have an App Store
+    /// subscription that renews or could be resubscribed; what to open where StoreKit's sheet can't be
+    /// shown (``Entitle/showManageSubscriptions(in:)``). `nil` when they have none.
+    public var managementURL: URL? { subscriptions.isEmpty ? nil : Entitle.manageSubscriptionsURL }
+
+    /// The quota of `feature`, if the catalog meters it.
+    public func quota(_ feature: String) -> Quota? { quotas.first { $0.feature == feature } }
+
+    /// The gate the server signed for the access period that contains `now`, if the answer carries one.
+    func gate(at now: Date) -> AccessGate? {
+        response.accessPeriods.first { $0.from <= now && ($0.until.map { now < $0 } ?? true) }?.gate
+    }
 }

@@ -13,7 +13,7 @@ extension Entitle {
     ///   value, more than 50 of the app's own); the server's errors; `network` offline (nothing is queued).
     @discardableResult
     public func setAttributes(_ values: [String: String?]) async throws(EntitleError) -> CustomerInfo {
-        let current = (try? await customerInfo(fetchPolicy: .cacheOnly))?.subscriber.attributes ?? [:]
+        let current = (try? await customerInfo(fetchPolicy: .cacheOnly))?.attributes ?? [:]
         if let problem = CustomAttribute.problem(setting: values, over: current) { throw EntitleError(.invalidRequest, problem) }
         do {
             _ = try await api.setAttributes(appUserID, values)

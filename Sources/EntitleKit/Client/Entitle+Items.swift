@@ -15,7 +15,7 @@ extension Entitle {
     ///   - limit: the catalog's limit the item counts against.
     /// - Throws: ``EntitleError`` `request.invalid` for an ID or name no server takes, before any request;
     ///   the server's code (`items.unknownLimit`) when it refuses the request.
-    public func registerItem(_ id: String, name: String? = nil, limit: String) async throws(EntitleError) -> ItemRegistrationResponse {
+    public func registerItem(_ id: String, name: String? = nil, limit: String) async throws(EntitleError) -> ItemRegistration {
         try Self.check(id: id, name: name)
         let answer: ItemRegistrationResponse
         do {
@@ -24,7 +24,7 @@ extension Entitle {
             throw Self.error(error)
         }
         _ = try? await customerInfo(fetchPolicy: .fetchCurrent)
-        return answer
+        return ItemRegistration(answer)
     }
 
     /// Renames a registered item.
@@ -35,12 +35,12 @@ extension Entitle {
     /// - Returns: every registered item after it.
     /// - Throws: ``EntitleError`` with the server's `items.notFound` when no such item is registered.
     @discardableResult
-    public func renameItem(_ id: String, to name: String, limit: String) async throws(EntitleError) -> [ItemInfo] {
+    public func renameItem(_ id: String, to name: String, limit: String) async throws(EntitleError) -> [Item] {
         try Self.check(id: id, name: name)
         do {
             let items = try await api.renameItem(appUserID, limit: limit, id: id, name: name).items
             _ = try? await customerInfo(fetchPolicy: .fetchCurrent)
-            return items
+            return items.map(Item.init)
         } catch {
             throw Self.error(error)
         }
@@ -53,12 +53,12 @@ extension Entitle {
     /// - Returns: every registered item after it.
     /// - Throws: ``EntitleError`` with the server's `items.notFound` when no such item is registered.
     @discardableResult
-    public func removeItem(_ id: String, limit: String) async throws(EntitleError) -> [ItemInfo] {
+    public func removeItem(_ id: String, limit: String) async throws(EntitleError) -> [Item] {
         try Self.check(id: id, name: nil)
         do {
             let items = try await api.removeItem(appUserID, limit: limit, id: id).items
             _ = try? await customerInfo(fetchPolicy: .fetchCurrent)
-            return items
+            return items.map(Item.init)
         } catch {
             throw Self.error(error)
         }
@@ -73,9 +73,9 @@ extension Entitle {
     /// - Parameters:
     ///   - limit: the catalog's limit.
     ///   - fetchPolicy: where the customer info may come from.
-    public func items(limit: String, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> [ItemInfo] {
+    public func items(limit: String, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> [Item] {
         let info = try await customerInfo(fetchPolicy: fetchPolicy)
-        let registered = info.subscriber.items.filter { $0.limit == limit }
+        let registered = info.items.filter { $0.limit == limit }
         let now = configuration.now()
         guard let gate = info.gate(at: now) else {
             return registered

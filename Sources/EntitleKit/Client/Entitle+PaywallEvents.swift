@@ -13,6 +13,7 @@ extension Entitle {
     ///   (`paywall.unknownOffering`, `purchase.unknownProduct`) when it refuses this one.
     @discardableResult
     public func recordPaywallEvent(_ event: PaywallEvent) async throws(EntitleError) -> Int {
+        let event = event.core(now: configuration.now())
         if let problem = event.problem { throw EntitleError(.invalidRequest, problem) }
         paywallEvents.enqueue(QueuedPaywallEvent(appUserID: appUserID, event: event))
         let sent = await PaywallEventSender(queue: paywallEvents, api: api).send()

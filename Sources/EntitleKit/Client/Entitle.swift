@@ -53,7 +53,7 @@ public actor Entitle {
     public func customerInfo(fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> CustomerInfo {
         let now = configuration.now()
         let cached = cache.load(appUserID: appUserID, now: now).map {
-            CustomerInfo(subscriber: $0, source: .cache, age: now.timeIntervalSince($0.serverTime))
+            CustomerInfo(response: $0, source: .cache, age: now.timeIntervalSince($0.serverTime))
         }
         switch fetchPolicy {
         case .cacheOnly:
@@ -157,7 +157,7 @@ public actor Entitle {
             throw refused.error
         }
         try? await report(sent.refused, counted: !sent.counted.isEmpty)
-        if let answer = sent.counted[item] { return .counted(answer) }
+        if let answer = sent.counted[item] { return .counted(Access(answer)) }
         return .queued(pending: usage.items().count)
     }
 
@@ -212,7 +212,7 @@ public actor Entitle {
 
     /// Records the app's first launch, which starts its trial (seed 004's 30 days from first launch):
     /// the server keeps the first one it hears of, at its own time, so calling it at every launch is
-    /// right. The answer's ``CustomerInfo/subscriber`` shows the trial (`appTrial`: phase, end, lockout)
+    /// right. The answer's ``CustomerInfo/appTrial`` shows the trial (phase, end, lockout)
     /// and each access period its phase.
     @discardableResult
     public func recordFirstLaunch() async throws(EntitleError) -> CustomerInfo {
@@ -242,7 +242,7 @@ public actor Entitle {
             do {
                 let offer = try await api.promotionalOffer(appUserID, productID: productID, offerID: promotionalOfferID)
                 options.appAccountToken = offer.appAccountToken
-                options.promotionalOffer = offer
+                options.promotionalOffer = SignedPromotionalOffer(offer)
             } catch {
                 switch error.serverCode {
                 case "offer.notEligible": return .notAllowed(error.message)
@@ -256,13 +256,11 @@ public actor Entitle {
             // The server's word on what the user has now: buying a product they already have active
             // (seed 002: "user already has active subscription") charges nothing and changes nothing.
             let info = try? await customerInfo(fetchPolicy: .notStaleCachedOrFetched(maximumAge: 60))
-            options.appAccountToken = info?.subscriber.appAccountToken
-            if let info, Self.hasActive(productID, in: info.subscriber, at: configuration.now()) { return .alreadySubscribed(info) }
+            options.appAccountToken = info?.appAccountToken
+            if let info, Self.hasActive(productID, in: info.response, at: configuration.now()) { return .alreadySubscribed(info) }
         }
         // The server's signed eligibility for the introductory offer, from the offerings this user is served.
-        options.introductoryOfferEligibility = (try? await offerings())?.offerings.lazy
-            .flatMap { $0.subscriptionGroups.flatMap(\.products) + $0.otherProducts }
-            .first { $0.productID == productID && $0.introductoryOfferEligibilityJWS != nil }?.introductoryOfferEligibilityJWS
+        options.introductoryOfferEligibility = (try? await offerings())?.package(productID)?.introductoryOfferEligibilityJWS
         let result: StorePurchaseResult
         do {
             result = try await store.purchase(productID, options: options)
@@ -369,7 +367,7 @@ public actor Entitle {
     /// `GET …/access/{feature}` with — on the gate the server signed for the period that contains now
     /// (fetched, or cached when offline), so an entitlement that has expired since is already accounted
     /// for. Uses still queued count against their quota.
-    public func access(_ feature: String, usage: Int = 1, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> AccessResponse {
+    public func access(_ feature: String, usage: Int = 1, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> Access {
         guard !feature.isEmpty else { throw EntitleError(.invalidRequest, "name a feature, limit or quota") }
         guard (0...AccessGate.maximumUsage).contains(usage) else {
             throw EntitleError(.invalidRequest, "usage is a whole number from 0 to \(AccessGate.maximumUsage)")
@@ -379,42 +377,12 @@ public actor Entitle {
         guard let gate = info.gate(at: now) else {
             throw EntitleError(.noTrustedCustomerInfo, "the customer info does not say what is allowed at \(now)")
         }
-        return AccessResponse(gate.decide(feature, usage: usage, pendingUse: queuedUsage(of: feature)), serverTime: info.serverTime)
+        return Access(AccessResponse(gate.decide(feature, usage: usage, pendingUse: queuedUsage(of: feature)), serverTime: info.serverTime))
     }
 
     /// Uses of `feature` still waiting in the queue.
     private func queuedUsage(of feature: String) -> Int {
         usage.items().filter { $0.feature == feature && $0.appUserID == appUserID }.reduce(0) { $0 + $1.amount }
-    }
-
-    /// The offerings as this user's paywall shows them: the current one is what the server serves them
-    /// (a running experiment's variant, which enrols them the first time, else the catalog's targeting,
-    /// else its default). Fetched once per instance and user, and from the last copy on disk when the
-    /// server can't be reached.
-    /// - Parameters:
-    ///   - storefront: the device's App Store storefront (StoreKit's `Storefront.countryCode`), for targeting.
-    ///   - appVersion: the app's version (`CFBundleShortVersionString`), for targeting.
-    public func offerings(storefront: String? = nil, appVersion: String? = nil) async throws(EntitleError) -> OfferingsResponse {
-        if let offeringsCache, offeringsCache.appUserID == appUserID { return offeringsCache.offerings }
-        let file = configuration.cacheFolder.appendingPathComponent("offerings.json")
-        do {
-            let fetched = try await api.subscriberOfferings(appUserID, storefront: storefront, appVersion: appVersion)
-            offeringsCache = (appUserID, fetched)
-            if let data = try? WireJSON.encoder.encode(CachedOfferings(appUserID: appUserID, offerings: fetched)) {
-                try? FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
-                try? data.write(to: file, options: .atomic)
-            }
-            return fetched
-        } catch where error.code == .network {
-            if let data = try? Data(contentsOf: file), let cached = try? WireJSON.decoder.decode(CachedOfferings.self, from: data),
-                cached.appUserID == appUserID
-            {
-                return cached.offerings
-            }
-            throw Self.error(error)
-        } catch {
-            throw Self.error(error)
-        }
     }
 
     // MARK: - Internals
@@ -438,7 +406,7 @@ public actor Entitle {
             throw EntitleError(.unsignedAnswer, "the server's answer is not signed with the configured key")
         }
         try? cache.store(answer.body, signature: signature, appUserID: answer.response.appUserID)
-        var info = CustomerInfo(subscriber: answer.response, source: .server, age: 0)
+        var info = CustomerInfo(response: answer.response, source: .server, age: 0)
         info.refusedUses = refused
         for continuation in updates.values { continuation.yield(info) }
         return info

@@ -18,14 +18,14 @@ struct PaywallEventSender {
         for item in waiting where !users.contains(item.appUserID) { users.append(item.appUserID) }
         for user in users {
             let theirs = waiting.filter { $0.appUserID == user }
-            for start in stride(from: 0, to: theirs.count, by: PaywallEvent.maximumBatch) {
-                let report = Array(theirs[start..<min(start + PaywallEvent.maximumBatch, theirs.count)])
+            for start in stride(from: 0, to: theirs.count, by: EntitleCore.PaywallEvent.maximumBatch) {
+                let report = Array(theirs[start..<min(start + EntitleCore.PaywallEvent.maximumBatch, theirs.count)])
                 switch await send(report, for: user) {
                 case .stored: queue.remove(report)
                 case .unreachable(let error): return (refused, error)
                 case .refused(let error) where report.count == 1:
                     queue.remove(report)
-                    refused.append((report[0].event, error))
+                    refused.append((PaywallEvent(report[0].event), error))
                 case .refused:
                     // A refused report of several is sent again event by event, to keep the good ones.
                     for item in report {
@@ -34,7 +34,7 @@ struct PaywallEventSender {
                         case .unreachable(let error): return (refused, error)
                         case .refused(let error):
                             queue.remove([item])
-                            refused.append((item.event, error))
+                            refused.append((PaywallEvent(item.event), error))
                         }
                     }
                 }

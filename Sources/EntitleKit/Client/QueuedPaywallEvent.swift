@@ -3,5 +3,5 @@ import EntitleCore
 /// A paywall event waiting for the network, with the user it happened to.
 struct QueuedPaywallEvent: Codable, Hashable, Sendable {
     var appUserID: String
-    var event: PaywallEvent
+    var event: EntitleCore.PaywallEvent
 }

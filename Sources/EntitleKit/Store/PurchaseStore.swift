@@ -1,4 +1,3 @@
-import EntitleWire
 import Foundation
 
 /// The App Store as EntitleKit uses it: StoreKit 2 on Apple platforms (`StoreKitStore`), the local
@@ -57,7 +56,7 @@ public struct PurchaseOptions: Sendable, Hashable {
     public var appAccountToken: UUID?
     /// The promotional offer the purchase redeems, as the server signed it for this user
     /// (``appAccountToken`` is then the token the signature covers).
-    public var promotionalOffer: PromotionalOfferResponse?
+    public var promotionalOffer: SignedPromotionalOffer?
     /// The server's signed word on the product's introductory offer for this user (a compact JWS): the
     /// store applies it, or not, as it says rather than by its own rule.
     public var introductoryOfferEligibility: String?
@@ -66,7 +65,7 @@ public struct PurchaseOptions: Sendable, Hashable {
     public var winBackOfferID: String?
 
     public init(
-        appAccountToken: UUID? = nil, promotionalOffer: PromotionalOfferResponse? = nil, introductoryOfferEligibility: String? = nil,
+        appAccountToken: UUID? = nil, promotionalOffer: SignedPromotionalOffer? = nil, introductoryOfferEligibility: String? = nil,
         winBackOfferID: String? = nil
     ) {
         self.appAccountToken = appAccountToken

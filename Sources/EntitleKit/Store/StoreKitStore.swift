@@ -1,5 +1,4 @@
 #if canImport(StoreKit) || canImport(StoreKitMirror)
-import EntitleWire
 import Foundation
 #if canImport(StoreKit)
 import StoreKit
@@ -120,7 +119,7 @@ public struct StoreKitStore: PurchaseStore {
         return purchaseOptions
     }
 
-    private static func legacyPromotionalOffer(_ offer: PromotionalOfferResponse) throws(StoreFailure) -> Product.PurchaseOption {
+    private static func legacyPromotionalOffer(_ offer: SignedPromotionalOffer) throws(StoreFailure) -> Product.PurchaseOption {
         guard let signature = Data(base64Encoded: offer.signature) else {
             throw StoreFailure(.verificationFailed, "the promotional offer's signature is not base64")
         }

@@ -7,17 +7,8 @@
 //          | offerings | products PRODUCT_ID… (as the store shows them)
 // Each prints one JSON object and exits 0, or prints `error: CODE: message` and exits 1 (CODE: the server's
 // code when it refused, else EntitleKit's); `--help` prints this and exits 0. docs/sdk.md lists what each prints.
-import EntitleAPI
 import EntitleKit
-import EntitleWire
 import Foundation
-
-/// Every request fails as on a plane.
-struct Offline: HTTPTransport {
-    func send(_ request: APIRequest, to baseURL: URL, timeout: Duration) async throws(APIClientError) -> APIResponse {
-        throw APIClientError(.network, "offline")
-    }
-}
 
 let usageText = """
     sample-app --server URL --app-key KEY --server-public-key KEY --bundle-id ID
@@ -56,13 +47,13 @@ while !arguments.isEmpty {
         words.append(argument)
     }
 }
-guard let server = options["--server"].flatMap(URL.init(string:)), let appKey = options["--app-key"],
+guard let given = options["--server"].flatMap(URL.init(string:)), let appKey = options["--app-key"],
     let publicKey = options["--server-public-key"], let command = words.first
 else {
     fail("usage", usageText)
 }
-let offline = flags.contains("--offline")
-let transport: any HTTPTransport = offline ? Offline() : URLSessionTransport()
+// Offline, as on a plane: every request goes to a loopback port nothing listens on, and fails.
+let server = flags.contains("--offline") ? URL(string: "http://127.0.0.1:1")! : given
 let bundleID = options["--bundle-id"] ?? ""
 let cacheFolder = URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache", isDirectory: true)
 
@@ -79,22 +70,22 @@ let cacheFolder = URL(fileURLWithPath: options["--cache"] ?? "sample-app-cache",
 }
 
 let account = storeAccount()
-let store = LocalStore(storeURL: server, bundleID: bundleID, account: account, transport: transport)
+let store = LocalStore(storeURL: server, bundleID: bundleID, account: account)
 let configuration = EntitleConfiguration(
     serverURL: server, apiKey: appKey, serverPublicKey: publicKey, cacheFolder: cacheFolder, app: bundleID.isEmpty ? nil : bundleID,
-    transport: transport, store: store)
+    store: store)
 
 func info(_ customer: CustomerInfo) -> [String: Any] {
     let now = Date()
     return [
-        "appUserID": customer.subscriber.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(customer.age),
+        "appUserID": customer.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(customer.age),
         "activeEntitlements": customer.activeEntitlements(at: now).map(\.id),
-        "pendingPurchases": customer.subscriber.pendingPurchases.map(\.productID),
-        "appTrial": trial(customer.subscriber.appTrial), "storeAccount": account,
+        "pendingPurchases": customer.pendingPurchases.map(\.productID),
+        "appTrial": trial(customer.appTrial), "storeAccount": account,
     ]
 }
 
-func trial(_ trial: AppTrialInfo) -> [String: Any] {
+func trial(_ trial: AppTrial) -> [String: Any] {
     var object: [String: Any] = ["phase": trial.phase.rawValue]
     for (key, date) in [("startedAt", trial.startedAt), ("endsAt", trial.endsAt), ("lockoutAt", trial.lockoutAt)] {
         if let date { object[key] = date.formatted(.iso8601) }
@@ -115,12 +106,12 @@ do throws(EntitleError) {
         case .success(let info), .alreadySubscribed(let info): customer = info
         default: fail(outcome.code, outcome.userMessage)
         }
-        let owned = { (items: [SubscriptionInfo]) in
-            items.map { ["originalTransactionID": $0.originalTransactionID, "productID": $0.productID, "state": $0.state.rawValue] }
+        let owned = { (items: [Subscription]) in
+            items.map { ["originalTransactionID": $0.id, "productID": $0.productID, "state": $0.state.rawValue] }
         }
         printJSON([
-            "outcome": outcome.code, "customer": info(customer), "subscriptions": owned(customer.subscriber.subscriptions),
-            "purchases": owned(customer.subscriber.purchases),
+            "outcome": outcome.code, "customer": info(customer), "subscriptions": owned(customer.subscriptions),
+            "purchases": owned(customer.purchases),
         ])
     case "restore":
         let outcome = try await entitle.restore()
@@ -133,7 +124,7 @@ do throws(EntitleError) {
         guard let usage = Int(options["--usage"] ?? "1") else { fail("usage", "--usage is a whole number from 0 to 1000000") }
         let answer = try await entitle.access(words[1], usage: usage)
         var object: [String: Any] = ["feature": answer.feature, "outcome": answer.outcome.rawValue]
-        if let reason = answer.reason { object["reason"] = reason.code.rawValue }
+        if let reason = answer.reason { object["reason"] = reason.code }
         if let paywall = answer.paywall { object["paywall"] = paywall.rawValue }
         if let quota = answer.quota { object["used"] = quota.used; object["remaining"] = quota.remaining ?? -1 }
         printJSON(object)
@@ -164,21 +155,28 @@ do throws(EntitleError) {
         printJSON(["products": products.map { ["productID": $0.id, "displayName": $0.displayName, "displayPrice": $0.displayPrice] }])
     case "offerings":
         let offerings = try await entitle.offerings()
-        let current = offerings.offerings.first { $0.id == offerings.currentOfferingID }
-        // In the offering's order, the highlighted product marked.
-        let byID = Dictionary((current.map { $0.subscriptionGroups.flatMap(\.products) + $0.otherProducts } ?? []).map { ($0.productID, $0) }, uniquingKeysWith: { a, _ in a })
-        let products = (current?.productIDs ?? []).compactMap { byID[$0] }
-        printJSON([
-            "currentOfferingID": offerings.currentOfferingID, "servedBy": offerings.servedBy ?? "", "experimentID": offerings.experimentID ?? "",
-            "variantID": offerings.variantID ?? "",
-            "products": products.map {
+        let current = offerings.current
+        var served: [String: Any] = ["servedBy": "", "experimentID": "", "variantID": ""]
+        switch offerings.servedBy {
+        case .experiment(let id, let variant): served = ["servedBy": "experiment", "experimentID": id, "variantID": variant]
+        case .rolledOut: served["servedBy"] = "rolled_out"
+        case .targeting: served["servedBy"] = "targeting"
+        case .default: served["servedBy"] = "default"
+        case .other(let name): served["servedBy"] = name
+        case nil: break
+        }
+        // In the offering's order, the highlighted package marked.
+        printJSON(served.merging([
+            "currentOfferingID": current?.id ?? "",
+            "products": (current?.packages ?? []).map {
                 [
-                    "productID": $0.productID, "price": $0.price ?? "", "period": $0.period ?? "", "highlighted": $0.productID == current?.highlightedProductID ? "yes" : "no",
-                    "introductoryOffer": $0.introductoryOffer == nil ? "none" : $0.introductoryOfferEligible == false ? "not eligible" : "eligible",
+                    "productID": $0.id, "price": $0.price.map { "\($0)" } ?? "", "period": $0.period.map(String.init(describing:)) ?? "",
+                    "highlighted": $0.id == current?.highlightedPackage?.id ? "yes" : "no",
+                    "introductoryOffer": $0.introductoryOffer == nil ? "none" : $0.isEligibleForIntroductoryOffer == false ? "not eligible" : "eligible",
                     "yearlySavings": $0.yearlySavingsLabel ?? "",
                 ]
             },
-        ])
+        ]) { $1 })
     default:
         fail("usage", "unknown command \(command)")
     }

@@ -1,6 +1,6 @@
 import EntitleAPI
 import EntitleCore
-import EntitleKit
+@testable import EntitleKit
 import EntitleServer
 import EntitleTestSupport
 import EntitleWire
@@ -17,11 +17,14 @@ struct AccessFidelityTests {
     ]
 
     /// The answer without the instant it was given at (the server's now, or the cached answer's).
-    static func timeless(_ response: AccessResponse) -> AccessResponse {
-        var response = response
-        response.serverTime = .distantPast
-        return response
+    static func timeless(_ access: Access) -> Access {
+        var access = access
+        access.serverTime = .distantPast
+        return access
     }
+
+    /// The server's answer as EntitleKit reads it, without its instant.
+    static func timeless(_ response: AccessResponse) -> Access { timeless(Access(response)) }
 
     static func configuration(_ server: EntitleTests.Server, folder: URL, online: Bool) -> EntitleConfiguration {
         EntitleConfiguration(
@@ -50,7 +53,7 @@ struct AccessFidelityTests {
     }
 
     /// The app's answer from its cache alone.
-    static func cached(_ kit: Entitle, _ feature: String, usage: Int) async -> Result<AccessResponse, EntitleError> {
+    static func cached(_ kit: Entitle, _ feature: String, usage: Int) async -> Result<Access, EntitleError> {
         do {
             return .success(try await kit.access(feature, usage: usage, fetchPolicy: .cacheOnly))
         } catch {
@@ -71,7 +74,7 @@ struct AccessFidelityTests {
             let online = try Entitle(configuration: Self.configuration(server, folder: folder, online: true), appUserID: user)
             let fetched = try await online.customerInfo(fetchPolicy: .fetchCurrent)
             let offline = try Entitle(configuration: Self.configuration(server, folder: folder, online: false), appUserID: user)
-            let covered = fetched.subscriber.accessPeriods.last.map { $0.until ?? .distantFuture } ?? .distantPast
+            let covered = fetched.response.accessPeriods.last.map { $0.until ?? .distantFuture } ?? .distantPast
             let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
             let names = catalog.features + catalog.limits + catalog.quotas.map(\.name) + ["no.such.feature"]
             let start = server.clock.now
@@ -180,7 +183,7 @@ struct AccessFidelityTests {
                 }
                 let queued = await online.pendingUsage
                 let counted = try await api.access(user, feature: "conversations")
-                let cached: AccessResponse
+                let cached: Access
                 switch await Self.cached(offline, "conversations", usage: 1) {
                 case .success(let answer):
                     cached = answer

@@ -50,7 +50,7 @@ struct EntitleDefectsTests {
             #expect(await entitle.pendingUsage == 0)
             let answer = try await entitle.access("conversations", fetchPolicy: .fetchCurrent)
             #expect(answer.quota?.used == 2)
-            #expect(answer.outcome == .denied && answer.reason?.code == .quotaExhausted && answer.paywall == .subscribe)
+            #expect(answer.outcome == .denied && answer.reason?.code == "quota_exhausted" && answer.paywall == .subscribe)
         }
     }
 
@@ -70,7 +70,7 @@ struct EntitleDefectsTests {
             var iterator = updates.makeAsyncIterator()
             let update = try #require(await iterator.next())
             #expect(update.refusedUses.map(\.idempotencyKey) == ["q3"])
-            #expect(update.subscriber.quotas.first { $0.feature == "conversations" }?.used == 2)
+            #expect(update.quotas.first { $0.feature == "conversations" }?.used == 2)
             #expect(await online.pendingUsage == 0)
         }
     }
@@ -89,7 +89,7 @@ struct EntitleDefectsTests {
             let relaunched = try Entitle(configuration: Self.configuration(server, folder: folder, online: false))
             #expect(await relaunched.appUserID == "reader@example.com")
             let cached = try await relaunched.customerInfo(fetchPolicy: .cacheOnly)
-            #expect(cached.subscriber.appUserID == "reader@example.com")
+            #expect(cached.appUserID == "reader@example.com")
             #expect(cached.isActive("family", at: server.clock.now))
 
             try await relaunched.logOut()
@@ -139,7 +139,7 @@ struct EntitleDefectsTests {
                 let entitle = try Entitle(configuration: Self.configuration(server, folder: folder))
                 let id = await entitle.appUserID
                 #expect(AppUserID(id).isAnonymous && AppUserID(id).problem == nil, "\(damaged.debugDescription)")
-                #expect(try await entitle.customerInfo(fetchPolicy: .fetchCurrent).subscriber.appUserID == id)
+                #expect(try await entitle.customerInfo(fetchPolicy: .fetchCurrent).appUserID == id)
             }
         }
     }
@@ -152,20 +152,20 @@ struct EntitleDefectsTests {
             let entitle = try Entitle(configuration: Self.configuration(server, folder: folder), appUserID: "new-parent")
             let started = server.clock.now
             let first = try await entitle.recordFirstLaunch()
-            #expect(first.subscriber.appTrial.phase == .active)
-            #expect(first.subscriber.appTrial.startedAt == started)
-            #expect(first.subscriber.appTrial.endsAt == ISODuration(days: 30).added(to: started))
-            #expect(first.subscriber.appTrial.lockoutAt == ISODuration(days: 37).added(to: started))
+            #expect(first.appTrial.phase == .active)
+            #expect(first.appTrial.startedAt == started)
+            #expect(first.appTrial.endsAt == ISODuration(days: 30).added(to: started))
+            #expect(first.appTrial.lockoutAt == ISODuration(days: 37).added(to: started))
             server.clock.advance(days: 2)
             let again = try await entitle.recordFirstLaunch()
-            #expect(again.subscriber.appTrial.startedAt == started)
+            #expect(again.appTrial.startedAt == started)
             // Past the trial, the warning days, then lockout: from the same answer, offline.
             let offline = try Entitle(
                 configuration: AccessFidelityTests.configuration(server, folder: folder, online: false), appUserID: "new-parent")
             server.clock.set(ISODuration(days: 32).added(to: started))
             let grace = try await offline.access("analytics", fetchPolicy: .cacheOnly)
-            #expect(grace.outcome == .allowedWithWarning && grace.reason?.code == .appGrace && grace.paywall == .convertTrial)
-            #expect(grace.reason?.lockoutAt == ISODuration(days: 37).added(to: started))
+            #expect(grace.outcome == .allowedWithWarning && grace.paywall == .convertTrial)
+            #expect(grace.reason == .appGrace(lockoutAt: ISODuration(days: 37).added(to: started)))
         }
     }
 }

@@ -22,7 +22,7 @@ struct EntitleModelTests {
     static func follow(_ entitle: Entitle, server: EntitleTests.Server) async throws {
         let model = EntitleModel(entitle)
         await model.start()
-        #expect(model.customerInfo?.subscriber.appUserID == "parent-1")
+        #expect(model.customerInfo?.appUserID == "parent-1")
         #expect(!model.isActive("family"))
         let changed = NIOLockedValueBox(false)
         withObservationTracking { _ = model.customerInfo } onChange: { changed.withLockedValue { $0 = true } }

@@ -32,8 +32,8 @@ extension EntitleTests {
 
             let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-9")
             let served = try await online.offerings()
-            #expect(served.experimentID == "order" && served.variantID == expected.id && served.currentOfferingID == expected.offeringID)
-            #expect(served.offerings.map(\.id) == ["default", "individual-first"])
+            #expect(served.servedBy == .experiment(id: "order", variant: expected.id) && served.current?.id == expected.offeringID)
+            #expect(served.all.map(\.id) == ["default", "individual-first"])
 
             let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "parent-9")
             #expect(try await offline.offerings() == served)
@@ -51,12 +51,12 @@ extension EntitleTests {
             let folder = Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "teacher-1")
-            #expect(try await online.offerings().currentOfferingID == "default")
+            #expect(try await online.offerings().current?.id == "default")
             let info = try await online.setAttributes(["role": "teacher"])
-            #expect(info.subscriber.attributes["role"] == "teacher")
-            #expect(try await online.offerings().currentOfferingID == "individual-first")
+            #expect(info.attributes["role"] == "teacher")
+            #expect(try await online.offerings().current?.id == "individual-first")
             let zoned = try await online.setTimeZone(try #require(TimeZone(identifier: "Pacific/Auckland")))
-            #expect(zoned.subscriber.attributes["timeZone"] == "Pacific/Auckland")
+            #expect(zoned.attributes["timeZone"] == "Pacific/Auckland")
 
             let offline = try Entitle(configuration: server.configuration(folder: folder, online: false), appUserID: "teacher-1")
             for bad in [["9lives": "x"], ["role": String(repeating: "a", count: 501)]] as [[String: String?]] {

@@ -15,18 +15,18 @@ extension EntitleTests {
             let entitle = try Entitle(configuration: server.configuration(folder: folder), appUserID: "parent-9")
             for index in 1...5 {
                 server.clock.set(ReferenceTime.day(0).addingTimeInterval(Double(index) * 60))
-                #expect(try await entitle.registerItem("ipad-\(index)", name: "iPad \(index)", limit: "childDevices").registered)
+                #expect(try await entitle.registerItem("ipad-\(index)", name: "iPad \(index)", limit: "childDevices").isRegistered)
             }
             let sixth = try await entitle.registerItem("ipad-6", limit: "childDevices")
             // Family is the most any plan pairs: nothing to buy, so no paywall.
-            #expect(!sixth.registered && sixth.access.reason?.code == .limitExceeded && sixth.access.reason?.maximum == 5 && sixth.access.paywall == nil)
+            #expect(!sixth.isRegistered && sixth.access.reason == .limitExceeded(maximum: 5) && sixth.access.paywall == nil)
             try await entitle.renameItem("ipad-1", to: "Mia's iPad", limit: "childDevices")
             try await entitle.removeItem("ipad-5", limit: "childDevices")
             let online = try await entitle.items(limit: "childDevices")
             #expect(online.map(\.id) == ["ipad-1", "ipad-2", "ipad-3", "ipad-4"] && online.first?.name == "Mia's iPad")
             #expect(online.allSatisfy { !$0.isPaused })
             // What the server says of the same instant, item for item.
-            #expect(try await entitle.customerInfo(fetchPolicy: .fetchCurrent).subscriber.items == online)
+            #expect(try await entitle.customerInfo(fetchPolicy: .fetchCurrent).items == online)
             await #expect(throws: EntitleError.self) { try await entitle.registerItem("has space", limit: "childDevices") }
 
             // Offline after the subscription ended: seed 004's 7 days of Individual access pair 1 device, then none.
@@ -40,7 +40,7 @@ extension EntitleTests {
             #expect(try await lockout.items(limit: "childDevices").allSatisfy(\.isPaused))
             // The server agrees once it is asked at that instant.
             server.clock.set(day5)
-            let served = try await entitle.customerInfo(fetchPolicy: .fetchCurrent).subscriber.items
+            let served = try await entitle.customerInfo(fetchPolicy: .fetchCurrent).items
             #expect(served.filter(\.isPaused).map(\.id) == ["ipad-2", "ipad-3", "ipad-4"])
         }
     }

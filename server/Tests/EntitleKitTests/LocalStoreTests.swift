@@ -72,9 +72,9 @@ struct LocalStoreTests {
                 appUserID: appUserID)
         }
 
-        /// Asks the local store to refund `originalTransactionID` as Apple would on the customer's request.
-        func refund(_ originalTransactionID: String, account: String) async throws -> Int? {
-            try await post("local-store/v1/\(bundleID)/refunds", WireJSON.encoder.encode(LocalRefundRequest(account: account, originalTransactionID: originalTransactionID)))
+        /// Asks the local store to refund `id` as Apple would on the customer's request.
+        func refund(_ id: String, account: String) async throws -> Int? {
+            try await post("local-store/v1/\(bundleID)/refunds", WireJSON.encoder.encode(LocalRefundRequest(account: account, originalTransactionID: id)))
         }
 
         func post(_ path: String, _ body: Data) async throws -> Int? {
@@ -99,7 +99,7 @@ struct LocalStoreTests {
                 return
             }
             #expect(bought.isActive("family", at: Date()))
-            let original = try #require(bought.subscriber.subscriptions.first?.originalTransactionID)
+            let original = try #require(bought.subscriptions.first?.id)
             let updates = await entitle.customerInfoUpdates()
             await entitle.startTransactionUpdates()
 
@@ -139,15 +139,15 @@ struct LocalStoreTests {
                 Issue.record("the purchase at full price must succeed")
                 return
             }
-            let first = try #require(bought.subscriber.subscriptions.first)
-            #expect(first.periodType == "normal")
+            let first = try #require(bought.subscriptions.first)
+            #expect(first.periodType == .normal)
             let active = await entitle.purchase(monthly, promotionalOfferID: offer)
             #expect(active.code == "purchase.notAllowed", "an active subscriber is not eligible: \(active)")
             let unknown = await entitle.purchase(monthly, promotionalOfferID: "free.forever")
             #expect(unknown.code == "purchase.productUnavailable", "\(unknown)")
 
             // Refunded: lapsed, so the server signs the offer and the store accepts the signature.
-            #expect(try await demo.refund(first.originalTransactionID, account: "reader-account") == 200)
+            #expect(try await demo.refund(first.id, account: "reader-account") == 200)
             // The store checks what Apple checks: a signature over another token, or another nonce, is refused.
             let api = SubscriberAPIClient(baseURL: demo.server, key: demo.appKey)
             let signed = try await api.promotionalOffer("returning-reader", productID: monthly, offerID: offer)
@@ -163,8 +163,8 @@ struct LocalStoreTests {
                 Issue.record("a lapsed subscriber buys with the win-back offer")
                 return
             }
-            let redeemed = try #require(winback.subscriber.subscriptions.first { $0.originalTransactionID != first.originalTransactionID })
-            #expect(redeemed.periodType == "promotional")
+            let redeemed = try #require(winback.subscriptions.first { $0.id != first.id })
+            #expect(redeemed.periodType == .promotional)
             #expect(redeemed.state.rawValue == "active")
             #expect(winback.isActive("plus", at: Date()))
         }

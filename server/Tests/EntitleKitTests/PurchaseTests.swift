@@ -78,7 +78,7 @@ struct PurchaseTests {
                 return
             }
             #expect(info.isActive("family", at: server.clock.now))
-            #expect(store.tokens.withLockedValue { $0 } == [info.subscriber.appAccountToken])
+            #expect(store.tokens.withLockedValue { $0 } == [info.appAccountToken])
             #expect(store.finished.withLockedValue { $0 }.count == 1)
             #expect(outcome.code == "purchase.success" && !outcome.isRetryable)
         }
@@ -109,7 +109,7 @@ struct PurchaseTests {
             switch next {
             case .pending:
                 #expect(outcome == .pending)
-                #expect(try await client.customerInfo(fetchPolicy: .fetchCurrent).subscriber.pendingPurchases.map(\.productID) == [Self.family])
+                #expect(try await client.customerInfo(fetchPolicy: .fetchCurrent).pendingPurchases.map(\.productID) == [Self.family])
             case .cancel: #expect(outcome == .cancelled)
             default: #expect(outcome.code == "purchase.productUnavailable" && !outcome.userMessage.isEmpty)
             }

@@ -3,7 +3,7 @@ import AppStoreModels
 import AppStoreServerAPI
 import Crypto
 import EntitleCore
-import EntitleKit
+@testable import EntitleKit
 import EntitleTestSupport
 import EntitleWire
 import Foundation
@@ -74,7 +74,7 @@ struct StoreKitAdapterTests {
             }
             #expect(info.isActive("family", at: device.server.clock.now))
             #expect(device.store.unfinishedIDs.isEmpty, "finished after the server stored it")
-            let token = try #require(info.subscriber.appAccountToken)
+            let token = try #require(info.appAccountToken)
             #expect(device.store.purchaseOptions.first?.contains(.appAccountToken(token)) == true)
         }
     }
@@ -122,7 +122,7 @@ struct StoreKitAdapterTests {
             }
             #expect(info.isActive("family", at: device.server.clock.now))
             #expect(device.store.originals.count == 1, "an upgrade continues the same subscription")
-            #expect(info.subscriber.subscriptions.contains { $0.productID == Self.family })
+            #expect(info.subscriptions.contains { $0.productID == Self.family })
         }
     }
 
@@ -214,7 +214,7 @@ struct StoreKitAdapterTests {
                 productID: "com.epilogue.plus.monthly", offerID: "winback.plus.half", keyID: "KEY1", nonce: UUID(), timestamp: 1_767_225_600_000,
                 signature: Data([1, 2, 3]).base64EncodedString(), appAccountToken: UUID(), compactJWS: "eyJhbGciOiJFUzI1NiJ9.eyJvZmZlciI6MX0.c2ln")
             let result = try await store.purchase(
-                "com.epilogue.plus.monthly", options: PurchaseOptions(appAccountToken: offer.appAccountToken, promotionalOffer: offer))
+                "com.epilogue.plus.monthly", options: PurchaseOptions(appAccountToken: offer.appAccountToken, promotionalOffer: SignedPromotionalOffer(offer)))
             guard case .purchased(let transaction) = result else {
                 Issue.record("expected a purchase, got \(result)")
                 return
@@ -242,12 +242,12 @@ struct StoreKitAdapterTests {
             }
             let forged = try offer(signedWith: P256.Signing.PrivateKey())
             let refused = await #expect(throws: StoreFailure.self) {
-                _ = try await store.purchase(product, options: PurchaseOptions(appAccountToken: forged.appAccountToken, promotionalOffer: forged))
+                _ = try await store.purchase(product, options: PurchaseOptions(appAccountToken: forged.appAccountToken, promotionalOffer: SignedPromotionalOffer(forged)))
             }
             #expect(refused?.kind == .offerRefused, "StoreKit's invalidOfferSignature")
             #expect(device.store.originals.isEmpty, "nothing bought")
             let genuine = try offer(signedWith: key)
-            let result = try await store.purchase(product, options: PurchaseOptions(appAccountToken: genuine.appAccountToken, promotionalOffer: genuine))
+            let result = try await store.purchase(product, options: PurchaseOptions(appAccountToken: genuine.appAccountToken, promotionalOffer: SignedPromotionalOffer(genuine)))
             guard case .purchased(let transaction) = result else {
                 Issue.record("expected a purchase, got \(result)")
                 return
