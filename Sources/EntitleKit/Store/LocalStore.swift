@@ -35,7 +35,7 @@ public struct LocalStore: PurchaseStore {
             body = try WireJSON.encoder.encode(
                 LocalPurchaseRequest(
                     productID: productID, account: account, appAccountToken: options.appAccountToken, promotionalOffer: offer,
-                    introductoryOfferEligibility: options.introductoryOfferEligibility))
+                    introductoryOfferEligibility: options.introductoryOfferEligibility, winBackOfferID: options.winBackOfferID))
         } catch {
             throw StoreFailure(.storeUnavailable, "the purchase does not encode: \(error)")
         }

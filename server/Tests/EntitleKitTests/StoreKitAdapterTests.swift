@@ -291,6 +291,11 @@ struct StoreKitAdapterTests {
             #expect(info.isActive("family", at: device.server.clock.now))
             let options = try #require(device.store.purchaseOptions.last)
             #expect(options.contains { if case .winBackOffer(let offer) = $0.kind { offer.id == "family.comeback" && offer.type == .winBack } else { false } })
+            // Signed as Apple signs a redeemed win-back offer: its type, its identifier, its price (free here).
+            let current = try await StoreKitStore().currentEntitlements().first { $0.productID == Self.family }
+            let payload = try #require(current.flatMap { Self.payload($0.jws) })
+            #expect(payload.offerType == .winBackOffer && payload.offerIdentifier == "family.comeback" && payload.price == 0)
+            #expect(info.subscriptions.first?.periodType == .winBack)
         }
     }
 

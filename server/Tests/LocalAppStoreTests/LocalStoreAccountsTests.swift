@@ -91,3 +91,50 @@ struct LocalStoreAccountsTests {
         #expect(try accounts.transactions(bundleID: Self.stories, account: "reader", at: StoreSimulatorTests.day(1)).count == 1)
     }
 }
+
+extension LocalStoreAccountsTests {
+    /// ScreenTimeRewards with a win-back offer on the family plan: a free month back.
+    static func winBackAccounts() throws -> LocalStoreAccounts {
+        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        let index = try #require(catalog.products.firstIndex { $0.id.rawValue == StoreSimulatorTests.family })
+        catalog.products[index].winBackOffers = [
+            SubscriptionOffer(kind: .winBack, id: "family.comeback", paymentMode: .payUpFront, period: ISODuration(months: 1), price: nil)
+        ]
+        let simulator = StoreSimulator(
+            catalog: catalog, bundleID: screenTime, signer: try StoreSimulatorTests.authority.get().signer, timeScale: .real)
+        return LocalStoreAccounts(stores: [screenTime: simulator])
+    }
+
+    @Test("a return to a group the account let expire starts the same chain again (RESUBSCRIBE), at the win-back offer's price when one is redeemed")
+    func winBackReturn() async throws {
+        let accounts = try Self.winBackAccounts()
+        let family = StoreSimulatorTests.family
+        let first = try accounts.purchase(bundleID: Self.screenTime, productID: family, account: "parent", appAccountToken: nil, at: StoreSimulatorTests.day(0))
+        #expect(throws: LocalStoreError.self, "a win-back offer is for a return, not for an active subscriber") {
+            try accounts.purchase(
+                bundleID: Self.screenTime, productID: family, account: "parent", appAccountToken: nil, winBackOffer: "family.comeback",
+                at: StoreSimulatorTests.day(1))
+        }
+        #expect(throws: LocalStoreError.self, "only the account's own purchase expires") {
+            try accounts.expire(bundleID: Self.screenTime, account: "stranger", originalTransactionID: first.originalTransactionID, at: StoreSimulatorTests.day(2))
+        }
+        let expiry = try accounts.expire(
+            bundleID: Self.screenTime, account: "parent", originalTransactionID: first.originalTransactionID, at: StoreSimulatorTests.day(10))
+        let verifier = try StoreSimulatorTests.verifier()
+        let expired = try await verifier.verifyNotification(try #require(expiry.last).signedPayload)
+        #expect(expired.notification.notificationType == .expired && expired.notification.subtype == .voluntary)
+        #expect(throws: LocalStoreError.self, "an offer the product doesn't have") {
+            try accounts.purchase(
+                bundleID: Self.screenTime, productID: family, account: "parent", appAccountToken: nil, winBackOffer: "not.listed",
+                at: StoreSimulatorTests.day(40))
+        }
+        let back = try accounts.purchase(
+            bundleID: Self.screenTime, productID: family, account: "parent", appAccountToken: nil, winBackOffer: "family.comeback",
+            at: StoreSimulatorTests.day(40))
+        #expect(back.originalTransactionID == first.originalTransactionID)
+        let transaction = try await Self.verify(back.signedTransaction)
+        #expect(transaction.offerType == .winBackOffer && transaction.offerIdentifier == "family.comeback" && transaction.price == 0)
+        let resubscribed = try await verifier.verifyNotification(try #require(back.notifications.first).signedPayload)
+        #expect(resubscribed.notification.notificationType == .subscribed && resubscribed.notification.subtype == .resubscribe)
+    }
+}

@@ -20,6 +20,23 @@ struct LocalStoreController {
     /// The in-app purchase keys promotional offers may be signed with, by key ID.
     var offerKeys: [String: P256.Signing.PublicKey] = [:]
 
+    /// A change the store plays on one purchase of `account` (a refund, an expiry): its notifications
+    /// delivered to the server, and the account's latest transaction update answered.
+    private func change(
+        _ context: EntitleRequestContext, account: String, _ play: (String, Date) throws(LocalStoreError) -> [SignedNotification]
+    ) async throws -> LocalTransaction {
+        let bundleID = try context.parameters.require("bundleID")
+        let notifications: [SignedNotification]
+        do {
+            notifications = try play(bundleID, now())
+        } catch {
+            throw ServiceError(.invalidRequest, "\(error)")
+        }
+        _ = try? await delivery.deliver(notifications)
+        let latest = accounts.updates(bundleID: bundleID, account: account, after: 0).last
+        return LocalTransaction(signedTransaction: latest?.signed ?? "", transactionID: "", productID: latest?.product ?? "")
+    }
+
     func addRoutes(to router: Router<EntitleRequestContext>) {
         let group = router.group("/local-store/v1/{bundleID}")
         group.post("purchases") { request, context -> LocalTransaction in
@@ -35,7 +52,8 @@ struct LocalStoreController {
             do {
                 purchase = try accounts.purchase(
                     bundleID: bundleID, productID: body.productID, account: body.account,
-                    appAccountToken: body.appAccountToken, promotionalOffer: body.promotionalOffer?.offerID, introductoryOffer: introductoryOffer, at: now())
+                    appAccountToken: body.appAccountToken, promotionalOffer: body.promotionalOffer?.offerID, introductoryOffer: introductoryOffer,
+                    winBackOffer: body.winBackOfferID, at: now())
             } catch {
                 throw ServiceError(.invalidRequest, "\(error)")
             }
@@ -46,17 +64,15 @@ struct LocalStoreController {
         }
         group.post("refunds") { request, context -> LocalTransaction in
             let body = try await request.decode(as: LocalRefundRequest.self, context: context)
-            let bundleID = try context.parameters.require("bundleID")
-            let notifications: [SignedNotification]
-            do {
-                notifications = try accounts.refund(
-                    bundleID: bundleID, account: body.account, originalTransactionID: body.originalTransactionID, at: now())
-            } catch {
-                throw ServiceError(.invalidRequest, "\(error)")
+            return try await change(context, account: body.account) { bundleID, now throws(LocalStoreError) in
+                try accounts.refund(bundleID: bundleID, account: body.account, originalTransactionID: body.originalTransactionID, at: now)
             }
-            _ = try? await delivery.deliver(notifications)
-            let latest = accounts.updates(bundleID: bundleID, account: body.account, after: 0).last
-            return LocalTransaction(signedTransaction: latest?.signed ?? "", transactionID: "", productID: latest?.product ?? "")
+        }
+        group.post("expirations") { request, context -> LocalTransaction in
+            let body = try await request.decode(as: LocalExpiryRequest.self, context: context)
+            return try await change(context, account: body.account) { bundleID, now throws(LocalStoreError) in
+                try accounts.expire(bundleID: bundleID, account: body.account, originalTransactionID: body.originalTransactionID, at: now)
+            }
         }
         group.get("updates") { request, context -> [LocalTransaction] in
             guard let account = request.uri.queryParameters.get("account") else { throw ServiceError(.invalidRequest, "name the store account") }

@@ -33,7 +33,7 @@ public final class LocalStoreAccounts: Sendable {
     /// store's own rule for it, as StoreKit's `introductoryOfferEligibility(compactJWS:)` does.
     public func purchase(
         bundleID: String, productID: String, account: String, appAccountToken: UUID?, promotionalOffer: String? = nil,
-        introductoryOffer: Bool? = nil, at now: Date
+        introductoryOffer: Bool? = nil, winBackOffer: String? = nil, at now: Date
     ) throws(LocalStoreError) -> StorePurchase {
         let key = "\(bundleID)\u{1F}\(account)"
         let owned = purchases.withLockedValue { $0[key] ?? [] }
@@ -44,7 +44,7 @@ public final class LocalStoreAccounts: Sendable {
             do throws(LocalStoreError) {
                 let outcome = try Self.purchase(
                     productID, in: &store, owned: owned, appAccountToken: appAccountToken, promotionalOffer: promotionalOffer, introductoryOffer: introductoryOffer,
-                    at: now)
+                    winBackOffer: winBackOffer, at: now)
                 stores[bundleID] = store
                 return .success(outcome)
             } catch {
@@ -60,11 +60,12 @@ public final class LocalStoreAccounts: Sendable {
     }
 
     /// A purchase by an account that owns `owned`: a new chain, a change of the account's subscription
-    /// in the product's group, or what it already owns. `replaced`: the transaction an upgrade replaced,
-    /// re-signed with `isUpgraded`.
+    /// in the product's group, a return to a group it left (the expired chain starts again, as Apple's
+    /// RESUBSCRIBE: with a promotional or win-back offer when one is redeemed), or what it already owns.
+    /// `replaced`: the transaction an upgrade replaced, re-signed with `isUpgraded`.
     private static func purchase(
         _ productID: String, in store: inout StoreSimulator, owned: [String], appAccountToken: UUID?, promotionalOffer: String?, introductoryOffer: Bool?,
-        at now: Date
+        winBackOffer: String?, at now: Date
     ) throws(LocalStoreError) -> (purchase: StorePurchase, replaced: String?, isNew: Bool) {
         let product = try store.product(productID)
         let chains = owned.compactMap { store.subscription($0) }
@@ -77,6 +78,18 @@ public final class LocalStoreAccounts: Sendable {
         switch product.kind {
         case .autoRenewable:
             let group = product.subscriptionGroupID
+            let catalog = store.catalog
+            let inGroup = { (chain: SimulatedSubscription) in catalog.product(ProductID(chain.productID))?.subscriptionGroupID == group }
+            if !chains.contains(where: { $0.kind == .autoRenewable && $0.phase != .expired && $0.phase != .revoked && inGroup($0) }),
+                let left = chains.last(where: { $0.kind == .autoRenewable && $0.ownership == .purchased && $0.phase == .expired && inGroup($0) })
+            {
+                let purchase = try store.resubscribe(
+                    left.originalTransactionID, productID: productID, promotionalOffer: promotionalOffer, winBackOffer: winBackOffer, at: now)
+                return (purchase, nil, false)
+            }
+            if winBackOffer != nil {
+                throw LocalStoreError(.invalidTransition, "a win-back offer is for a return to a subscription the account let expire")
+            }
             guard let subscribed = chains.first(where: { chain in
                 chain.kind == .autoRenewable && chain.ownership == .purchased && chain.phase != .expired && chain.phase != .revoked
                     && store.catalog.product(ProductID(chain.productID))?.subscriptionGroupID == group
@@ -112,6 +125,28 @@ public final class LocalStoreAccounts: Sendable {
     /// deliver to the server) and, queued for the account's devices, the transaction re-signed with its
     /// revocation.
     public func refund(bundleID: String, account: String, originalTransactionID: String, at now: Date) throws(LocalStoreError) -> [SignedNotification] {
+        try change(bundleID: bundleID, account: account, originalTransactionID: originalTransactionID, at: now) { store throws(LocalStoreError) in
+            try store.refund(originalTransactionID, at: now)
+        }
+    }
+
+    /// The customer turned off renewal and the period ended: the subscription `originalTransactionID` of
+    /// `account` expires now (DID_CHANGE_RENEWAL_STATUS when renewal was on, then EXPIRED VOLUNTARY), so a later purchase in its
+    /// group is a return (RESUBSCRIBE), with a win-back offer when one is redeemed.
+    public func expire(bundleID: String, account: String, originalTransactionID: String, at now: Date) throws(LocalStoreError) -> [SignedNotification] {
+        try change(bundleID: bundleID, account: account, originalTransactionID: originalTransactionID, at: now) { store throws(LocalStoreError) in
+            let renewal = store.subscription(originalTransactionID)?.autoRenew == true
+                ? try store.setAutoRenew(originalTransactionID, false, at: now) : []
+            return renewal + (try store.expire(originalTransactionID, reason: .voluntary, at: now))
+        }
+    }
+
+    /// Plays `body` on the store of `bundleID` for a purchase of `account`, and queues the purchase's
+    /// transaction, signed after it, for the account's devices.
+    private func change(
+        bundleID: String, account: String, originalTransactionID: String, at now: Date,
+        _ body: (inout StoreSimulator) throws(LocalStoreError) -> [SignedNotification]
+    ) throws(LocalStoreError) -> [SignedNotification] {
         guard purchases.withLockedValue({ $0["\(bundleID)\u{1F}\(account)"]?.contains(originalTransactionID) ?? false }) else {
             throw LocalStoreError(.invalidTransition, "\(account) has no purchase \(originalTransactionID) in \(bundleID)")
         }
@@ -120,7 +155,7 @@ public final class LocalStoreAccounts: Sendable {
                 return .failure(LocalStoreError(.unknownProduct, "\(bundleID) is not an app of this local store"))
             }
             do throws(LocalStoreError) {
-                let notifications = try store.refund(originalTransactionID, at: now)
+                let notifications = try body(&store)
                 stores[bundleID] = store
                 return .success((notifications, try store.currentTransaction(originalTransactionID, at: now), store.subscription(originalTransactionID)?.productID ?? ""))
             } catch {

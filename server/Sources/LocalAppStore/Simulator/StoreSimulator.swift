@@ -108,12 +108,26 @@ public struct StoreSimulator: Sendable {
     }
 
     /// A purchase in a group the account left: the same chain starts again (SUBSCRIBED, RESUBSCRIBE).
-    public mutating func resubscribe(_ original: String, productID: String? = nil, at now: Date) throws(LocalStoreError) -> StorePurchase {
+    public mutating func resubscribe(
+        _ original: String, productID: String? = nil, promotionalOffer: String? = nil, winBackOffer: String? = nil, at now: Date
+    ) throws(LocalStoreError) -> StorePurchase {
         var chain = try chain(original)
         guard chain.kind == .autoRenewable, chain.phase == .expired else {
             throw LocalStoreError(.invalidTransition, "only an expired subscription can be resubscribed (\(original) is \(chain.phase.rawValue))")
         }
         let product = try product(productID ?? chain.productID)
+        if let winBackOffer {
+            // The offer's price and length for the first period back (OFFER_REDEEMED's win-back type 4).
+            guard product.winBackOffers.contains(where: { $0.id == winBackOffer }) else {
+                throw LocalStoreError(.unknownProduct, "\(product.id.rawValue) has no win-back offer \(winBackOffer)")
+            }
+            chain.pendingOffer = (.winBackOffer, winBackOffer)
+        } else if let promotionalOffer {
+            guard product.promotionalOffers.contains(where: { $0.id == promotionalOffer }) else {
+                throw LocalStoreError(.unknownProduct, "\(product.id.rawValue) has no promotional offer \(promotionalOffer)")
+            }
+            chain.pendingOffer = (.promotionalOffer, promotionalOffer)
+        }
         chain.productID = product.id.rawValue
         chain.autoRenewProductID = product.id.rawValue
         chain.autoRenew = true

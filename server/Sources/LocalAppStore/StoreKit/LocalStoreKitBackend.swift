@@ -240,6 +240,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         var token: UUID?
         for case .appAccountToken(let value) in options.map(\.kind) { token = value }
         var promotional: String?
+        var winBack: String?
         var eligibility: Bool?
         do {
             for option in options {
@@ -258,6 +259,8 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
                     } else {
                         eligibility = Self.eligibility(jws)
                     }
+                case .winBackOffer(let offer):
+                    winBack = offer.id
                 default: break
                 }
             }
@@ -272,7 +275,7 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
                     let notifications = try state.simulator.changeProduct(original, to: productID, at: at)
                     return (notifications, try state.simulator.currentTransaction(original, at: at))
                 }
-                let purchase = try state.simulator.resubscribe(original, productID: productID, at: at)
+                let purchase = try state.simulator.resubscribe(original, productID: productID, promotionalOffer: promotional, winBackOffer: winBack, at: at)
                 return (purchase.notifications, purchase.signedTransaction)
             }
             let purchase = try state.simulator.purchase(
