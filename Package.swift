@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "EntitleKit",
             dependencies: [
-                "EntitleWire", "EntitleAPI", "EntitleCore",
+                "EntitleWire", "EntitleAPI", "EntitleCore", "AppStoreModels",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "StoreKitMirror", condition: .when(platforms: [.linux])),
             ],

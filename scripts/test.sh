@@ -88,9 +88,9 @@ cleanup() {
 trap cleanup EXIT
 postgres_cluster_start
 
-log "imports: every module's against docs/architecture.md (and the check refuses a wrong one)"
+log "imports: every module's against docs/architecture.md and its target in Package.swift (and the check refuses a wrong, an undeclared and an internal one)"
 python3 scripts/check-imports.py --self-test
-python3 scripts/check-imports.py
+python3 scripts/check-imports.py --manifests
 
 log "Apple platforms by proxy: no API above a package's platform floor, nor glibc-only, outside a guard"
 python3 scripts/check-portability.py --self-test

@@ -42,9 +42,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -85,15 +85,17 @@ let package = Package(
         // The system's zlib (Debian: zlib1g-dev, which Swift's installation requires): the ledger
         // compresses the signed payloads it keeps.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // SQLite, embedded (Sources/CSQLite/NOTICE.md): the ledger's SQLite engine calls its C API.
+        .target(name: "CSQLite", exclude: ["NOTICE.md"], cSettings: sqliteSettings),
         // glibc's <malloc.h> (mallinfo2, malloc_trim): the server's memory metrics and trimmer.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The ledger and projections behind one interface, on SQLite (embedded) and PostgreSQL.
         .target(
             name: "EntitleStorage",
-            dependencies: [
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "EntitleCore", package: "Entitle"), "EntitleAnalytics", "FastJSON", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "CSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -117,7 +119,7 @@ let package = Package(
         // The server: the subscription service (verify, append, resolve) and its HTTP API.
         .target(
             name: "EntitleServer",
-            dependencies: [
+            dependencies: [ .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "EntitleCore", package: "Entitle"), "EntitleStorage", "AppStoreVerification", .product(name: "AppStoreModels", package: "Entitle"), "FastJSON", .product(name: "EntitleWire", package: "Entitle"), "EntitleAnalytics", "AppStoreServerAPI", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -136,7 +138,7 @@ let package = Package(
         // subscription lifecycles and signs what the App Store would, and delivery like Apple's.
         .target(
             name: "LocalAppStore",
-            dependencies: [
+            dependencies: [ .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 // StoreKit's backend on Linux (LocalStoreKitBackend).
                 .product(name: "StoreKitMirror", package: "Entitle", condition: .when(platforms: [.linux])),
                 // Apple's checks of offer signatures (OfferSignatureCheck) read what AppStoreServerAPI signs.
@@ -154,7 +156,7 @@ let package = Package(
         // The `entitle` command line: commands and their output, kept in a library so tests can reach it.
         .target(
             name: "EntitleCLI",
-            dependencies: [
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"), .product(name: "EntitleWire", package: "Entitle"), .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "UnixSignals", package: "swift-service-lifecycle"), .product(name: "X509", package: "swift-certificates"),
                 .product(name: "EntitleCore", package: "Entitle"), "EntitleAnalytics",
                 "AppStoreVerification",
                 "EntitleServer",
@@ -175,7 +177,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // A headless app on EntitleKit's public API: `swift run sample-app … status|purchase|restore|access|use|login|offerings`.
-        .executableTarget(name: "sample-app", dependencies: [.product(name: "EntitleKit", package: "Entitle"), .product(name: "EntitleAPI", package: "Entitle"), .product(name: "EntitleWire", package: "Entitle"), .product(name: "EntitleCore", package: "Entitle")], path: "Examples/SampleApp", swiftSettings: swiftSettings),
+        .executableTarget(name: "sample-app", dependencies: [.product(name: "EntitleKit", package: "Entitle")], path: "Examples/SampleApp", swiftSettings: swiftSettings),
         // The example apps' catalogs, shipped with the binary so `entitle demo` works from any folder.
         .target(
             name: "EntitleExamples", path: "Examples", exclude: ["SampleApp"], sources: ["ExampleApps.swift"],
@@ -192,7 +194,7 @@ let package = Package(
         // Builders for Apple-shaped facts and a fixed reference time, shared by every test target.
         .target(
             name: "EntitleTestSupport",
-            dependencies: [
+            dependencies: [ .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "EntitleCore", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"), "EntitleStorage", "LocalAppStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -209,7 +211,7 @@ let package = Package(
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", .product(name: "AppStoreModels", package: "Entitle"), "EntitleTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EntitleCoreTests",
-            dependencies: [.product(name: "EntitleCore", package: "Entitle"), "EntitleTestSupport"],
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"),.product(name: "EntitleCore", package: "Entitle"), "EntitleTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -221,7 +223,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreVerificationTests",
-            dependencies: [
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"),
                 "AppStoreVerification", "EntitleTestSupport", .product(name: "EntitleCore", package: "Entitle"), "P256FixedKey",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -238,7 +240,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleStorageTests",
-            dependencies: [
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"), .product(name: "EntitleCore", package: "Entitle"), "FastJSON", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "EntitleStorage", "EntitleTestSupport", "EntitleAnalytics", "AppStoreVerification",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -250,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleServerTests",
-            dependencies: [
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"), "AppStoreServerAPI", "AppStoreVerification", "EntitleAnalytics", .product(name: "EntitleCore", package: "Entitle"), "EntitleStorage", .product(name: "EntitleWire", package: "Entitle"), .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 "EntitleServer", "EntitleTestSupport", "LocalAppStore", .product(name: "EntitleAPI", package: "Entitle"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -262,7 +264,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreServerAPITests",
-            dependencies: [
+            dependencies: [ .product(name: "HTTPTypes", package: "swift-http-types"),
                 "AppStoreServerAPI", "AppStoreVerification", .product(name: "AppStoreModels", package: "Entitle"), .product(name: "EntitleAPI", package: "Entitle"), "EntitleTestSupport", "LocalAppStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -273,7 +275,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleKitTests",
-            dependencies: [
+            dependencies: [ "EntitleStorage", .product(name: "EntitleWire", package: "Entitle"), .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "EntitleKit", package: "Entitle"), .product(name: "EntitleAPI", package: "Entitle"), "EntitleServer", "EntitleTestSupport", "AppStoreVerification", .product(name: "EntitleCore", package: "Entitle"), "entitle",
                 "LocalAppStore", "AppStoreServerAPI", .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "StoreKitMirror", package: "Entitle", condition: .when(platforms: [.linux])),
@@ -285,7 +287,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalAppStoreTests",
-            dependencies: [
+            dependencies: [ .product(name: "AppStoreModels", package: "Entitle"), .product(name: "EntitleCore", package: "Entitle"),
                 "LocalAppStore", "AppStoreVerification", "EntitleTestSupport",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -300,7 +302,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleCLITests",
-            dependencies: [
+            dependencies: [ "EntitleAnalytics", .product(name: "EntitleCore", package: "Entitle"), "EntitleServer",
                 "EntitleCLI", "entitle", "sample-app", "EntitleTestSupport", "EntitleStorage", .product(name: "EntitleWire", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -309,6 +311,33 @@ let package = Package(
         ),
     ] + (sanitized ? fuzzTargets : [])
 )
+
+/// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs), less the
+/// extensions the ledger doesn't use (full-text search, R*Tree, sessions, statistics tables), which also
+/// keeps the amalgamation's compile short.
+let sqliteSettings: [CSetting] = [
+    .define("SQLITE_DEFAULT_MEMSTATUS", to: "0"),
+    .define("SQLITE_DISABLE_PAGECACHE_OVERFLOW_STATS"),
+    .define("SQLITE_DQS", to: "0"),
+    .define("SQLITE_ENABLE_API_ARMOR", .when(configuration: .debug)),
+    .define("SQLITE_ENABLE_NULL_TRIM"),
+    .define("SQLITE_MAX_VARIABLE_NUMBER", to: "250000"),
+    .define("SQLITE_LIKE_DOESNT_MATCH_BLOBS"),
+    .define("SQLITE_OMIT_COMPLETE"),
+    .define("SQLITE_OMIT_DEPRECATED"),
+    .define("SQLITE_OMIT_DESERIALIZE"),
+    .define("SQLITE_OMIT_GET_TABLE"),
+    .define("SQLITE_OMIT_LOAD_EXTENSION"),
+    .define("SQLITE_OMIT_PROGRESS_CALLBACK"),
+    .define("SQLITE_OMIT_SHARED_CACHE"),
+    .define("SQLITE_OMIT_TCL_VARIABLE"),
+    .define("SQLITE_OMIT_TRACE"),
+    .define("SQLITE_SECURE_DELETE"),
+    .define("SQLITE_THREADSAFE", to: "1"),
+    .define("SQLITE_UNTESTABLE"),
+    .define("SQLITE_USE_URI"),
+    .define("HAVE_GETHOSTUUID", to: "0", .when(platforms: [.iOS])),
+]
 
 /// The fuzz targets (docs/fuzzing.md), built only with `ENTITLE_SANITIZE=1`: each links libFuzzer.
 var fuzzTargets: [Target] {

@@ -1,15 +1,27 @@
 import Foundation
 
 /// Strict base64url (RFC 4648 §5) without padding, as JWS compact serialization uses it: the one
-/// codec for Apple's signed data, the local App Store's signatures, API keys and session cookies.
+/// codec for Apple's signed data, the ledger's stored payloads, the local App Store's signatures, API
+/// keys, session cookies and EntitleKit's cache. Decoding refuses padding, any other character, an
+/// impossible length and non-zero leftover bits (so each byte string has one encoding); encoding is
+/// that one encoding.
 public enum Base64URL {
-    private static let table: [UInt8] = {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Each byte's value in the alphabet; 0xFF outside it.
+    public static let table: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
-            table[Int(character)] = UInt8(index)
-        }
+        for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
         return table
     }()
+
+    /// Whether `character` is in the alphabet (`table` being ``table``, read once before a loop).
+    @inlinable
+    public static func isAlphabet(_ character: UInt8, in table: [UInt8]) -> Bool { table[Int(character)] != 0xFF }
+
+    /// Decodes `text`; `nil` unless it is strict base64url.
+    public static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        text.withUnsafeBufferPointer { decode($0) }
+    }
 
     /// Decodes `text`; `nil` for any character outside the alphabet, padding, or an impossible length.
     public static func decode(_ text: Substring.UTF8View) -> [UInt8]? {
@@ -72,17 +84,44 @@ public enum Base64URL {
 
     /// Encodes `bytes` without padding.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let base64 = Data(bytes).base64EncodedData()
         var output: [UInt8] = []
-        output.reserveCapacity(base64.count)
-        for byte in base64 {
-            switch byte {
-            case UInt8(ascii: "+"): output.append(UInt8(ascii: "-"))
-            case UInt8(ascii: "/"): output.append(UInt8(ascii: "_"))
-            case UInt8(ascii: "="): continue
-            default: output.append(byte)
+        encode(Array(bytes), into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `bytes`, encoded without padding, to `output`: three bytes to four characters at a time.
+    public static func encode(_ bytes: [UInt8], into output: inout [UInt8]) {
+        let count = bytes.count
+        let start = output.count
+        let length = count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
+        output.append(contentsOf: repeatElement(0, count: length))
+        alphabet.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { whole in
+                    let out = UnsafeMutableBufferPointer(rebasing: whole[start...])
+                    var i = 0
+                    var o = 0
+                    while i + 3 <= count {
+                        let a = input[i], b = input[i + 1], c = input[i + 2]
+                        out[o] = table[Int(a >> 2)]
+                        out[o + 1] = table[Int((a & 0x03) << 4 | b >> 4)]
+                        out[o + 2] = table[Int((b & 0x0F) << 2 | c >> 6)]
+                        out[o + 3] = table[Int(c & 0x3F)]
+                        i += 3
+                        o += 4
+                    }
+                    if count - i == 1 {
+                        let a = input[i]
+                        out[o] = table[Int(a >> 2)]
+                        out[o + 1] = table[Int((a & 0x03) << 4)]
+                    } else if count - i == 2 {
+                        let a = input[i], b = input[i + 1]
+                        out[o] = table[Int(a >> 2)]
+                        out[o + 1] = table[Int((a & 0x03) << 4 | b >> 4)]
+                        out[o + 2] = table[Int((b & 0x0F) << 2)]
+                    }
+                }
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreModels
 import Crypto
 import EntitleWire
 import Foundation
@@ -18,7 +19,7 @@ struct CustomerInfoCache: Sendable {
     }
 
     init(folder: URL, publicKey: String, maximumAge: TimeInterval) throws(EntitleError) {
-        guard let raw = Self.base64URL(publicKey), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
+        guard let raw = Base64URL.decode(publicKey), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
             throw EntitleError(.invalidRequest, "the server public key is 32 bytes, base64url (GET /v1/signing-key)")
         }
         self.folder = folder
@@ -28,7 +29,7 @@ struct CustomerInfoCache: Sendable {
 
     /// Whether `body` carries a valid signature of the server's.
     func verifies(_ body: Data, signature: String?) -> Bool {
-        guard let signature, signature.hasPrefix("ed25519="), let bytes = Self.base64URL(String(signature.dropFirst("ed25519=".count))) else {
+        guard let signature, signature.hasPrefix("ed25519="), let bytes = Base64URL.decode(String(signature.dropFirst("ed25519=".count))) else {
             return false
         }
         return publicKey.isValidSignature(bytes, for: body)
@@ -59,11 +60,5 @@ struct CustomerInfoCache: Sendable {
     func file(_ appUserID: String) -> URL {
         let digest = SHA256.hash(data: Data(appUserID.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         return folder.appendingPathComponent("customer-info-\(digest).json")
-    }
-
-    static func base64URL(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

@@ -54,15 +54,15 @@ public struct SignedPopulation: Sendable {
         self.seed = seed
         self.pki = try TestPKI(reference: Self.start)
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "x5c": pki.x5c], options: [.sortedKeys])
-        self.header = Base64URLText.encode(header)
+        self.header = Base64URL.encode(header)
     }
 
     /// A compact JWS of `payload` signed by the PKI's leaf: what `TestPKI.sign` makes, with the header
     /// made once.
     public func sign(payload: Data) -> String {
-        let input = header + "." + Base64URLText.encode(payload)
+        let input = header + "." + Base64URL.encode(payload)
         guard let signature = try? pki.leafKey.signature(for: Data(input.utf8)) else { return input + "." }
-        return input + "." + Base64URLText.encode(signature.rawRepresentation)
+        return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 
     public func sign<Payload: Encodable>(_ payload: Payload) -> String {

@@ -1,7 +1,7 @@
 import Foundation
-import VaporCSQLite
+import CSQLite
 
-/// One SQLite connection, used through SQLite's C API (the copy SQLiteNIO vendors) on the calling
+/// One SQLite connection, used through SQLite's C API (Entitle's embedded copy, `CSQLite`) on the calling
 /// thread: a statement runs where it is asked, with no hop to another thread, and prepared
 /// statements are kept and reused by their SQL.
 ///
@@ -22,9 +22,9 @@ final class SQLiteHandle: @unchecked Sendable {
 
         init(pointer: OpaquePointer) {
             self.pointer = pointer
-            self.parameters = sqlite_nio_sqlite3_bind_parameter_count(pointer)
-            self.columns = (0..<sqlite_nio_sqlite3_column_count(pointer)).map { index in
-                sqlite_nio_sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
+            self.parameters = entitle_sqlite3_bind_parameter_count(pointer)
+            self.columns = (0..<entitle_sqlite3_column_count(pointer)).map { index in
+                entitle_sqlite3_column_name(pointer, index).map { String(cString: $0) } ?? ""
             }
         }
     }
@@ -34,10 +34,10 @@ final class SQLiteHandle: @unchecked Sendable {
         self.path = path
         var database: OpaquePointer?
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let status = sqlite_nio_sqlite3_open_v2(path, &database, flags, nil)
+        let status = entitle_sqlite3_open_v2(path, &database, flags, nil)
         guard status == SQLITE_OK, let database else {
-            let message = database.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
-            sqlite_nio_sqlite3_close_v2(database)
+            let message = database.flatMap { entitle_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "status \(status)"
+            entitle_sqlite3_close_v2(database)
             throw StorageError(.unavailable, "cannot open the SQLite database \(path): \(message)")
         }
         self.database = database
@@ -57,7 +57,7 @@ final class SQLiteHandle: @unchecked Sendable {
         // statement whose plan looked at a bound value (SQLite's planner does for any `WHERE c = ?`
         // with an ORDER BY, most of the ledger's reads), and SQLite would then prepare it again on
         // every run. Rebinding expires it only when such a value changes.
-        defer { sqlite_nio_sqlite3_reset(pointer) }
+        defer { entitle_sqlite3_reset(pointer) }
         for (offset, value) in binds.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
@@ -67,38 +67,38 @@ final class SQLiteHandle: @unchecked Sendable {
                 status = text.withUTF8 { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { chars in
                         guard let start = chars.baseAddress, !chars.isEmpty else {
-                            return sqlite_nio_sqlite3_bind_text64(pointer, index, "", 0, Self.transient, UInt8(SQLITE_UTF8))
+                            return entitle_sqlite3_bind_text64(pointer, index, "", 0, Self.transient, UInt8(SQLITE_UTF8))
                         }
-                        return sqlite_nio_sqlite3_bind_text64(pointer, index, start, UInt64(chars.count), Self.transient, UInt8(SQLITE_UTF8))
+                        return entitle_sqlite3_bind_text64(pointer, index, start, UInt64(chars.count), Self.transient, UInt8(SQLITE_UTF8))
                     }
                 }
-            case .integer(let integer): status = sqlite_nio_sqlite3_bind_int64(pointer, index, integer)
-            case .null: status = sqlite_nio_sqlite3_bind_null(pointer, index)
+            case .integer(let integer): status = entitle_sqlite3_bind_int64(pointer, index, integer)
+            case .null: status = entitle_sqlite3_bind_null(pointer, index)
             }
             guard status == SQLITE_OK else { throw failure(status, sql, database) }
         }
         // Placeholders without a value are NULL, whatever the last run bound to them.
         for index in Int32(binds.count + 1)..<max(Int32(binds.count + 1), statement.parameters + 1) {
-            let status = sqlite_nio_sqlite3_bind_null(pointer, index)
+            let status = entitle_sqlite3_bind_null(pointer, index)
             guard status == SQLITE_OK else { throw failure(status, sql, database) }
         }
         var rows: [[String: SQLValue]] = []
         let columns = statement.columns
         while true {
-            let status = sqlite_nio_sqlite3_step(pointer)
+            let status = entitle_sqlite3_step(pointer)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw failure(status, sql, database) }
             var row = [String: SQLValue](minimumCapacity: columns.count)
             for (index, name) in columns.enumerated() {
                 let column = Int32(index)
-                switch sqlite_nio_sqlite3_column_type(pointer, column) {
+                switch entitle_sqlite3_column_type(pointer, column) {
                 case SQLITE_INTEGER:
-                    row[name] = .integer(sqlite_nio_sqlite3_column_int64(pointer, column))
+                    row[name] = .integer(entitle_sqlite3_column_int64(pointer, column))
                 case SQLITE_FLOAT:
-                    row[name] = .integer(Int64(sqlite_nio_sqlite3_column_double(pointer, column)))
+                    row[name] = .integer(Int64(entitle_sqlite3_column_double(pointer, column)))
                 case SQLITE_TEXT:
-                    let count = Int(sqlite_nio_sqlite3_column_bytes(pointer, column))
-                    if let text = sqlite_nio_sqlite3_column_text(pointer, column) {
+                    let count = Int(entitle_sqlite3_column_bytes(pointer, column))
+                    if let text = entitle_sqlite3_column_text(pointer, column) {
                         row[name] = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
                     } else {
                         row[name] = .text("")
@@ -114,27 +114,27 @@ final class SQLiteHandle: @unchecked Sendable {
     /// How many times SQLite prepared the kept statement `sql` again since it was first prepared
     /// (`nil` when it isn't kept).
     func repreparations(_ sql: String) -> Int? {
-        statements[sql].map { Int(sqlite_nio_sqlite3_stmt_status($0.pointer, SQLITE_STMTSTATUS_REPREPARE, 0)) }
+        statements[sql].map { Int(entitle_sqlite3_stmt_status($0.pointer, SQLITE_STMTSTATUS_REPREPARE, 0)) }
     }
 
     /// Finalizes every statement and closes the connection; later statements fail.
     func close() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+        for statement in statements.values { entitle_sqlite3_finalize(statement.pointer) }
         statements.removeAll()
-        if let database { sqlite_nio_sqlite3_close_v2(database) }
+        if let database { entitle_sqlite3_close_v2(database) }
         database = nil
     }
 
     private func prepared(_ sql: String, _ database: OpaquePointer) throws(StorageError) -> Statement {
         if let statement = statements[sql] { return statement }
         var pointer: OpaquePointer?
-        let status = sqlite_nio_sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        let status = entitle_sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
         guard status == SQLITE_OK, let pointer else {
-            sqlite_nio_sqlite3_finalize(pointer)
+            entitle_sqlite3_finalize(pointer)
             throw failure(status, sql, database)
         }
         if statements.count >= Self.cacheLimit {
-            for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.pointer) }
+            for statement in statements.values { entitle_sqlite3_finalize(statement.pointer) }
             statements.removeAll(keepingCapacity: true)
         }
         let statement = Statement(pointer: pointer)
@@ -143,7 +143,7 @@ final class SQLiteHandle: @unchecked Sendable {
     }
 
     private func failure(_ status: Int32, _ sql: String, _ database: OpaquePointer) -> StorageError {
-        let message = sqlite_nio_sqlite3_errmsg(database).map { String(cString: $0) } ?? "status \(status)"
+        let message = entitle_sqlite3_errmsg(database).map { String(cString: $0) } ?? "status \(status)"
         let statement = sql.split(separator: " ", maxSplits: 1).first.map(String.init) ?? sql
         return StorageError(.queryFailed, "an SQLite \(statement) statement failed (\(status)): \(message)")
     }

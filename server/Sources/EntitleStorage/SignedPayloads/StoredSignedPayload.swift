@@ -1,3 +1,4 @@
+import AppStoreModels
 import Foundation
 
 /// How the ledger keeps a signed payload: every byte recoverable, at a tenth of the size.
