@@ -157,8 +157,11 @@ def manifest_problems(root: pathlib.Path, manifests: dict[str, dict], products_o
 
 def check_manifests(root: pathlib.Path) -> list[str]:
     packages = {".": root, "server": root / "server"}
-    subprocess.run(["swift", "package", "resolve", "--package-path", str(root / "server")], capture_output=True, check=True)
-    checkouts = root / "server/.build/checkouts"
+    # The server's build folder: scripts/test.sh's (ENTITLE_SERVER_SCRATCH), else the package's own.
+    scratch = pathlib.Path(os.environ.get("ENTITLE_SERVER_SCRATCH") or root / "server/.build")
+    subprocess.run(
+        ["swift", "package", "resolve", "--package-path", str(root / "server"), "--scratch-path", str(scratch)], capture_output=True, check=True)
+    checkouts = scratch / "checkouts"
     # Each manifest is compiled and run by `swift package`: side by side, on every core.
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         manifests = dict(zip(packages, pool.map(dump, packages.values())))

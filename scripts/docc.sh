@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 mkdir -p "$work/symbols"
-swift build --target EntitleKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$work/all" >/dev/null
+swift build --scratch-path "${ENTITLE_CLIENT_SCRATCH:-.build}" --target EntitleKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$work/all" >/dev/null
 cp "$work/all"/EntitleKit*.symbols.json "$work/symbols/"
 python3 scripts/check-sdk-surface.py "$work/all"
 docc convert Sources/EntitleKit/EntitleKit.docc --fallback-display-name EntitleKit --fallback-bundle-identifier com.entitle.EntitleKit \

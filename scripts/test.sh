@@ -64,6 +64,29 @@ if ! python3 -c 'import schemathesis' >/dev/null 2>&1; then
     python3 -m pip install --quiet schemathesis 2>/dev/null || python3 -m pip install --quiet --break-system-packages schemathesis
 fi
 
+# Build folders. Both packages build outside the clone, in a cache kept between runs
+# (ENTITLE_BUILD_CACHE, ~/.cache/entitle-build by default): one folder per content of the three
+# manifests and the toolchain, so the dependencies' objects (swift-nio, BoringSSL twice, SQLite,
+# Hummingbird…) are compiled once per change of what they are, while every file of Entitle's, with a
+# fresh clone's new times, is compiled again. The build system's own records decide what is stale, as in
+# any incremental build; only the two newest folders are kept. ENTITLE_BUILD_CACHE=off builds in the clone
+# (server/.build and .build), as a machine without the cache does.
+if [ "${ENTITLE_BUILD_CACHE:-}" = off ]; then
+    server_scratch=$(pwd)/server/.build
+    client_scratch=$(pwd)/.build
+else
+    cache_root=${ENTITLE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/entitle-build}
+    cache_key=$({ swift --version 2>&1; cat Package.swift server/Package.swift server/Benchmarks/Package.swift; } | sha256sum | cut -c1-16)
+    mkdir -p "$cache_root/$cache_key"
+    touch "$cache_root/$cache_key"
+    # shellcheck disable=SC2012
+    ls -1dt "$cache_root"/*/ | tail -n +3 | while read -r stale; do rm -rf "$stale"; done
+    server_scratch=$cache_root/$cache_key/server
+    client_scratch=$cache_root/$cache_key/client
+fi
+export ENTITLE_SERVER_SCRATCH=$server_scratch ENTITLE_CLIENT_SCRATCH=$client_scratch
+printf 'build folders: %s, %s\n' "$server_scratch" "$client_scratch"
+
 # PostgreSQL for the storage suite: a throwaway cluster on loopback, started before the build so the
 # environment (ENTITLE_TEST_POSTGRES_URL) is the same for building and testing.
 source scripts/postgres-cluster.sh
@@ -100,14 +123,14 @@ log "the client package as an app resolves it: nothing but the client and swift-
 scripts/check-client-graph.sh
 
 log "build: the client package alone (what an app compiles; warnings in Entitle's code fail the run)"
-swift build 2>&1 | tee "$build_log"
+swift build --scratch-path "$client_scratch" 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/Sources/.*: warning:" "$build_log"; then
     echo "error: the client package has warnings (above)" >&2
     exit 1
 fi
 
 log "build: the server package with its tests (warnings in Entitle's own code fail the run)"
-swift build --package-path server --build-tests 2>&1 | tee "$build_log"
+swift build --package-path server --scratch-path "$server_scratch" --build-tests 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/(Sources|server/Sources|server/Tests)/.*: warning:" "$build_log"; then
     echo "error: the build has warnings in Entitle's code (above)" >&2
     exit 1
@@ -117,13 +140,13 @@ log "documents: entitlements files against their schema, docs/openapi.json as Op
 python3 scripts/check-schema.py
 
 log "build: the benchmarks package (server/Benchmarks, in the server's build folder: only its own targets compile)"
-swift build --package-path server/Benchmarks --scratch-path server/.build 2>&1 | tee "$build_log"
+swift build --package-path server/Benchmarks --scratch-path "$server_scratch" 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/server/Benchmarks/Sources/.*: warning:" "$build_log"; then
     echo "error: the benchmarks have warnings (above)" >&2
     exit 1
 fi
 
-bin=$(swift build --package-path server --show-bin-path)
+bin=$(swift build --package-path server --scratch-path "$server_scratch" --show-bin-path)
 
 log "README: the command reference against every command's --help"
 python3 scripts/check-readme-commands.py "$bin/entitle"
@@ -179,13 +202,14 @@ wait "$watchdog_pid" 2>/dev/null || true
 watchdog_pid=
 [ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
-# The fuzz targets build in the background from here, in .build: the dependencies are already compiled
-# there with the same flags, so only Entitle's modules are compiled again (with libFuzzer's coverage and
-# AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
-# binaries built above (which that build leaves as they are). It holds SwiftPM's lock on server/.build: the
-# steps until it is done call no `swift` command. (Not beside the tests: a few of them bound their time.)
+# The fuzz targets build in the background from here, in the server's build folder: the dependencies are
+# already compiled there with the same flags, so only Entitle's modules are compiled again (with
+# libFuzzer's coverage and AddressSanitizer), at the lowest priority, while the demo, the browser and
+# schemathesis run the binaries built above (which that build leaves as they are). It holds SwiftPM's lock
+# on that folder: the steps until it is done call no `swift` command. (Not beside the tests: a few of
+# them bound their time.)
 fuzz_build_log=$(mktemp)
-nice -n 19 scripts/fuzz.sh --scratch .build --build-only >"$fuzz_build_log" 2>&1 &
+nice -n 19 scripts/fuzz.sh --scratch "$server_scratch" --build-only >"$fuzz_build_log" 2>&1 &
 fuzz_build_pid=$!
 
 log "a demo population with webhooks to a receiver written in Python (signatures checked with hmac)"
@@ -222,7 +246,7 @@ cat "$fuzz_build_log"
 
 # The fuzz targets' short pass runs beside schemathesis: each target on one core for 5 s.
 fuzz_log=$(mktemp)
-scripts/fuzz.sh --scratch .build --no-build --seconds 5 >"$fuzz_log" 2>&1 &
+scripts/fuzz.sh --scratch "$server_scratch" --no-build --seconds 5 >"$fuzz_log" 2>&1 &
 fuzz_pid=$!
 
 log "schemathesis: the live server against docs/openapi.json (bounded: 25 examples an operation, 60 s, seed 1)"
