@@ -40,8 +40,8 @@ extension ExperimentResults: ResponseEncodable {}
 extension OfferingsResponse: @retroactive ResponseEncodable {}
 extension PromotionalOfferResponse: @retroactive ResponseEncodable {}
 
-/// The server application, as the CLI, `entitle demo` and the tests run it: the router over the
-/// subscription service, and every long-running part as a `Service` of the application — the
+/// The server application, as the CLI, `entitle demo` and the tests run it: the router over each
+/// served app's services (ServedApps), and every long-running part as a `Service` of the application — the
 /// database client, the analytics refresher, the ledger's closing — with the ledger migrated (and, on
 /// PostgreSQL, the event loops' read connections opened) before the server listens. Graceful shutdown stops the server first and closes the ledger last.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {

@@ -4,7 +4,7 @@ import FastJSON
 import Foundation
 import HTTPTypes
 
-/// The apps one server serves, each with its own subscription service over its part of the ledger.
+/// The apps one server serves, each with its own services (AppServices: ingestion, subscribers, admin, webhooks…) over its part of the ledger.
 /// The first is the primary app: it adopted the rows written before apps existed, and its public keys
 /// are derived as they were then.
 public final class ServedApps: Sendable {
