@@ -4,6 +4,38 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The build cache. Both packages build in a folder kept between runs (ENTITLE_BUILD_CACHE,
+# ~/.cache/entitle-build by default; one per toolchain and `cache_epoch`, raised to start every machine
+# cold; the two newest kept), from a copy of the clone's tracked files there
+# (scripts/mirror-sources.py), in which only the files whose content changed since the last run are
+# rewritten: SwiftPM's incremental build then compiles what changed and what depends on it, the
+# dependencies (swift-nio, BoringSSL twice, SQLite, Hummingbird…) once per toolchain, and the fuzz
+# targets' instrumented build the same way. Every check runs on that copy, which is the clone's content
+# byte for byte. One run at a time uses a cache folder (a lock). ENTITLE_BUILD_CACHE=off builds in the
+# clone from scratch (server/.build and .build), as a machine without the cache does.
+cache_epoch=1
+if [ "${ENTITLE_BUILD_CACHE:-}" = off ] || ! command -v python3 >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
+    server_scratch=$(pwd)/server/.build
+    client_scratch=$(pwd)/.build
+elif [ -z "${ENTITLE_MIRRORED_FROM:-}" ]; then
+    cache_root=${ENTITLE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/entitle-build}
+    cache_key=$({ swift --version 2>&1; echo "epoch $cache_epoch"; } | sha256sum | cut -c1-16)
+    mkdir -p "$cache_root/$cache_key"
+    exec 9>"$cache_root/$cache_key/lock"
+    flock 9
+    touch "$cache_root/$cache_key"
+    # Folders of other toolchains or epochs, but the newest, unless a run holds them.
+    ls -1dt "$cache_root"/*/ | tail -n +3 | while read -r stale; do
+        ( flock -n 8 && rm -rf "$stale" ) 8>"$stale/lock" || true
+    done
+    python3 scripts/mirror-sources.py . "$cache_root/$cache_key/src"
+    export ENTITLE_MIRRORED_FROM=$(pwd) ENTITLE_CACHE_FOLDER=$cache_root/$cache_key
+    exec "$cache_root/$cache_key/src/scripts/test.sh" "$@"
+else
+    server_scratch=$ENTITLE_CACHE_FOLDER/server
+    client_scratch=$ENTITLE_CACHE_FOLDER/client
+fi
+
 # Each step's duration is printed when the next one starts, and every step's at the end (or on failure).
 step_name=""
 step_started=$SECONDS
@@ -64,28 +96,9 @@ if ! python3 -c 'import schemathesis' >/dev/null 2>&1; then
     python3 -m pip install --quiet schemathesis 2>/dev/null || python3 -m pip install --quiet --break-system-packages schemathesis
 fi
 
-# Build folders. Both packages build outside the clone, in a cache kept between runs
-# (ENTITLE_BUILD_CACHE, ~/.cache/entitle-build by default): one folder per content of the three
-# manifests and the toolchain, so the dependencies' objects (swift-nio, BoringSSL twice, SQLite,
-# Hummingbird…) are compiled once per change of what they are, while every file of Entitle's, with a
-# fresh clone's new times, is compiled again. The build system's own records decide what is stale, as in
-# any incremental build; only the two newest folders are kept. ENTITLE_BUILD_CACHE=off builds in the clone
-# (server/.build and .build), as a machine without the cache does.
-if [ "${ENTITLE_BUILD_CACHE:-}" = off ]; then
-    server_scratch=$(pwd)/server/.build
-    client_scratch=$(pwd)/.build
-else
-    cache_root=${ENTITLE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/entitle-build}
-    cache_key=$({ swift --version 2>&1; cat Package.swift server/Package.swift server/Benchmarks/Package.swift; } | sha256sum | cut -c1-16)
-    mkdir -p "$cache_root/$cache_key"
-    touch "$cache_root/$cache_key"
-    # shellcheck disable=SC2012
-    ls -1dt "$cache_root"/*/ | tail -n +3 | while read -r stale; do rm -rf "$stale"; done
-    server_scratch=$cache_root/$cache_key/server
-    client_scratch=$cache_root/$cache_key/client
-fi
+# Build folders (set at the top, where the run moved into the build cache).
 export ENTITLE_SERVER_SCRATCH=$server_scratch ENTITLE_CLIENT_SCRATCH=$client_scratch
-printf 'build folders: %s, %s\n' "$server_scratch" "$client_scratch"
+printf 'sources: %s; build folders: %s, %s\n' "$(pwd)" "$server_scratch" "$client_scratch"
 
 # PostgreSQL for the storage suite: a throwaway cluster on loopback, started before the build so the
 # environment (ENTITLE_TEST_POSTGRES_URL) is the same for building and testing.
@@ -114,6 +127,7 @@ postgres_cluster_start
 log "imports: every module's against docs/architecture.md and its target in Package.swift (and the check refuses a wrong, an undeclared and an internal one)"
 python3 scripts/check-imports.py --self-test
 python3 scripts/check-imports.py --manifests
+python3 scripts/mirror-sources.py --self-test
 
 log "Apple platforms by proxy: no API above a package's platform floor, nor glibc-only, outside a guard"
 python3 scripts/check-portability.py --self-test

@@ -116,7 +116,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The server: the subscription service (verify, append, resolve) and its HTTP API.
+        // The server: each app's services by capability (ingestion, subscribers, admin, App Store sync, webhooks,
+        // analytics, growth) and the HTTP API over them.
         .target(
             name: "EntitleServer",
             dependencies: [ .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -99,6 +99,7 @@ let package = Package(
             name: "Soak",
             dependencies: [
                 "LedgerPopulation",
+                "BenchmarkSupport",
                 .product(name: "EntitleAnalytics", package: "entitle-server"),
                 .product(name: "EntitleStorage", package: "entitle-server"),
                 .product(name: "EntitleCore", package: "Entitle"),
@@ -115,6 +116,7 @@ let package = Package(
             name: "ClusterSoak",
             dependencies: [
                 "LedgerPopulation",
+                "BenchmarkSupport",
                 .product(name: "EntitleStorage", package: "entitle-server"),
                 .product(name: "EntitleCore", package: "Entitle"),
                 .product(name: "EntitleWire", package: "Entitle"),
