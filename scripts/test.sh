@@ -17,6 +17,7 @@ cache_epoch=1
 if [ "${ENTITLE_BUILD_CACHE:-}" = off ] || ! command -v python3 >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
     server_scratch=$(pwd)/server/.build
     client_scratch=$(pwd)/.build
+    fuzz_scratch=$server_scratch
 elif [ -z "${ENTITLE_MIRRORED_FROM:-}" ]; then
     cache_root=${ENTITLE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/entitle-build}
     cache_key=$({ swift --version 2>&1; echo "epoch $cache_epoch"; } | sha256sum | cut -c1-16)
@@ -34,6 +35,9 @@ elif [ -z "${ENTITLE_MIRRORED_FROM:-}" ]; then
 else
     server_scratch=$ENTITLE_CACHE_FOLDER/server
     client_scratch=$ENTITLE_CACHE_FOLDER/client
+    # The fuzz targets' instrumented build in a folder of its own: built over the server's, it would leave
+    # Entitle's modules instrumented there, and each run would compile them again twice.
+    fuzz_scratch=$ENTITLE_CACHE_FOLDER/fuzz
 fi
 
 # Each step's duration is printed when the next one starts, and every step's at the end (or on failure).
@@ -216,14 +220,15 @@ wait "$watchdog_pid" 2>/dev/null || true
 watchdog_pid=
 [ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
-# The fuzz targets build in the background from here, in the server's build folder: the dependencies are
-# already compiled there with the same flags, so only Entitle's modules are compiled again (with
-# libFuzzer's coverage and AddressSanitizer), at the lowest priority, while the demo, the browser and
-# schemathesis run the binaries built above (which that build leaves as they are). It holds SwiftPM's lock
-# on that folder: the steps until it is done call no `swift` command. (Not beside the tests: a few of
-# them bound their time.)
+# The fuzz targets build in the background from here (in the build cache, a folder of their own, built
+# incrementally like the rest; without the cache, in the server's, whose dependencies are already
+# compiled with the same flags, so only Entitle's modules are compiled again, with libFuzzer's coverage
+# and AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
+# binaries built above (which that build leaves as they are). Without the cache it holds SwiftPM's lock on
+# the server's folder: the steps until it is done call no `swift` command. (Not beside the tests: a few
+# of them bound their time.)
 fuzz_build_log=$(mktemp)
-nice -n 19 scripts/fuzz.sh --scratch "$server_scratch" --build-only >"$fuzz_build_log" 2>&1 &
+nice -n 19 scripts/fuzz.sh --scratch "$fuzz_scratch" --build-only >"$fuzz_build_log" 2>&1 &
 fuzz_build_pid=$!
 
 log "a demo population with webhooks to a receiver written in Python (signatures checked with hmac)"
@@ -260,7 +265,7 @@ cat "$fuzz_build_log"
 
 # The fuzz targets' short pass runs beside schemathesis: each target on one core for 5 s.
 fuzz_log=$(mktemp)
-scripts/fuzz.sh --scratch "$server_scratch" --no-build --seconds 5 >"$fuzz_log" 2>&1 &
+scripts/fuzz.sh --scratch "$fuzz_scratch" --no-build --seconds 5 >"$fuzz_log" 2>&1 &
 fuzz_pid=$!
 
 log "schemathesis: the live server against docs/openapi.json (bounded: 25 examples an operation, 60 s, seed 1)"

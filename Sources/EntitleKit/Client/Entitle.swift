@@ -287,9 +287,9 @@ public actor Entitle {
     /// Whether the user's own purchase of `productID` grants access now (not a family member's share: that
     /// one they may still want to buy for themselves), at `now`: a cached answer's period must not have ended.
     static func hasActive(_ productID: String, in subscriber: SubscriberResponse, at now: Date) -> Bool {
-        let entitled: Set<SubscriptionStateValue> = [.active, .activeNotRenewing, .trial, .gracePeriod]
+        // Which states grant access is EntitleCore's rule (`SubscriptionState.isEntitled`), the server's too.
         return (subscriber.subscriptions + subscriber.purchases).contains {
-            $0.productID == productID && !$0.isFamilyShared && entitled.contains($0.state)
+            $0.productID == productID && !$0.isFamilyShared && SubscriptionState(rawValue: $0.state.rawValue)?.isEntitled == true
                 && ((($0.state == .gracePeriod ? $0.gracePeriodExpiresAt : $0.expiresAt).map { now < $0 }) ?? true)
         }
     }

@@ -35,8 +35,8 @@ public struct Access: Sendable, Hashable {
     public var reason: Reason?
     /// The paywall to show for a denial or a warning.
     public var paywall: Paywall?
-    /// For a limit or a quota: the most allowed (`.some(nil)` when unlimited); `nil` for a plain feature.
-    public var maximum: Int??
+    /// For a limit or a quota: how much is allowed; `nil` for a plain feature.
+    public var limit: Limit?
     /// For a quota: the usage now.
     public var quota: Quota?
     /// The server's clock the answer was decided against (the signed answer's, when cached).
@@ -50,7 +50,7 @@ public struct Access: Sendable, Hashable {
         outcome = Outcome(wire.outcome)
         reason = wire.reason.map(Reason.init)
         paywall = wire.paywall.map(Paywall.init)
-        maximum = wire.allowance.map { $0.maximum }
+        limit = wire.allowance.map { Limit($0.maximum) }
         quota = wire.quota.map(Quota.init)
         serverTime = wire.serverTime
     }

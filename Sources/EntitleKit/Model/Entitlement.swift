@@ -53,8 +53,8 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
     public var renewsToProductID: String?
     /// Whether a family member's purchase shares it (Family Sharing).
     public var isFamilyShared: Bool
-    /// The numeric limits it grants (`childDevices: 5`); a `nil` value is unlimited.
-    public var limits: [String: Int?]
+    /// The numeric limits it grants (`childDevices: .maximum(5)`).
+    public var limits: [String: Limit]
 
     init(_ wire: EntitlementInfo) {
         id = wire.id
@@ -67,6 +67,6 @@ public struct Entitlement: Sendable, Hashable, Identifiable {
         periodType = wire.periodType.map(PeriodType.init(rawValue:))
         renewsToProductID = wire.renewsToProductID
         isFamilyShared = wire.isFamilyShared
-        limits = wire.limits
+        limits = wire.limits.mapValues(Limit.init)
     }
 }

@@ -30,8 +30,8 @@ public struct Package: Sendable, Hashable, Identifiable {
     public var entitlements: [String]
     /// The features it grants, sorted.
     public var features: [String]
-    /// The numeric limits it grants (`childDevices: 5`); a `nil` value is unlimited.
-    public var limits: [String: Int?]
+    /// The numeric limits it grants (`childDevices: .maximum(5)`).
+    public var limits: [String: Limit]
     /// Whether this user's introductory offer is still theirs (none had in the group); `nil` when the
     /// product has none or the offerings are not this user's.
     public var isEligibleForIntroductoryOffer: Bool?
@@ -63,7 +63,7 @@ public struct Package: Sendable, Hashable, Identifiable {
         yearlySavingsPercent = wire.yearlySavingsPercent
         entitlements = wire.entitlements
         features = wire.features
-        limits = wire.limits
+        limits = wire.limits.mapValues(Limit.init)
         isEligibleForIntroductoryOffer = wire.introductoryOfferEligible
         eligiblePromotionalOfferIDs = wire.eligiblePromotionalOfferIDs ?? []
         eligibleWinBackOfferIDs = wire.eligibleWinBackOfferIDs ?? []

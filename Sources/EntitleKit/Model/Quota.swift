@@ -6,8 +6,8 @@ public struct Quota: Sendable, Hashable {
     public var feature: String
     /// The window it counts in, as the catalog declares it (`calendar_month`).
     public var window: String
-    /// The most allowed in a window; `nil` when unlimited.
-    public var limit: Int?
+    /// The most allowed in a window.
+    public var limit: Limit
     public var used: Int
     /// What is left in this window; `nil` when unlimited.
     public var remaining: Int?
@@ -17,7 +17,7 @@ public struct Quota: Sendable, Hashable {
     init(_ wire: QuotaInfo) {
         feature = wire.feature
         window = wire.window
-        limit = wire.limit
+        limit = Limit(wire.limit)
         used = wire.used
         remaining = wire.remaining
         resetsAt = wire.resetsAt

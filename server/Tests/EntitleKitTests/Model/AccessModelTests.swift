@@ -59,11 +59,11 @@ struct AccessModelTests {
             allowance: .init(maximum: 2), quota: quota, serverTime: Self.now))
         #expect(!exhausted.isAllowed && exhausted.paywall == .subscribe)
         #expect(exhausted.quota?.used == 2 && exhausted.quota?.remaining == 0 && exhausted.quota?.resetsAt == Self.later)
-        #expect(exhausted.maximum == .some(2))
+        #expect(exhausted.limit == .maximum(2) && exhausted.quota?.limit == .maximum(2))
         let unlimited = Access(AccessResponse(
             feature: "childDevices", outcome: .allowed, reason: nil, paywall: nil, allowance: .init(maximum: nil), quota: nil, serverTime: Self.now))
-        #expect(unlimited.isAllowed && unlimited.maximum == .some(nil))
+        #expect(unlimited.isAllowed && unlimited.limit == .unlimited && unlimited.limit?.allows(1_000) == true)
         let feature = Access(AccessResponse(feature: "library", outcome: .allowedWithWarning, reason: .init(code: .billingIssue), paywall: .updatePayment, allowance: nil, quota: nil, serverTime: Self.now))
-        #expect(feature.isAllowed && feature.maximum == nil && feature.reason == .billingIssue(gracePeriodEndsAt: nil))
+        #expect(feature.isAllowed && feature.limit == nil && feature.reason == .billingIssue(gracePeriodEndsAt: nil))
     }
 }

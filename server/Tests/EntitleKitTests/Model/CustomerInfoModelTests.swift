@@ -44,7 +44,7 @@ struct CustomerInfoModelTests {
         #expect(info.appUserID == "parent-1" && info.serverTime == Self.now && info.appAccountToken != nil)
         let family = try #require(info.entitlements.first)
         #expect(family.state == .gracePeriod && family.source == .purchase && family.periodType == .offerCode)
-        #expect(family.limits == ["childDevices": 5, "notes": nil])
+        #expect(family.limits == ["childDevices": .maximum(5), "notes": .unlimited])
         #expect(info.isActive("family", at: Self.now) && !info.isActive("family", at: Self.month))
         let subscription = try #require(info.subscriptions.first)
         #expect(subscription.id == "1000" && subscription.state == .gracePeriod && subscription.periodType == .winBack)

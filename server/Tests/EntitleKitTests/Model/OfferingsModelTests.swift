@@ -20,7 +20,7 @@ struct OfferingsModelTests {
         #expect(offerings.current?.id == "default" && offerings.current?.packages.first?.id == "com.screentimerewards.family.monthly")
         let family = try #require(first.package("com.screentimerewards.family.monthly"))
         #expect(family.period == SubscriptionPeriod(value: 1, unit: .month) && family.kind == .autoRenewable)
-        #expect(family.limits["childDevices"] == .some(5) && family.subscriptionGroupID != nil)
+        #expect(family.limits["childDevices"] == .maximum(5) && family.subscriptionGroupID != nil)
         #expect(first.subscriptionGroups.flatMap(\.packages).map(\.id).sorted() == first.packages.map(\.id).sorted())
     }
 
