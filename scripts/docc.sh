@@ -17,10 +17,25 @@ while [ $# -gt 0 ]; do
         *) echo "usage: scripts/docc.sh [--warnings-as-errors] [--output-path DIR]" >&2; exit 2 ;;
     esac
 done
-mkdir -p "$work/symbols"
-swift build --scratch-path "${ENTITLE_CLIENT_SCRATCH:-.build}" --target EntitleKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$work/all" >/dev/null
-cp "$work/all"/EntitleKit*.symbols.json "$work/symbols/"
-python3 scripts/check-sdk-surface.py "$work/all"
+# A build folder of its own (ENTITLE_DOCC_SCRATCH, .build-docc by default): the symbol-graph flags
+# would otherwise make the client's own build compile everything again, and it this one. The graphs are
+# kept there, so a module an incremental build doesn't compile again keeps its graph.
+scratch=${ENTITLE_DOCC_SCRATCH:-$(pwd)/.build-docc}
+graphs=$scratch/symbol-graphs
+mkdir -p "$work/symbols" "$graphs"
+swift build --scratch-path "$scratch" --target EntitleKit -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" >/dev/null
+# An extension graph an earlier compile of EntitleKit wrote and this one didn't is stale (a compile writes a
+# module's graphs within seconds of each other).
+python3 - "$graphs" <<'PY'
+import pathlib, sys
+graphs = pathlib.Path(sys.argv[1])
+main = (graphs / "EntitleKit.symbols.json").stat().st_mtime
+for extension in graphs.glob("EntitleKit@*.symbols.json"):
+    if extension.stat().st_mtime < main - 60:
+        extension.unlink()
+PY
+cp "$graphs"/EntitleKit*.symbols.json "$work/symbols/"
+python3 scripts/check-sdk-surface.py "$graphs"
 docc convert Sources/EntitleKit/EntitleKit.docc --fallback-display-name EntitleKit --fallback-bundle-identifier com.entitle.EntitleKit \
     --additional-symbol-graph-dir "$work/symbols" --output-path "$output" "${flags[@]}"
 echo "DocC: $output"

@@ -38,6 +38,7 @@ else
     # The fuzz targets' instrumented build in a folder of its own: built over the server's, it would leave
     # Entitle's modules instrumented there, and each run would compile them again twice.
     fuzz_scratch=$ENTITLE_CACHE_FOLDER/fuzz
+    export ENTITLE_DOCC_SCRATCH=$ENTITLE_CACHE_FOLDER/docc
 fi
 
 # Each step's duration is printed when the next one starts, and every step's at the end (or on failure).
