@@ -17,6 +17,7 @@ pass.
     python3 scripts/check-imports.py --self-test  # the checks fail on a wrong, an undeclared and an internal import
 """
 import concurrent.futures
+import hashlib
 import json
 import os
 import pathlib
@@ -171,7 +172,22 @@ def check_manifests(root: pathlib.Path) -> list[str]:
             if "product" in dependency and dependency["product"][1]
         }
         wanted = sorted(name for name in named if (checkouts / name / "Package.swift").is_file())
-        dumped = dict(zip(wanted, pool.map(dump, [checkouts / name for name in wanted])))
+        # A dependency's manifest is read again only when it changed (a new version checked out).
+        cache_file = scratch / "import-check-manifests.json"
+        try:
+            cache = json.loads(cache_file.read_text())
+        except (OSError, ValueError):
+            cache = {}
+        digests = {name: hashlib.sha256((checkouts / name / "Package.swift").read_bytes()).hexdigest() for name in wanted}
+        stale = [name for name in wanted if cache.get(name, {}).get("digest") != digests[name]]
+        for name, manifest in zip(stale, pool.map(dump, [checkouts / name for name in stale])):
+            cache[name] = {"digest": digests[name], "manifest": manifest}
+        if stale:
+            try:
+                cache_file.write_text(json.dumps(cache))
+            except OSError:
+                pass
+        dumped = {name: cache[name]["manifest"] for name in wanted}
 
     def dependency(name: str) -> dict | None:
         key = name.lower()
