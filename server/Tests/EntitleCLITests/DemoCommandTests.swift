@@ -80,6 +80,18 @@ struct DemoCommandTests {
         #expect(!result.standardError.contains("Usage:"))
     }
 
+    @Test("a ledger that can't be opened is a failure (exit 1) with the storage error, not a crash: the demo's HTTP client is shut down on every path")
+    func unopenableLedger() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-unopenable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The database's path is a folder: SQLite can't open it once everything before the server is set up.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("entitle.sqlite"), withIntermediateDirectories: true)
+        let result = try await CommandRunner.entitle.run(["demo", "--subscribers", "5", "--data", folder.path, "--exit", "--port", "1"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("storage.unavailable"), "\(result.standardError)")
+        #expect(!result.standardError.contains("Fatal error"), "\(result.standardError)")
+    }
+
     @Test("bad options are usage errors (exit 64)", arguments: [["demo", "--subscribers", "0"], ["demo", "--months", "99"], ["demo", "--app", "NoSuchApp"]])
     func usage(arguments: [String]) async throws {
         let result = try await CommandRunner.entitle.run(arguments + ["--exit", "--port", "1"])

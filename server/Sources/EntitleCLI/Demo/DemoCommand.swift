@@ -88,93 +88,102 @@ struct DemoCommand: AsyncParsableCommand {
         guard let base = URL(string: baseURL), let serverAPIURL = URL(string: baseURL + LocalServerAPIController.prefix) else {
             throw ValidationError("--host \(host) and --port \(port) make no URL")
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let webhook = NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger)
-        let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
-        let several = appFolders.count > 1
+        // The client every part of the demo sends with, shut down however the demo ends (a client dropped
+        // unshut stops a debug build).
+        try await Self.withHTTPClient { http in
+            let webhook = NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger)
+            let (host, port, exitAfterSummary) = (host, port, exitAfterSummary)
+            let several = appFolders.count > 1
 
-        // Each app: its catalog, a bundle ID of its own, its population on a clock of its own.
-        var simulations: [DemoSimulation] = []
-        var catalogs: [(bundleID: String, catalog: Catalog)] = []
-        var serverAPIs: [String: LocalServerAPI] = [:]
-        let reconcileEvery: TimeInterval? = reconcile ? 7 * 86_400 : nil
-        for (folder, catalog) in loaded {
-            let bundleID = "com.entitle.demo.\(folder.lastPathComponent.lowercased())"
-            let clock = SimulationClock(start: PopulationSimulation.start(of: plan, end: realNow), realTime: { Date() })
-            let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
-            let serverAPI = LocalServerAPI(
-                credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
-                pageSize: 20, store: .init(signer: authority.signer, deliver: { signed in (try? await webhook.deliver(signedPayload: signed)) != nil }),
-                now: { clock.now() })
-            serverAPIs[bundleID] = serverAPI
-            catalogs.append((bundleID, catalog))
-            simulations.append(DemoSimulation(
-                plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, base: base, secretKey: secretKey, http: http, delivery: options,
-                logger: logger, exitAfterSummary: true, app: several ? bundleID : nil, history: serverAPI, reconcileEvery: reconcileEvery))
-        }
-        let webhooks = try webhookOptions.webhooks(environment: [:], apps: catalogs.map(\.bundleID))
-        let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary, sendsWebhooks: !webhooks.isEmpty)
-        // The local App Store apps buy from over HTTP (EntitleKit's LocalStore, the sample app), beside the API.
-        let appStores = Dictionary(uniqueKeysWithValues: catalogs.map { app in
-            (app.bundleID, StoreSimulator(
-                catalog: app.catalog, bundleID: app.bundleID, environment: .sandbox, signer: authority.signer,
-                firstIdentifier: 3_000_000_000_000_001))
-        })
-        let localStore = LocalStoreController(
-            accounts: LocalStoreAccounts(stores: appStores),
-            delivery: NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger), now: run.now,
-            offerKeys: [teamKey.keyID: teamKey.privateKey.publicKey])
-        guard let signer = CustomerInfoSigner(base64URL: try ServeCommand.persistentSecret(
-            in: dataFolder, file: "customer-info-signing-key", generate: CustomerInfoSigner.generateKey))
-        else { throw CommandFailure("the signing key in \(dataFolder.path) is not an Ed25519 key") }
-        run.sampleApp = (signer.publicKey, catalogs[0].bundleID)
-        let served = catalogs.map { app in
-            let verifiers = [SignedDataVerifier(
-                configuration: VerifierConfiguration(bundleID: app.bundleID, environment: .sandbox, rootCertificates: [authority.root]),
-                now: run.now)]
-            return ServedApp(
-                bundleID: BundleID(app.bundleID), catalog: app.catalog, verifiers: verifiers,
-                serverAPI: AppStoreServerAPIClient(
-                    token: teamKey.token(bundleID: app.bundleID), endpoints: .init(production: serverAPIURL, sandbox: serverAPIURL),
-                    transport: AsyncHTTPClientTransport(client: http), verifiers: verifiers, now: run.now),
-                offerKey: teamKey)
-        }
-        DemoOutput.line("""
-            Entitle demo: \(appFolders.map(\.lastPathComponent).joined(separator: ", ")), \(subscribers) people \(several ? "each " : "")over \(months) months (seed \(seed))
-              data folder   \(dataFolder.path)
-              server        \(baseURL)
-              secret key    \(secretKey)
-              App Store Server API (local) \(serverAPIURL.absoluteString)
-                key \(DemoTeamKey.file(in: localStoreFolder).path), key ID \(teamKey.keyID), issuer ID \(teamKey.issuerID)
-            """)
-        var configuration = ServerConfiguration(
-            http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,
-            now: run.now, logger: logger, signer: signer)
-        // The demo reconciles in simulated time (every simulated week); none in the background.
-        configuration.reconciliationInterval = nil
-        configuration.staticWebhooks = webhooks
-        configuration.webhookSigningClock = { Date() }
-        let localServerAPI = LocalServerAPIController(apis: serverAPIs)
-        configuration.extraRoutes = { router in
-            localStore.addRoutes(to: router)
-            localServerAPI.addRoutes(to: router)
-        }
-        let server = try await buildApplication(configuration: configuration)
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: server),
-                    .init(service: run, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        do {
+            // Each app: its catalog, a bundle ID of its own, its population on a clock of its own.
+            var simulations: [DemoSimulation] = []
+            var catalogs: [(bundleID: String, catalog: Catalog)] = []
+            var serverAPIs: [String: LocalServerAPI] = [:]
+            let reconcileEvery: TimeInterval? = reconcile ? 7 * 86_400 : nil
+            for (folder, catalog) in loaded {
+                let bundleID = "com.entitle.demo.\(folder.lastPathComponent.lowercased())"
+                let clock = SimulationClock(start: PopulationSimulation.start(of: plan, end: realNow), realTime: { Date() })
+                let store = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
+                let serverAPI = LocalServerAPI(
+                    credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
+                    pageSize: 20, store: .init(signer: authority.signer, deliver: { signed in (try? await webhook.deliver(signedPayload: signed)) != nil }),
+                    now: { clock.now() })
+                serverAPIs[bundleID] = serverAPI
+                catalogs.append((bundleID, catalog))
+                simulations.append(DemoSimulation(
+                    plan: plan, store: store, end: realNow, clock: clock, baseURL: baseURL, base: base, secretKey: secretKey, http: http, delivery: options,
+                    logger: logger, exitAfterSummary: true, app: several ? bundleID : nil, history: serverAPI, reconcileEvery: reconcileEvery))
+            }
+            let webhooks = try webhookOptions.webhooks(environment: [:], apps: catalogs.map(\.bundleID))
+            let run = DemoRun(simulations: simulations, exitAfterSummary: exitAfterSummary, sendsWebhooks: !webhooks.isEmpty)
+            // The local App Store apps buy from over HTTP (EntitleKit's LocalStore, the sample app), beside the API.
+            let appStores = Dictionary(uniqueKeysWithValues: catalogs.map { app in
+                (app.bundleID, StoreSimulator(
+                    catalog: app.catalog, bundleID: app.bundleID, environment: .sandbox, signer: authority.signer,
+                    firstIdentifier: 3_000_000_000_000_001))
+            })
+            let localStore = LocalStoreController(
+                accounts: LocalStoreAccounts(stores: appStores),
+                delivery: NotificationDelivery(url: baseURL + "/v1/app-store/notifications", client: http, logger: logger), now: run.now,
+                offerKeys: [teamKey.keyID: teamKey.privateKey.publicKey])
+            guard let signer = CustomerInfoSigner(base64URL: try ServeCommand.persistentSecret(
+                in: dataFolder, file: "customer-info-signing-key", generate: CustomerInfoSigner.generateKey))
+            else { throw CommandFailure("the signing key in \(dataFolder.path) is not an Ed25519 key") }
+            run.sampleApp = (signer.publicKey, catalogs[0].bundleID)
+            let served = catalogs.map { app in
+                let verifiers = [SignedDataVerifier(
+                    configuration: VerifierConfiguration(bundleID: app.bundleID, environment: .sandbox, rootCertificates: [authority.root]),
+                    now: run.now)]
+                return ServedApp(
+                    bundleID: BundleID(app.bundleID), catalog: app.catalog, verifiers: verifiers,
+                    serverAPI: AppStoreServerAPIClient(
+                        token: teamKey.token(bundleID: app.bundleID), endpoints: .init(production: serverAPIURL, sandbox: serverAPIURL),
+                        transport: AsyncHTTPClientTransport(client: http), verifiers: verifiers, now: run.now),
+                    offerKey: teamKey)
+            }
+            DemoOutput.line("""
+                Entitle demo: \(appFolders.map(\.lastPathComponent).joined(separator: ", ")), \(subscribers) people \(several ? "each " : "")over \(months) months (seed \(seed))
+                  data folder   \(dataFolder.path)
+                  server        \(baseURL)
+                  secret key    \(secretKey)
+                  App Store Server API (local) \(serverAPIURL.absoluteString)
+                    key \(DemoTeamKey.file(in: localStoreFolder).path), key ID \(teamKey.keyID), issuer ID \(teamKey.issuerID)
+                """)
+            var configuration = ServerConfiguration(
+                http: HTTPConfiguration(host: host, port: port), ledger: .database(.sqlite(path: databasePath)), apps: served, keys: keys,
+                now: run.now, logger: logger, signer: signer)
+            // The demo reconciles in simulated time (every simulated week); none in the background.
+            configuration.reconciliationInterval = nil
+            configuration.staticWebhooks = webhooks
+            configuration.webhookSigningClock = { Date() }
+            let localServerAPI = LocalServerAPIController(apis: serverAPIs)
+            configuration.extraRoutes = { router in
+                localStore.addRoutes(to: router)
+                localServerAPI.addRoutes(to: router)
+            }
+            let server = try await buildApplication(configuration: configuration)
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [
+                        .init(service: server),
+                        .init(service: run, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
+                    ],
+                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
+            if exitAfterSummary, run.disagreed { throw ExitCode(1) }
+        }
+    }
+
+    /// Runs `body` with an HTTP client, shut down after it, whether it returned or threw.
+    static func withHTTPClient(_ body: (HTTPClient) async throws -> Void) async throws {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            try await body(http)
         } catch {
             try? await http.shutdown()
             throw error
         }
         try await http.shutdown()
-        if exitAfterSummary, run.disagreed { throw ExitCode(1) }
     }
 
     /// The apps `--app all` plays into one server: the four seed apps.
