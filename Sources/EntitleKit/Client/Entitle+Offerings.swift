@@ -11,16 +11,17 @@ extension Entitle {
     ///   - storefront: the device's App Store storefront (StoreKit's `Storefront.countryCode`), for targeting.
     ///   - appVersion: the app's version (`CFBundleShortVersionString`), for targeting.
     public func offerings(storefront: String? = nil, appVersion: String? = nil) async throws(EntitleError) -> Offerings {
-        if let offeringsCache, offeringsCache.appUserID == appUserID { return Offerings(offeringsCache.offerings) }
+        if let offeringsCache, offeringsCache.appUserID == appUserID { return offeringsCache.offerings }
         let file = configuration.cacheFolder.appendingPathComponent("offerings.json")
         do {
             let fetched = try await api.subscriberOfferings(appUserID, storefront: storefront, appVersion: appVersion)
-            offeringsCache = (appUserID, fetched)
+            let offerings = Offerings(fetched)
+            offeringsCache = (appUserID, offerings)
             if let data = try? WireJSON.encoder.encode(CachedOfferings(appUserID: appUserID, offerings: fetched)) {
                 try? FileManager.default.createDirectory(at: configuration.cacheFolder, withIntermediateDirectories: true)
                 try? data.write(to: file, options: .atomic)
             }
-            return Offerings(fetched)
+            return offerings
         } catch where error.code == .network {
             if let data = try? Data(contentsOf: file), let cached = try? WireJSON.decoder.decode(CachedOfferings.self, from: data),
                 cached.appUserID == appUserID

@@ -18,7 +18,7 @@ public actor Entitle {
     private var updates: [UUID: AsyncStream<CustomerInfo>.Continuation] = [:]
     private var listener: Task<Void, Never>?
     /// The last offerings served, and to whom: an experiment or targeting may serve another user others.
-    var offeringsCache: (appUserID: String, offerings: OfferingsResponse)?
+    var offeringsCache: (appUserID: String, offerings: Offerings)?
 
     /// - Parameters:
     ///   - configuration: the server, the app key, the server's public key and the cache folder.

@@ -2,7 +2,7 @@ import EntitleWire
 
 /// Where an entitlement or a subscription stands, with Apple's semantics (docs/lifecycle.md): one
 /// vocabulary for both, so an app switches over one enum.
-public enum LifecycleState: Hashable, Sendable, CustomStringConvertible {
+public enum LifecycleState: APIValue {
     /// A free trial (an introductory offer, or the app's own trial).
     case trial
     case active
@@ -28,7 +28,7 @@ public enum LifecycleState: Hashable, Sendable, CustomStringConvertible {
     /// A state this version of EntitleKit doesn't know, as the server named it.
     case other(String)
 
-    private static let names: [(String, LifecycleState)] = [
+    static let spellings: [(rawValue: String, value: LifecycleState)] = [
         (EntitlementStateValue.trial.rawValue, .trial), (EntitlementStateValue.active.rawValue, .active),
         (EntitlementStateValue.activeNotRenewing.rawValue, .activeNotRenewing), (EntitlementStateValue.gracePeriod.rawValue, .gracePeriod),
         (EntitlementStateValue.billingRetry.rawValue, .billingRetry), (EntitlementStateValue.expired.rawValue, .expired),
@@ -37,15 +37,9 @@ public enum LifecycleState: Hashable, Sendable, CustomStringConvertible {
         (EntitlementStateValue.granted.rawValue, .granted), (EntitlementStateValue.pending.rawValue, .pending),
     ]
 
-    init(rawValue: String) {
-        self = Self.names.first { $0.0 == rawValue }?.1 ?? .other(rawValue)
-    }
+    var otherValue: String? { if case .other(let value) = self { value } else { nil } }
 
     /// The state as the API spells it (`grace_period`).
-    public var rawValue: String {
-        if case .other(let value) = self { return value }
-        return Self.names.first { $0.1 == self }?.0 ?? ""
-    }
-
-    public var description: String { rawValue }
+    public var rawValue: String { wireRawValue }
+    public var description: String { wireRawValue }
 }

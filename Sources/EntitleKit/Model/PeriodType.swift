@@ -1,5 +1,5 @@
 /// The kind of period a subscription is in, as Apple's transactions tell it.
-public enum PeriodType: Hashable, Sendable, CustomStringConvertible {
+public enum PeriodType: APIValue {
     /// Full price.
     case normal
     /// A free-trial introductory offer (or the app's own trial).
@@ -16,20 +16,14 @@ public enum PeriodType: Hashable, Sendable, CustomStringConvertible {
     /// A period this version of EntitleKit doesn't know, as the server named it.
     case other(String)
 
-    private static let names: [(String, PeriodType)] = [
+    static let spellings: [(rawValue: String, value: PeriodType)] = [
         ("normal", .normal), ("trial", .trial), ("intro", .intro), ("promotional", .promotional), ("offer_code", .offerCode),
         ("win_back", .winBack), ("prepaid", .prepaid), ("lifetime", .lifetime),
     ]
 
-    init(rawValue: String) {
-        self = Self.names.first { $0.0 == rawValue }?.1 ?? .other(rawValue)
-    }
+    var otherValue: String? { if case .other(let value) = self { value } else { nil } }
 
     /// The period as the API spells it (`offer_code`).
-    public var rawValue: String {
-        if case .other(let value) = self { return value }
-        return Self.names.first { $0.1 == self }?.0 ?? ""
-    }
-
-    public var description: String { rawValue }
+    public var rawValue: String { wireRawValue }
+    public var description: String { wireRawValue }
 }
