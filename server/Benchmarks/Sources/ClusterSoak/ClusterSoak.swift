@@ -1,6 +1,7 @@
 import AppStoreModels
 import AppStoreServerAPI
 import AsyncHTTPClient
+import BenchmarkSupport
 import Crypto
 import EntitleCore
 import EntitleStorage
@@ -109,7 +110,7 @@ enum ClusterSoak {
             let started = clock.now
             try instance.start()
             guard try await waitReady(instance, http: http) else { throw Failure("instance \(instance.name) never became ready") }
-            say(String(format: "  instance %@ ready in %.1f s, RSS %d MB", instance.name, seconds(clock.now - started), instance.residentKB() / 1024))
+            say(String(format: "  instance %@ ready in %.1f s, RSS %d MB", instance.name, (clock.now - started).inSeconds, instance.residentKB() / 1024))
         }
 
         // Where the ledger is, and what the webhooks had delivered, before the load.
@@ -146,9 +147,9 @@ enum ClusterSoak {
                     do {
                         try instances[1].start()
                         let ready = try await waitReady(instances[1], http: http)
-                        let took = seconds(clock.now - killed)
-                        instances[1].noteRestart(at: Int(seconds(killed - begin)), ready: ready ? took : -1)
-                        say(String(format: "  %4d s: B SIGKILLed; started again, ready in %.1f s", Int(seconds(killed - begin)), took))
+                        let took = (clock.now - killed).inSeconds
+                        instances[1].noteRestart(at: Int((killed - begin).inSeconds), ready: ready ? took : -1)
+                        say(String(format: "  %4d s: B SIGKILLed; started again, ready in %.1f s", Int((killed - begin).inSeconds), took))
                     } catch {
                         say("  B could not be started again: \(error)")
                     }
@@ -205,7 +206,7 @@ enum ClusterSoak {
                 }
             }
         }
-        say("load over after \(Int(seconds(clock.now - begin))) s; waiting for the webhooks to drain…")
+        say("load over after \(Int((clock.now - begin).inSeconds)) s; waiting for the webhooks to drain…")
 
         // Every delivery written, delivered: the publisher caught up and nothing pending.
         let drainStarted = clock.now
@@ -216,7 +217,7 @@ enum ClusterSoak {
         }
         // A delivery marked delivered may still be on its way to the sink's counter.
         try await Task.sleep(for: .seconds(2))
-        let drained = seconds(clock.now - drainStarted)
+        let drained = (clock.now - drainStarted).inSeconds
         let ledger = try await check.collect()
         let acknowledged = traffic.acknowledged.withLock { $0 }
         let rss = monitor.samples()
@@ -349,10 +350,6 @@ enum ClusterSoak {
         }
         guard options.ledger.hasPrefix("postgres") else { throw Failure("--ledger postgres://… is required: instances share one PostgreSQL database") }
         return options
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

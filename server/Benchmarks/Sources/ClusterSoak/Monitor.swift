@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BenchmarkSupport
 import Foundation
 import NIOCore
 import Synchronization
@@ -41,7 +42,7 @@ final class Monitor: Sendable {
         var totals = instances.map { _ in (delivered: 0, reconciled: 0) }
         var next = begin
         while true {
-            var sample = Sample(seconds: Int(ClusterSoak.seconds(clock.now - begin)), kb: [], heapKB: [], delivered: [], deliveredTotal: [], reconciled: [], publishing: [])
+            var sample = Sample(seconds: Int((clock.now - begin).inSeconds), kb: [], heapKB: [], delivered: [], deliveredTotal: [], reconciled: [], publishing: [])
             for (number, instance) in instances.enumerated() {
                 sample.kb.append(instance.residentKB())
                 let counters = await metrics(instance)

@@ -1,5 +1,6 @@
 import AppStoreModels
 import AsyncHTTPClient
+import BenchmarkSupport
 import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
@@ -123,10 +124,10 @@ enum Soak {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 while clock.now < end {
-                    samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid), residentKB(pid, "RssAnon:"))) }
+                    samples.values.withLock { $0.append((Int((clock.now - begin).inSeconds), residentKB(pid), residentKB(pid, "RssAnon:"))) }
                     try? await Task.sleep(for: .seconds(10))
                 }
-                samples.values.withLock { $0.append((Int(seconds(clock.now - begin)), residentKB(pid), residentKB(pid, "RssAnon:"))) }
+                samples.values.withLock { $0.append((Int((clock.now - begin).inSeconds), residentKB(pid), residentKB(pid, "RssAnon:"))) }
             }
             group.addTask {
                 await load.schedule("notification", rate: notificationRate, until: end) { index in
@@ -174,7 +175,7 @@ enum Soak {
         for sample in sampled where sample.seconds % 60 < 10 || sample == sampled.last! {
             print("| \(sample.seconds) s | \(sample.kb / 1024) MB | \(sample.anonymous / 1024) MB |")
         }
-        let warm = sampled.filter { $0.seconds >= Int(seconds(warmUp)) }
+        let warm = sampled.filter { $0.seconds >= Int(warmUp.inSeconds) }
         if let first = warm.first, let last = warm.last, let peak = warm.map(\.kb).max() {
             print(String(
                 format: "\nafter warm-up (%d s): %d MB; at the end: %d MB (%+.1f%%); highest after warm-up: %d MB (%+.1f%%)",
@@ -221,7 +222,7 @@ enum Soak {
                 }
                 _ = try await store.analyticsStore().refreshAnalytics(batchSize: 1_000) { contributor.cells(appUserID: $0, events: $1) }
             }
-            print(String(format: "appended and read by analytics in %.0f s", seconds(took)))
+            print(String(format: "appended and read by analytics in %.0f s", took.inSeconds))
         }
         return purchases
     }
@@ -239,10 +240,6 @@ enum Soak {
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return 0 }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 
