@@ -7,6 +7,12 @@ import PostgresNIO
 public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
+    /// The ledger in memory (``MemoryLedgerStore``): held to the same conformance suite, and what the
+    /// tests of services run on.
+    case memory
+
+    /// The engines with a database behind them (SQL), for what only they have (a schema, statements, reopening a file).
+    public static let databases: [StorageEngine] = [.sqlite, .postgres]
 
     public var description: String { rawValue }
 
@@ -40,6 +46,8 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
                 let store = try await PostgresLedgerStore.open(client: client)
                 try await body(store)
             }
+        case .memory:
+            try await body(MemoryLedgerStore())
         }
     }
 
@@ -61,6 +69,11 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
                 try await first(try await PostgresLedgerStore.open(client: client))
                 try await second(try await PostgresLedgerStore.open(client: client))
             }
+        case .memory:
+            // The same database, as a new process of a server whose database outlives it would see it.
+            let database = MemoryDatabase()
+            try await first(MemoryLedgerStore(database: database))
+            try await second(MemoryLedgerStore(database: database))
         }
     }
 

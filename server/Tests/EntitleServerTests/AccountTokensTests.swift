@@ -45,7 +45,7 @@ struct AccountTokensTests {
         #expect(tokens.needsRegistering("a"))
     }
 
-    @Test("a purchase no app submitted finds its subscriber by appAccountToken, whichever arrives first", arguments: StorageEngine.allCases)
+    @Test("a purchase no app submitted finds its subscriber by appAccountToken, whichever arrives first", arguments: StorageEngine.databases)
     func notificationFirst(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             // The app asked for its subscriber (and token) before purchasing: the notification links at once.
@@ -68,7 +68,7 @@ struct AccountTokensTests {
         }
     }
 
-    @Test("a token the app chose: registered with PUT, it links purchases; another subscriber can't take it", arguments: StorageEngine.allCases)
+    @Test("a token the app chose: registered with PUT, it links purchases; another subscriber can't take it", arguments: StorageEngine.databases)
     func appChosen(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let chosen = UUID()

@@ -92,7 +92,7 @@ struct AppStoreServerAPIRoutesTests {
     }
 
     @Test("a pass ingests the notifications the webhook never got, once; a second pass adds nothing; each is on the timeline as app_store_server_api",
-          arguments: StorageEngine.allCases)
+          arguments: StorageEngine.databases)
     func reconciliation(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { setup, client, store in
             let harness = setup.harness

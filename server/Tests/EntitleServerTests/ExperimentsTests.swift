@@ -30,7 +30,7 @@ struct ExperimentsTests {
         try await harness.post(client, path, key: ServerHarness.secretKey, body: body, expect: expect)
     }
 
-    @Test("created as a draft, started, paused, stopped; each subscriber served their variant and enrolled once", arguments: StorageEngine.allCases)
+    @Test("created as a draft, started, paused, stopped; each subscriber served their variant and enrolled once", arguments: StorageEngine.databases)
     func lifecycle(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { harness, client in
             let created = try ServerHarness.decode(Experiment.self, try await Self.post(harness, client, "/v1/experiments", ServerHarness.json(Self.request), expect: .created))
@@ -106,7 +106,7 @@ struct ExperimentsTests {
         }
     }
 
-    @Test("the same subscriber on two devices: each device keeps its variant until log-in; once logged in, both see the account's, which never moves", arguments: StorageEngine.allCases)
+    @Test("the same subscriber on two devices: each device keeps its variant until log-in; once logged in, both see the account's, which never moves", arguments: StorageEngine.databases)
     func sameVariantAcrossDevices(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { harness, client in
             _ = try await Self.post(harness, client, "/v1/experiments", ServerHarness.json(Self.request), expect: .created)

@@ -183,7 +183,7 @@ struct FunnelsTests {
         return (segments, path)
     }
 
-    @Test("every figure equals a recount from the ledger's events", arguments: StorageEngine.allCases)
+    @Test("every figure equals a recount from the ledger's events", arguments: StorageEngine.databases)
     func recounted(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let events = Self.population(seed: 52, subscribers: 150)

@@ -34,7 +34,7 @@ struct ItemRegistryTests {
     }
 
     @Test("seed 004: Individual pairs 1 child device and refuses the 2nd with the upgrade paywall; Family 5; a downgrade pauses the newest, an upgrade resumes them",
-          arguments: StorageEngine.allCases)
+          arguments: StorageEngine.databases)
     func limits(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let clock = harness.clock
@@ -115,7 +115,7 @@ struct ItemRegistryTests {
         }
     }
 
-    @Test("devices registered at once under a limit of one: exactly one gets the place", arguments: StorageEngine.allCases)
+    @Test("devices registered at once under a limit of one: exactly one gets the place", arguments: StorageEngine.databases)
     func concurrentRegistrations(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             var store = harness.localStore()

@@ -23,7 +23,7 @@ struct LogInTests {
             client, "/v1/subscribers/\(encoded)/alias", key: ServerHarness.secretKey, body: ServerHarness.json(AliasRequest(appUserID: known)), expect: expect)
     }
 
-    @Test("seed 001: the anonymous reader's trial, usage and purchase move to the account they sign in to; the anonymous ID then reaches it", arguments: StorageEngine.allCases)
+    @Test("seed 001: the anonymous reader's trial, usage and purchase move to the account they sign in to; the anonymous ID then reaches it", arguments: StorageEngine.databases)
     func merge(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
             harness.clock.set(ReferenceTime.instant("2026-01-10T10:00:00Z"))
@@ -65,7 +65,7 @@ struct LogInTests {
         }
     }
 
-    @Test("two devices logging in at once merge once", arguments: StorageEngine.allCases)
+    @Test("two devices logging in at once merge once", arguments: StorageEngine.databases)
     func concurrent(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             try await harness.post(client, "/v1/subscribers/\(Self.encoded)/trial", key: ServerHarness.secretKey, body: ByteBuffer())
@@ -117,7 +117,7 @@ struct LogInTests {
     }
 
     @Test("a per-subscriber key of an anonymous user can't become a known user without the backend's token; with it, the answer carries the user's own key",
-          arguments: StorageEngine.allCases)
+          arguments: StorageEngine.databases)
     func publicKeyNeedsToken(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, catalog: Self.catalog(requiredForAppKeys: false)) { harness, client in
             // Alice's data, which the attack was after.
@@ -155,7 +155,7 @@ struct LogInTests {
     }
 
     @Test("with requiredForAppKeys an app key reaches anonymous users only; a known user is reached with the key a log-in with a token returned",
-          arguments: StorageEngine.allCases)
+          arguments: StorageEngine.databases)
     func appKeyNeedsToken(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, catalog: Self.catalog(requiredForAppKeys: true)) { harness, client in
             let created = try await harness.post(

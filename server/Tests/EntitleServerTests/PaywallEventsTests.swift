@@ -27,7 +27,7 @@ struct PaywallEventsTests {
         }
     }
 
-    @Test("a report is stored as ledger events, each once by its ID, and grants nothing", arguments: StorageEngine.allCases)
+    @Test("a report is stored as ledger events, each once by its ID, and grants nothing", arguments: StorageEngine.databases)
     func stored(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let at = harness.clock.now

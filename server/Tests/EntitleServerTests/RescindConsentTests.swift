@@ -17,7 +17,7 @@ struct RescindConsentTests {
     static let family = "com.screentimerewards.family.monthly"
 
     @Test("consent withdrawn after the purchase: on the subscriber's timeline and in the answer at once; access untouched; or before it, held until the purchase links the app transaction",
-          arguments: StorageEngine.allCases)
+          arguments: StorageEngine.databases)
     func rescinded(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             var store = harness.localStore()

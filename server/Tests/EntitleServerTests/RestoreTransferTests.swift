@@ -26,7 +26,7 @@ struct RestoreTransferTests {
     }
 
     @Test("a restore on the second device moves the purchase; the first device's background syncs never move it back (no ping-pong)",
-          arguments: StorageEngine.allCases)
+          arguments: StorageEngine.databases)
     func noPingPong(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, restorePolicy: .transferToNewest) { harness, client in
             var store = harness.localStore()

@@ -67,7 +67,7 @@ struct ServedAppsTests {
         return try await client.execute(uri: uri, method: method, headers: headers, body: body)
     }
 
-    @Test("one webhook URL: each notification reaches the app its bundle ID names, and each app's data stays its own", arguments: StorageEngine.allCases)
+    @Test("one webhook URL: each notification reaches the app its bundle ID names, and each app's data stays its own", arguments: StorageEngine.databases)
     func routedByBundleID(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { screenTime, epilogue, client in
             // The same app user ID and purchase IDs in both apps.
@@ -94,7 +94,7 @@ struct ServedAppsTests {
         }
     }
 
-    @Test("keyed routes name their app: the only one needs no header; with two, a missing or unknown one is 400 request.unknownApp", arguments: StorageEngine.allCases)
+    @Test("keyed routes name their app: the only one needs no header; with two, a missing or unknown one is 400 request.unknownApp", arguments: StorageEngine.databases)
     func appSelection(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { _, _, client in
             let missing = try await Self.request(client, .get, "/v1/subscribers/reader", app: nil, key: ServerHarness.secretKey)
@@ -107,7 +107,7 @@ struct ServedAppsTests {
         }
     }
 
-    @Test("a public key reaches its subscriber in its own app only", arguments: StorageEngine.allCases)
+    @Test("a public key reaches its subscriber in its own app only", arguments: StorageEngine.databases)
     func publicKeysPerApp(engine: StorageEngine) async throws {
         try await Self.run(engine: engine) { screenTime, _, client in
             let primaryKey = screenTime.publicKey("reader")

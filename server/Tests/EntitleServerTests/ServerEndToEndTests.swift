@@ -30,7 +30,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("/ready answers without a key once the ledger answers a read", arguments: StorageEngine.allCases)
+    @Test("/ready answers without a key once the ledger answers a read", arguments: StorageEngine.databases)
     func ready(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let response = try await harness.get(client, "/ready", key: nil)
@@ -85,7 +85,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a notification is stored once and acknowledged each time it is delivered", arguments: StorageEngine.allCases)
+    @Test("a notification is stored once and acknowledged each time it is delivered", arguments: StorageEngine.databases)
     func webhookIdempotent(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription(Self.family, original: "500", purchase: Self.day(0), expires: Self.day(31))
@@ -97,7 +97,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("notifications Apple didn't sign, or signed for another app, are refused with 4xx and a code", arguments: StorageEngine.allCases)
+    @Test("notifications Apple didn't sign, or signed for another app, are refused with 4xx and a code", arguments: StorageEngine.databases)
     func webhookRejections(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription(Self.family, original: "501", purchase: Self.day(0), expires: Self.day(31))
@@ -118,7 +118,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a notification before the app's transaction is applied when the app submits it", arguments: StorageEngine.allCases)
+    @Test("a notification before the app's transaction is applied when the app submits it", arguments: StorageEngine.databases)
     func notificationBeforeTransaction(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let transaction = harness.apple.subscription(Self.family, original: "502", purchase: Self.day(0), expires: Self.day(31))
@@ -132,7 +132,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a refund revokes at once and REFUND_REVERSED restores", arguments: StorageEngine.allCases)
+    @Test("a refund revokes at once and REFUND_REVERSED restores", arguments: StorageEngine.databases)
     func refundAndReversal(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.family, original: "503", id: "503-1", purchase: Self.day(0), expires: Self.day(31))
@@ -152,7 +152,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("the app's re-signed version of a transaction (refunded) replaces the one it submitted before; an older one changes nothing", arguments: StorageEngine.allCases)
+    @Test("the app's re-signed version of a transaction (refunded) replaces the one it submitted before; an older one changes nothing", arguments: StorageEngine.databases)
     func updatedTransactionFromTheApp(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.family, original: "504", id: "504-1", purchase: Self.day(0), expires: Self.day(31))
@@ -177,7 +177,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("billing grace entitles with a warning; billing retry does not", arguments: StorageEngine.allCases)
+    @Test("billing grace entitles with a warning; billing retry does not", arguments: StorageEngine.databases)
     func graceAndRetry(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.individual, original: "504", purchase: Self.day(0), expires: Self.day(31))
@@ -198,7 +198,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("an upgrade applies at once, a downgrade at renewal", arguments: StorageEngine.allCases)
+    @Test("an upgrade applies at once, a downgrade at renewal", arguments: StorageEngine.databases)
     func upgradeAndDowngrade(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             var individual = harness.apple.subscription(Self.individual, original: "505", id: "505-1", purchase: Self.day(0), expires: Self.day(31))
@@ -226,7 +226,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("Ask to Buy: the app's pending purchase shows until the approved transaction; a decline ends it; an unknown product is refused", arguments: StorageEngine.allCases)
+    @Test("Ask to Buy: the app's pending purchase shows until the approved transaction; a decline ends it; an unknown product is refused", arguments: StorageEngine.databases)
     func askToBuy(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let key = harness.publicKey("kid-1")
@@ -261,7 +261,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("crossgrades from the local App Store: the same duration applies at once, another duration at the renewal", arguments: StorageEngine.allCases)
+    @Test("crossgrades from the local App Store: the same duration applies at once, another duration at the renewal", arguments: StorageEngine.databases)
     func crossgrades(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, example: "Crossgrades") { harness, client in
             var store = harness.localStore()
@@ -312,7 +312,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("a family-shared purchase entitles the family member", arguments: StorageEngine.allCases)
+    @Test("a family-shared purchase entitles the family member", arguments: StorageEngine.databases)
     func familyShared(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let shared = harness.apple.subscription(Self.family, original: "506", purchase: Self.day(0), expires: Self.day(31), ownership: .familyShared)
@@ -323,7 +323,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("random permutations and duplications of a subscription's notifications end in the in-order state", arguments: StorageEngine.allCases, [1, 2, 3] as [UInt64])
+    @Test("random permutations and duplications of a subscription's notifications end in the in-order state", arguments: StorageEngine.databases, [1, 2, 3] as [UInt64])
     func permutations(engine: StorageEngine, seed: UInt64) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             var notifications: [String] = []
@@ -353,7 +353,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("keys: a public key reaches only its own subscriber; secret keys reach any; no key is 401", arguments: StorageEngine.allCases)
+    @Test("keys: a public key reaches only its own subscriber; secret keys reach any; no key is 401", arguments: StorageEngine.databases)
     func authorization(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             try await harness.get(client, "/v1/subscribers/alice", key: harness.publicKey("alice"))
@@ -409,7 +409,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("the app-managed trial starts once, and the subscriber response says when it ends", arguments: StorageEngine.allCases)
+    @Test("the app-managed trial starts once, and the subscriber response says when it ends", arguments: StorageEngine.databases)
     func trial(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             try await harness.post(client, "/v1/subscribers/parent-6/trial", key: harness.publicKey("parent-6"), body: ByteBuffer())
@@ -423,7 +423,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("usage is counted once per idempotency key and refused over the quota with its reset", arguments: StorageEngine.allCases)
+    @Test("usage is counted once per idempotency key and refused over the quota with its reset", arguments: StorageEngine.databases)
     func usageQuota(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, example: "Epilogue", bundleID: "com.epilogue.app") { harness, client in
             let uri = "/v1/subscribers/reader-1/usage"
@@ -442,7 +442,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("TC3: restoring onto a new install moves the purchase under the transfer policy, recorded on both timelines", arguments: StorageEngine.allCases)
+    @Test("TC3: restoring onto a new install moves the purchase under the transfer policy, recorded on both timelines", arguments: StorageEngine.databases)
     func restoreTransfer(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine, restorePolicy: .transferToNewest) { harness, client in
             let purchase = harness.apple.subscription(Self.individual, original: "508", purchase: Self.day(0), expires: Self.day(31))
@@ -460,7 +460,7 @@ struct ServerEndToEndTests {
         }
     }
 
-    @Test("restoring a purchase another subscriber owns is refused under the keep policy", arguments: StorageEngine.allCases)
+    @Test("restoring a purchase another subscriber owns is refused under the keep policy", arguments: StorageEngine.databases)
     func restoreKeep(engine: StorageEngine) async throws {
         try await ServerHarness.run(engine: engine) { harness, client in
             let purchase = harness.apple.subscription(Self.family, original: "507", purchase: Self.day(0), expires: Self.day(31))
@@ -526,7 +526,7 @@ struct ServerMetricsTests {
         }
     }
 
-    @Test("/metrics shows the database's sessions: none left in use, how long each waited for its connection, the pool's size", arguments: StorageEngine.allCases)
+    @Test("/metrics shows the database's sessions: none left in use, how long each waited for its connection, the pool's size", arguments: StorageEngine.databases)
     func databaseSessionMetrics(engine: StorageEngine) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
@@ -577,6 +577,8 @@ struct ServerMetricsTests {
             try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
                 try await check(.postgres(configuration), configuration.options.maximumConnections)
             }
+        case .memory:
+            Issue.record("a memory ledger has no database: this test runs on StorageEngine.databases")
         }
     }
 }

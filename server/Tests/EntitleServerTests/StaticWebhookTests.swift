@@ -11,7 +11,7 @@ struct StaticWebhookTests {
 
     @Test(
         "one --webhook-url for every app of a database: an endpoint in each app under its own ID, the same at every start",
-        arguments: StorageEngine.allCases)
+        arguments: StorageEngine.databases)
     func everyApp(engine: StorageEngine) async throws {
         try await engine.withStore { store in
             let apps: [BundleID] = ["com.screentimerewards", "com.epilogue.app", "com.pantrypal.app"]
@@ -29,7 +29,7 @@ struct StaticWebhookTests {
         }
     }
 
-    @Test("an app's endpoint stored by an earlier version, under the URL's ID alone, keeps that ID", arguments: StorageEngine.allCases)
+    @Test("an app's endpoint stored by an earlier version, under the URL's ID alone, keeps that ID", arguments: StorageEngine.databases)
     func earlierID(engine: StorageEngine) async throws {
         try await engine.withStore { store in
             let webhooks = store.forApp("com.screentimerewards").webhookStore()

@@ -26,7 +26,7 @@ struct StoredKeysTests {
         return try ServerHarness.decode(KeyInfo.self, response)
     }
 
-    @Test("an app key reaches its app's subscribers and offerings, without naming the app, and nothing else", arguments: StorageEngine.allCases)
+    @Test("an app key reaches its app's subscribers and offerings, without naming the app, and nothing else", arguments: StorageEngine.databases)
     func appKey(engine: StorageEngine) async throws {
         try await ServedAppsTests.run(engine: engine) { screenTime, epilogue, client in
             let created = try await Self.create(client, kind: "app", app: ServedAppsTests.epilogue)
@@ -61,7 +61,7 @@ struct StoredKeysTests {
         }
     }
 
-    @Test("a stored secret key reaches everything of its app only; a revoked key is refused once the cache lapses", arguments: StorageEngine.allCases)
+    @Test("a stored secret key reaches everything of its app only; a revoked key is refused once the cache lapses", arguments: StorageEngine.databases)
     func secretKeyAndRevocation(engine: StorageEngine) async throws {
         try await ServedAppsTests.run(engine: engine) { screenTime, _, client in
             let created = try await Self.create(client, kind: "secret", app: ServedAppsTests.screenTime)
@@ -83,7 +83,7 @@ struct StoredKeysTests {
         }
     }
 
-    @Test("an app key with another app's Entitle-App header is refused as auth.keyOfAnotherApp: no offerings, no answers of the other app", arguments: StorageEngine.allCases)
+    @Test("an app key with another app's Entitle-App header is refused as auth.keyOfAnotherApp: no offerings, no answers of the other app", arguments: StorageEngine.databases)
     func keyOfAnotherApp(engine: StorageEngine) async throws {
         try await ServedAppsTests.run(engine: engine) { _, _, client in
             let key = try #require(try await Self.create(client, kind: "app", app: ServedAppsTests.screenTime).key)
@@ -96,7 +96,7 @@ struct StoredKeysTests {
         }
     }
 
-    @Test("an app that takes per-subscriber keys refuses app keys; public and secret keys still work", arguments: StorageEngine.allCases)
+    @Test("an app that takes per-subscriber keys refuses app keys; public and secret keys still work", arguments: StorageEngine.databases)
     func appKeysOff(engine: StorageEngine) async throws {
         try await ServedAppsTests.run(engine: engine, epilogueAppKeys: false) { screenTime, _, client in
             let key = try #require(try await Self.create(client, kind: "app", app: ServedAppsTests.epilogue).key)

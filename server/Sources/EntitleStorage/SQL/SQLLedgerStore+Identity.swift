@@ -47,12 +47,9 @@ extension SQLLedgerStore {
             }
             var anonymousFacts = try await self.rows.projection(app, anonymous, session) ?? SubscriberFacts(appUserID: anonymous)
             var knownFacts = try await self.rows.projection(app, known, session) ?? SubscriberFacts(appUserID: known)
-            let incoming = LedgerEvent(
-                id: UUID(), appUserID: known, source: .login, idempotencyKey: "merge:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
-                payload: .subscriberMerged(from: anonymous, into: known, facts: anonymousFacts))
-            let outgoing = LedgerEvent(
-                id: UUID(), appUserID: anonymous, source: .login, idempotencyKey: "merged:\(anonymous)→\(known)", signedDate: at, receivedAt: at,
-                payload: .subscriberMerged(from: anonymous, into: known, facts: nil))
+            let merge = SubscriberMerge(anonymous: anonymous, into: known, at: at, id: UUID(), outgoingID: UUID())
+            let incoming = merge.incoming(carrying: anonymousFacts)
+            let outgoing = merge.outgoing
             for event in [incoming, outgoing] {
                 _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: StoredEventRow(json: try StoredJSON.encode(event)), session)
             }

@@ -1,0 +1,15 @@
+import EntitleCore
+import Foundation
+
+/// The stores kept beside a ledger in a ``MemoryDatabase``.
+struct MemoryCompanionStores: CompanionStores {
+    let database: MemoryDatabase
+    let app: BundleID
+
+    func analyticsStore() -> any AnalyticsStore { MemoryAnalyticsStore(database: database, app: app) }
+    func setAsideStore() -> any SetAsideStore { MemorySetAsideStore(database: database, app: app) }
+    func webhookStore() -> any WebhookStore { MemoryWebhookStore(database: database, app: app) }
+    func keyStore() -> any KeyStore { MemoryKeyStore(database: database) }
+    func adminJobStore() -> any AdminJobStore { MemoryAdminJobStore(database: database, app: app) }
+    func dashboardSessionStore() -> any DashboardSessionStore { MemoryDashboardSessionStore(database: database) }
+}

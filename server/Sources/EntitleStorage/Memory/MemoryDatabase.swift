@@ -1,0 +1,49 @@
+import EntitleAnalytics
+import EntitleCore
+import Foundation
+import Synchronization
+
+/// A ledger database in memory: every app's ledger and the stores kept beside it, changed one
+/// transaction at a time under one lock, gone with the process. The third engine beside SQLite and
+/// PostgreSQL, held to the same conformance suite: for tests of services without a database, and for
+/// trying Entitle without a file (`entitle serve --database memory:`).
+public final class MemoryDatabase: Sendable {
+    struct State: Sendable {
+        /// The next ledger position, shared by every app (as the SQL engines' sequence is).
+        var nextSequence: Int64 = 1
+        /// The next webhook delivery's ID, shared by every app.
+        var nextDeliveryID: Int64 = 1
+        var ledgers: [BundleID: MemoryLedger] = [:]
+        var analytics: [BundleID: MemoryAnalytics] = [:]
+        var webhooks: [BundleID: MemoryWebhooks] = [:]
+        var setAside: [BundleID: [SetAsideEvent]] = [:]
+        var keys: [String: (key: StoredKey, hash: String)] = [:]
+        var adminJobs: [BundleID: [String: AdminJob]] = [:]
+        var dashboardSessions: [String: DashboardSession] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Runs `body` as one transaction on the whole database.
+    func transaction<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        try state.withLock { state throws(Failure) in try body(&state) }
+    }
+
+    /// Runs `body` as one transaction on `app`'s ledger, with the database's next ledger position. The
+    /// ledger's write logic can't fail halfway (it throws nothing), so a transaction is whole or absent.
+    func ledger<Result>(_ app: BundleID, _ body: (inout MemoryLedger, inout Int64) -> Result) -> Result {
+        state.withLock { state in
+            // Moved out and back, so the change is made in place rather than on a copy.
+            var ledger = state.ledgers.removeValue(forKey: app) ?? MemoryLedger()
+            defer { state.ledgers[app] = ledger }
+            return body(&ledger, &state.nextSequence)
+        }
+    }
+
+    /// Reads `app`'s ledger.
+    func read<Result, Failure: Error>(_ app: BundleID, _ body: (MemoryLedger) throws(Failure) -> Result) throws(Failure) -> Result {
+        try state.withLock { state throws(Failure) in try body(state.ledgers[app] ?? MemoryLedger()) }
+    }
+}
