@@ -2,7 +2,7 @@ import EntitleCore
 import Foundation
 
 /// One app's ledger in a database: the event log, the projections, identity, consumers' cursors and
-/// job leases (each a role a reader or a fake can name on its own), and the stores kept beside it
+/// job leases, its health (each a role a service names on its own), and the stores kept beside it
 /// (``companions``), with an SQLite and a PostgreSQL implementation.
 ///
 /// Guarantees every implementation keeps (and the conformance suite checks on each), beside each
@@ -10,7 +10,7 @@ import Foundation
 /// - A store is one app's (by bundle ID): every read and write is confined to it, so apps sharing a
 ///   database never see each other's events, subscribers, purchases or analytics.
 /// - ``migrate()`` runs before anything else reads or writes.
-public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, JobLeases {
+public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, JobLeases, LedgerHealth {
     /// The app this store reads and writes: a bundle ID, or `""` for rows written before apps existed.
     var app: BundleID { get }
 
@@ -23,11 +23,6 @@ public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerC
     /// Creates the schema or brings it to the current version. A store of an app then adopts the
     /// rows written before apps existed (schema version 4 and older): they become its app's.
     func migrate() async throws(StorageError)
-
-    /// Asks the database for one row as a read asks it (on PostgreSQL, on the calling event loop's
-    /// connection when it has them, else a pooled one), reading no table: returns when the ledger
-    /// answers reads, throws why it doesn't.
-    func ping() async throws(StorageError)
 
     /// The other stores kept in the same database (analytics, webhooks, keys…).
     var companions: any CompanionStores { get }

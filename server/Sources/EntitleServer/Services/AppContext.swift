@@ -6,8 +6,8 @@ import Logging
 /// What every service of one app shares: its part of the ledger, its catalog and resolver, the clock,
 /// the logger and the metrics. One per app a server serves; the services hold it, never a copy.
 public final class AppContext: Sendable {
-    /// The app's ledger (every role).
-    public let store: any LedgerStore
+    /// The app this context is for.
+    public let bundleID: BundleID
     public let catalog: Catalog
     let resolver: EntitlementResolver
     /// The clock every answer and event is stamped with.
@@ -29,14 +29,11 @@ public final class AppContext: Sendable {
     /// App transactions this process linked to a subscriber (each is linked once; this saves the write).
     let linkedAppTransactions = SeenOnce<String>(capacity: 50_000)
 
-    /// The app this context is for: its store's app.
-    public var bundleID: BundleID { store.app }
-
     init(
-        store: any LedgerStore, catalog: Catalog, now: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics,
+        bundleID: BundleID, setAsideStore: any SetAsideStore, catalog: Catalog, now: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics,
         ledgerReadiness: LedgerReadiness, instanceID: String = UUID().uuidString, work: OwnedWork
     ) {
-        self.store = store
+        self.bundleID = bundleID
         self.catalog = catalog
         self.resolver = EntitlementResolver(catalog: catalog)
         self.now = now
@@ -44,8 +41,8 @@ public final class AppContext: Sendable {
         self.metrics = metrics
         self.ledgerReadiness = ledgerReadiness
         self.instanceID = instanceID
-        self.setAsideStore = store.setAsideStore()
+        self.setAsideStore = setAsideStore
         self.work = work
-        self.accountTokens = AccountTokens(bundleID: store.app)
+        self.accountTokens = AccountTokens(bundleID: bundleID)
     }
 }

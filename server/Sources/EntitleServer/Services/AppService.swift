@@ -5,15 +5,28 @@ import EntitleStorage
 import Foundation
 import Logging
 
-/// A service of one app: it reads what it needs from the app's shared ``AppContext``. What every
-/// service does alike — validate a subscriber ID, find the subscriber an ID reaches, read what an
-/// answer depends on, append an event with its metrics — is written once, here.
+/// A service of one app: it reads the app's catalog, clock, logger and metrics from the shared
+/// ``AppContext``, and is given the storage roles it uses through its initialiser (no service reaches
+/// the whole ledger). What every service does alike — validate a subscriber ID, record metrics and
+/// set-aside events — is written once, here; what needs a role, in ``SubscriberReading`` and
+/// ``EventAppending``.
 protocol AppService: Sendable {
     var context: AppContext { get }
 }
 
+/// A service that answers about subscribers: it reads their projections and follows the IDs merged
+/// at log-in.
+protocol SubscriberReading: AppService {
+    var projections: any ProjectionStore { get }
+    var identity: any IdentityStore { get }
+}
+
+/// A service that appends events to the ledger (and reads the global ones, such as the open-access switch).
+protocol EventAppending: AppService {
+    var events: any EventLog { get }
+}
+
 extension AppService {
-    var store: any LedgerStore { context.store }
     var catalog: Catalog { context.catalog }
     var resolver: EntitlementResolver { context.resolver }
     var now: @Sendable () -> Date { context.now }
@@ -27,56 +40,10 @@ extension AppService {
     /// Each subscriber's appAccountToken, derived.
     var accountTokens: AccountTokens { context.accountTokens }
 
-    /// Reads the subscriber's projection and the open-access switch together (one statement), then
-    /// their households.
-    func resolutionContext(_ appUserID: AppUserID) async throws(ServiceError) -> ResolutionContext {
-        try Self.validate(appUserID)
-        let appUserID = try await canonical(appUserID)
-        let read: (facts: SubscriberFacts?, global: LedgerEvent?)
-        do {
-            read = try await store.projection(appUserID: appUserID, latestGlobalEvent: .openAccess)
-        } catch {
-            throw ServiceError(error)
-        }
-        let at = now()
-        let facts = read.facts ?? SubscriberFacts(appUserID: appUserID)
-        return ResolutionContext(
-            resolver: resolver, facts: facts, households: try await householdFacts(of: facts, at: at),
-            openAccess: Self.openAccessWindow(read.global), at: at)
-    }
-
-    /// The projections of the households the subscriber belongs to at `at`.
-    func householdFacts(of facts: SubscriberFacts, at: Date) async throws(ServiceError) -> [SubscriberFacts] {
-        var households: [SubscriberFacts] = []
-        for id in facts.householdIDs(at: at) {
-            do {
-                if let household = try await store.projection(appUserID: id) { households.append(household) }
-            } catch {
-                throw ServiceError(error)
-            }
-        }
-        return households
-    }
-
-    /// The global open-access window in force (or scheduled), if any.
-    func currentOpenAccess() async throws(ServiceError) -> OpenAccessWindow? {
-        let event: LedgerEvent?
-        do {
-            event = try await store.latestGlobalEvent(source: .openAccess)
-        } catch {
-            throw ServiceError(error)
-        }
-        return Self.openAccessWindow(event)
-    }
-
     /// The open-access window an `openAccessSet` event sets, if it is one.
     static func openAccessWindow(_ event: LedgerEvent?) -> OpenAccessWindow? {
         guard case .openAccessSet(let window)? = event?.payload else { return nil }
         return window
-    }
-
-    func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {
-        try await measuredAppend(event) { () async throws(StorageError) in try await store.append(event) }
     }
 
     /// Runs an append of `event`, recording its outcome and how long it took to be durable.
@@ -91,17 +58,6 @@ extension AppService {
         } catch {
             metrics.recordAppend(source: event.source.rawValue, outcome: "failed", duration: ContinuousClock.now - start)
             logger.error("ledger append failed", metadata: ["error.code": "\(error.code)", "event.source": "\(event.source.rawValue)"])
-            throw ServiceError(error)
-        }
-    }
-
-    /// The subscriber an ID reaches: an anonymous ID merged at log-in reaches the subscriber it was
-    /// merged into; every other ID is its own.
-    func canonical(_ appUserID: AppUserID) async throws(ServiceError) -> AppUserID {
-        guard appUserID.isAnonymous else { return appUserID }
-        do {
-            return try await store.aliasTarget(appUserID) ?? appUserID
-        } catch {
             throw ServiceError(error)
         }
     }
@@ -143,5 +99,66 @@ extension AppService {
                     "reason": "\(event.reason)",
                 ])
         }
+    }
+}
+
+extension SubscriberReading {
+    /// Reads the subscriber's projection and the open-access switch together (one statement), then
+    /// their households.
+    func resolutionContext(_ appUserID: AppUserID) async throws(ServiceError) -> ResolutionContext {
+        try Self.validate(appUserID)
+        let appUserID = try await canonical(appUserID)
+        let read: (facts: SubscriberFacts?, global: LedgerEvent?)
+        do {
+            read = try await projections.projection(appUserID: appUserID, latestGlobalEvent: .openAccess)
+        } catch {
+            throw ServiceError(error)
+        }
+        let at = now()
+        let facts = read.facts ?? SubscriberFacts(appUserID: appUserID)
+        return ResolutionContext(
+            resolver: resolver, facts: facts, households: try await householdFacts(of: facts, at: at),
+            openAccess: Self.openAccessWindow(read.global), at: at)
+    }
+
+    /// The projections of the households the subscriber belongs to at `at`.
+    func householdFacts(of facts: SubscriberFacts, at: Date) async throws(ServiceError) -> [SubscriberFacts] {
+        var households: [SubscriberFacts] = []
+        for id in facts.householdIDs(at: at) {
+            do {
+                if let household = try await projections.projection(appUserID: id) { households.append(household) }
+            } catch {
+                throw ServiceError(error)
+            }
+        }
+        return households
+    }
+
+    /// The subscriber an ID reaches: an anonymous ID merged at log-in reaches the subscriber it was
+    /// merged into; every other ID is its own.
+    func canonical(_ appUserID: AppUserID) async throws(ServiceError) -> AppUserID {
+        guard appUserID.isAnonymous else { return appUserID }
+        do {
+            return try await identity.aliasTarget(appUserID) ?? appUserID
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+}
+
+extension EventAppending {
+    /// The global open-access window in force (or scheduled), if any.
+    func currentOpenAccess() async throws(ServiceError) -> OpenAccessWindow? {
+        let event: LedgerEvent?
+        do {
+            event = try await events.latestGlobalEvent(source: .openAccess)
+        } catch {
+            throw ServiceError(error)
+        }
+        return Self.openAccessWindow(event)
+    }
+
+    func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {
+        try await measuredAppend(event) { () async throws(StorageError) in try await events.append(event) }
     }
 }

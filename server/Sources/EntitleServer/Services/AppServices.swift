@@ -39,20 +39,26 @@ public final class AppServices: Sendable {
         work: OwnedWork = OwnedWork()
     ) {
         let context = AppContext(
-            store: store, catalog: catalog, now: now, logger: logger, metrics: metrics, ledgerReadiness: ledgerReadiness, work: work)
+            bundleID: store.app, setAsideStore: store.setAsideStore(), catalog: catalog, now: now, logger: logger, metrics: metrics, ledgerReadiness: ledgerReadiness, work: work)
         self.context = context
-        subscribers = SubscriberService(context: context, offerKey: offerKey)
-        consumption = ConsumptionService(context: context, serverAPI: serverAPI)
+        // The one place that holds the whole ledger: each service is given the roles it uses.
+        subscribers = SubscriberService(context: context, events: store, projections: store, identity: store, offerKey: offerKey)
+        consumption = ConsumptionService(
+            context: context, projections: store, identity: store, cursors: store, leases: store, serverAPI: serverAPI)
         ingestion = IngestionService(
-            context: context, verifiers: verifiers, restorePolicy: restorePolicy, subscribers: subscribers, consumption: consumption)
-        admin = AdminService(context: context, subscribers: subscribers)
-        appStore = AppStoreSyncService(context: context, serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
-        webhooks = WebhookService(context: context)
-        analytics = AnalyticsService(context: context)
-        growth = GrowthService(context: context)
-        experiments = ExperimentService(context: context, analytics: analytics)
-        items = ItemService(context: context)
-        retention = RetentionService(context: context, verifiers: verifiers, offerKey: offerKey)
+            context: context, events: store, projections: store, identity: store, verifiers: verifiers, restorePolicy: restorePolicy,
+            subscribers: subscribers, consumption: consumption)
+        admin = AdminService(context: context, events: store, projections: store, identity: store, subscribers: subscribers)
+        appStore = AppStoreSyncService(
+            context: context, events: store, projections: store, identity: store, leases: store, adminJobs: store.adminJobStore(),
+            serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
+        webhooks = WebhookService(
+            context: context, events: store, projections: store, identity: store, cursors: store, leases: store, webhookStore: store.webhookStore())
+        analytics = AnalyticsService(context: context, events: store, health: store, analytics: store.analyticsStore())
+        growth = GrowthService(context: context, events: store, projections: store, identity: store)
+        experiments = ExperimentService(context: context, events: store, projections: store, identity: store, analytics: analytics)
+        items = ItemService(context: context, events: store, projections: store, identity: store)
+        retention = RetentionService(context: context, projections: store, identity: store, verifiers: verifiers, offerKey: offerKey)
     }
 
     /// The app these services are for.

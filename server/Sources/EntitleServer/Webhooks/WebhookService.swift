@@ -7,15 +7,33 @@ import Logging
 
 /// Webhooks: the app's endpoints and deliveries, derived from the ledger by a consumer with a durable
 /// cursor (``publishWebhooks(holder:)``) and sent by ``WebhookSender``.
-public struct WebhookService: AppService {
+public struct WebhookService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
+    /// Its ledger consumer's durable cursor.
+    let cursors: any ConsumerCursors
+    /// The leases of its background jobs.
+    let leases: any JobLeases
+    /// The app's endpoints, deliveries and schedule.
+    public let webhookStore: any WebhookStore
     /// The webhooks' leases this instance holds.
     let heldLeases = HeldLeases()
     /// The webhook snapshots this instance stored last, while it publishes.
     let webhookSnapshots = WebhookSnapshotCache()
 
-    init(context: AppContext) {
+    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, cursors: any ConsumerCursors, leases: any JobLeases, webhookStore: any WebhookStore) {
         self.context = context
+        self.events = events
+        self.projections = projections
+        self.identity = identity
+        self.cursors = cursors
+        self.leases = leases
+        self.webhookStore = webhookStore
     }
 
     /// The ledger consumer webhooks are derived by.
@@ -37,7 +55,7 @@ public struct WebhookService: AppService {
         // Publishing without a break is what keeps the snapshots this instance stored current.
         if job == Self.webhookJob, (heldLeases.kept(job, holder: holder)?.until ?? .distantPast) <= at { webhookSnapshots.forget() }
         do {
-            let lease = try await store.acquireJob(job, holder: holder, now: at, until: at + duration)
+            let lease = try await leases.acquireJob(job, holder: holder, now: at, until: at + duration)
             heldLeases.keep(lease, job: job, holder: holder)
             if job == Self.webhookJob { metrics.recordWebhookPublisher(app: bundleID, holding: lease != nil) }
             return lease
@@ -49,13 +67,10 @@ public struct WebhookService: AppService {
     /// Releases the webhooks' leases this instance holds, for another instance to take over at once.
     public func releaseWebhookLeases() async {
         for lease in heldLeases.takeAll() {
-            try? await store.completeJob(lease, mark: nil)
+            try? await leases.completeJob(lease, mark: nil)
             if lease.job == Self.webhookJob { metrics.recordWebhookPublisher(app: bundleID, holding: false) }
         }
     }
-
-    /// The app's webhooks: endpoints, deliveries, the schedule.
-    public var webhookStore: any WebhookStore { store.webhookStore() }
 
     /// Derives what happened since the last pass into deliveries for the app's endpoints: every ledger
     /// event past the webhooks' durable cursor (and the changes time brought before it), then the
@@ -81,7 +96,7 @@ public struct WebhookService: AppService {
             do {
                 // The first pass starts with the events since the first endpoint was added (now, without
                 // one): earlier history is the "before" of each subscriber's next change.
-                batch = try await store.consumerEvents(
+                batch = try await cursors.consumerEvents(
                     Self.webhookConsumer, limit: Self.webhookBatchSize, since: endpoints.map(\.createdAt).min() ?? now())
             } catch {
                 throw ServiceError(error)

@@ -84,7 +84,7 @@ struct WebhookStep {
     private mutating func read(_ events: [(sequence: Int64, event: LedgerEvent)], cursorAt position: Int64) async throws(ServiceError) {
         guard let last = events.last?.sequence else { return }
         do {
-            stored.owners = try await service.store.owners(
+            stored.owners = try await service.identity.owners(
                 originalTransactionIDs: Set(events.compactMap { $0.event.appUserID == nil ? $0.event.originalTransactionID : nil }))
             var subscribers = Set<AppUserID>()
             for (sequence, event) in events {
@@ -92,10 +92,10 @@ struct WebhookStep {
                 subscribers.insert(appUserID)
                 stored.events[appUserID, default: []].append((sequence, event))
             }
-            for later in try await service.store.events(appUserIDs: subscribers, after: last) {
+            for later in try await service.events.events(appUserIDs: subscribers, after: last) {
                 stored.events[later.appUserID, default: []].append((later.sequence, later.event))
             }
-            stored.projections = try await service.store.projections(appUserIDs: subscribers)
+            stored.projections = try await service.projections.projections(appUserIDs: subscribers)
             if let arrived = events.map(\.event.receivedAt).max() {
                 stored.due = Dictionary(grouping: try await service.webhookStore.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
             }
@@ -332,7 +332,7 @@ struct WebhookStep {
     private mutating func history(of appUserID: AppUserID) async throws(ServiceError) -> [LedgerEvent] {
         if let known = histories[appUserID] { return known }
         do {
-            let events = try await service.store.events(appUserID: appUserID)
+            let events = try await service.events.events(appUserID: appUserID)
             histories[appUserID] = events
             return events
         } catch {

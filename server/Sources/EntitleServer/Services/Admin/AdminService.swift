@@ -6,8 +6,14 @@ import Logging
 
 /// Support and admin work on subscribers: grants, overrides, open access, households, the timeline,
 /// look-ups and search.
-public struct AdminService: AppService {
+public struct AdminService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
     /// The subscriber each change answers with.
     let subscribers: SubscriberService
 
@@ -76,7 +82,7 @@ public struct AdminService: AppService {
         }
         let id = UUID()
         do {
-            _ = try await store.append(LedgerEvent(
+            _ = try await events.append(LedgerEvent(
                 id: id, appUserID: nil, source: .openAccess, idempotencyKey: "open-access:\(id.uuidString)", signedDate: at, receivedAt: at,
                 payload: .openAccessSet(window)))
         } catch {
@@ -106,7 +112,7 @@ public struct AdminService: AppService {
     public func timeline(appUserID: AppUserID) async throws(ServiceError) -> [LedgerEvent] {
         try Self.validate(appUserID)
         do {
-            return try await store.events(appUserID: appUserID)
+            return try await events.events(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }
@@ -116,8 +122,8 @@ public struct AdminService: AppService {
     public func lookup(originalTransactionID: OriginalTransactionID) async throws(ServiceError) -> PurchaseLookup {
         do {
             return PurchaseLookup(
-                originalTransactionID: originalTransactionID, owner: try await store.owner(originalTransactionID: originalTransactionID),
-                heldEvents: try await store.heldEvents(originalTransactionID: originalTransactionID).count)
+                originalTransactionID: originalTransactionID, owner: try await identity.owner(originalTransactionID: originalTransactionID),
+                heldEvents: try await events.heldEvents(originalTransactionID: originalTransactionID).count)
         } catch {
             throw ServiceError(error)
         }
@@ -127,8 +133,8 @@ public struct AdminService: AppService {
     /// the purchase whose original transaction ID `query` is.
     public func searchSubscribers(_ query: String, limit: Int = 50) async throws(ServiceError) -> SubscriberSearch {
         do {
-            let owner = try await store.owner(originalTransactionID: OriginalTransactionID(query))
-            let matches = try await store.subscriberIDs(startingWith: query, limit: limit)
+            let owner = try await identity.owner(originalTransactionID: OriginalTransactionID(query))
+            let matches = try await projections.subscriberIDs(startingWith: query, limit: limit)
             return SubscriberSearch(query: query, matches: matches, purchaseOwner: owner)
         } catch {
             throw ServiceError(error)
@@ -145,7 +151,7 @@ public struct AdminService: AppService {
         var read = 0
         do {
             while listed.count < limit, read < scanned {
-                let page = try await store.recentSubscribers(limit: min(200, scanned - read), after: cursor)
+                let page = try await projections.recentSubscribers(limit: min(200, scanned - read), after: cursor)
                 for subscriber in page {
                     let access = resolver.resolve(subscriber.facts, at: at)
                     let purchases = access.subscriptions.map { SubscriberListing.Purchase(productID: $0.productID, state: $0.state) }
@@ -169,7 +175,7 @@ public struct AdminService: AppService {
         let appUserID = try await canonical(appUserID)
         let id = UUID()
         do {
-            _ = try await store.append(LedgerEvent(
+            _ = try await events.append(LedgerEvent(
                 id: id, appUserID: appUserID, source: .admin, idempotencyKey: "admin:\(id.uuidString)", signedDate: at, receivedAt: at, payload: payload))
         } catch {
             throw ServiceError(error)

@@ -5,7 +5,7 @@ extension AnalyticsService {
     /// is under way: what `/metrics` reports as gauges when scraped.
     public func ledgerBacklog() async throws(ServiceError) -> (heldEvents: Int, analyticsPending: Int, recomputing: Bool) {
         do {
-            return (try await store.heldEventCount(), try await analytics.pendingAnalytics(), try await analytics.recomputeUnderWay())
+            return (try await events.heldEventCount(), try await analytics.pendingAnalytics(), try await analytics.recomputeUnderWay())
         } catch {
             throw ServiceError(error)
         }
@@ -15,7 +15,7 @@ extension AnalyticsService {
     /// doesn't: what `/ready` asks.
     public func checkLedger() async throws(ServiceError) {
         do {
-            try await store.ping()
+            try await health.ping()
         } catch {
             throw ServiceError(error)
         }

@@ -7,14 +7,20 @@ import Logging
 
 /// Analytics: the aggregates kept up to date from the ledger (refresh, recompute), the reports, and
 /// the events analytics set aside.
-public struct AnalyticsService: AppService {
+public struct AnalyticsService: EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// Whether the ledger answers reads.
+    let health: any LedgerHealth
     /// The analytics aggregates, kept in the ledger's database.
     let analytics: any AnalyticsStore
 
-    init(context: AppContext) {
+    init(context: AppContext, events: any EventLog, health: any LedgerHealth, analytics: any AnalyticsStore) {
         self.context = context
-        self.analytics = context.store.analyticsStore()
+        self.events = events
+        self.health = health
+        self.analytics = analytics
     }
 
     /// The longest range a report covers, in days.
@@ -159,7 +165,7 @@ public struct AnalyticsService: AppService {
         try Self.validate(appUserID)
         let events: [LedgerEvent]
         do {
-            events = try await store.events(appUserID: appUserID)
+            events = try await self.events.events(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }

@@ -36,7 +36,7 @@ extension AppStoreSyncService {
         let end = now()
         let lease: JobLease?
         do {
-            lease = try await store.acquireJob(Self.reconciliationJob, holder: holder, now: end, until: end + Self.reconciliationLease)
+            lease = try await leases.acquireJob(Self.reconciliationJob, holder: holder, now: end, until: end + Self.reconciliationLease)
         } catch {
             throw ServiceError(error)
         }
@@ -57,14 +57,14 @@ extension AppStoreSyncService {
             try await checkUnsettledPurchases(serverAPI, at: end, holder: holder, into: &report)
             try await checkHeldPurchases(serverAPI, into: &report)
             do {
-                try await store.completeJob(lease, mark: end)
+                try await leases.completeJob(lease, mark: end)
             } catch {
                 throw ServiceError(error)
             }
         } catch {
             if Task.isCancelled {
                 // In a task of its own: this one's cancellation would cut the release short too.
-                await Task { [store] in try? await store.completeJob(lease, mark: nil) }.value
+                await Task { [leases] in try? await leases.completeJob(lease, mark: nil) }.value
             } else {
                 metrics.recordReconciliation(app: bundleID, outcome: "failed")
             }
@@ -90,7 +90,7 @@ extension AppStoreSyncService {
         let at = now()
         let renewed: JobLease?
         do {
-            renewed = try await store.acquireJob(Self.reconciliationJob, holder: holder, now: at, until: at + Self.reconciliationLease)
+            renewed = try await leases.acquireJob(Self.reconciliationJob, holder: holder, now: at, until: at + Self.reconciliationLease)
         } catch {
             throw ServiceError(error)
         }
@@ -146,7 +146,7 @@ extension AppStoreSyncService {
             try await renewReconciliationLease(holder: holder)
             let page: [(appUserID: AppUserID, facts: SubscriberFacts)]
             do {
-                page = try await store.projections(after: cursor, limit: Self.reconciliationPage)
+                page = try await projections.projections(after: cursor, limit: Self.reconciliationPage)
             } catch {
                 throw ServiceError(error)
             }
@@ -219,7 +219,7 @@ extension AppStoreSyncService {
     private func checkHeldPurchases(_ serverAPI: AppStoreServerAPIClient, into report: inout ReconciliationReport) async throws(ServiceError) {
         let held: [OriginalTransactionID]
         do {
-            held = try await store.heldPurchases()
+            held = try await events.heldPurchases()
         } catch {
             throw ServiceError(error)
         }
@@ -237,7 +237,7 @@ extension AppStoreSyncService {
             var owner: AppUserID?
             for token in Set(history.compactMap(\.appAccountToken)) where owner == nil {
                 do {
-                    owner = try await store.accountTokenOwner(token)
+                    owner = try await identity.accountTokenOwner(token)
                 } catch {
                     throw ServiceError(error)
                 }

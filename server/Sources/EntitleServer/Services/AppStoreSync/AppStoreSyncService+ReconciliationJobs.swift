@@ -20,7 +20,7 @@ extension AppStoreSyncService {
             throw ServiceError(.appStoreNotConfigured, "\(bundleID) has no App Store Server API key (--app-store-key)")
         }
         let job = AdminJob(id: "job_" + UUID().uuidString.lowercased(), kind: Self.reconciliationJobKind, state: .running, holder: instanceID, createdAt: now())
-        let jobs = store.adminJobStore()
+        let jobs = adminJobs
         do {
             try await jobs.insertJob(job)
         } catch {
@@ -80,7 +80,7 @@ extension AppStoreSyncService {
     public func reconciliationJob(id: String) async throws(ServiceError) -> AdminJob {
         let job: AdminJob?
         do {
-            job = try await store.adminJobStore().job(id: id)
+            job = try await adminJobs.job(id: id)
         } catch {
             throw ServiceError(error)
         }

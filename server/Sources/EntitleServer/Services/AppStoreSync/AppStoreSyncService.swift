@@ -7,8 +7,18 @@ import Logging
 
 /// Keeping the ledger in step with Apple's App Store Server API: reconciliation passes (and the jobs
 /// requests start), look-ups by transaction or order ID, refreshing a subscriber, renewal extensions.
-public struct AppStoreSyncService: AppService {
+public struct AppStoreSyncService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
+    /// The leases of its background jobs.
+    let leases: any JobLeases
+    /// Admin jobs a request starts and the caller polls.
+    let adminJobs: any AdminJobStore
     /// Apple's App Store Server API for this app, when configured.
     let serverAPI: AppStoreServerAPIClient?
     /// What Apple answers goes through the same path as what the app submits.
@@ -77,7 +87,7 @@ extension AppStoreSyncService {
         let appUserID = try await canonical(appUserID)
         let serverAPI = try requireServerAPI()
         do {
-            return (appUserID, serverAPI, try await store.projection(appUserID: appUserID))
+            return (appUserID, serverAPI, try await projections.projection(appUserID: appUserID))
         } catch {
             throw ServiceError(error)
         }
@@ -99,7 +109,7 @@ extension AppStoreSyncService {
             let original = transaction.purchaseChain ?? ""
             let owner: AppUserID?
             do {
-                owner = try await store.owner(originalTransactionID: original)
+                owner = try await identity.owner(originalTransactionID: original)
             } catch {
                 throw ServiceError(error)
             }
@@ -123,7 +133,7 @@ extension AppStoreSyncService {
         let serverAPI = try requireServerAPI()
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: appUserID)
+            facts = try await projections.projection(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }

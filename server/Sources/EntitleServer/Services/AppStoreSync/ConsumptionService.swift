@@ -7,8 +7,16 @@ import Logging
 
 /// Answers Apple's CONSUMPTION_REQUEST notifications with Send Consumption Information, from what the
 /// ledger knows, when the app opted in (`consumptionPolicy`) and has a key.
-public struct ConsumptionService: AppService {
+public struct ConsumptionService: SubscriberReading {
     let context: AppContext
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
+    /// Its ledger consumer's durable cursor.
+    let cursors: any ConsumerCursors
+    /// The leases of its background jobs.
+    let leases: any JobLeases
     /// Apple's App Store Server API for this app, when configured.
     let serverAPI: AppStoreServerAPIClient?
 
@@ -32,7 +40,7 @@ public struct ConsumptionService: AppService {
         let start = now()
         let lease: JobLease?
         do {
-            lease = try await store.acquireJob(Self.consumptionJob, holder: holder, now: start, until: start + 300)
+            lease = try await leases.acquireJob(Self.consumptionJob, holder: holder, now: start, until: start + 300)
         } catch {
             throw ServiceError(error)
         }
@@ -44,7 +52,7 @@ public struct ConsumptionService: AppService {
             outcome = .failure(error)
         }
         // In a task of its own: shutdown cancelling this one would cut the release short too.
-        await Task { [store] in try? await store.completeJob(lease, mark: nil) }.value
+        await Task { [leases] in try? await leases.completeJob(lease, mark: nil) }.value
         return try outcome.get()
     }
 
@@ -53,7 +61,7 @@ public struct ConsumptionService: AppService {
         while true {
             let batch: (position: Int64, events: [(sequence: Int64, event: LedgerEvent)])
             do {
-                batch = try await store.consumerEvents(Self.consumptionConsumer, limit: 200, since: now() - Self.consumptionWindow)
+                batch = try await cursors.consumerEvents(Self.consumptionConsumer, limit: 200, since: now() - Self.consumptionWindow)
             } catch {
                 throw ServiceError(error)
             }
@@ -98,7 +106,7 @@ public struct ConsumptionService: AppService {
             await recordSetAside(setAside)
             let moved: Bool
             do {
-                moved = try await store.advanceConsumer(Self.consumptionConsumer, from: batch.position, to: processed)
+                moved = try await cursors.advanceConsumer(Self.consumptionConsumer, from: batch.position, to: processed)
             } catch {
                 throw ServiceError(error)
             }
@@ -117,8 +125,8 @@ public struct ConsumptionService: AppService {
         let owner: AppUserID?
         let facts: SubscriberFacts?
         do {
-            owner = try await appUserID.asyncOr { () async throws(StorageError) in try await store.owner(originalTransactionID: original) }
-            facts = try await owner.asyncFlatMap { id async throws(StorageError) in try await store.projection(appUserID: id) }
+            owner = try await appUserID.asyncOr { () async throws(StorageError) in try await identity.owner(originalTransactionID: original) }
+            facts = try await owner.asyncFlatMap { id async throws(StorageError) in try await projections.projection(appUserID: id) }
         } catch {
             throw ServiceError(error)
         }

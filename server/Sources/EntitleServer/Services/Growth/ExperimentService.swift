@@ -7,12 +7,21 @@ import Logging
 /// Experiments on offerings (docs/growth.md): their definitions, kept as global ledger events (each
 /// change the whole experiment anew), the offering each subscriber is served with their enrolment
 /// recorded once, and the results from the analytics aggregates.
-public struct ExperimentService: AppService {
+public struct ExperimentService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
     let analytics: AnalyticsService
 
-    init(context: AppContext, analytics: AnalyticsService) {
+    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, analytics: AnalyticsService) {
         self.context = context
+        self.events = events
+        self.projections = projections
+        self.identity = identity
         self.analytics = analytics
     }
 
@@ -20,7 +29,7 @@ public struct ExperimentService: AppService {
     public func experiments() async throws(ServiceError) -> [Experiment] {
         let events: [LedgerEvent]
         do {
-            events = try await store.globalEvents(source: .experiment)
+            events = try await self.events.globalEvents(source: .experiment)
         } catch {
             throw ServiceError(error)
         }

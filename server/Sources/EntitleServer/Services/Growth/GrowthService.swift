@@ -5,11 +5,20 @@ import Logging
 
 /// Growth: what the app's paywalls did, recorded on the ledger so funnels recount from it
 /// (docs/growth.md).
-public struct GrowthService: AppService {
+public struct GrowthService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
 
-    init(context: AppContext) {
+    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore) {
         self.context = context
+        self.events = events
+        self.projections = projections
+        self.identity = identity
     }
 
     /// How long after the server's now a device may date an event (its clock may run ahead).

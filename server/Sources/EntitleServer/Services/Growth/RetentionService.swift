@@ -12,13 +12,19 @@ import Logging
 /// another plan of the group, or a promotional offer signed with the app's in-app purchase key for a
 /// customer the offer's eligibility rule admits. No rule: an empty answer, and Apple shows the app's
 /// default message, if any.
-public struct RetentionService: AppService {
+public struct RetentionService: SubscriberReading {
     let context: AppContext
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
     let verifiers: [SignedDataVerifier]
     let offerKey: InAppPurchaseKey?
 
-    init(context: AppContext, verifiers: [SignedDataVerifier], offerKey: InAppPurchaseKey?) {
+    init(context: AppContext, projections: any ProjectionStore, identity: any IdentityStore, verifiers: [SignedDataVerifier], offerKey: InAppPurchaseKey?) {
         self.context = context
+        self.projections = projections
+        self.identity = identity
         self.verifiers = verifiers
         self.offerKey = offerKey
     }
@@ -86,8 +92,8 @@ public struct RetentionService: AppService {
     /// The facts of the subscriber who owns the purchase chain, if one does.
     private func customer(of original: OriginalTransactionID) async throws(ServiceError) -> SubscriberFacts? {
         do {
-            guard let owner = try await store.owner(originalTransactionID: original) else { return nil }
-            return try await store.projection(appUserID: owner)
+            guard let owner = try await identity.owner(originalTransactionID: original) else { return nil }
+            return try await projections.projection(appUserID: owner)
         } catch {
             throw ServiceError(error)
         }

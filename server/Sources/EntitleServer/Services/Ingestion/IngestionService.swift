@@ -7,8 +7,14 @@ import Logging
 
 /// Ingestion: verifies what Apple signed (a notification, a transaction the app submits), appends it
 /// to the ledger idempotently, and links the purchase to its subscriber.
-public struct IngestionService: AppService {
+public struct IngestionService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
     /// One verifier per accepted environment, tried in order.
     let verifiers: [SignedDataVerifier]
     let restorePolicy: RestorePolicy
@@ -18,10 +24,13 @@ public struct IngestionService: AppService {
     let consumption: ConsumptionService
 
     init(
-        context: AppContext, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy, subscribers: SubscriberService,
+        context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy, subscribers: SubscriberService,
         consumption: ConsumptionService
     ) {
         self.context = context
+        self.events = events
+        self.projections = projections
+        self.identity = identity
         self.verifiers = verifiers
         self.restorePolicy = restorePolicy
         self.subscribers = subscribers
@@ -89,7 +98,7 @@ public struct IngestionService: AppService {
         let original = OriginalTransactionID(transaction.originalTransactionId ?? transactionID)
         let owner: AppUserID?
         do {
-            owner = try await store.owner(originalTransactionID: original)
+            owner = try await identity.owner(originalTransactionID: original)
         } catch {
             throw ServiceError(error)
         }
@@ -101,7 +110,7 @@ public struct IngestionService: AppService {
                     .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
             case .transferToNewest:
                 do {
-                    _ = try await store.transfer(originalTransactionID: original, to: appUserID, at: now())
+                    _ = try await identity.transfer(originalTransactionID: original, to: appUserID, at: now())
                 } catch {
                     throw ServiceError(error)
                 }
@@ -118,7 +127,7 @@ public struct IngestionService: AppService {
         // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
         if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
             do {
-                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+                _ = try await identity.registerAccountToken(token, appUserID: appUserID, at: now())
             } catch {
                 throw ServiceError(error)
             }

@@ -10,11 +10,20 @@ import Logging
 /// (from any number of server instances) can't both take the last place. Which items a lower limit
 /// pauses is not stored: every answer computes it from the registry and the access of the moment
 /// (``ItemStatus``), so a downgrade or a lapse pauses the same items everywhere and an upgrade resumes them.
-public struct ItemService: AppService {
+public struct ItemService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
 
-    init(context: AppContext) {
+    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore) {
         self.context = context
+        self.events = events
+        self.projections = projections
+        self.identity = identity
     }
 
     /// The outcome of a registration: the item when it is registered (now or before), and the access
@@ -46,7 +55,7 @@ public struct ItemService: AppService {
         }
         let event = Self.event(appUserID, ItemChange(limit: limit, itemID: itemID, action: .register, name: name, at: at))
         let outcome = try await measuredAppend(event) { () async throws(StorageError) in
-            try await self.store.append(event) { facts in
+            try await self.events.append(event) { facts in
                 let items = facts.registeredItems(limit: limit)
                 return items.contains { $0.id == itemID } || context.resolve(facts).access(limit, usage: items.count + 1).isAllowed
             }

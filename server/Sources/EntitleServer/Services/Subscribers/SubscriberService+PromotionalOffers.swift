@@ -26,7 +26,7 @@ extension SubscriberService {
         }
         let facts: SubscriberFacts?
         do {
-            facts = try await store.projection(appUserID: appUserID)
+            facts = try await projections.projection(appUserID: appUserID)
         } catch {
             throw ServiceError(error)
         }

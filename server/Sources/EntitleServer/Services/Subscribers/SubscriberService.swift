@@ -7,15 +7,24 @@ import Logging
 
 /// The subscribers' side: answers (the subscriber, access, usage), what the app records for them
 /// (trial start, Ask to Buy, attributes, usage, appAccountTokens), and identity (log-in).
-public struct SubscriberService: AppService {
+public struct SubscriberService: SubscriberReading, EventAppending {
     let context: AppContext
+    /// The event log it appends to.
+    let events: any EventLog
+    /// The subscribers' projections it reads.
+    let projections: any ProjectionStore
+    /// Who owns what: purchases, tokens, merged IDs.
+    let identity: any IdentityStore
     /// The app backend's log-in token keys, when its entitlements file lists them.
     let logInTokens: LogInTokenVerifier?
     /// The key promotional offers are signed with, when configured.
     let offerKey: InAppPurchaseKey?
 
-    init(context: AppContext, offerKey: InAppPurchaseKey?) {
+    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, offerKey: InAppPurchaseKey?) {
         self.context = context
+        self.events = events
+        self.projections = projections
+        self.identity = identity
         // Keys that don't parse are refused when the server starts (``buildApplication``).
         self.logInTokens = context.catalog.logInTokens.flatMap { try? LogInTokenVerifier(policy: $0, app: context.bundleID) }
         self.offerKey = offerKey
@@ -30,7 +39,7 @@ public struct SubscriberService: AppService {
         let token = accountTokens.token(for: appUserID)
         if accountTokens.needsRegistering(appUserID) {
             do {
-                _ = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+                _ = try await identity.registerAccountToken(token, appUserID: appUserID, at: now())
             } catch {
                 accountTokens.forget(appUserID)
                 throw ServiceError(error)
@@ -62,7 +71,7 @@ public struct SubscriberService: AppService {
         let appUserID = try await canonical(appUserID)
         let outcome: AccountTokenRegistration
         do {
-            outcome = try await store.registerAccountToken(token, appUserID: appUserID, at: now())
+            outcome = try await identity.registerAccountToken(token, appUserID: appUserID, at: now())
         } catch {
             throw ServiceError(error)
         }
@@ -76,7 +85,7 @@ public struct SubscriberService: AppService {
     public func isKnown(appUserID: AppUserID) async throws(ServiceError) -> Bool {
         try Self.validate(appUserID)
         do {
-            return try await store.projection(appUserID: appUserID) != nil
+            return try await projections.projection(appUserID: appUserID) != nil
         } catch {
             throw ServiceError(error)
         }
@@ -132,7 +141,7 @@ public struct SubscriberService: AppService {
         var current: [String: String] = [:]
         if values.keys.contains(where: { SubscriberAttribute(rawValue: $0) == nil }) {
             do {
-                current = try await store.projection(appUserID: appUserID)?.attributes ?? [:]
+                current = try await projections.projection(appUserID: appUserID)?.attributes ?? [:]
             } catch {
                 throw ServiceError(error)
             }
@@ -178,7 +187,7 @@ public struct SubscriberService: AppService {
         // The quota is checked against the projection inside the append's transaction: concurrent
         // uses (from any number of server instances) can't both take the last unit.
         let outcome = try await measuredAppend(event) { () async throws(StorageError) in
-            try await self.store.append(event) { facts in
+            try await self.events.append(event) { facts in
                 context.resolve(facts).access(feature, usage: amount).isAllowed
             }
         }
@@ -211,7 +220,7 @@ public struct SubscriberService: AppService {
         }
         let outcome: MergeOutcome
         do {
-            outcome = try await store.merge(anonymous: anonymous, into: known, at: now())
+            outcome = try await identity.merge(anonymous: anonymous, into: known, at: now())
         } catch {
             throw ServiceError(error)
         }
