@@ -3,6 +3,7 @@ import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
 import Foundation
+import Logging
 import PostgresNIO
 import Testing
 
@@ -58,9 +59,22 @@ struct PostgresURLTests {
         ("postgres://entitle:pw-never-shown@db.internal:6543/ledger?sslmode=verify-full", "PostgreSQL on db.internal:6543 (TLS, sslmode=verify-full)"),
         ("postgres://entitle:pw-never-shown@/ledger?host=/var/run/postgresql&sslmode=require", "PostgreSQL on /var/run/postgresql/.s.PGSQL.5432"),
         ("sqlite:entitle-data/entitle.sqlite", "sqlite:entitle-data/entitle.sqlite"),
+        ("memory:", "memory: (kept until the process ends)"),
     ])
     func described(_ url: String, _ description: String) throws {
         #expect(try LedgerDatabase(url: url).description == description)
+    }
+
+    @Test("memory: opens a ledger in memory that appends and reads; anything after the colon is refused", arguments: ["memory:", "memory:x", "memory"])
+    func memory(_ url: String) async throws {
+        guard url == "memory:" else {
+            #expect { try LedgerDatabase(url: url) } throws: { ($0 as? StorageError)?.code == .invalidURL }
+            return
+        }
+        let connection = try await LedgerConnection.open(try LedgerDatabase(url: url), logger: Logger(label: "entitle.tests.memory"))
+        #expect(connection.store is MemoryLedgerStore)
+        _ = try await connection.store.append(LedgerEvents.admin(1, appUserID: "u1", at: ReferenceTime.start, .appTrialStarted(at: ReferenceTime.start)))
+        #expect(try await connection.store.events(appUserID: "u1").count == 1)
     }
 
     @Test("a refused URL's message never shows its password", arguments: [

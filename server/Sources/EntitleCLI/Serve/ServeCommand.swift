@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The address to listen on.") var host: String?
     @Option(help: "The port to listen on.") var port: Int?
-    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database?sslmode=disable") var database: String?
+    @Option(help: "sqlite:PATH, postgres://user:password@host:port/database?sslmode=disable, or memory: (nothing kept when it stops)") var database: String?
     @Option(help: "An app folder with entitlements.json and its .storekit file; repeatable, one per app (the first is the primary app).", completion: .directory)
     var catalog: [String] = []
     @Option(name: .customLong("bundle-id"), help: "The app's bundle identifier (defaults to the catalog's).") var bundleID: String?

@@ -29,11 +29,12 @@ public struct LedgerConnection: Sendable {
     /// then the store's closing on graceful shutdown.
     public var services: [any Service] { databaseServices + [LedgerClosing(store: store)] }
 
-    /// How many sessions the database runs at once: PostgreSQL's pool size; SQLite's writer and reader.
+    /// How many sessions the database runs at once: PostgreSQL's pool size; SQLite's writer and reader; memory's one lock.
     public static func sessionCapacity(_ database: LedgerDatabase) -> Int {
         switch database {
         case .sqlite: 2
         case .postgres(let configuration, _): configuration.options.maximumConnections
+        case .memory: 1
         }
     }
 
@@ -49,6 +50,8 @@ public struct LedgerConnection: Sendable {
         case .sqlite(let path):
             let store = try await SQLiteLedgerStore.openUnmigrated(path: path, logger: logger, observer: observer)
             return LedgerConnection(store: store, databaseServices: [])
+        case .memory:
+            return LedgerConnection(store: MemoryLedgerStore(), databaseServices: [])
         case .postgres(let configuration, let tls):
             try await PostgresStartupCheck(configuration: configuration, tls: tls, patience: startupPatience, clock: clock, logger: logger).run()
             let group = MultiThreadedEventLoopGroup.singleton

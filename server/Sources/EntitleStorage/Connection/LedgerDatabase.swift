@@ -1,14 +1,18 @@
 import Foundation
 import PostgresNIO
 
-/// Where a ledger lives, read from a database URL: `sqlite:PATH` or
-/// `postgres://user:password@host:port/database?sslmode=disable` (or another `sslmode`: ``PostgresTLS``).
+/// Where a ledger lives, read from a database URL: `sqlite:PATH`,
+/// `postgres://user:password@host:port/database?sslmode=disable` (or another `sslmode`: ``PostgresTLS``),
+/// or `memory:` (nothing kept after the process ends).
 public enum LedgerDatabase: Sendable, CustomStringConvertible {
     /// The embedded engine: one SQLite file (created with its folder when missing).
     case sqlite(path: String)
     /// PostgreSQL, shared by any number of server instances; `tls` is the configuration's own TLS,
     /// for the connection made before the pool opens (``PostgresStartupCheck``).
     case postgres(PostgresClient.Configuration, tls: PostgresTLS = .disable)
+    /// A ledger in this process's memory (``MemoryDatabase``): for trying Entitle and for tests; what it
+    /// holds is gone when the process ends.
+    case memory
 
     /// Parses a database URL; any other form is `storage.invalidURL`.
     public init(url: String) throws(StorageError) {
@@ -19,12 +23,14 @@ public enum LedgerDatabase: Sendable, CustomStringConvertible {
         } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
             let settings = try PostgresLedgerStore.settings(url: url)
             self = .postgres(settings.configuration, tls: settings.tls)
+        } else if url == "memory:" {
+            self = .memory
         } else {
-            throw StorageError(.invalidURL, "the database is sqlite:PATH or a postgres:// URL")
+            throw StorageError(.invalidURL, "the database is sqlite:PATH, a postgres:// URL or memory:")
         }
     }
 
-    /// The folder an embedded ledger keeps its file in; `nil` for PostgreSQL.
+    /// The folder an embedded ledger keeps its file in; `nil` for PostgreSQL and memory.
     public var folder: URL? {
         guard case .sqlite(let path) = self else { return nil }
         return URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -38,6 +44,7 @@ public enum LedgerDatabase: Sendable, CustomStringConvertible {
         case .postgres(let configuration, let tls):
             "PostgreSQL on \(PostgresLedgerStore.server(configuration))"
                 + (tls.mode == .disable ? "" : " (TLS, sslmode=\(tls.mode.rawValue))")
+        case .memory: "memory: (kept until the process ends)"
         }
     }
 }
