@@ -37,7 +37,7 @@ struct WebhookDeliveryTests {
     /// A pass as the server's worker makes it: publish, then send.
     static func pass(_ service: AppServices, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), holder: String = "test") async throws {
         _ = try await service.webhooks.publishWebhooks(holder: holder)
-        _ = try await WebhookSender(client: HTTPClient.shared, policy: policy).deliver(service.webhooks, holder: holder)
+        _ = try await WebhookSender(client: HTTPClient.shared, policy: policy).deliver(service.webhooks.deliveryTarget, holder: holder)
     }
 
     static func endpoint(_ url: URL, app: String, at: Date, types: [String] = []) -> WebhookEndpoint {
@@ -181,7 +181,7 @@ struct WebhookDeliveryTests {
                 let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "parent-1", status: nil, limit: 10).reversed()
                 #expect(written.count == 2)
                 receiver.hold()
-                let sending = Task { try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks, holder: "test") }
+                let sending = Task { try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks.deliveryTarget, holder: "test") }
                 for _ in 0..<6_000 where receiver.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
                 try #require(!receiver.requests.isEmpty, "nothing was sent")
                 // Graceful shutdown cancels the worker's task while the endpoint has not answered.
@@ -198,7 +198,7 @@ struct WebhookDeliveryTests {
                 let endpoint = try #require(try await service.webhooks.webhookStore.endpoint(id: "we_test"))
                 #expect(endpoint.consecutiveFailures == 0 && endpoint.pausedUntil == nil)
                 // Not resting: the next pass, at the same instant, sends both, the cut one with its event ID.
-                _ = try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks, holder: "test")
+                _ = try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks.deliveryTarget, holder: "test")
                 #expect(try receiver.accepted.map(Self.event).map(\.id) == written.map(\.eventID))
                 for delivery in written {
                     let attempts = try await service.webhooks.webhookStore.attempts(deliveryID: delivery.id)

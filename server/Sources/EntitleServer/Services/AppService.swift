@@ -40,12 +40,6 @@ extension AppService {
     /// Each subscriber's appAccountToken, derived.
     var accountTokens: AccountTokens { context.accountTokens }
 
-    /// The open-access window an `openAccessSet` event sets, if it is one.
-    static func openAccessWindow(_ event: LedgerEvent?) -> OpenAccessWindow? {
-        guard case .openAccessSet(let window)? = event?.payload else { return nil }
-        return window
-    }
-
     /// Runs an append of `event`, recording its outcome and how long it took to be durable.
     func measuredAppend(
         _ event: LedgerEvent, _ append: () async throws(StorageError) -> AppendOutcome
@@ -118,20 +112,12 @@ extension SubscriberReading {
         let facts = read.facts ?? SubscriberFacts(appUserID: appUserID)
         return ResolutionContext(
             resolver: resolver, facts: facts, households: try await householdFacts(of: facts, at: at),
-            openAccess: Self.openAccessWindow(read.global), at: at)
+            openAccess: AnswerReads.openAccessWindow(read.global), at: at)
     }
 
     /// The projections of the households the subscriber belongs to at `at`.
     func householdFacts(of facts: SubscriberFacts, at: Date) async throws(ServiceError) -> [SubscriberFacts] {
-        var households: [SubscriberFacts] = []
-        for id in facts.householdIDs(at: at) {
-            do {
-                if let household = try await projections.projection(appUserID: id) { households.append(household) }
-            } catch {
-                throw ServiceError(error)
-            }
-        }
-        return households
+        try await AnswerReads.households(of: facts, at: at, in: projections)
     }
 
     /// The subscriber an ID reaches: an anonymous ID merged at log-in reaches the subscriber it was
@@ -149,13 +135,7 @@ extension SubscriberReading {
 extension EventAppending {
     /// The global open-access window in force (or scheduled), if any.
     func currentOpenAccess() async throws(ServiceError) -> OpenAccessWindow? {
-        let event: LedgerEvent?
-        do {
-            event = try await events.latestGlobalEvent(source: .openAccess)
-        } catch {
-            throw ServiceError(error)
-        }
-        return Self.openAccessWindow(event)
+        try await AnswerReads.openAccess(in: events)
     }
 
     func append(_ event: LedgerEvent) async throws(ServiceError) -> AppendOutcome {

@@ -29,23 +29,23 @@ public struct WebhookSender: Sendable {
         self.signingClock = signingClock
     }
 
-    /// Sends what is due for `service`'s app until nothing more is (or only resting endpoints' are);
+    /// Sends what is due for `target`'s app until nothing more is (or only resting endpoints' are);
     /// instances sharing a database take turns through a lease. Returns how many attempts succeeded
     /// and failed. A cancelled task (graceful shutdown) starts no new attempt or round; an attempt it
     /// cuts short counts for neither the delivery nor its endpoint, so the delivery stays due and
     /// is sent, with the same event ID, by the next pass.
-    public func deliver(_ service: WebhookService, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
+    public func deliver(_ target: Target, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
         // Nothing due: no lease taken, nothing written.
         do {
-            guard try await !service.webhookStore.dueDeliveries(at: service.now(), limit: 1).isEmpty else { return (0, 0) }
+            guard try await !target.webhookStore.dueDeliveries(at: target.now(), limit: 1).isEmpty else { return (0, 0) }
         } catch {
             throw ServiceError(error)
         }
         var totals = (delivered: 0, failed: 0)
         // Each round holds the lease, renewed once half of it has gone; a round is bounded by the
         // attempts' timeout.
-        while !Task.isCancelled, try await service.holdWebhookLease(Self.job, holder: holder, for: Self.lease) != nil {
-            let round = try await deliverRound(service)
+        while !Task.isCancelled, try await target.holdLease(Self.job, holder, Self.lease) {
+            let round = try await deliverRound(target)
             totals.delivered += round.delivered
             totals.failed += round.failed
             if round.delivered == 0 { break }
@@ -58,12 +58,12 @@ public struct WebhookSender: Sendable {
     /// attempts are recorded together, before the next round reads what is due: an attempt made but not
     /// recorded (a crash) is made again, with the same event ID. They are recorded even when the
     /// round's task is cancelled, so what reached an endpoint before shutdown is not sent again.
-    private func deliverRound(_ service: WebhookService) async throws(ServiceError) -> (delivered: Int, failed: Int) {
-        let store = service.webhookStore
+    private func deliverRound(_ target: Target) async throws(ServiceError) -> (delivered: Int, failed: Int) {
+        let store = target.webhookStore
         let due: [WebhookDelivery]
         let endpoints: [String: WebhookEndpoint]
         do {
-            due = try await store.dueDeliveries(at: service.now(), limit: 4 * policy.concurrencyPerEndpoint)
+            due = try await store.dueDeliveries(at: target.now(), limit: 4 * policy.concurrencyPerEndpoint)
             endpoints = Dictionary(try await store.endpoints(includingRemoved: false).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         } catch {
             throw ServiceError(error)
@@ -73,7 +73,7 @@ public struct WebhookSender: Sendable {
         let outcomes = await withTaskGroup(of: [WebhookAttemptOutcome].self) { group in
             for (id, deliveries) in byEndpoint {
                 guard let endpoint = endpoints[id] else { continue }
-                group.addTask { await send(deliveries, to: endpoint, service: service) }
+                group.addTask { await send(deliveries, to: endpoint, target: target) }
             }
             var all: [WebhookAttemptOutcome] = []
             for await outcomes in group { all += outcomes }
@@ -89,12 +89,12 @@ public struct WebhookSender: Sendable {
             }
         }.value
         if let unrecorded {
-            service.logger.error("webhook attempts could not be recorded; they will be made again", metadata: ["error.code": "\(unrecorded.code)"])
+            target.logger.error("webhook attempts could not be recorded; they will be made again", metadata: ["error.code": "\(unrecorded.code)"])
             throw ServiceError(unrecorded)
         }
         let byID = Dictionary(due.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for outcome in outcomes {
-            if let delivery = byID[outcome.attempt.deliveryID] { log(outcome, of: delivery, service: service) }
+            if let delivery = byID[outcome.attempt.deliveryID] { log(outcome, of: delivery, target: target) }
         }
         let delivered = outcomes.filter(\.attempt.succeeded).count
         return (delivered, outcomes.count - delivered)
@@ -103,21 +103,21 @@ public struct WebhookSender: Sendable {
     /// Sends one endpoint's due deliveries, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint`` in
     /// flight; after a failure no new one starts (the endpoint rests), nor once the task is cancelled.
     /// Each is a different subscriber's. Attempts cut short by cancellation have no outcome.
-    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, service: WebhookService) async -> [WebhookAttemptOutcome] {
+    private func send(_ deliveries: [WebhookDelivery], to endpoint: WebhookEndpoint, target: Target) async -> [WebhookAttemptOutcome] {
         await withTaskGroup(of: WebhookAttemptOutcome?.self) { group in
             var next = deliveries.makeIterator()
             var outcomes: [WebhookAttemptOutcome] = []
             var failures = 0
             for _ in 0..<policy.concurrencyPerEndpoint {
                 guard let delivery = next.next() else { break }
-                group.addTask { await attempt(delivery, to: endpoint, service: service) }
+                group.addTask { await attempt(delivery, to: endpoint, target: target) }
             }
             for await outcome in group {
                 guard let outcome else { continue }
                 outcomes.append(outcome)
                 if !outcome.attempt.succeeded { failures += 1 }
                 if failures == 0, !Task.isCancelled, let delivery = next.next() {
-                    group.addTask { await attempt(delivery, to: endpoint, service: service) }
+                    group.addTask { await attempt(delivery, to: endpoint, target: target) }
                 }
             }
             return outcomes
@@ -127,10 +127,10 @@ public struct WebhookSender: Sendable {
     /// One attempt at one delivery, and what follows from it; `nil` when the task was cancelled before
     /// the endpoint answered (the endpoint failed nothing).
     private func attempt(
-        _ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, service: WebhookService
+        _ delivery: WebhookDelivery, to endpoint: WebhookEndpoint, target: Target
     ) async -> WebhookAttemptOutcome? {
         let number = delivery.attempts + 1
-        let at = service.now()
+        let at = target.now()
         var request = HTTPClientRequest(url: endpoint.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -158,13 +158,13 @@ public struct WebhookSender: Sendable {
         let milliseconds = Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         let record = WebhookAttempt(deliveryID: delivery.id, attempt: number, at: at, status: status, latencyMilliseconds: milliseconds, error: failure)
         let retryAt = record.succeeded ? nil : policy.retry(after: number, at: at)
-        service.metrics.recordWebhookAttempt(outcome: record.succeeded ? "delivered" : (retryAt == nil ? "failed" : "retry"), duration: elapsed)
+        target.metrics.recordWebhookAttempt(outcome: record.succeeded ? "delivered" : (retryAt == nil ? "failed" : "retry"), duration: elapsed)
         return WebhookAttemptOutcome(
             attempt: record, endpointID: endpoint.id, retryAt: retryAt,
             pauseUntil: record.succeeded ? nil : at.addingTimeInterval(policy.rest(afterFailures: endpoint.consecutiveFailures + 1)))
     }
 
-    private func log(_ outcome: WebhookAttemptOutcome, of delivery: WebhookDelivery, service: WebhookService) {
+    private func log(_ outcome: WebhookAttemptOutcome, of delivery: WebhookDelivery, target: Target) {
         let record = outcome.attempt
         // Built only when the level is logged.
         func metadata() -> Logger.Metadata {
@@ -177,11 +177,11 @@ public struct WebhookSender: Sendable {
             return metadata
         }
         if record.succeeded {
-            service.logger.debug("webhook delivered", metadata: metadata())
+            target.logger.debug("webhook delivered", metadata: metadata())
         } else if outcome.retryAt == nil {
-            service.logger.warning("webhook failed for good; kept for replay", metadata: metadata())
+            target.logger.warning("webhook failed for good; kept for replay", metadata: metadata())
         } else {
-            service.logger.info("webhook attempt failed; will retry", metadata: metadata())
+            target.logger.info("webhook attempt failed; will retry", metadata: metadata())
         }
     }
 

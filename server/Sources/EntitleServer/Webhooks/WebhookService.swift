@@ -36,6 +36,20 @@ public struct WebhookService: SubscriberReading, EventAppending {
         self.webhookStore = webhookStore
     }
 
+    /// What each step of publishing reads and stamps with.
+    var stepDependencies: WebhookStep.Dependencies {
+        WebhookStep.Dependencies(
+            app: bundleID, now: now, resolver: resolver, accountTokens: accountTokens, events: events, projections: projections,
+            identity: identity, webhookStore: webhookStore, snapshots: webhookSnapshots)
+    }
+
+    /// What ``WebhookSender`` sends this app's deliveries with.
+    public var deliveryTarget: WebhookSender.Target {
+        WebhookSender.Target(webhookStore: webhookStore, now: now, logger: logger, metrics: metrics) { job, holder, duration throws(ServiceError) in
+            try await holdWebhookLease(job, holder: holder, for: duration) != nil
+        }
+    }
+
     /// The ledger consumer webhooks are derived by.
     static let webhookConsumer: LedgerConsumer = "webhooks"
     /// The job publishing holds, so one instance publishes at a time.
@@ -102,7 +116,7 @@ public struct WebhookService: SubscriberReading, EventAppending {
                 throw ServiceError(error)
             }
             guard let last = batch.events.last?.sequence else { return written }
-            var step = WebhookStep(service: self, endpoints: endpoints)
+            var step = WebhookStep(stepDependencies, endpoints: endpoints)
             // With no endpoint nothing is derived: the cursor moves on, and a subscriber's next change
             // after an endpoint is added is told against the history before it.
             if !endpoints.isEmpty {
@@ -133,7 +147,7 @@ public struct WebhookService: SubscriberReading, EventAppending {
             guard !due.isEmpty else { return written }
             let endpoints = try await webhookEndpoints()
             guard !endpoints.isEmpty else { return written }
-            var step = WebhookStep(service: self, endpoints: endpoints)
+            var step = WebhookStep(stepDependencies, endpoints: endpoints)
             try await step.fire(due)
             let write = step.batch(at: at)
             guard let count = try await store(write) else { return written }

@@ -12,7 +12,21 @@ import Foundation
 /// reported at their instant before the event that follows them, and the subscriber in each payload is
 /// the one `GET /v1/subscribers/{id}` showed right after the change.
 struct WebhookStep {
-    let service: WebhookService
+    /// What a step reads and stamps with, given by the service that runs it.
+    struct Dependencies: Sendable {
+        let app: BundleID
+        let now: @Sendable () -> Date
+        let resolver: EntitlementResolver
+        let accountTokens: AccountTokens
+        let events: any EventLog
+        let projections: any ProjectionStore
+        let identity: any IdentityStore
+        let webhookStore: any WebhookStore
+        /// The snapshots this instance stored last.
+        let snapshots: WebhookSnapshotCache
+    }
+
+    let dependencies: Dependencies
     let endpoints: [WebhookEndpoint]
     /// The events the step could not report: left out, and recorded once the step is stored.
     let setAside = SetAsideCollector(consumer: "webhooks")
@@ -28,8 +42,8 @@ struct WebhookStep {
     /// How many instants of time-driven change one input reports at most (a subscriber silent for years).
     static let maximumTimeChanges = 64
 
-    init(service: WebhookService, endpoints: [WebhookEndpoint]) {
-        self.service = service
+    init(_ dependencies: Dependencies, endpoints: [WebhookEndpoint]) {
+        self.dependencies = dependencies
         self.endpoints = endpoints
     }
 
@@ -55,12 +69,12 @@ struct WebhookStep {
         try await read(events, cursorAt: position)
         for (sequence, event) in events {
             try Self.checkCancellation()
-            if setAside.setsAside(event, at: service.now()) { continue }
+            if setAside.setsAside(event, at: dependencies.now()) { continue }
             do {
                 try await add(event, sequence: sequence)
             } catch where SetAsideCollector.isEventsOwn(error) {
                 // One event that can't be reported must not stop every later one for good.
-                setAside.note(event, appUserID: owner(of: event), reason: "\(error.code): \(error.message)", at: service.now())
+                setAside.note(event, appUserID: owner(of: event), reason: "\(error.code): \(error.message)", at: dependencies.now())
             }
         }
     }
@@ -84,7 +98,7 @@ struct WebhookStep {
     private mutating func read(_ events: [(sequence: Int64, event: LedgerEvent)], cursorAt position: Int64) async throws(ServiceError) {
         guard let last = events.last?.sequence else { return }
         do {
-            stored.owners = try await service.identity.owners(
+            stored.owners = try await dependencies.identity.owners(
                 originalTransactionIDs: Set(events.compactMap { $0.event.appUserID == nil ? $0.event.originalTransactionID : nil }))
             var subscribers = Set<AppUserID>()
             for (sequence, event) in events {
@@ -92,12 +106,12 @@ struct WebhookStep {
                 subscribers.insert(appUserID)
                 stored.events[appUserID, default: []].append((sequence, event))
             }
-            for later in try await service.events.events(appUserIDs: subscribers, after: last) {
+            for later in try await dependencies.events.events(appUserIDs: subscribers, after: last) {
                 stored.events[later.appUserID, default: []].append((later.sequence, later.event))
             }
-            stored.projections = try await service.projections.projections(appUserIDs: subscribers)
+            stored.projections = try await dependencies.projections.projections(appUserIDs: subscribers)
             if let arrived = events.map(\.event.receivedAt).max() {
-                stored.due = Dictionary(grouping: try await service.webhookStore.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
+                stored.due = Dictionary(grouping: try await dependencies.webhookStore.dueSchedule(appUserIDs: subscribers, by: arrived), by: \.appUserID)
             }
         } catch {
             throw ServiceError(error)
@@ -107,9 +121,9 @@ struct WebhookStep {
 
     /// The snapshots of `appUserIDs`: those this instance kept, the others from the store.
     private mutating func readSnapshots(_ appUserIDs: Set<AppUserID>, cursorAt position: Int64?) async throws(ServiceError) {
-        let kept = service.webhookSnapshots.snapshots(of: appUserIDs, cursorAt: position)
+        let kept = dependencies.snapshots.snapshots(of: appUserIDs, cursorAt: position)
         do {
-            stored.snapshots = kept.found.merging(try await service.webhookStore.snapshots(appUserIDs: kept.missing)) { kept, _ in kept }
+            stored.snapshots = kept.found.merging(try await dependencies.webhookStore.snapshots(appUserIDs: kept.missing)) { kept, _ in kept }
         } catch {
             throw ServiceError(error)
         }
@@ -213,13 +227,13 @@ struct WebhookStep {
     ) {
         guard !changes.isEmpty, !endpoints.isEmpty else { return }
         var subscriber = SubscriberResponseBuilder.response(after, facts: facts)
-        subscriber.appAccountToken = service.accountTokens.token(for: appUserID)
-        let now = service.now()
+        subscriber.appAccountToken = dependencies.accountTokens.token(for: appUserID)
+        let now = dependencies.now()
         for change in changes {
             // An endpoint gets the changes from when it was added on.
             let receivers = endpoints.filter { $0.receives(change.type.rawValue) && $0.createdAt <= at }
             guard !receivers.isEmpty else { continue }
-            let id = WebhookService.webhookEventID(app: service.bundleID, appUserID: appUserID, cause: cause, change: change)
+            let id = WebhookService.webhookEventID(app: dependencies.app, appUserID: appUserID, cause: cause, change: change)
             var data = WebhookEventData(
                 originalTransactionID: change.originalTransactionID?.rawValue, productID: change.productID?.rawValue,
                 previousProductID: change.previousProductID?.rawValue,
@@ -233,7 +247,7 @@ struct WebhookStep {
                 data.entitlementsAfter = subscriber.entitlements
             }
             let event = WebhookEvent(
-                id: id, type: WebhookEventTypeValue(rawValue: change.type.rawValue), app: service.bundleID.rawValue, occurredAt: at, appUserID: appUserID.rawValue, data: data, subscriber: subscriber)
+                id: id, type: WebhookEventTypeValue(rawValue: change.type.rawValue), app: dependencies.app.rawValue, occurredAt: at, appUserID: appUserID.rawValue, data: data, subscriber: subscriber)
             guard let body = try? WebhookPayload.encode(event) else { continue }
             for endpoint in receivers {
                 deliveries.append(WebhookDelivery(
@@ -304,9 +318,9 @@ struct WebhookStep {
     }
 
     private mutating func context(_ facts: SubscriberFacts, at: Date) async throws(ServiceError) -> Context {
-        if openAccess == nil { openAccess = .some(try await service.currentOpenAccess()) }
-        let households = facts.householdIDs(at: at).isEmpty ? [] : try await service.householdFacts(of: facts, at: at)
-        return Context(resolver: service.resolver, households: households, openAccess: openAccess ?? nil)
+        if openAccess == nil { openAccess = .some(try await AnswerReads.openAccess(in: dependencies.events)) }
+        let households = facts.householdIDs(at: at).isEmpty ? [] : try await AnswerReads.households(of: facts, at: at, in: dependencies.projections)
+        return Context(resolver: dependencies.resolver, households: households, openAccess: openAccess ?? nil)
     }
 
     /// The snapshot's facts with `event` applied, when those facts with the subscriber's events stored
@@ -332,7 +346,7 @@ struct WebhookStep {
     private mutating func history(of appUserID: AppUserID) async throws(ServiceError) -> [LedgerEvent] {
         if let known = histories[appUserID] { return known }
         do {
-            let events = try await service.events.events(appUserID: appUserID)
+            let events = try await dependencies.events.events(appUserID: appUserID)
             histories[appUserID] = events
             return events
         } catch {

@@ -66,7 +66,7 @@ public struct WebhookWorker: Service {
 
     func send(_ service: WebhookService) async {
         do throws(ServiceError) {
-            _ = try await sender.deliver(service, holder: service.instanceID)
+            _ = try await sender.deliver(service.deliveryTarget, holder: service.instanceID)
             if let counts = try? await service.webhookStore.deliveryCounts() { service.metrics.recordWebhookBacklog(app: service.bundleID, counts) }
         } catch {
             service.logger.passDidNotFinish(

@@ -1,0 +1,17 @@
+import EntitleStorage
+import Foundation
+import Logging
+
+extension WebhookSender {
+    /// One app's deliveries as the sender works on them: their store, the clock attempts are stamped
+    /// with, where it logs and counts, and the lease instances take turns with. Given by the app's
+    /// ``WebhookService`` (``WebhookService/deliveryTarget``).
+    public struct Target: Sendable {
+        let webhookStore: any WebhookStore
+        let now: @Sendable () -> Date
+        let logger: Logger
+        let metrics: ServerMetrics
+        /// Takes or renews the delivery lease for `holder` for `duration`; `false` when another instance has it.
+        let holdLease: @Sendable (_ job: LeasedJob, _ holder: String, _ duration: TimeInterval) async throws(ServiceError) -> Bool
+    }
+}
