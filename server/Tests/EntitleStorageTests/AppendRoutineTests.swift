@@ -65,11 +65,11 @@ struct AppendRoutineTests {
         try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
-                #expect((store as? SQLLedgerStore)?.engine.appendCall == AppendRoutine.self)
+                #expect((store as? SQLLedgerStore)?.writePath is RoutineWritePath)
                 let app = LedgerEvents.appTransaction(100, appUserID: "u1", Self.apple.subscription(
                     "com.example.monthly", original: "R1", id: "R1-0", purchase: Self.start, expires: ISODuration(months: 1).added(to: Self.start)))
                 _ = try await store.append(app)
-                let key = held == "purchase" ? LedgerRows.purchaseLock("", "R1") : LedgerRows.subscriberLock("", "u1")
+                let key = held == "purchase" ? LedgerLock.purchase("", "R1").key : LedgerLock.subscriber("", "u1").key
                 try await StorageEngine.withClient(configuration) { holder in
                     try await holder.withConnection { connection in
                         let appended = try await Self.whileHolding(key, connection, waiting: { try await store.append(Self.renewal(1)) }) {

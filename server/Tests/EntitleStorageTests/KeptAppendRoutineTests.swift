@@ -41,9 +41,9 @@ struct KeptAppendRoutineTests {
         try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
-                #expect((store as? SQLLedgerStore)?.engine.keptAppendCall == KeptAppendRoutine.self)
+                #expect((store as? SQLLedgerStore)?.writePath is RoutineWritePath)
                 _ = try await store.append(Self.purchase("u1"))
-                let key = LedgerRows.subscriberLock("", "u1")
+                let key = LedgerLock.subscriber("", "u1").key
                 try await StorageEngine.withClient(configuration) { holder in
                     try await holder.withConnection { connection in
                         let appended = try await AppendRoutineTests.whileHolding(key, connection, waiting: { try await store.append(Self.renewal(1)) }) {

@@ -28,7 +28,7 @@ extension LedgerStoreConformanceTests {
         _ store: any LedgerStore
     ) async throws -> (mine: SQLLedgerStore, other: SQLLedgerStore, otherAnalytics: SQLAnalyticsStore, early: [LedgerEvent], late: [LedgerEvent]) {
         let mine = try #require(store as? SQLLedgerStore)
-        let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache())
+        let other = SQLLedgerStore(engine: mine.engine, writePath: mine.writePath, app: mine.app, projections: ProjectionCache())
         let otherAnalytics = SQLAnalyticsStore(engine: mine.engine, app: mine.app, aggregates: AggregateCache())
         let events = AnalyticsLedger.events
         let (early, late) = (Array(events.prefix(events.count / 2)), Array(events.suffix(from: events.count / 2)))
@@ -470,5 +470,5 @@ private final class InterposedSession: SQLSession, @unchecked Sendable {
         return try await session.execute(sql, binds)
     }
 
-    func lock(_ key: String) async throws(StorageError) { try await session.lock(key) }
+    func lock(_ lock: LedgerLock) async throws(StorageError) { try await session.lock(lock) }
 }

@@ -87,7 +87,7 @@ struct LedgerStoreConformanceTests {
         try await engine.withStore { store in
             let mine = try #require(store as? SQLLedgerStore)
             // Another server on the same database: the same engine, its own kept projections.
-            let other = SQLLedgerStore(engine: mine.engine, app: mine.app, projections: ProjectionCache())
+            let other = SQLLedgerStore(engine: mine.engine, writePath: mine.writePath, app: mine.app, projections: ProjectionCache())
             let events = Self.history(user: "u1", original: "1000", seedBase: 0)
             _ = try await mine.append(events[0])
             let first = try #require(try await mine.projection(appUserID: "u1"))

@@ -144,7 +144,7 @@ struct PostgresPoolTests {
     func unreachableLedger() async throws {
         try await StorageEngine.withClient(Self.unreachable) { client in
             let pool = PostgresPool(client: client, patience: .milliseconds(200), suspicion: .milliseconds(50))
-            let store = SQLLedgerStore(engine: PostgresEngine(pool: pool, logger: Logger(label: "entitle.tests.pool")), app: "com.example")
+            let store = SQLLedgerStore(engine: PostgresEngine(pool: pool, logger: Logger(label: "entitle.tests.pool")), writePath: RoutineWritePath(), app: "com.example")
             let purchase = AppleFacts(bundleID: store.app.rawValue).subscription(
                 "com.example.monthly", original: "O1", id: "T1", purchase: ReferenceTime.start, expires: ReferenceTime.day(30))
             try await Self.whileOneWaits(pool, { _ = try await store.projection(appUserID: "first") }) {

@@ -18,11 +18,10 @@ enum AppendRoutine: KeptStatement {
         FROM \(name)(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// Takes the transaction's advisory lock on the `kind` (`purchase`, `subscriber`) that the PL/pgSQL
-    /// expression `name` names: the key ``LedgerRows/purchaseLock(_:_:)`` and
-    /// ``LedgerRows/subscriberLock(_:_:)`` make. Shared with ``KeptAppendRoutine``.
-    static func lock(_ kind: String, _ name: String) -> String {
-        "PERFORM pg_advisory_xact_lock(hashtextextended('\(kind):' || p_app || chr(31) || \(name), 0));"
+    /// Takes the transaction's advisory lock on the `kind` that the PL/pgSQL expression `name` names, of
+    /// the app `p_app`: the key ``LedgerLock`` makes. Shared with ``KeptAppendRoutine``.
+    static func lock(_ kind: LedgerLock.Kind, _ name: String) -> String {
+        LedgerLock.routineStatement(kind, app: "p_app", id: name)
     }
 
     /// The append guard and the event's insert, its owner in the PL/pgSQL variable `owner`; the new
@@ -51,7 +50,7 @@ enum AppendRoutine: KeptStatement {
             o_app_user_id := p_app_user_id;
             o_found := 0;
             IF p_original IS NOT NULL THEN
-                \(lock("purchase", "p_original"))
+                \(lock(.purchase, "p_original"))
                 SELECT l.app_user_id INTO o_owner FROM purchase_links l
                 WHERE l.app_id = p_app AND l.original_transaction_id = p_original;
                 o_app_user_id := COALESCE(o_app_user_id, o_owner);
@@ -60,7 +59,7 @@ enum AppendRoutine: KeptStatement {
                 END IF;
             END IF;
             IF o_app_user_id IS NOT NULL THEN
-                \(lock("subscriber", "o_app_user_id"))
+                \(lock(.subscriber, "o_app_user_id"))
             END IF;
             \(insert(owner: "o_app_user_id"))
             IF o_sequence IS NULL OR o_app_user_id IS NULL THEN

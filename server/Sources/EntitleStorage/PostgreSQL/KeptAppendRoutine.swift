@@ -35,7 +35,7 @@ enum KeptAppendRoutine: KeptStatement {
         BEGIN
             o_done := 0;
             IF p_original IS NOT NULL THEN
-                \(AppendRoutine.lock("purchase", "p_original"))
+                \(AppendRoutine.lock(.purchase, "p_original"))
                 SELECT l.app_user_id INTO v_owner FROM purchase_links l
                 WHERE l.app_id = p_app AND l.original_transaction_id = p_original;
                 IF v_owner IS NULL THEN
@@ -46,7 +46,7 @@ enum KeptAppendRoutine: KeptStatement {
             IF v_user IS NULL OR v_user <> p_kept_user THEN
                 RETURN;
             END IF;
-            \(AppendRoutine.lock("subscriber", "v_user"))
+            \(AppendRoutine.lock(.subscriber, "v_user"))
             SELECT s.revision INTO v_revision FROM subscribers s WHERE s.app_id = p_app AND s.app_user_id = v_user;
             IF v_revision IS DISTINCT FROM p_kept THEN
                 RETURN;

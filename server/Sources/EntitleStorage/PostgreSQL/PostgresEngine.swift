@@ -30,14 +30,10 @@ final class PostgresEngine: SQLEngine {
     /// Sequences are taken before commit, so concurrent writers may commit out of sequence order.
     /// Every append holds this lock shared until it commits; ``readHorizon()`` takes it exclusively
     /// for an instant, when no append is between its sequence and its commit.
-    static let appendLock = "hashtextextended('entitle.ledger.appends', 0)"
+    static let appendLock = "hashtextextended('\(LedgerLock.appends.key)', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
-    let routines = [AppendRoutine.definition, KeptAppendRoutine.definition]
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()
-    let appendCall: (any KeptStatement.Type)? = AppendRoutine.self
-    let keptAppendCall: (any KeptStatement.Type)? = KeptAppendRoutine.self
-    let linkPurchaseCall: (any KeptStatement.Type)? = LinkPurchaseStatement.self
 
     func readHorizon() async throws(StorageError) -> Int64 {
         try await transaction { session throws(StorageError) in
@@ -196,18 +192,18 @@ final class PostgresEngine: SQLEngine {
             return read
         }
 
-        func lock(_ key: String) async throws(StorageError) {
-            _ = try await execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [.text(key)])
+        func lock(_ lock: LedgerLock) async throws(StorageError) {
+            _ = try await execute("SELECT \(LedgerLock.advisoryLock(key: "?"))", [.text(lock.key)])
         }
 
         /// Up to 500 locks a statement, taken in the order of the VALUES list as it is scanned.
-        func lock(_ keys: [String]) async throws(StorageError) {
+        func lock(_ locks: [LedgerLock]) async throws(StorageError) {
             var start = 0
-            while start < keys.count {
-                let part = keys[start..<min(keys.count, start + 500)]
+            while start < locks.count {
+                let part = locks[start..<min(locks.count, start + 500)]
                 let values = Array(repeating: "(?)", count: part.count).joined(separator: ", ")
                 _ = try await execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES \(values)) AS t(k)", part.map { SQLValue.text($0) })
+                    "SELECT \(LedgerLock.advisoryLock(key: "k")) FROM (VALUES \(values)) AS t(k)", part.map { SQLValue.text($0.key) })
                 start += part.count
             }
         }

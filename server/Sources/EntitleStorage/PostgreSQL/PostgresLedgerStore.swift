@@ -21,7 +21,7 @@ public enum PostgresLedgerStore {
     static func store(
         client: PostgresClient, patience: Duration = .seconds(10), lease: PostgresLoopLease? = nil, logger: Logger, observer: StorageObserver = .none
     ) -> any LedgerStore {
-        SQLLedgerStore(engine: PostgresEngine(pool: PostgresPool(client: client, patience: patience), lease: lease, logger: logger, observer: observer))
+        SQLLedgerStore(engine: PostgresEngine(pool: PostgresPool(client: client, patience: patience), lease: lease, logger: logger, observer: observer), writePath: RoutineWritePath())
     }
 
     /// The client configuration for a `postgres://user:password@host:port/database?sslmode=disable` URL;

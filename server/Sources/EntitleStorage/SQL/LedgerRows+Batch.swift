@@ -19,15 +19,11 @@ extension LedgerRows {
             outcomes.reserveCapacity(events.count)
             for (event, row) in zip(events, rows) {
                 let start: AppendStart
-                if let call = self.engine.appendCall {
-                    start = try await self.startInOneCall(call, event, encoded: row, session)
-                } else {
-                    switch try await self.start(event, encoded: row, admit: nil, session) {
-                    case .started(let started): start = started
-                    case .finished(let outcome):
-                        outcomes.append(outcome)
-                        continue
-                    }
+                switch try await self.writePath.start(event, encoded: row, admit: nil, rows: self, session) {
+                case .started(let started): start = started
+                case .finished(let outcome):
+                    outcomes.append(outcome)
+                    continue
                 }
                 guard let sequence = start.sequence else {
                     outcomes.append(.duplicate)

@@ -6,6 +6,8 @@ import Foundation
 /// and storing a projection through the cache of decoded projections.
 struct LedgerRows: Sendable {
     let engine: any SQLEngine
+    /// The steps the engine takes its own way.
+    let writePath: any LedgerWritePath
     let app: BundleID
     /// Decoded projections, shared by the stores of every app on this engine.
     let projections: ProjectionCache
@@ -33,12 +35,6 @@ struct LedgerRows: Sendable {
         ).first?["sequence"]?.integer
     }
 
-    /// The advisory lock serialising writers of one subscriber of `app` (PostgreSQL; SQLite has one writer).
-    static func subscriberLock(_ app: BundleID, _ appUserID: AppUserID) -> String { "subscriber:\(app)\u{1F}\(appUserID)" }
-
-    /// The advisory lock serialising writers of one purchase of `app`.
-    static func purchaseLock(_ app: BundleID, _ original: OriginalTransactionID) -> String { "purchase:\(app)\u{1F}\(original)" }
-
     static func aliasTarget(_ app: BundleID, _ alias: AppUserID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(LedgerStatements.AliasTarget.self, [.id(app), .id(alias)]).first?["app_user_id"]?.id()
     }
@@ -50,21 +46,7 @@ struct LedgerRows: Sendable {
     func linkPurchase(
         _ original: OriginalTransactionID, to appUserID: AppUserID, at: Date, folding facts: inout SubscriberFacts, _ session: any SQLSession
     ) async throws(StorageError) -> Int {
-        if let call = engine.linkPurchaseCall {
-            let held = try await StoredJSON.decodeEvents(session.execute(
-                call, [.id(app), .id(original), .id(appUserID), SQLValue(at), .id(appUserID), .id(app), .id(original)]))
-            for event in held { facts.apply(event) }
-            return held.count
-        }
-        _ = try await session.execute(
-            "INSERT INTO purchase_links (app_id, original_transaction_id, app_user_id, linked_at) VALUES (?, ?, ?, ?)",
-            [.id(app), .id(original), .id(appUserID), SQLValue(at)])
-        let held = try await StoredJSON.decodeEvents(session.execute(
-            "SELECT event FROM ledger_events WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL ORDER BY sequence",
-            [.id(app), .id(original)]))
-        _ = try await session.execute(
-            "UPDATE ledger_events SET app_user_id = ? WHERE app_id = ? AND original_transaction_id = ? AND app_user_id IS NULL",
-            [.id(appUserID), .id(app), .id(original)])
+        let held = try await writePath.link(original, to: appUserID, at: at, rows: self, session)
         for event in held { facts.apply(event) }
         return held.count
     }

@@ -43,7 +43,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             let horizon = try await engine.readHorizon()
             let (subscribers, events, change): ([String], Int, AggregateChange?) = try await engine.transaction { session throws(StorageError) in
                 // One refresher at a time, so aggregate rows are updated in one order.
-                try await session.lock(Self.analyticsLock(app))
+                try await session.lock(.analytics(app))
                 let position = try await cursor.position(session)
                 let entries = try await cursor.entries(after: position, horizon: horizon, limit: batchSize, session)
                 guard let last = entries.last else { return ([], 0, nil) }
@@ -73,7 +73,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let horizon = try await engine.readHorizon()
         let (app, cursor) = (app, cursor)
         let revision = try await engine.transaction { session throws(StorageError) in
-            try await session.lock(Self.analyticsLock(app))
+            try await session.lock(.analytics(app))
             return try await Self.beginRecompute(app: app, cursor: cursor, horizon: horizon, session)
         }
         aggregates.keep([:], revision: revision, app: app)
@@ -83,7 +83,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let horizon = try await engine.readHorizon()
         let (app, cursor) = (app, cursor)
         let revision: Int64? = try await engine.transaction { session throws(StorageError) in
-            try await session.lock(Self.analyticsLock(app))
+            try await session.lock(.analytics(app))
             let stored = try await session.execute("SELECT version FROM analytics_definitions WHERE app_id = ?", [.id(app)]).first?["version"]?.integer
             guard stored != Int64(version) else { return nil }
             let revision = try await Self.beginRecompute(app: app, cursor: cursor, horizon: horizon, session)
@@ -118,7 +118,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let batchSize = max(1, batchSize)
         let app = app
         let (subscribers, finished, change): (Int, Bool, AggregateChange?) = try await engine.transaction { session throws(StorageError) in
-            try await session.lock(Self.analyticsLock(app))
+            try await session.lock(.analytics(app))
             guard let from = try await Self.recomputeProgress(app: app, session) else { return (0, true, nil) }
             let ids = try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
@@ -147,10 +147,6 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let app = app
         return try await engine.read { session throws(StorageError) in try await Self.recomputeProgress(app: app, session) != nil }
     }
-
-    /// The lock every writer of `app`'s aggregates holds (refreshes and a recompute's steps), so that
-    /// one at a time updates them.
-    private static func analyticsLock(_ app: BundleID) -> String { "entitle.analytics:\(app)" }
 
     /// How far the recompute under way has reached (`nil` when none is).
     private static func recomputeProgress(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> String? {
@@ -218,7 +214,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     private static func read(
         _ ids: [String], app: BundleID, counted: Bool, _ session: any SQLSession
     ) async throws(StorageError) -> (rows: [String: [[String: SQLValue]]], old: [String: String]) {
-        for id in ids { try await session.lock(LedgerRows.subscriberLock(app, AppUserID(id))) }
+        for id in ids { try await session.lock(LedgerLock.subscriber(app, AppUserID(id))) }
         let list = SQLValue.inList(ids.map(SQLValue.text))
         let binds = [SQLValue.id(app)] + list.values
         var rows: [String: [[String: SQLValue]]] = [:]

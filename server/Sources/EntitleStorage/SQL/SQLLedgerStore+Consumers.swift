@@ -35,7 +35,7 @@ extension SQLLedgerStore {
     func advanceConsumer(_ consumer: LedgerConsumer, from position: Int64, to sequence: Int64) async throws(StorageError) -> Bool {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.consumer.\(app).\(consumer.rawValue)")
+            try await session.lock(.consumer(app, consumer))
             let current = try await session.execute(
                 "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)]
             ).first?["sequence"]?.integer ?? 0
@@ -48,7 +48,7 @@ extension SQLLedgerStore {
     func acquireJob(_ job: LeasedJob, holder: String, now: Date, until: Date) async throws(StorageError) -> JobLease? {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.job.\(app).\(job.rawValue)")
+            try await session.lock(.job(app, job))
             let row = try await session.execute(
                 "SELECT mark, holder, lease_until FROM job_runs WHERE app_id = ? AND job = ?", [.id(app), .text(job.rawValue)]
             ).first

@@ -7,7 +7,7 @@ extension SQLLedgerStore {
         let app = app
         let text = token.uuidString.lowercased()
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock(LedgerRows.subscriberLock(app, appUserID))
+            try await session.lock(LedgerLock.subscriber(app, appUserID))
             if let existing = try await LedgerRows.tokenOwner(app, token, session) {
                 guard existing == appUserID else { return .ownedBy(existing) }
             } else {
@@ -41,7 +41,7 @@ extension SQLLedgerStore {
     func merge(anonymous: AppUserID, into known: AppUserID, at: Date) async throws(StorageError) -> MergeOutcome {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            for id in [anonymous, known].sorted() { try await session.lock(LedgerRows.subscriberLock(app, id)) }
+            for id in [anonymous, known].sorted() { try await session.lock(LedgerLock.subscriber(app, id)) }
             if let target = try await LedgerRows.aliasTarget(app, anonymous, session) {
                 return target == known ? .alreadyMerged : .mergedElsewhere(target)
             }
@@ -80,12 +80,12 @@ extension SQLLedgerStore {
     func transfer(originalTransactionID original: OriginalTransactionID, to newOwner: AppUserID, at: Date) async throws(StorageError) -> AppUserID? {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
-            try await session.lock(LedgerRows.purchaseLock(app, original))
+            try await session.lock(LedgerLock.purchase(app, original))
             guard let previous = try await LedgerRows.owner(app, original, session), previous != newOwner else {
                 return try await LedgerRows.owner(app, original, session)
             }
             for subscriber in [previous, newOwner].sorted() {
-                try await session.lock(LedgerRows.subscriberLock(app, subscriber))
+                try await session.lock(LedgerLock.subscriber(app, subscriber))
             }
             var previousFacts = try await self.rows.projection(app, previous, session) ?? SubscriberFacts(appUserID: previous)
             var newFacts = try await self.rows.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)

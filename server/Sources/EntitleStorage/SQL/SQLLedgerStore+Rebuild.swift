@@ -69,7 +69,7 @@ extension SQLLedgerStore {
         }
         return try await engine.transaction { session throws(StorageError) in
             var folds = read
-            try await session.lock(ids.map { LedgerRows.subscriberLock(app, $0) })
+            try await session.lock(ids.map { LedgerLock.subscriber(app, $0) })
             // Events that arrived since the read: those subscribers are folded again, under their locks.
             let latest = try await session.execute(
                 """

@@ -6,21 +6,24 @@ import Foundation
 /// app: several apps share a database, never a row.
 final class SQLLedgerStore: LedgerStore {
     let engine: any SQLEngine
+    /// The steps of its writes the engine takes its own way.
+    let writePath: any LedgerWritePath
     let app: BundleID
     /// Decoded projections, shared by the stores of every app on this engine.
     let projections: ProjectionCache
 
     /// The statements the operations share, over this store's engine, app and cache.
-    var rows: LedgerRows { LedgerRows(engine: engine, app: app, projections: projections) }
+    var rows: LedgerRows { LedgerRows(engine: engine, writePath: writePath, app: app, projections: projections) }
 
-    init(engine: any SQLEngine, app: BundleID = "", projections: ProjectionCache = ProjectionCache()) {
+    init(engine: any SQLEngine, writePath: any LedgerWritePath, app: BundleID = "", projections: ProjectionCache = ProjectionCache()) {
         self.engine = engine
+        self.writePath = writePath
         self.app = app
         self.projections = projections
     }
 
     func forApp(_ app: BundleID) -> any LedgerStore {
-        SQLLedgerStore(engine: engine, app: app, projections: projections)
+        SQLLedgerStore(engine: engine, writePath: writePath, app: app, projections: projections)
     }
 
     func migrate() async throws(StorageError) {
@@ -69,7 +72,7 @@ final class SQLLedgerStore: LedgerStore {
     func adoptUnassignedRows() async throws(StorageError) {
         let app = app
         try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.migrations")
+            try await session.lock(.migrations)
             let unassigned = try await session.execute("SELECT 1 AS found FROM subscribers WHERE app_id = '' LIMIT 1", [])
             let events = try await session.execute("SELECT 1 AS found FROM ledger_events WHERE app_id = '' LIMIT 1", [])
             guard !unassigned.isEmpty || !events.isEmpty else { return }
@@ -87,7 +90,7 @@ final class SQLLedgerStore: LedgerStore {
             byteOrder: engine.byteOrder
         ).filter { $0.version <= version ?? .max }
         try await engine.transaction { session throws(StorageError) in
-            try await session.lock("entitle.migrations")
+            try await session.lock(.migrations)
             _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])
             let current = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations", []).first?["version"]?.integer ?? 0
             let latest = migrations.map(\.version).max() ?? 0
@@ -102,7 +105,7 @@ final class SQLLedgerStore: LedgerStore {
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.integer(Int64(migration.version)), SQLValue(Date.now)])
             }
             if version == nil {
-                for routine in self.engine.routines { _ = try await session.execute(routine, []) }
+                for routine in self.writePath.routines { _ = try await session.execute(routine, []) }
             }
         }
     }

@@ -6,16 +6,16 @@ protocol SQLSession: Sendable {
     func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
     /// Runs a statement the engine may keep prepared on the connection.
     func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
-    /// Serialises writers of one key (a subscriber or a purchase) until the transaction ends.
-    func lock(_ key: String) async throws(StorageError)
-    /// Takes the locks of `keys` in their order, as ``lock(_:)`` one after the other would (engines may
-    /// take them in fewer round trips).
-    func lock(_ keys: [String]) async throws(StorageError)
+    /// Serialises writers of one thing (a subscriber, a purchase…) until the transaction ends.
+    func lock(_ lock: LedgerLock) async throws(StorageError)
+    /// Takes `locks` in their order, as ``lock(_:)`` one after the other would (engines may take them in
+    /// fewer round trips).
+    func lock(_ locks: [LedgerLock]) async throws(StorageError)
 }
 
 extension SQLSession {
-    func lock(_ keys: [String]) async throws(StorageError) {
-        for key in keys { try await lock(key) }
+    func lock(_ locks: [LedgerLock]) async throws(StorageError) {
+        for lock in locks { try await self.lock(lock) }
     }
 
     /// A kept statement run as any other, by its text (SQLite keeps every statement by its text).
@@ -51,18 +51,6 @@ protocol SQLEngine: Sendable {
     /// The certificate chains of stored signed payloads this process knows, shared by every app's
     /// store on the engine.
     var chains: CertificateChainCache { get }
-    /// Stored routines, (re)created after every migration (PostgreSQL: ``AppendRoutine``).
-    var routines: [String] { get }
-    /// One statement doing an append's first steps (locks, owner, insert, projection), taking
-    /// ``SQLLedgerStore``'s binds and returning its columns; `nil`: the ledger runs them one by one.
-    var appendCall: (any KeptStatement.Type)? { get }
-    /// One statement doing a whole append when the caller keeps the subscriber's current projection
-    /// (``KeptAppendRoutine``), run with ``statement(_:)``; `nil`: appends always run in a transaction.
-    var keptAppendCall: (any KeptStatement.Type)? { get }
-    /// One statement linking a purchase to a subscriber and adopting the events held for it
-    /// (``LinkPurchaseStatement``), returning the adopted events' `event` column in sequence order;
-    /// `nil`: the ledger runs the three steps one by one.
-    var linkPurchaseCall: (any KeptStatement.Type)? { get }
     /// Runs `work`, a single statement that writes and is atomic on its own (a stored routine), outside
     /// any transaction: committed when it returns.
     func statement<T: Sendable>(_ work: @escaping @Sendable (any SQLSession) async throws(StorageError) -> T) async throws(StorageError) -> T

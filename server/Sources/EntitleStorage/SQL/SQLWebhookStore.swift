@@ -95,7 +95,7 @@ final class SQLWebhookStore: WebhookStore {
         let app = app
         return try await engine.transaction { session throws(StorageError) in
             if let cursor = batch.cursor {
-                try await session.lock("entitle.consumer.\(app).\(cursor.consumer)")
+                try await session.lock(.consumer(app, cursor.consumer))
                 let position = try await LedgerCursor(app: app, consumer: cursor.consumer).position(session)
                 guard position == cursor.from else { return false }
                 try await LedgerCursor(app: app, consumer: cursor.consumer).advance(to: cursor.to, session)

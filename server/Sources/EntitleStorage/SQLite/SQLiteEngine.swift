@@ -23,13 +23,8 @@ final class SQLiteEngine: SQLEngine {
     let byteOrder = ""
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
-    /// Statements on the caller's thread cost no round trip: the ledger runs them one by one.
-    let routines: [String] = []
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()
-    let appendCall: (any KeptStatement.Type)? = nil
-    let keptAppendCall: (any KeptStatement.Type)? = nil
-    let linkPurchaseCall: (any KeptStatement.Type)? = nil
 
     /// WAL pages after which a commit checkpoints (`PRAGMA wal_autocheckpoint`).
     static let walCheckpointPages = 4_000
@@ -124,6 +119,6 @@ final class SQLiteEngine: SQLEngine {
             try handle.execute(sql, binds)
         }
         /// Transactions are already one at a time.
-        func lock(_ key: String) async throws(StorageError) {}
+        func lock(_ lock: LedgerLock) async throws(StorageError) {}
     }
 }

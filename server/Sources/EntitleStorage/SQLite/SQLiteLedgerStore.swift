@@ -6,7 +6,7 @@ import Logging
 public enum SQLiteLedgerStore {
     /// Opens the ledger at `path` (created with its folder when missing) and migrates it.
     public static func open(path: String, logger: Logger = Logger(label: "entitle.storage.sqlite")) async throws(StorageError) -> any LedgerStore {
-        let store = SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger))
+        let store = SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger), writePath: StatementWritePath())
         do {
             try await store.migrate()
         } catch {
@@ -18,6 +18,6 @@ public enum SQLiteLedgerStore {
 
     /// Opens the ledger at `path` without migrating it (the owner migrates once it is ready).
     static func openUnmigrated(path: String, logger: Logger, observer: StorageObserver = .none) async throws(StorageError) -> any LedgerStore {
-        SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger, observer: observer))
+        SQLLedgerStore(engine: try await SQLiteEngine.open(path: path, logger: logger, observer: observer), writePath: StatementWritePath())
     }
 }
