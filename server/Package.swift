@@ -81,7 +81,12 @@ let package = Package(
         ),
         // Subscription analytics from the ledger: each subscriber's cells (a pure function of their
         // events) and reports computed from the daily aggregates. Foundation only.
-        .target(name: "EntitleAnalytics", dependencies: [.product(name: "EntitleCore", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle")], swiftSettings: swiftSettings),
+        .target(
+            name: "EntitleAnalytics",
+            dependencies: [
+                .product(name: "EntitleCore", package: "Entitle"), .product(name: "EntitleWire", package: "Entitle"),
+                .product(name: "AppStoreModels", package: "Entitle"),
+            ], swiftSettings: swiftSettings),
         // The system's zlib (Debian: zlib1g-dev, which Swift's installation requires): the ledger
         // compresses the signed payloads it keeps.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -236,7 +241,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EntitleAnalyticsTests",
-            dependencies: ["EntitleAnalytics", .product(name: "EntitleCore", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"), "EntitleTestSupport"],
+            dependencies: ["EntitleAnalytics", .product(name: "EntitleCore", package: "Entitle"), .product(name: "EntitleWire", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"), "EntitleTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

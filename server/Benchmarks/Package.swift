@@ -147,6 +147,7 @@ let package = Package(
                 .product(name: "EntitleAnalytics", package: "entitle-server"),
                 .product(name: "EntitleStorage", package: "entitle-server"),
                 .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleWire", package: "Entitle"),
                 .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "EntitleTestSupport", package: "entitle-server"),
                 .product(name: "Logging", package: "swift-log"),

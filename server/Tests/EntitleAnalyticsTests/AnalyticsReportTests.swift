@@ -2,6 +2,7 @@ import AppStoreModels
 import EntitleAnalytics
 import EntitleCore
 import EntitleTestSupport
+import EntitleWire
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
 import EntitleTestSupport
+import EntitleWire
 import Foundation
 import LedgerPopulation
 import Logging

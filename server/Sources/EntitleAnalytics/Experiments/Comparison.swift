@@ -1,41 +1,28 @@
-/// A variant's figure against the control's: the difference, its 95% confidence interval, the
-/// two-sided p-value, the chance the variant is better (docs/growth.md says how each is computed), and
-/// the sample per variant a difference this size needs to be found 80% of the time at the 5% level.
-public struct Comparison: Hashable, Sendable, Codable {
-    /// Variant − control.
-    public var difference: Double
-    public var lower: Double
-    public var upper: Double
-    public var pValue: Double
-    /// P(variant > control) under the normal approximation: Φ(difference ÷ standard error).
-    public var chanceToBeatControl: Double
-    /// Subscribers per variant that would find this difference 80% of the time at the 5% level;
-    /// `nil` when the difference is 0.
-    public var sampleNeededPerVariant: Int?
-    /// The test used: `two-proportion z-test` or `Welch's t-test (normal approximation)`.
-    public var test: String
+import EntitleWire
 
+/// A comparison computed from the variant's and the control's figures.
+extension Comparison {
     public init(difference: Double, standardError: Double, pooledStandardError: Double, varianceSum: Double, test: String) {
-        self.difference = difference
-        self.lower = difference - Normal.z95 * standardError
-        self.upper = difference + Normal.z95 * standardError
+        let pValue: Double
         if pooledStandardError > 0 {
-            self.pValue = 2 * (1 - Normal.cdf(abs(difference) / pooledStandardError))
+            pValue = 2 * (1 - Normal.cdf(abs(difference) / pooledStandardError))
         } else {
-            self.pValue = difference == 0 ? 1 : 0
+            pValue = difference == 0 ? 1 : 0
         }
+        let chance: Double
         if standardError > 0 {
-            self.chanceToBeatControl = Normal.cdf(difference / standardError)
+            chance = Normal.cdf(difference / standardError)
         } else {
-            self.chanceToBeatControl = difference > 0 ? 1 : difference < 0 ? 0 : 0.5
+            chance = difference > 0 ? 1 : difference < 0 ? 0 : 0.5
         }
+        var sample: Int?
         if difference != 0 {
             let needed = (Normal.z95 + Normal.z80) * (Normal.z95 + Normal.z80) * varianceSum / (difference * difference)
-            self.sampleNeededPerVariant = needed.isFinite && needed < Double(Int.max / 2) ? Int(needed.rounded(.up)) : nil
-        } else {
-            self.sampleNeededPerVariant = nil
+            sample = needed.isFinite && needed < Double(Int.max / 2) ? Int(needed.rounded(.up)) : nil
         }
-        self.test = test
+        self.init(
+            difference: difference, lower: difference - Normal.z95 * standardError, upper: difference + Normal.z95 * standardError,
+            pValue: pValue, chanceToBeatControl: chance, sampleNeededPerVariant: sample, test: test)
     }
 
     /// Proportions `successes ÷ trials` of a variant against the control's: the interval from the

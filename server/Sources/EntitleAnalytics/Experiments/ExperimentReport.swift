@@ -1,13 +1,8 @@
 import EntitleCore
+import EntitleWire
 
-/// An experiment's results per variant, from aggregate cells alone (docs/growth.md).
-public struct ExperimentReport: Hashable, Sendable, Codable {
-    public var experimentID: String
-    /// The control (the experiment's first variant) first.
-    public var variants: [VariantResult]
-    /// The currencies revenue came in.
-    public var currencies: [String]
-
+/// An experiment's results computed from the aggregate cells.
+extension ExperimentReport {
     /// The results of `experiment` from `cells` (every day's).
     public init(experiment: Experiment, cells: AnalyticsCells) {
         var counts: [String: [AnalyticsMetric: Int64]] = [:]
@@ -30,9 +25,7 @@ public struct ExperimentReport: Hashable, Sendable, Codable {
         let currencies = seen.sorted()
         func count(_ variant: String, _ metric: AnalyticsMetric) -> Int64 { counts[variant]?[metric] ?? 0 }
         let control = experiment.variants.first?.id ?? ""
-        self.experimentID = experiment.id
-        self.currencies = currencies
-        self.variants = experiment.variants.map { variant in
+        let variants = experiment.variants.map { variant in
             let id = variant.id
             let exposed = count(id, .experimentExposed)
             let compared = id != control
@@ -62,5 +55,6 @@ public struct ExperimentReport: Hashable, Sendable, Codable {
                 revenueComparison: revenueComparison,
                 renewalComparison: proportion(.experimentRenewals, of: .experimentRenewalOpportunities))
         }
+        self.init(experimentID: experiment.id, variants: variants, currencies: currencies)
     }
 }

@@ -1,21 +1,9 @@
 import EntitleCore
+import EntitleWire
 import Foundation
 
-/// The overview of days `from...to` computed from aggregate cells alone (never from the ledger):
-/// headline figures, daily balances, monthly flows and rates, products, entitlements and cohorts.
-/// Amounts stay in their currencies.
-public struct AnalyticsReport: Hashable, Sendable, Codable {
-    /// `YYYY-MM-DD` of the first and last day.
-    public var from: String
-    public var to: String
-    public var currencies: [String]
-    public var current: AnalyticsSnapshot
-    public var daily: [DailyPoint]
-    public var months: [MonthSummary]
-    public var products: [ProductRow]
-    public var entitlements: [EntitlementRow]
-    public var cohorts: [CohortRow]
-
+/// The overview computed from aggregate cells alone (never from the ledger).
+extension AnalyticsReport {
     /// The report of days `from...to` (UTC days, see ``AnalyticsCalendar``). `cells` must hold every
     /// cell up to `to` (balances are sums of changes since the beginning).
     public init(cells: AnalyticsCells, catalog: Catalog, from: Int, to: Int) {
@@ -116,17 +104,13 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
             return CohortRow(cohort: cohort, customers: customers, lifetimeValue: ltv)
         }
 
-        self.from = AnalyticsCalendar.isoDate(ofDay: from)
-        self.to = AnalyticsCalendar.isoDate(ofDay: to)
-        self.currencies = currencies
-        self.current = AnalyticsSnapshot(
-            date: end.date, activePaid: end.activePaid, activeTrials: end.activeTrials, activeAppTrials: end.activeAppTrials,
-            activeFamilyShared: end.activeFamilyShared, mrr: end.mrr, arr: end.mrr.mapValues { $0 * 12 })
-        self.daily = daily
-        self.months = months
-        self.products = products
-        self.entitlements = entitlementRows.keys.sorted().compactMap { entitlementRows[$0] }
-        self.cohorts = cohorts
+        self.init(
+            from: AnalyticsCalendar.isoDate(ofDay: from), to: AnalyticsCalendar.isoDate(ofDay: to), currencies: currencies,
+            current: AnalyticsSnapshot(
+                date: end.date, activePaid: end.activePaid, activeTrials: end.activeTrials, activeAppTrials: end.activeAppTrials,
+                activeFamilyShared: end.activeFamilyShared, mrr: end.mrr, arr: end.mrr.mapValues { $0 * 12 }),
+            daily: daily, months: months, products: products, entitlements: entitlementRows.keys.sorted().compactMap { entitlementRows[$0] },
+            cohorts: cohorts)
     }
 
     static func rate(_ part: Int64, _ whole: Int64) -> Double? {

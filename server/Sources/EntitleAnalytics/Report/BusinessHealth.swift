@@ -1,4 +1,5 @@
 import EntitleCore
+import EntitleWire
 
 /// The business checks of an app on a day, from aggregate cells alone (docs/growth.md): the
 /// dashboard's panel and the `/metrics` gauges the alert rules compare with the same thresholds.

@@ -1,18 +1,8 @@
 import EntitleCore
+import EntitleWire
 
-/// The paywall funnels of days `from...to`, computed from aggregate cells alone: every paywall
-/// together, then by paywall, offering, trigger and feature; the path from first seen to paid; and
-/// the same by month. Definitions are in docs/growth.md.
-public struct FunnelReport: Hashable, Sendable, Codable {
-    /// `YYYY-MM-DD` of the first and last day.
-    public var from: String
-    public var to: String
-    public var currencies: [String]
-    /// Every paywall together (`all`) first, then each segment, by dimension, most impressions first.
-    public var segments: [FunnelRow]
-    public var path: ArrivalPath
-    public var months: [FunnelMonth]
-
+/// The funnels computed from aggregate cells alone.
+extension FunnelReport {
     /// The dimensions rows group by, in the report's order.
     public static let dimensions = ["all", "paywall", "offering", "trigger", "feature"]
 
@@ -51,16 +41,14 @@ public struct FunnelReport: Hashable, Sendable, Codable {
             return left.value < right.value
         }
 
-        self.from = AnalyticsCalendar.isoDate(ofDay: from)
-        self.to = AnalyticsCalendar.isoDate(ofDay: to)
-        self.currencies = currencies.sorted()
-        self.segments = rows
-        self.path = Self.path(segments[""] ?? [:])
-        self.months = AnalyticsCalendar.months(from: from, to: to).map { name, _, _ in
-            FunnelMonth(
-                month: name, paywalls: Self.row(dimension: "all", value: "", byMonth[name] ?? [:], monthRevenue[name] ?? [:]),
-                path: Self.path(byMonth[name] ?? [:]))
-        }
+        self.init(
+            from: AnalyticsCalendar.isoDate(ofDay: from), to: AnalyticsCalendar.isoDate(ofDay: to), currencies: currencies.sorted(),
+            segments: rows, path: Self.path(segments[""] ?? [:]),
+            months: AnalyticsCalendar.months(from: from, to: to).map { name, _, _ in
+                FunnelMonth(
+                    month: name, paywalls: Self.row(dimension: "all", value: "", byMonth[name] ?? [:], monthRevenue[name] ?? [:]),
+                    path: Self.path(byMonth[name] ?? [:]))
+            })
     }
 
     /// `paywall:main` as (`paywall`, `main`); the empty segment is every paywall (`all`).

@@ -2,6 +2,7 @@ import ArgumentParser
 import EntitleAnalytics
 import EntitleCore
 import EntitleServer
+import EntitleWire
 import Foundation
 
 /// `entitle experiments list|create|start|pause|stop|rollout|results`: an app's experiments on

@@ -33,10 +33,10 @@ extension ItemRegistrationResponse: @retroactive ResponseEncodable {}
 extension TimelineEvent: @retroactive ResponseEncodable {}
 extension PurchaseLookupResponse: @retroactive ResponseEncodable {}
 extension OpenAccessResponse: @retroactive ResponseEncodable {}
-extension AnalyticsReport: ResponseEncodable {}
-extension FunnelReport: ResponseEncodable {}
-extension Experiment: @retroactive ResponseEncodable {}
-extension ExperimentResults: ResponseEncodable {}
+extension AnalyticsReport: @retroactive ResponseEncodable {}
+extension FunnelReport: @retroactive ResponseEncodable {}
+extension ExperimentInfo: @retroactive ResponseEncodable {}
+extension ExperimentResultsResponse: @retroactive ResponseEncodable {}
 extension OfferingsResponse: @retroactive ResponseEncodable {}
 extension PromotionalOfferResponse: @retroactive ResponseEncodable {}
 

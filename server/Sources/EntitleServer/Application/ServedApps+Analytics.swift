@@ -1,6 +1,7 @@
 import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
+import EntitleWire
 import Foundation
 
 extension ServedApps {

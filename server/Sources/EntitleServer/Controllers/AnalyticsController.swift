@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleWire
 import Hummingbird
 
 /// `/v1/analytics`: the overview report, the paywall funnels and the CSV exports, for secret keys.

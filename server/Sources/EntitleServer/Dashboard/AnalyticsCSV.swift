@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleWire
 import Foundation
 
 /// The data behind each dashboard chart and table as CSV (RFC 4180: comma separated, CRLF line ends,

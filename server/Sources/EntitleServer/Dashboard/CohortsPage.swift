@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleWire
 
 /// `/dashboard/cohorts`: realized LTV per customer by monthly cohort, as a heat map per currency.
 enum CohortsPage {

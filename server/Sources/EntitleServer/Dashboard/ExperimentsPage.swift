@@ -1,5 +1,6 @@
 import EntitleAnalytics
 import EntitleCore
+import EntitleWire
 import Foundation
 
 /// `/dashboard/experiments`: each experiment's variants and results against the control, with the

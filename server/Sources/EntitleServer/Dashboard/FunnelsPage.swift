@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleWire
 
 /// `/dashboard/funnels`: the path from first seen to paid, the paywalls' funnel by month, and each
 /// paywall, offering, trigger and feature's funnel (docs/growth.md).

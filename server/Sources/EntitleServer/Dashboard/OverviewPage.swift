@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleWire
 import Foundation
 
 /// `/dashboard`: headline figures, charts of MRR, active subscriptions, trials, churn, refunds and

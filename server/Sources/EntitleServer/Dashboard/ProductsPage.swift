@@ -1,4 +1,5 @@
 import EntitleAnalytics
+import EntitleWire
 
 /// `/dashboard/products`: active subscriptions and MRR by product and by entitlement.
 enum ProductsPage {

@@ -106,6 +106,6 @@ final class MemoryAnalyticsStore: AnalyticsStore {
     }
 
     func pendingAnalytics() async throws(StorageError) -> Int {
-        try database.read(app) { ledger in ledger.rows(after: ledger.cursors[Self.consumer] ?? 0).count }
+        database.read(app) { ledger in ledger.rows(after: ledger.cursors[Self.consumer] ?? 0).count }
     }
 }

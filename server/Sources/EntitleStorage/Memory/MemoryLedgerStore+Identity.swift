@@ -9,7 +9,7 @@ extension MemoryLedgerStore {
     }
 
     public func accountTokenOwner(_ token: UUID) async throws(StorageError) -> AppUserID? {
-        try database.read(app) { ledger in ledger.tokens[token] }
+        database.read(app) { ledger in ledger.tokens[token] }
     }
 
     public func merge(anonymous: AppUserID, into known: AppUserID, at: Date) async throws(StorageError) -> MergeOutcome {
@@ -17,7 +17,7 @@ extension MemoryLedgerStore {
     }
 
     public func aliasTarget(_ appUserID: AppUserID) async throws(StorageError) -> AppUserID? {
-        try database.read(app) { ledger in ledger.aliases[appUserID] }
+        database.read(app) { ledger in ledger.aliases[appUserID] }
     }
 
     public func transfer(originalTransactionID: OriginalTransactionID, to appUserID: AppUserID, at: Date) async throws(StorageError) -> AppUserID? {
@@ -25,11 +25,11 @@ extension MemoryLedgerStore {
     }
 
     public func owner(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> AppUserID? {
-        try database.read(app) { ledger in ledger.links[originalTransactionID] }
+        database.read(app) { ledger in ledger.links[originalTransactionID] }
     }
 
     public func owners(originalTransactionIDs: Set<OriginalTransactionID>) async throws(StorageError) -> [OriginalTransactionID: AppUserID] {
-        try database.read(app) { ledger in
+        database.read(app) { ledger in
             var owners: [OriginalTransactionID: AppUserID] = [:]
             for original in originalTransactionIDs { if let owner = ledger.links[original] { owners[original] = owner } }
             return owners

@@ -4,20 +4,20 @@ import Foundation
 /// The projections (``ProjectionStore``), kept decoded.
 extension MemoryLedgerStore {
     public func projection(appUserID: AppUserID) async throws(StorageError) -> SubscriberFacts? {
-        try database.read(app) { ledger in ledger.projections[appUserID]?.facts }
+        database.read(app) { ledger in ledger.projections[appUserID]?.facts }
     }
 
     public func projection(
         appUserID: AppUserID, latestGlobalEvent source: LedgerEventSource
     ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?) {
-        try database.read(app) { ledger in
+        database.read(app) { ledger in
             let global = ledger.rows.last { $0.appUserID == nil && $0.event.originalTransactionID == nil && $0.event.source == source }
             return (ledger.projections[appUserID]?.facts, global.map { Self.bare($0.event) })
         }
     }
 
     public func projections(appUserIDs: Set<AppUserID>) async throws(StorageError) -> [AppUserID: SubscriberFacts] {
-        try database.read(app) { ledger in
+        database.read(app) { ledger in
             var found: [AppUserID: SubscriberFacts] = [:]
             for id in appUserIDs { if let facts = ledger.projections[id]?.facts { found[id] = facts } }
             return found
@@ -26,7 +26,7 @@ extension MemoryLedgerStore {
 
     public func recentSubscribers(limit: Int, after cursor: RecentSubscriber.Cursor?) async throws(StorageError) -> [RecentSubscriber] {
         let limit = min(max(limit, 1), 1_000)
-        return try database.read(app) { ledger in
+        return database.read(app) { ledger in
             let recent = ledger.projections.map { RecentSubscriber(appUserID: $0.key, facts: $0.value.facts, updatedAt: $0.value.updatedAt) }
                 .filter { subscriber in
                     guard let cursor else { return true }
@@ -39,19 +39,19 @@ extension MemoryLedgerStore {
     }
 
     public func subscriberIDs() async throws(StorageError) -> [AppUserID] {
-        try database.read(app) { ledger in ledger.projections.keys.sorted(by: MemoryLedger.byteOrder) }
+        database.read(app) { ledger in ledger.projections.keys.sorted(by: MemoryLedger.byteOrder) }
     }
 
     public func subscriberIDs(startingWith prefix: String, limit: Int) async throws(StorageError) -> [AppUserID] {
         let limit = min(max(limit, 1), 1_000)
-        return try database.read(app) { ledger in
+        return database.read(app) { ledger in
             Array(ledger.projections.keys.filter { $0.rawValue.utf8.starts(with: prefix.utf8) }.sorted(by: MemoryLedger.byteOrder).prefix(limit))
         }
     }
 
     public func projections(after cursor: AppUserID?, limit: Int) async throws(StorageError) -> [(appUserID: AppUserID, facts: SubscriberFacts)] {
         let limit = min(max(limit, 1), 1_000)
-        return try database.read(app) { ledger in
+        return database.read(app) { ledger in
             let ids = ledger.projections.keys.filter { id in cursor.map { MemoryLedger.byteOrder($0, id) } ?? true }
                 .sorted(by: MemoryLedger.byteOrder).prefix(limit)
             return ids.compactMap { id in ledger.projections[id].map { (id, $0.facts) } }

@@ -58,21 +58,21 @@ public final class MemoryLedgerStore: LedgerStore {
     }
 
     public func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
-        try database.read(app) { ledger in ledger.rows.last { Self.isGlobal($0, source) }.map { Self.bare($0.event) } }
+        database.read(app) { ledger in ledger.rows.last { Self.isGlobal($0, source) }.map { Self.bare($0.event) } }
     }
 
     public func globalEvents(source: LedgerEventSource) async throws(StorageError) -> [LedgerEvent] {
-        try database.read(app) { ledger in ledger.rows.filter { Self.isGlobal($0, source) }.map(\.event) }
+        database.read(app) { ledger in ledger.rows.filter { Self.isGlobal($0, source) }.map(\.event) }
     }
 
     public func events(appUserID: AppUserID) async throws(StorageError) -> [LedgerEvent] {
-        try database.read(app) { ledger in ledger.events(of: appUserID).map(\.event) }
+        database.read(app) { ledger in ledger.events(of: appUserID).map(\.event) }
     }
 
     public func events(
         appUserIDs: Set<AppUserID>, after sequence: Int64
     ) async throws(StorageError) -> [(sequence: Int64, appUserID: AppUserID, event: LedgerEvent)] {
-        try database.read(app) { ledger in
+        database.read(app) { ledger in
             ledger.rows(after: sequence).compactMap { row in
                 guard let owner = row.appUserID, appUserIDs.contains(owner) else { return nil }
                 return (row.sequence, owner, Self.bare(row.event))
@@ -81,19 +81,19 @@ public final class MemoryLedgerStore: LedgerStore {
     }
 
     public func heldEvents(originalTransactionID: OriginalTransactionID) async throws(StorageError) -> [LedgerEvent] {
-        try database.read(app) { ledger in ledger.heldEvents(of: originalTransactionID).map(\.event) }
+        database.read(app) { ledger in ledger.heldEvents(of: originalTransactionID).map(\.event) }
     }
 
     public func heldEventCount() async throws(StorageError) -> Int {
-        try database.read(app) { ledger in ledger.heldEventCount }
+        database.read(app) { ledger in ledger.heldEventCount }
     }
 
     public func heldPurchases() async throws(StorageError) -> [OriginalTransactionID] {
-        try database.read(app) { ledger in ledger.heldPurchases }
+        database.read(app) { ledger in ledger.heldPurchases }
     }
 
     public func eventCount() async throws(StorageError) -> Int {
-        try database.read(app) { ledger in ledger.rows.count }
+        database.read(app) { ledger in ledger.rows.count }
     }
 
     /// A global event of `source`: no subscriber, no purchase.

@@ -224,7 +224,7 @@ final class MemoryWebhookStore: WebhookStore {
     }
 
     func unreadEvents(consumer: LedgerConsumer) async throws(StorageError) -> Int {
-        try database.read(app) { ledger in ledger.rows(after: ledger.cursors[consumer] ?? 0).count }
+        database.read(app) { ledger in ledger.rows(after: ledger.cursors[consumer] ?? 0).count }
     }
 
     func deliveryCounts() async throws(StorageError) -> [WebhookDelivery.Status: Int] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One product's subscriptions at the end of the report's last day.
 public struct ProductRow: Hashable, Sendable, Codable {
     public var product: String

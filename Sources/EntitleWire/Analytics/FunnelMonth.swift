@@ -1,3 +1,5 @@
+import Foundation
+
 /// A month of a funnel report: every paywall together, and the path of that month's arrivals.
 public struct FunnelMonth: Hashable, Sendable, Codable {
     /// `YYYY-MM`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Customers whose first purchase or app-managed trial fell in one month, and what they paid since.
 public struct CohortRow: Hashable, Sendable, Codable {
     /// `YYYY-MM`.

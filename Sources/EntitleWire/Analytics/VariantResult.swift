@@ -1,3 +1,5 @@
+import Foundation
+
 /// One variant's results: what its enrolled subscribers did, and (for every variant but the control)
 /// how that compares with the control.
 public struct VariantResult: Hashable, Sendable, Codable {
@@ -18,4 +20,21 @@ public struct VariantResult: Hashable, Sendable, Codable {
     /// By currency, in milliunits per exposed subscriber.
     public var revenueComparison: [String: Comparison]
     public var renewalComparison: Comparison?
+
+    public init(variantID: String, exposed: Int64, trials: Int64, trialRate: Double?, paid: Int64, paidRate: Double?, revenuePerExposed: [String: Double], renewalOpportunities: Int64, renewals: Int64, renewalRate: Double?, trialComparison: Comparison?, paidComparison: Comparison?, revenueComparison: [String: Comparison], renewalComparison: Comparison?) {
+        self.variantID = variantID
+        self.exposed = exposed
+        self.trials = trials
+        self.trialRate = trialRate
+        self.paid = paid
+        self.paidRate = paidRate
+        self.revenuePerExposed = revenuePerExposed
+        self.renewalOpportunities = renewalOpportunities
+        self.renewals = renewals
+        self.renewalRate = renewalRate
+        self.trialComparison = trialComparison
+        self.paidComparison = paidComparison
+        self.revenueComparison = revenueComparison
+        self.renewalComparison = renewalComparison
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One entitlement's subscriptions at the end of the report's last day: the sum over the products
 /// that grant it.
 public struct EntitlementRow: Hashable, Sendable, Codable {
