@@ -152,7 +152,7 @@ struct GroupCommitTests {
 
     static func items(_ engine: SQLiteEngine) async throws -> [Int] {
         try await engine.read { session throws(StorageError) in
-            try await session.execute("SELECT n FROM items ORDER BY n", []).compactMap { $0["n"]?.integer }.map(Int.init)
+            try await session.execute("SELECT n FROM items ORDER BY n", []).map { row throws(StorageError) in Int(try row.integer("n")) }
         }
     }
 }

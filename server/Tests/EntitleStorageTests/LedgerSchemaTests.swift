@@ -105,7 +105,7 @@ struct LedgerSchemaTests {
         do {
             let plan = try await store.engine.read { session throws(StorageError) in
                 try await session.execute("EXPLAIN QUERY PLAN " + SQLAnalyticsStore.zeroAggregatesDeletion, [.text("app")])
-            }.compactMap { $0["detail"]?.text }
+            }.compactMap { try $0.nullableText("detail") }
             #expect(plan == ["SEARCH analytics_daily USING INDEX analytics_daily_zero (app_id=?)"])
         } catch {
             await store.close()

@@ -298,7 +298,7 @@ extension LedgerStoreConformanceTests {
             let left = try await ledger.engine.read { session throws(StorageError) in
                 (
                     try await session.execute("SELECT app_user_id FROM analytics_contributions WHERE app_id = ? ORDER BY app_user_id", [.id(app)])
-                        .compactMap { $0["app_user_id"]?.text },
+                        .map { row throws(StorageError) in try row.text("app_user_id") },
                     try await session.execute("SELECT after FROM analytics_recompute", []).count
                 )
             }
@@ -410,7 +410,7 @@ extension LedgerStoreConformanceTests {
             #expect(try await analytics.pendingAnalytics() == 2)
             let stored = try await ledger.engine.read { session throws(StorageError) in
                 try await session.execute("SELECT cells FROM analytics_contributions WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(first)])
-                    .first?["cells"]?.text
+                    .first?.nullableText("cells")
             }
             #expect(try StoredAnalyticsCells.decode(try #require(stored), appUserID: first) == Self.expectedCells([events[1]]))
             // A recompute rewrites the damaged cells; the refresh then counts both renewals.
@@ -431,7 +431,7 @@ extension LedgerStoreConformanceTests {
             let app = mine.app
             let revision: @Sendable () async throws -> Int64 = {
                 try await mine.engine.read { session throws(StorageError) in
-                    try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.id(app)]).first?["revision"]?.integer ?? 0
+                    try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.id(app)]).first?.nullableInteger("revision") ?? 0
                 }
             }
             let before = try await revision()
@@ -462,7 +462,7 @@ private final class InterposedSession: SQLSession, @unchecked Sendable {
         self.beforeAggregates = beforeAggregates
     }
 
-    func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         if sql.contains("FROM analytics_daily"), let work = beforeAggregates {
             beforeAggregates = nil
             do { try await work() } catch { throw StorageError(.queryFailed, "the interposed work failed: \(error)") }

@@ -33,7 +33,7 @@ extension LedgerStoreConformanceTests {
 
             let engine = try #require(store as? SQLLedgerStore).engine
             let stored = try await engine.read { session throws(StorageError) in
-                try await session.execute("SELECT signed_payload FROM ledger_events ORDER BY sequence", []).compactMap { $0["signed_payload"]?.text }
+                try await session.execute("SELECT signed_payload FROM ledger_events ORDER BY sequence", []).map { row throws(StorageError) in try row.text("signed_payload") }
             }
             #expect(stored.count == raw.count)
             #expect(stored.allSatisfy { $0.hasPrefix(StoredSignedPayload.prefix) })
@@ -41,7 +41,7 @@ extension LedgerStoreConformanceTests {
             let rawBytes = raw.map(\.utf8.count).reduce(0, +)
             #expect(Double(storedBytes) < 0.12 * Double(rawBytes))
             let chains = try await engine.read { session throws(StorageError) in
-                try await session.execute("SELECT COUNT(*) AS n FROM certificate_chains", []).first?["n"]?.integer
+                try await session.execute("SELECT COUNT(*) AS n FROM certificate_chains", []).first?.nullableInteger("n")
             }
             #expect(chains == 1)
         }

@@ -30,7 +30,7 @@ struct PreparedKeptStatementTests {
         }
         var runs: [String: Int64] = [:]
         for row in rows {
-            if let name = row["name"]?.text, name.hasPrefix("entitle_") { runs[name] = row["runs"]?.integer }
+            if let name = try row.nullableText("name"), name.hasPrefix("entitle_") { runs[name] = try row.nullableInteger("runs") }
         }
         return runs
     }

@@ -15,7 +15,7 @@ struct SQLiteEngineTests {
         let engine = try await SQLiteEngine.open(path: path, logger: .init(label: "entitle.tests"))
         do {
             let pageSize = try await engine.read { session throws(StorageError) in
-                try await session.execute("PRAGMA page_size", []).first?["page_size"]?.integer
+                try await session.execute("PRAGMA page_size", []).first?.nullableInteger("page_size")
             }
             #expect(pageSize == 4_096)
             func size(_ file: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0 }
@@ -48,7 +48,7 @@ struct SQLiteEngineTests {
                 try await session.execute("INSERT INTO pages (b) VALUES (randomblob(3000))", [])
             }
             let rows = try await engine.read { session throws(StorageError) in
-                try await session.execute("SELECT count(*) AS n FROM pages", []).first?["n"]?.integer
+                try await session.execute("SELECT count(*) AS n FROM pages", []).first?.nullableInteger("n")
             }
             #expect(pagesBeforeCheckpoint.count > 30, "the WAL was checkpointed at \(pagesBeforeCheckpoint.last ?? 0) pages")
             #expect(pagesBeforeCheckpoint.allSatisfy { $0 < 4_000 })
@@ -92,7 +92,7 @@ struct SQLiteEngineTests {
             }
             #expect(during.isEmpty, "\(during)")
             let rows = try await engine.read { session throws(StorageError) in
-                try await session.execute("SELECT count(*) AS n FROM pages", []).first?["n"]?.integer
+                try await session.execute("SELECT count(*) AS n FROM pages", []).first?.nullableInteger("n")
             }
             #expect(rows == 300)
         } catch {

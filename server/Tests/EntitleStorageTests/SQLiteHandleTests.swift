@@ -18,11 +18,11 @@ struct SQLiteHandleTests {
             let rows = try handle.execute("SELECT id, text, number FROM t ORDER BY id", [])
             #expect(rows.count == texts.count + 1)
             for (index, text) in texts.enumerated() {
-                #expect(rows[index]["text"] == .text(text))
-                #expect(rows[index]["number"] == .integer(Int64.min + Int64(index)))
+                #expect(try rows[index].value("text") == .text(text))
+                #expect(try rows[index].value("number") == .integer(Int64.min + Int64(index)))
             }
-            #expect(rows[texts.count]["text"] == .null)
-            #expect(rows[texts.count]["number"] == .null)
+            #expect(try rows[texts.count].value("text") == .null)
+            #expect(try rows[texts.count].value("number") == .null)
         }
     }
 
@@ -32,14 +32,14 @@ struct SQLiteHandleTests {
             _ = try handle.execute("CREATE TABLE t (n INTEGER)", [])
             for n in 0..<10 { _ = try handle.execute("INSERT INTO t (n) VALUES (?)", [.integer(Int64(n))]) }
             for n in 0..<10 {
-                #expect(try handle.execute("SELECT n FROM t WHERE n = ?", [.integer(Int64(n))]).first?["n"] == .integer(Int64(n)))
+                #expect(try handle.execute("SELECT n FROM t WHERE n = ?", [.integer(Int64(n))]).first?.value("n") == .integer(Int64(n)))
             }
             // Statements of a varying number of placeholders, as `IN (…)` builds them: 600 distinct ones.
             for count in 1...600 {
                 let values = (0..<count).map { SQLValue.integer(Int64($0 % 10)) }
                 let placeholders = "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
                 let rows = try handle.execute("SELECT COUNT(*) AS c FROM t WHERE n IN \(placeholders)", values)
-                #expect(rows.first?["c"] == .integer(Int64(min(count, 10))))
+                #expect(rows.first?.value("c") == .integer(Int64(min(count, 10))))
             }
         }
     }
@@ -54,13 +54,13 @@ struct SQLiteHandleTests {
             _ = try handle.execute("INSERT INTO e (app_id, app_user_id, event) VALUES (?, ?, ?)", [.text("app"), .null, .text("held")])
             let query = "SELECT event FROM e WHERE app_id = ? AND app_user_id = ? ORDER BY sequence"
             for (user, events) in [("a", ["a0", "a2"]), ("b", ["b1"]), ("c", ["c3"]), ("a", ["a0", "a2"]), ("z", [])] {
-                #expect(try handle.execute(query, [.text("app"), .text(user)]).compactMap { $0["event"]?.text } == events)
+                #expect(try handle.execute(query, [.text("app"), .text(user)]).compactMap { try $0.nullableText("event") } == events)
             }
             #expect(handle.repreparations(query) == 0)
 
             let count = "SELECT COUNT(*) AS n FROM e WHERE app_user_id IS ?"
-            #expect(try handle.execute(count, [.text("a")]).first?["n"] == .integer(2))
-            #expect(try handle.execute(count, []).first?["n"] == .integer(1))
+            #expect(try handle.execute(count, [.text("a")]).first?.value("n") == .integer(2))
+            #expect(try handle.execute(count, []).first?.value("n") == .integer(1))
         }
     }
 
@@ -76,7 +76,7 @@ struct SQLiteHandleTests {
             let syntax = #expect(throws: StorageError.self) { try handle.execute("SELEKT 1", []) }
             #expect(syntax?.code == .queryFailed)
             _ = try handle.execute("INSERT INTO t (n) VALUES (?)", [.integer(2)])
-            #expect(try handle.execute("SELECT COUNT(*) AS c FROM t", []).first?["c"] == .integer(2))
+            #expect(try handle.execute("SELECT COUNT(*) AS c FROM t", []).first?.value("c") == .integer(2))
         }
     }
 

@@ -40,7 +40,7 @@ final class PostgresEngine: SQLEngine {
             _ = try await session.execute("SELECT pg_advisory_xact_lock(\(Self.appendLock))", [])
             return try await session.execute(
                 "SELECT COALESCE(pg_sequence_last_value(pg_get_serial_sequence('ledger_events', 'sequence')), 0) AS horizon", []
-            ).first?["horizon"]?.integer ?? 0
+            ).first?.nullableInteger("horizon") ?? 0
         }
     }
 
@@ -133,7 +133,7 @@ final class PostgresEngine: SQLEngine {
         let connection: PostgresConnection
         let logger: Logger
 
-        func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
             try ensureOpen()
             let query = PostgresQuery(unsafeSQL: PostgresEngine.numberPlaceholders(sql), binds: Self.bindings(binds))
             do {
@@ -143,7 +143,7 @@ final class PostgresEngine: SQLEngine {
             }
         }
 
-        func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
             try ensureOpen()
             do {
                 return try await Self.rows(connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger))
@@ -174,9 +174,9 @@ final class PostgresEngine: SQLEngine {
             return bindings
         }
 
-        /// Each row as column name → value.
-        static func rows<Rows: AsyncSequence>(_ rows: Rows) async throws -> [[String: SQLValue]] where Rows.Element == PostgresRow {
-            var read: [[String: SQLValue]] = []
+        /// Each row, its columns by name.
+        static func rows<Rows: AsyncSequence>(_ rows: Rows) async throws -> [SQLRow] where Rows.Element == PostgresRow {
+            var read: [SQLRow] = []
             for try await row in rows {
                 var columns: [String: SQLValue] = [:]
                 for cell in row {
@@ -187,7 +187,7 @@ final class PostgresEngine: SQLEngine {
                         columns[cell.columnName] = SQLValue(try cell.decode(String?.self))
                     }
                 }
-                read.append(columns)
+                read.append(SQLRow(columns))
             }
             return read
         }

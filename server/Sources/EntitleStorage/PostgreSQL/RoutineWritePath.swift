@@ -23,8 +23,8 @@ struct RoutineWritePath: LedgerWritePath {
         let revision = ProjectionCache.newRevision()
         let binds = routineBinds(event, encoded: encoded, app: app, likely: likely, kept: kept) + [.text(projection), .integer(revision)]
         let row = try await rows.engine.statement { session throws(StorageError) in try await session.execute(KeptAppendRoutine.self, binds).first }
-        guard let row, row["o_done"]?.integer == 1 else { return nil }
-        guard let sequence = row["o_sequence"]?.integer else { return .duplicate }
+        guard let row, try row.nullableInteger("o_done") == 1 else { return nil }
+        guard let sequence = try row.nullableInteger("o_sequence") else { return .duplicate }
         projections.keep(facts, revision: revision, app: app, appUserID: likely)
         if let original = event.originalTransactionID { projections.noteOwner(likely, app: app, original: original) }
         return .appended(sequence: sequence, appUserID: likely)
@@ -43,13 +43,13 @@ struct RoutineWritePath: LedgerWritePath {
         guard let row = try await session.execute(AppendRoutine.self, routineBinds(event, encoded: encoded, app: app, likely: likely, kept: kept)).first else {
             throw StorageError(.queryFailed, "the append routine returned no row")
         }
-        let appUserID: AppUserID? = row["o_app_user_id"]?.id()
-        var start = LedgerRows.AppendStart(appUserID: appUserID, owner: row["o_owner"]?.id(), sequence: row["o_sequence"]?.integer)
+        let appUserID: AppUserID? = try row.nullableID("o_app_user_id")
+        var start = LedgerRows.AppendStart(appUserID: appUserID, owner: try row.nullableID("o_owner"), sequence: try row.nullableInteger("o_sequence"))
         if let appUserID, start.sequence != nil {
             if let original = event.originalTransactionID { projections.noteOwner(appUserID, app: app, original: original) }
-            if row["o_found"]?.integer == 1 {
+            if try row.nullableInteger("o_found") == 1 {
                 start.facts = try await rows.projection(
-                    app, appUserID, row: ["revision": row["o_revision"] ?? .null, "projection": row["o_projection"] ?? .null],
+                    app, appUserID, row: ["revision": try row.value("o_revision"), "projection": try row.value("o_projection")],
                     kept: likely == appUserID ? kept : 0, session)
             }
         }

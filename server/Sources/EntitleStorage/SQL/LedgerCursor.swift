@@ -21,7 +21,7 @@ struct LedgerCursor {
     /// The last sequence the consumer has read (0 when it never has).
     func position(_ session: any SQLSession) async throws(StorageError) -> Int64 {
         try await session.execute("SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)])
-            .first?["sequence"]?.integer ?? 0
+            .first?.nullableInteger("sequence") ?? 0
     }
 
     /// Moves the cursor to `sequence`, inside the caller's transaction.
@@ -38,20 +38,20 @@ struct LedgerCursor {
         try await session.execute(
             "SELECT sequence, app_user_id FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
             [.id(app), .integer(sequence), .integer(horizon), .integer(Int64(limit))]
-        ).map { Entry(sequence: $0["sequence"]?.integer ?? 0, appUserID: $0["app_user_id"]?.text) }
+        ).map { row throws(StorageError) in Entry(sequence: try row.integer("sequence"), appUserID: try row.nullableText("app_user_id")) }
     }
 
     /// The app's last sequence at or below `horizon` (0 when it has no events).
     func head(horizon: Int64, _ session: any SQLSession) async throws(StorageError) -> Int64 {
         try await session.execute(
             "SELECT MAX(sequence) AS head FROM ledger_events WHERE app_id = ? AND sequence <= ?", [.id(app), .integer(horizon)]
-        ).first?["head"]?.integer ?? 0
+        ).first?.nullableInteger("head") ?? 0
     }
 
     /// How many of the app's events are past `sequence`.
     func backlog(after sequence: Int64, _ session: any SQLSession) async throws(StorageError) -> Int {
         Int(try await session.execute(
             "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND sequence > ?", [.id(app), .integer(sequence)]
-        ).first?["n"]?.integer ?? 0)
+        ).first?.nullableInteger("n") ?? 0)
     }
 }

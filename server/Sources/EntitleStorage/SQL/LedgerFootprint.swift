@@ -28,8 +28,8 @@ public struct LedgerFootprint: Sendable {
                 []
             ).first ?? [:]
             var footprint = LedgerFootprint(
-                total: 0, tables: [:], indexes: [:], events: columns["n"]?.integer ?? 0, storedSignedPayloads: columns["signed"]?.integer ?? 0,
-                eventJSON: columns["json"]?.integer ?? 0)
+                total: 0, tables: [:], indexes: [:], events: try columns.nullableInteger("n") ?? 0, storedSignedPayloads: try columns.nullableInteger("signed") ?? 0,
+                eventJSON: try columns.nullableInteger("json") ?? 0)
             if postgres {
                 let relations = try await session.execute(
                     """
@@ -39,10 +39,10 @@ public struct LedgerFootprint: Sendable {
                     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')
                     """, [])
                 for row in relations {
-                    guard let name = row["name"]?.text, let bytes = row["bytes"]?.integer else { continue }
-                    if row["kind"]?.text == "i" { footprint.indexes[name] = bytes } else { footprint.tables[name] = bytes }
+                    guard let name = try row.nullableText("name"), let bytes = try row.nullableInteger("bytes") else { continue }
+                    if try row.nullableText("kind") == "i" { footprint.indexes[name] = bytes } else { footprint.tables[name] = bytes }
                 }
-                footprint.total = try await session.execute("SELECT pg_database_size(current_database()) AS bytes", []).first?["bytes"]?.integer ?? 0
+                footprint.total = try await session.execute("SELECT pg_database_size(current_database()) AS bytes", []).first?.nullableInteger("bytes") ?? 0
             } else {
                 let objects = try await session.execute(
                     """
@@ -50,11 +50,11 @@ public struct LedgerFootprint: Sendable {
                     GROUP BY s.name
                     """, [])
                 for row in objects {
-                    guard let name = row["name"]?.text, let bytes = row["bytes"]?.integer else { continue }
-                    if row["kind"]?.text == "index" || name.hasPrefix("sqlite_autoindex") { footprint.indexes[name] = bytes } else { footprint.tables[name] = bytes }
+                    guard let name = try row.nullableText("name"), let bytes = try row.nullableInteger("bytes") else { continue }
+                    if try row.nullableText("kind") == "index" || name.hasPrefix("sqlite_autoindex") { footprint.indexes[name] = bytes } else { footprint.tables[name] = bytes }
                 }
                 let pages = try await session.execute("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()", [])
-                footprint.total = pages.first?["bytes"]?.integer ?? 0
+                footprint.total = try pages.first?.nullableInteger("bytes") ?? 0
             }
             return footprint
         }

@@ -32,11 +32,11 @@ struct LedgerRows: Sendable {
                 SQLValue(event.signedDate), SQLValue(event.receivedAt), .text(encoded.json),
                 SQLValue(event.appAccountToken.map { $0.uuidString.lowercased() }), SQLValue(encoded.signedPayload),
             ]
-        ).first?["sequence"]?.integer
+        ).first?.nullableInteger("sequence")
     }
 
     static func aliasTarget(_ app: BundleID, _ alias: AppUserID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
-        try await session.execute(LedgerStatements.AliasTarget.self, [.id(app), .id(alias)]).first?["app_user_id"]?.id()
+        try await session.execute(LedgerStatements.AliasTarget.self, [.id(app), .id(alias)]).first?.nullableID("app_user_id")
     }
 
     /// Links the purchase `original`, which no subscriber owns, to `appUserID`, and adopts the events
@@ -54,13 +54,13 @@ struct LedgerRows: Sendable {
     static func tokenOwner(_ app: BundleID, _ token: UUID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(
             "SELECT app_user_id FROM account_tokens WHERE app_id = ? AND token = ?", [.id(app), .text(token.uuidString.lowercased())]
-        ).first?["app_user_id"]?.id()
+        ).first?.nullableID("app_user_id")
     }
 
     static func owner(_ app: BundleID, _ original: OriginalTransactionID, _ session: any SQLSession) async throws(StorageError) -> AppUserID? {
         try await session.execute(
             "SELECT app_user_id FROM purchase_links WHERE app_id = ? AND original_transaction_id = ?", [.id(app), .id(original)]
-        ).first?["app_user_id"]?.id()
+        ).first?.nullableID("app_user_id")
     }
 
     /// `appUserID`'s projection: the kept copy when the stored revision is the kept one (the JSON
@@ -74,15 +74,15 @@ struct LedgerRows: Sendable {
 
     /// The projection from its row (`revision`, and `projection` unless the revision was `kept`).
     func projection(
-        _ app: BundleID, _ appUserID: AppUserID, row: [String: SQLValue], kept: Int64, _ session: any SQLSession
+        _ app: BundleID, _ appUserID: AppUserID, row: SQLRow, kept: Int64, _ session: any SQLSession
     ) async throws(StorageError) -> SubscriberFacts? {
-        let revision = row["revision"]?.integer ?? 0
+        let revision = try row.nullableInteger("revision") ?? 0
         if revision != 0, revision == kept, let facts = projections.facts(app, appUserID, revision: revision) { return facts }
-        guard let json = row["projection"]?.text else {
+        guard let json = try row.nullableText("projection") else {
             // Kept a moment ago, then made room for another: read it in full.
             return try await StoredJSON.decodeProjection(session.execute(
                 "SELECT projection FROM subscribers WHERE app_id = ? AND app_user_id = ?", [.id(app), .id(appUserID)]
-            ).first?["projection"]?.text, appUserID: appUserID)
+            ).first?.nullableText("projection"), appUserID: appUserID)
         }
         let facts = try StoredJSON.decodeProjection(json, appUserID: appUserID)
         if revision != 0, let facts { projections.keep(facts, revision: revision, app: app, appUserID: appUserID) }

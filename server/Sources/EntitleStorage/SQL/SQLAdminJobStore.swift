@@ -43,12 +43,12 @@ final class SQLAdminJobStore: AdminJobStore {
             guard let row = try await sql.execute("SELECT * FROM admin_jobs WHERE app_id = ? AND id = ?", [.id(app), .text(id)]).first else {
                 return nil
             }
-            guard let kind = row["kind"]?.text, let state = row["state"]?.text.flatMap(AdminJob.State.init(rawValue:)),
-                let holder = row["holder"]?.text, let created = row["created_at"]?.date
+            guard let kind = try row.nullableText("kind"), let state = try row.nullableText("state").flatMap(AdminJob.State.init(rawValue:)),
+                let holder = try row.nullableText("holder"), let created = try row.nullableDate("created_at")
             else { throw StorageError(.corruptRecord, "an admin job's row is incomplete") }
             return AdminJob(
-                id: id, kind: kind, state: state, holder: holder, createdAt: created, finishedAt: row["finished_at"]?.date,
-                result: row["result"]?.text, errorCode: row["error_code"]?.text, errorMessage: row["error_message"]?.text)
+                id: id, kind: kind, state: state, holder: holder, createdAt: created, finishedAt: try row.nullableDate("finished_at"),
+                result: try row.nullableText("result"), errorCode: try row.nullableText("error_code"), errorMessage: try row.nullableText("error_message"))
         }
     }
 }

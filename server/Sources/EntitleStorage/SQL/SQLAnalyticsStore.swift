@@ -84,7 +84,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let (app, cursor) = (app, cursor)
         let revision: Int64? = try await engine.transaction { session throws(StorageError) in
             try await session.lock(.analytics(app))
-            let stored = try await session.execute("SELECT version FROM analytics_definitions WHERE app_id = ?", [.id(app)]).first?["version"]?.integer
+            let stored = try await session.execute("SELECT version FROM analytics_definitions WHERE app_id = ?", [.id(app)]).first?.nullableInteger("version")
             guard stored != Int64(version) else { return nil }
             let revision = try await Self.beginRecompute(app: app, cursor: cursor, horizon: horizon, session)
             _ = try await session.execute(
@@ -123,7 +123,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             let ids = try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? ORDER BY app_user_id LIMIT ?",
                 [.id(app), .text(from), .integer(Int64(batchSize))]
-            ).compactMap { $0["app_user_id"]?.text }
+            ).map { row throws(StorageError) in try row.text("app_user_id") }
             let change = try await Self.recompute(ids, app: app, counted: false, cells: cells, session)
             let last = ids.count < batchSize ? nil : ids.last
             // Cells stored for ids this batch passed over (no subscriber) are dropped.
@@ -150,7 +150,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// How far the recompute under way has reached (`nil` when none is).
     private static func recomputeProgress(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> String? {
-        try await session.execute("SELECT after FROM analytics_recompute WHERE app_id = ?", [.id(app)]).first?["after"]?.text
+        try await session.execute("SELECT after FROM analytics_recompute WHERE app_id = ?", [.id(app)]).first?.nullableText("after")
     }
 
     /// Those of `ids` a recompute under way hasn't reached, compared in the database's order.
@@ -163,7 +163,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id > ? AND app_user_id IN \(list.placeholders)",
                 [.id(app), .text(progress)] + list.values)
             {
-                if let id = row["app_user_id"]?.text { beyond.insert(id) }
+                if let id = try row.nullableText("app_user_id") { beyond.insert(id) }
             }
         }
         return beyond
@@ -213,16 +213,16 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// before (none when what they stored isn't `counted`).
     private static func read(
         _ ids: [String], app: BundleID, counted: Bool, _ session: any SQLSession
-    ) async throws(StorageError) -> (rows: [String: [[String: SQLValue]]], old: [String: String]) {
+    ) async throws(StorageError) -> (rows: [String: [SQLRow]], old: [String: String]) {
         for id in ids { try await session.lock(LedgerLock.subscriber(app, AppUserID(id))) }
         let list = SQLValue.inList(ids.map(SQLValue.text))
         let binds = [SQLValue.id(app)] + list.values
-        var rows: [String: [[String: SQLValue]]] = [:]
+        var rows: [String: [SQLRow]] = [:]
         for row in try await session.execute(
             "SELECT app_user_id, event FROM ledger_events WHERE app_id = ? AND app_user_id IN \(list.placeholders) ORDER BY app_user_id, sequence",
             binds)
         {
-            guard let id = row["app_user_id"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
+            guard let id = try row.nullableText("app_user_id") else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
             rows[id, default: []].append(row)
         }
         var old: [String: String] = [:]
@@ -231,7 +231,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
                 "SELECT app_user_id, cells FROM analytics_contributions WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
                 binds)
             {
-                if let id = row["app_user_id"]?.text, let text = row["cells"]?.text { old[id] = text }
+                if let id = try row.nullableText("app_user_id"), let text = try row.nullableText("cells") { old[id] = text }
             }
         }
         return (rows, old)
@@ -264,7 +264,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
     /// before (`old`, as stored), and the cells' text to store, in as many parallel parts as the machine
     /// has cores; in the order of `ids`.
     private static func computeCells(
-        _ ids: [String], _ rows: [String: [[String: SQLValue]]], _ old: [String: String],
+        _ ids: [String], _ rows: [String: [SQLRow]], _ old: [String: String],
         _ cells: @escaping @Sendable (AppUserID, [LedgerEvent]) -> AnalyticsCells
     ) async -> Result<[Computed], StorageError> {
         let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, ids.count / 50))
@@ -329,12 +329,12 @@ final class SQLAnalyticsStore: AnalyticsStore {
             "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ?", [.id(app)])
         var cells = AnalyticsCells(minimumCapacity: rows.count)
         for row in rows {
-            guard let day = row["day"]?.integer, let name = row["metric"]?.text, let metric = AnalyticsMetric(rawValue: name),
-                let value = row["value"]?.integer
+            guard let day = try row.nullableInteger("day"), let name = try row.nullableText("metric"), let metric = AnalyticsMetric(rawValue: name),
+                let value = try row.nullableInteger("value")
             else { throw StorageError(.corruptRecord, "an analytics row has an unknown metric or no value") }
             let key = AnalyticsKey(
-                day: Int(day), metric: metric, product: row["product"]?.text ?? "", currency: row["currency"]?.text ?? "",
-                cohort: row["cohort"]?.text ?? "")
+                day: Int(day), metric: metric, product: try row.nullableText("product") ?? "", currency: try row.nullableText("currency") ?? "",
+                cohort: try row.nullableText("cohort") ?? "")
             cells[key] = value
         }
         return cells
@@ -342,7 +342,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
 
     /// The revision of `app`'s aggregates stored last; 0 when none is stored (none is ever 0).
     private static func revision(app: BundleID, _ session: any SQLSession) async throws(StorageError) -> Int64 {
-        try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.id(app)]).first?["revision"]?.integer ?? 0
+        try await session.execute("SELECT revision FROM analytics_revisions WHERE app_id = ?", [.id(app)]).first?.nullableInteger("revision") ?? 0
     }
 
     /// Stores a new revision of `app`'s aggregates, in the transaction that changes them (which holds

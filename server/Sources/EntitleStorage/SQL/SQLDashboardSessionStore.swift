@@ -19,10 +19,10 @@ final class SQLDashboardSessionStore: DashboardSessionStore {
     func session(hash: String) async throws(StorageError) -> DashboardSession? {
         try await engine.read { sql throws(StorageError) in
             guard let row = try await sql.execute("SELECT * FROM dashboard_sessions WHERE session_hash = ?", [.text(hash)]).first else { return nil }
-            guard let created = row["created_at"]?.date, let expires = row["expires_at"]?.date else {
+            guard let created = try row.nullableDate("created_at"), let expires = try row.nullableDate("expires_at") else {
                 throw StorageError(.corruptRecord, "a dashboard session's row is incomplete")
             }
-            return DashboardSession(createdAt: created, expiresAt: expires, revokedAt: row["revoked_at"]?.date)
+            return DashboardSession(createdAt: created, expiresAt: expires, revokedAt: try row.nullableDate("revoked_at"))
         }
     }
 

@@ -46,15 +46,15 @@ final class SQLKeyStore: KeyStore {
         }
     }
 
-    private static func decode(_ rows: [[String: SQLValue]]) throws(StorageError) -> [StoredKey] {
+    private static func decode(_ rows: [SQLRow]) throws(StorageError) -> [StoredKey] {
         try rows.map { row throws(StorageError) in
-            guard let id = row["id"]?.text, let app: BundleID = row["app_id"]?.id(), let kind = row["kind"]?.text.flatMap(StoredKey.Kind.init),
-                let prefix = row["prefix"]?.text, let created = row["created_at"]?.date
+            guard let id = try row.nullableText("id"), let app: BundleID = try row.nullableID("app_id"), let kind = try row.nullableText("kind").flatMap(StoredKey.Kind.init),
+                let prefix = try row.nullableText("prefix"), let created = try row.nullableDate("created_at")
             else { throw StorageError(.corruptRecord, "an API key row is incomplete") }
             return StoredKey(
-                id: id, app: app, kind: kind, name: row["name"]?.text, prefix: prefix,
+                id: id, app: app, kind: kind, name: try row.nullableText("name"), prefix: prefix,
                 createdAt: created,
-                revokedAt: row["revoked_at"]?.date)
+                revokedAt: try row.nullableDate("revoked_at"))
         }
     }
 }

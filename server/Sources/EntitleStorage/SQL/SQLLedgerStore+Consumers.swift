@@ -13,7 +13,7 @@ extension SQLLedgerStore {
         return try await engine.transaction { session throws(StorageError) in
             let known = try await session.execute(
                 "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)]
-            ).first?["sequence"]?.integer
+            ).first?.nullableInteger("sequence")
             let position: Int64
             if let known {
                 position = known
@@ -21,14 +21,14 @@ extension SQLLedgerStore {
                 position = try await session.execute(
                     "SELECT MAX(sequence) AS start FROM ledger_events WHERE app_id = ? AND received_at < ? AND sequence <= ?",
                     [.id(app), SQLValue(since), .integer(horizon)]
-                ).first?["start"]?.integer ?? 0
+                ).first?.nullableInteger("start") ?? 0
                 try await cursor.advance(to: position, session)
             }
             let rows = try await session.execute(
                 "SELECT sequence, event FROM ledger_events WHERE app_id = ? AND sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
                 [.id(app), .integer(position), .integer(horizon), .integer(Int64(limit))])
             let events = try StoredJSON.decodeEvents(rows)
-            return (position, zip(rows, events).map { ($0["sequence"]?.integer ?? 0, $1) })
+            return (position, try zip(rows, events).map { row, event throws(StorageError) in (try row.integer("sequence"), event) })
         }
     }
 
@@ -38,7 +38,7 @@ extension SQLLedgerStore {
             try await session.lock(.consumer(app, consumer))
             let current = try await session.execute(
                 "SELECT sequence FROM ledger_cursors WHERE app_id = ? AND consumer = ?", [.id(app), .text(consumer.rawValue)]
-            ).first?["sequence"]?.integer ?? 0
+            ).first?.nullableInteger("sequence") ?? 0
             guard current == position else { return false }
             try await LedgerCursor(app: app, consumer: consumer).advance(to: sequence, session)
             return true
@@ -52,7 +52,7 @@ extension SQLLedgerStore {
             let row = try await session.execute(
                 "SELECT mark, holder, lease_until FROM job_runs WHERE app_id = ? AND job = ?", [.id(app), .text(job.rawValue)]
             ).first
-            if let row, let current = row["holder"]?.text, current != holder, let leaseUntil = row["lease_until"]?.integer,
+            if let row, let current = try row.nullableText("holder"), current != holder, let leaseUntil = try row.nullableInteger("lease_until"),
                 leaseUntil > SQLValue(now).integer ?? 0
             {
                 return nil
@@ -62,7 +62,7 @@ extension SQLLedgerStore {
                 INSERT INTO job_runs (app_id, job, mark, holder, lease_until) VALUES (?, ?, NULL, ?, ?)
                 ON CONFLICT (app_id, job) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
                 """, [.id(app), .text(job.rawValue), .text(holder), SQLValue(until)])
-            let mark = row?["mark"]?.date
+            let mark = try row?.nullableDate("mark")
             return JobLease(job: job, holder: holder, until: until, mark: mark)
         }
     }

@@ -25,7 +25,7 @@ extension SQLLedgerStore {
                 """, [.id(app), .integer(sequence)] + list.values)
             let events = try StoredJSON.decodeEvents(rows)
             return try zip(rows, events).map { row, event throws(StorageError) in
-                guard let sequence = row["sequence"]?.integer, let appUserID: AppUserID = row["app_user_id"]?.id() else {
+                guard let sequence = try row.nullableInteger("sequence"), let appUserID: AppUserID = try row.nullableID("app_user_id") else {
                     throw StorageError(.corruptRecord, "a ledger row has no sequence or owner")
                 }
                 return (sequence, appUserID, event)
@@ -62,7 +62,7 @@ extension SQLLedgerStore {
                 SELECT DISTINCT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL ORDER BY original_transaction_id
                 """, [.id(app)]
-            ).compactMap { $0["original_transaction_id"]?.id() }
+            ).map { row throws(StorageError) in try row.id("original_transaction_id", as: OriginalTransactionID.self) }
         }
     }
 
@@ -71,13 +71,13 @@ extension SQLLedgerStore {
             Int(try await session.execute(
                 "SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL",
                 [.id(app)]
-            ).first?["n"]?.integer ?? 0)
+            ).first?.nullableInteger("n") ?? 0)
         }
     }
 
     func eventCount() async throws(StorageError) -> Int {
         try await engine.read { session throws(StorageError) in
-            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ?", [.id(app)]).first?["n"]?.integer ?? 0)
+            Int(try await session.execute("SELECT COUNT(*) AS n FROM ledger_events WHERE app_id = ?", [.id(app)]).first?.nullableInteger("n") ?? 0)
         }
     }
 }

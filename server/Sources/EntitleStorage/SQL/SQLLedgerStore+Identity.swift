@@ -23,7 +23,7 @@ extension SQLLedgerStore {
                 SELECT original_transaction_id FROM ledger_events
                 WHERE app_id = ? AND app_account_token = ? AND app_user_id IS NULL AND original_transaction_id IS NOT NULL
                 """, [.id(app), .text(text)]
-            ).compactMap { $0["original_transaction_id"]?.id(OriginalTransactionID.self) }).sorted()
+            ).map { row throws(StorageError) in try row.id("original_transaction_id", as: OriginalTransactionID.self) }).sorted()
             var linked: [OriginalTransactionID] = []
             var facts = try await self.rows.projection(app, appUserID, session) ?? SubscriberFacts(appUserID: appUserID)
             var applied = 0
@@ -122,7 +122,7 @@ extension SQLLedgerStore {
                 WHERE app_id = ? AND original_transaction_id IN \(list.placeholders)
                 """, [.id(app)] + list.values)
             {
-                if let original: OriginalTransactionID = row["original_transaction_id"]?.id(), let owner: AppUserID = row["app_user_id"]?.id() { owners[original] = owner }
+                if let original: OriginalTransactionID = try row.nullableID("original_transaction_id"), let owner: AppUserID = try row.nullableID("app_user_id") { owners[original] = owner }
             }
             return owners
         }

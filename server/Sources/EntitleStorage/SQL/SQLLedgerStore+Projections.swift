@@ -18,8 +18,8 @@ extension SQLLedgerStore {
             ).first
             else { return (nil, nil) }
             var answer: (facts: SubscriberFacts?, global: LedgerEvent?) = (nil, nil)
-            if row["found"]?.text != nil { answer.facts = try await self.rows.projection(app, appUserID, row: row, kept: kept, session) }
-            if let event = row["event"], event.text != nil { answer.global = try StoredJSON.decodeEvents([["event": event]]).first }
+            if try row.nullableText("found") != nil { answer.facts = try await self.rows.projection(app, appUserID, row: row, kept: kept, session) }
+            if let event = try row.nullableText("event") { answer.global = try StoredJSON.decodeEvents([["event": .text(event)]]).first }
             return answer
         }
     }
@@ -34,11 +34,11 @@ extension SQLLedgerStore {
                 "SELECT app_user_id, revision, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
                 [.id(app)] + list.values)
             {
-                guard let appUserID: AppUserID = row["app_user_id"]?.id() else { continue }
-                let revision = row["revision"]?.integer ?? 0
+                guard let appUserID: AppUserID = try row.nullableID("app_user_id") else { continue }
+                let revision = try row.nullableInteger("revision") ?? 0
                 if revision != 0, let kept = projections.facts(app, appUserID, revision: revision) {
                     found[appUserID] = kept
-                } else if let facts = try StoredJSON.decodeProjection(row["projection"]?.text, appUserID: appUserID) {
+                } else if let facts = try StoredJSON.decodeProjection(try row.nullableText("projection"), appUserID: appUserID) {
                     found[appUserID] = facts
                     if revision != 0 { projections.keep(facts, revision: revision, app: app, appUserID: appUserID) }
                 }
@@ -60,8 +60,8 @@ extension SQLLedgerStore {
             sql += " ORDER BY updated_at DESC, app_user_id DESC LIMIT \(limit)"
             var found: [RecentSubscriber] = []
             for row in try await session.execute(sql, values) {
-                guard let appUserID: AppUserID = row["app_user_id"]?.id(), let updatedAt = row["updated_at"]?.date,
-                    let facts = try StoredJSON.decodeProjection(row["projection"]?.text, appUserID: appUserID)
+                guard let appUserID: AppUserID = try row.nullableID("app_user_id"), let updatedAt = try row.nullableDate("updated_at"),
+                    let facts = try StoredJSON.decodeProjection(try row.nullableText("projection"), appUserID: appUserID)
                 else { continue }
                 found.append(RecentSubscriber(appUserID: appUserID, facts: facts, updatedAt: updatedAt))
             }
@@ -79,7 +79,7 @@ extension SQLLedgerStore {
             try await session.execute(
                 "SELECT app_user_id FROM subscribers WHERE app_id = ? AND app_user_id\(order) >= ? AND app_user_id\(order) < ? "
                     + "ORDER BY app_user_id\(order) LIMIT \(limit)", [.id(app), .text(prefix), .text(upper)]
-            ).compactMap { $0["app_user_id"]?.id(AppUserID.self) }.filter { $0.rawValue.utf8.starts(with: prefix.utf8) }
+            ).map { row throws(StorageError) in try row.id("app_user_id", as: AppUserID.self) }.filter { $0.rawValue.utf8.starts(with: prefix.utf8) }
         }
     }
 
@@ -97,11 +97,11 @@ extension SQLLedgerStore {
             sql += " ORDER BY app_user_id\(order) LIMIT \(limit)"
             var page: [(appUserID: AppUserID, facts: SubscriberFacts)] = []
             for row in try await session.execute(sql, values) {
-                guard let appUserID: AppUserID = row["app_user_id"]?.id() else { continue }
-                let revision = row["revision"]?.integer ?? 0
+                guard let appUserID: AppUserID = try row.nullableID("app_user_id") else { continue }
+                let revision = try row.nullableInteger("revision") ?? 0
                 if revision != 0, let kept = projections.facts(app, appUserID, revision: revision) {
                     page.append((appUserID, kept))
-                } else if let facts = try StoredJSON.decodeProjection(row["projection"]?.text, appUserID: appUserID) {
+                } else if let facts = try StoredJSON.decodeProjection(try row.nullableText("projection"), appUserID: appUserID) {
                     page.append((appUserID, facts))
                 }
             }
@@ -112,7 +112,7 @@ extension SQLLedgerStore {
     func subscriberIDs() async throws(StorageError) -> [AppUserID] {
         try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT app_user_id FROM subscribers WHERE app_id = ? ORDER BY app_user_id", [.id(app)])
-                .compactMap { $0["app_user_id"]?.id() }
+                .map { row throws(StorageError) in try row.id("app_user_id", as: AppUserID.self) }
         }
     }
 

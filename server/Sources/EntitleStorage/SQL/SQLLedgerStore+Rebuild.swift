@@ -28,7 +28,7 @@ extension SQLLedgerStore {
                     SELECT DISTINCT app_user_id FROM ledger_events WHERE app_id = ? AND app_user_id IS NOT NULL AND app_user_id > ?
                     ORDER BY app_user_id LIMIT \(Self.rebuildPage)
                     """, [.id(app), .text(cursor)]
-                ).compactMap { $0["app_user_id"]?.id(AppUserID.self) }
+                ).map { row throws(StorageError) in try row.id("app_user_id", as: AppUserID.self) }
             }
             guard let last = ids.last else { break }
             after = last
@@ -77,7 +77,7 @@ extension SQLLedgerStore {
                 GROUP BY app_user_id
                 """, range)
             for row in latest {
-                guard let id: AppUserID = row["app_user_id"]?.id(), row["sequence"]?.integer != folds[id]?.sequence else { continue }
+                guard let id: AppUserID = try row.nullableID("app_user_id"), try row.nullableInteger("sequence") != folds[id]?.sequence else { continue }
                 let rows = try await session.execute(
                     "SELECT app_user_id, sequence, event FROM ledger_events WHERE app_id = ? AND app_user_id = ? ORDER BY sequence", [.id(app), .id(id)])
                 if let fold = try Self.folds(rows)[id] { folds[id] = fold }
@@ -87,7 +87,7 @@ extension SQLLedgerStore {
             for row in try await session.execute(
                 "SELECT app_user_id, projection FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)", [.id(app)] + list.values)
             {
-                if let id: AppUserID = row["app_user_id"]?.id(), let json = row["projection"]?.text { stored[id] = json }
+                if let id: AppUserID = try row.nullableID("app_user_id"), let json = try row.nullableText("projection") { stored[id] = json }
             }
             _ = try await session.execute(
                 "DELETE FROM subscribers WHERE app_id = ? AND app_user_id IN \(list.placeholders)", [.id(app)] + list.values)
@@ -114,17 +114,17 @@ extension SQLLedgerStore {
     }
 
     /// Each subscriber's fold of `rows` (app_user_id, sequence, event; in that order).
-    private static func folds(_ rows: [[String: SQLValue]]) throws(StorageError) -> [AppUserID: Fold] {
+    private static func folds(_ rows: [SQLRow]) throws(StorageError) -> [AppUserID: Fold] {
         let events = try StoredJSON.decodeEvents(rows)
         var folds: [AppUserID: Fold] = [:]
         var start = 0
         while start < rows.count {
-            guard let id: AppUserID = rows[start]["app_user_id"]?.id() else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
+            guard let id: AppUserID = try rows[start].nullableID("app_user_id") else { throw StorageError(.corruptRecord, "a ledger row has no owner") }
             var end = start + 1
-            while end < rows.count, rows[end]["app_user_id"]?.text == id.rawValue { end += 1 }
+            while end < rows.count, try rows[end].nullableText("app_user_id") == id.rawValue { end += 1 }
             let mine = Array(events[start..<end])
             folds[id] = Fold(
-                facts: SubscriberFacts.fold(appUserID: id, events: mine), events: mine.count, sequence: rows[end - 1]["sequence"]?.integer,
+                facts: SubscriberFacts.fold(appUserID: id, events: mine), events: mine.count, sequence: try rows[end - 1].nullableInteger("sequence"),
                 latest: mine.map(\.receivedAt).max() ?? .distantPast)
             start = end
         }

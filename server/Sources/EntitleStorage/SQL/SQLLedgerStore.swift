@@ -41,7 +41,7 @@ final class SQLLedgerStore: LedgerStore {
         let app = app
         let version = Int64(SubscriberFacts.definitionsVersion)
         let stored = try await engine.read { session throws(StorageError) in
-            try await session.execute("SELECT version FROM projection_definitions WHERE app_id = ?", [.id(app)]).first?["version"]?.integer
+            try await session.execute("SELECT version FROM projection_definitions WHERE app_id = ?", [.id(app)]).first?.nullableInteger("version")
         }
         guard stored != version else { return }
         _ = try await rebuildProjections()
@@ -60,7 +60,7 @@ final class SQLLedgerStore: LedgerStore {
                 "SELECT id, event FROM ledger_events WHERE app_user_id IS NULL AND original_transaction_id IS NOT NULL AND app_account_token IS NULL",
                 [])
             for row in rows {
-                guard let id = row["id"]?.text, let token = try StoredJSON.decodeEvents([row]).first?.appAccountToken else { continue }
+                guard let id = try row.nullableText("id"), let token = try StoredJSON.decodeEvents([row]).first?.appAccountToken else { continue }
                 _ = try await session.execute(
                     "UPDATE ledger_events SET app_account_token = ? WHERE id = ?", [.text(token.uuidString.lowercased()), .text(id)])
             }
@@ -92,7 +92,7 @@ final class SQLLedgerStore: LedgerStore {
         try await engine.transaction { session throws(StorageError) in
             try await session.lock(.migrations)
             _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])
-            let current = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations", []).first?["version"]?.integer ?? 0
+            let current = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations", []).first?.nullableInteger("version") ?? 0
             let latest = migrations.map(\.version).max() ?? 0
             guard current <= latest else {
                 throw StorageError(.schemaTooNew, "the database is at schema version \(current); this version of Entitle knows up to \(latest)")
@@ -114,7 +114,7 @@ final class SQLLedgerStore: LedgerStore {
         try await engine.read { session throws(StorageError) in
             try await session.execute(
                 "SELECT app_id FROM ledger_events UNION SELECT app_id FROM subscribers ORDER BY app_id", []
-            ).compactMap { $0["app_id"]?.id() }
+            ).map { row throws(StorageError) in try row.id("app_id", as: BundleID.self) }
         }
     }
 

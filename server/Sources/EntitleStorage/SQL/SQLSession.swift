@@ -1,11 +1,11 @@
 import Foundation
 
 /// A connection inside a transaction, as the ledger logic sees it. Statements use `?` placeholders;
-/// each engine translates them. Rows come back as column name → value.
+/// each engine translates them. Rows come back as ``SQLRow``s, read by column with their types checked.
 protocol SQLSession: Sendable {
-    func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
+    func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow]
     /// Runs a statement the engine may keep prepared on the connection.
-    func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]]
+    func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow]
     /// Serialises writers of one thing (a subscriber, a purchase…) until the transaction ends.
     func lock(_ lock: LedgerLock) async throws(StorageError)
     /// Takes `locks` in their order, as ``lock(_:)`` one after the other would (engines may take them in
@@ -19,7 +19,7 @@ extension SQLSession {
     }
 
     /// A kept statement run as any other, by its text (SQLite keeps every statement by its text).
-    func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+    func execute<Statement: KeptStatement>(_ statement: Statement.Type, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
         try await execute(Statement.sql, binds)
     }
 }

@@ -37,10 +37,10 @@ final class SQLSetAsideStore: SetAsideStore {
                 "SELECT * FROM set_aside_events WHERE app_id = ? ORDER BY set_aside_at DESC, event_id LIMIT ?",
                 [.id(app), .integer(Int64(max(0, limit)))]
             ).map { row throws(StorageError) in
-                guard let consumer = row["consumer"]?.text, let id = row["event_id"]?.text.flatMap(UUID.init(uuidString:)),
-                    let reason = row["reason"]?.text, let at = row["set_aside_at"]?.date
+                guard let consumer = try row.nullableText("consumer"), let id = try row.nullableText("event_id").flatMap(UUID.init(uuidString:)),
+                    let reason = try row.nullableText("reason"), let at = try row.nullableDate("set_aside_at")
                 else { throw StorageError(.corruptRecord, "a set-aside event's row is incomplete") }
-                return SetAsideEvent(consumer: consumer, eventID: id, appUserID: row["app_user_id"]?.id(), reason: reason, setAsideAt: at)
+                return SetAsideEvent(consumer: consumer, eventID: id, appUserID: try row.nullableID("app_user_id"), reason: reason, setAsideAt: at)
             }
         }
     }

@@ -66,7 +66,7 @@ final class SQLWebhookStore: WebhookStore {
                 "SELECT app_user_id, facts, at FROM webhook_snapshots WHERE app_id = ? AND app_user_id IN \(list.placeholders)",
                 [.id(app)] + list.values)
             {
-                guard let appUserID: AppUserID = row["app_user_id"]?.id(), let text = row["facts"]?.text, let at = row["at"]?.date,
+                guard let appUserID: AppUserID = try row.nullableID("app_user_id"), let text = try row.nullableText("facts"), let at = try row.nullableDate("at"),
                     let facts = try? StoredJSON.decoder().decode(SubscriberFacts.self, from: Data(text.utf8))
                 else { throw StorageError(.corruptRecord, "a webhook snapshot does not decode") }
                 snapshots[appUserID] = WebhookSnapshot(facts: facts, at: at)
@@ -259,12 +259,12 @@ final class SQLWebhookStore: WebhookStore {
                 WHERE d.app_id = ? AND a.delivery_id = ? ORDER BY a.attempt
                 """, [.id(app), .integer(deliveryID)]
             ).map { row throws(StorageError) in
-                guard let attempt = row["attempt"]?.integer, let at = row["at"]?.date, let latency = row["latency_ms"]?.integer else {
+                guard let attempt = try row.nullableInteger("attempt"), let at = try row.nullableDate("at"), let latency = try row.nullableInteger("latency_ms") else {
                     throw StorageError(.corruptRecord, "a webhook attempt row is incomplete")
                 }
                 return WebhookAttempt(
-                    deliveryID: deliveryID, attempt: Int(attempt), at: at, status: row["status"]?.integer.map { Int($0) },
-                    latencyMilliseconds: Int(latency), error: row["error"]?.text)
+                    deliveryID: deliveryID, attempt: Int(attempt), at: at, status: try row.nullableInteger("status").map { Int($0) },
+                    latencyMilliseconds: Int(latency), error: try row.nullableText("error"))
             }
         }
     }
@@ -299,7 +299,7 @@ final class SQLWebhookStore: WebhookStore {
         return try await engine.read { session throws(StorageError) in
             var counts: [WebhookDelivery.Status: Int] = [:]
             for row in try await session.execute("SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE app_id = ? GROUP BY status", [.id(app)]) {
-                if let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init) { counts[status] = Int(row["n"]?.integer ?? 0) }
+                if let status = try row.nullableText("status").flatMap(WebhookDelivery.Status.init) { counts[status] = Int(try row.nullableInteger("n") ?? 0) }
             }
             return counts
         }
@@ -312,39 +312,39 @@ final class SQLWebhookStore: WebhookStore {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func endpoints(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookEndpoint] {
+    private static func endpoints(_ rows: [SQLRow]) throws(StorageError) -> [WebhookEndpoint] {
         try rows.map { row throws(StorageError) in
-            guard let id = row["id"]?.text, let app: BundleID = row["app_id"]?.id(), let url = row["url"]?.text, let types = row["event_types"]?.text,
-                let secretsText = row["secrets"]?.text, let secrets = try? JSONDecoder().decode([String].self, from: Data(secretsText.utf8)),
-                let created = row["created_at"]?.date
+            guard let id = try row.nullableText("id"), let app: BundleID = try row.nullableID("app_id"), let url = try row.nullableText("url"), let types = try row.nullableText("event_types"),
+                let secretsText = try row.nullableText("secrets"), let secrets = try? JSONDecoder().decode([String].self, from: Data(secretsText.utf8)),
+                let created = try row.nullableDate("created_at")
             else { throw StorageError(.corruptRecord, "a webhook endpoint row is incomplete") }
             return WebhookEndpoint(
                 id: id, app: app, url: url, eventTypes: types.split(separator: ",").map(String.init), secrets: secrets,
-                description: row["description"]?.text, createdAt: created, removedAt: row["removed_at"]?.date,
-                consecutiveFailures: Int(row["consecutive_failures"]?.integer ?? 0), pausedUntil: row["paused_until"]?.date)
+                description: try row.nullableText("description"), createdAt: created, removedAt: try row.nullableDate("removed_at"),
+                consecutiveFailures: Int(try row.nullableInteger("consecutive_failures") ?? 0), pausedUntil: try row.nullableDate("paused_until"))
         }
     }
 
-    private static func deliveries(_ rows: [[String: SQLValue]]) throws(StorageError) -> [WebhookDelivery] {
+    private static func deliveries(_ rows: [SQLRow]) throws(StorageError) -> [WebhookDelivery] {
         try rows.map { row throws(StorageError) in
-            guard let id = row["id"]?.integer, let endpoint = row["endpoint_id"]?.text, let event = row["event_id"]?.text,
-                let type = row["event_type"]?.text, let user: AppUserID = row["app_user_id"]?.id(), let occurred = row["occurred_at"]?.date,
-                let payload = row["payload"]?.text, let status = row["status"]?.text.flatMap(WebhookDelivery.Status.init),
-                let next = row["next_attempt_at"]?.date, let created = row["created_at"]?.date
+            guard let id = try row.nullableInteger("id"), let endpoint = try row.nullableText("endpoint_id"), let event = try row.nullableText("event_id"),
+                let type = try row.nullableText("event_type"), let user: AppUserID = try row.nullableID("app_user_id"), let occurred = try row.nullableDate("occurred_at"),
+                let payload = try row.nullableText("payload"), let status = try row.nullableText("status").flatMap(WebhookDelivery.Status.init),
+                let next = try row.nullableDate("next_attempt_at"), let created = try row.nullableDate("created_at")
             else { throw StorageError(.corruptRecord, "a webhook delivery row is incomplete") }
             return WebhookDelivery(
                 id: id, endpointID: endpoint, eventID: event, eventType: type, appUserID: user, occurredAt: occurred, payload: payload,
-                status: status, attempts: Int(row["attempts"]?.integer ?? 0), nextAttemptAt: next, lastStatus: row["last_status"]?.integer.map { Int($0) },
-                lastError: row["last_error"]?.text, deliveredAt: row["delivered_at"]?.date, createdAt: created)
+                status: status, attempts: Int(try row.nullableInteger("attempts") ?? 0), nextAttemptAt: next, lastStatus: try row.nullableInteger("last_status").map { Int($0) },
+                lastError: try row.nullableText("last_error"), deliveredAt: try row.nullableDate("delivered_at"), createdAt: created)
         }
     }
 
-    private static func schedule(_ rows: [[String: SQLValue]]) throws(StorageError) -> [ScheduledEvent] {
+    private static func schedule(_ rows: [SQLRow]) throws(StorageError) -> [ScheduledEvent] {
         try rows.map { row throws(StorageError) in
-            guard let user: AppUserID = row["app_user_id"]?.id(), let kind = row["kind"]?.text.flatMap(ScheduledEvent.Kind.init),
-                let key = row["period_key"]?.text, let due = row["due_at"]?.date
+            guard let user: AppUserID = try row.nullableID("app_user_id"), let kind = try row.nullableText("kind").flatMap(ScheduledEvent.Kind.init),
+                let key = try row.nullableText("period_key"), let due = try row.nullableDate("due_at")
             else { throw StorageError(.corruptRecord, "a schedule row is incomplete") }
-            return ScheduledEvent(appUserID: user, kind: kind, periodKey: key, dueAt: due, firedAt: row["fired_at"]?.date)
+            return ScheduledEvent(appUserID: user, kind: kind, periodKey: key, dueAt: due, firedAt: try row.nullableDate("fired_at"))
         }
     }
 }

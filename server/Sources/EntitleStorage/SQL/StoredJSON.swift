@@ -32,16 +32,16 @@ enum StoredJSON {
         }
     }
 
-    static func decodeEvents(_ rows: [[String: SQLValue]]) throws(StorageError) -> [LedgerEvent] {
+    static func decodeEvents(_ rows: [SQLRow]) throws(StorageError) -> [LedgerEvent] {
         let decoder = decoder()
         var events: [LedgerEvent] = []
         events.reserveCapacity(rows.count)
         for row in rows {
-            guard let stored = row["event"]?.text else { throw StorageError(.corruptRecord, "a ledger row has no event") }
+            guard let stored = try row.nullableText("event") else { throw StorageError(.corruptRecord, "a ledger row has no event") }
             guard let json = StoredEventJSON.expand(stored) else { throw StorageError(.corruptRecord, "a ledger event's compact JSON does not read back") }
             do {
                 var event = try StoredEventReader.event(json) ?? decoder.decode(LedgerEvent.self, from: Data(json.utf8))
-                if let signed = row["signed_payload"]?.text { event.rawSignedPayload = signed }
+                if let signed = try row.nullableText("signed_payload") { event.rawSignedPayload = signed }
                 events.append(event)
             } catch {
                 throw StorageError(.corruptRecord, "a ledger event does not decode", underlying: error)

@@ -115,7 +115,7 @@ final class SQLiteEngine: SQLEngine {
 
     private struct Session: SQLSession {
         let handle: SQLiteHandle
-        func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [[String: SQLValue]] {
+        func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
             try handle.execute(sql, binds)
         }
         /// Transactions are already one at a time.

@@ -49,7 +49,7 @@ final class SQLiteHandle: @unchecked Sendable {
 
     /// Runs one statement with `binds` for its `?` placeholders; returns its rows, column name →
     /// value (a real reads as its integer part; blobs are not used).
-    func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [[String: SQLValue]] {
+    func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [SQLRow] {
         guard let database else { throw StorageError(.unavailable, "the SQLite database \(path) is closed") }
         let statement = try prepared(sql, database)
         let pointer = statement.pointer
@@ -82,7 +82,7 @@ final class SQLiteHandle: @unchecked Sendable {
             let status = entitle_sqlite3_bind_null(pointer, index)
             guard status == SQLITE_OK else { throw failure(status, sql, database) }
         }
-        var rows: [[String: SQLValue]] = []
+        var rows: [SQLRow] = []
         let columns = statement.columns
         while true {
             let status = entitle_sqlite3_step(pointer)
@@ -95,7 +95,9 @@ final class SQLiteHandle: @unchecked Sendable {
                 case SQLITE_INTEGER:
                     row[name] = .integer(entitle_sqlite3_column_int64(pointer, column))
                 case SQLITE_FLOAT:
-                    row[name] = .integer(Int64(entitle_sqlite3_column_double(pointer, column)))
+                    // The ledger stores no real numbers; one in a damaged file is read saturated, never trapping.
+                    let real = entitle_sqlite3_column_double(pointer, column)
+                    row[name] = .integer(real.isNaN ? 0 : Int64(exactly: real.rounded(.towardZero)) ?? (real < 0 ? .min : .max))
                 case SQLITE_TEXT:
                     let count = Int(entitle_sqlite3_column_bytes(pointer, column))
                     if let text = entitle_sqlite3_column_text(pointer, column) {
@@ -107,7 +109,7 @@ final class SQLiteHandle: @unchecked Sendable {
                     row[name] = .null
                 }
             }
-            rows.append(row)
+            rows.append(SQLRow(row))
         }
     }
 

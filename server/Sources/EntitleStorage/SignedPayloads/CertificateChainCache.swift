@@ -53,7 +53,7 @@ final class CertificateChainCache: Sendable {
                 return payload
             case .failure(.missingChain(let digest)):
                 let text = try await engine.read { session throws(StorageError) in
-                    try await session.execute("SELECT chain FROM certificate_chains WHERE digest = ?", [.text(digest.hex)]).first?["chain"]?.text
+                    try await session.execute("SELECT chain FROM certificate_chains WHERE digest = ?", [.text(digest.hex)]).first?.nullableText("chain")
                 }
                 guard let text else {
                     throw StorageError(.corruptRecord, "the signed payload of event \(event) refers to certificate chain \(digest), which is not stored")
