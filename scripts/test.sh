@@ -159,6 +159,9 @@ log "documents: entitlements files against their schema, docs/openapi.json as Op
 python3 scripts/check-schema.py
 
 log "build: the benchmarks package (server/Benchmarks, in the server's build folder: only its own targets compile)"
+# The server's build plan is for the server package: without it SwiftPM plans the benchmarks package
+# afresh (it had taken the server's plan as its own and built none of the benchmarks' targets).
+rm -f "$server_scratch/debug/description.json"
 swift build --package-path server/Benchmarks --scratch-path "$server_scratch" 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/server/Benchmarks/Sources/.*: warning:" "$build_log"; then
     echo "error: the benchmarks have warnings (above)" >&2

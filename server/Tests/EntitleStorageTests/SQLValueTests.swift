@@ -31,7 +31,7 @@ struct SQLValueTests {
             let wanted = (0..<count).map { SQLValue.integer(Int64($0 * 2)) }
             let list = SQLValue.inList(wanted)
             let rows = try handle.execute("SELECT id FROM t WHERE id IN \(list.placeholders) ORDER BY id", list.values)
-            #expect(rows.map { try $0.value("id") } == wanted)
+            #expect(try rows.map { try $0.value("id") } == wanted)
         }
     }
 

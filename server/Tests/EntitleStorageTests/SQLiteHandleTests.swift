@@ -39,7 +39,7 @@ struct SQLiteHandleTests {
                 let values = (0..<count).map { SQLValue.integer(Int64($0 % 10)) }
                 let placeholders = "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
                 let rows = try handle.execute("SELECT COUNT(*) AS c FROM t WHERE n IN \(placeholders)", values)
-                #expect(rows.first?.value("c") == .integer(Int64(min(count, 10))))
+                #expect(try rows.first?.value("c") == .integer(Int64(min(count, 10))))
             }
         }
     }

@@ -35,7 +35,7 @@ enum WebhookThroughput {
         let clock = ContinuousClock()
         let sent = try await clock.measure {
             while try await webhooks.deliveryCounts()[.pending, default: 0] > 0 {
-                _ = try await WebhookSender(client: http, policy: policy).deliver(service.webhooks, holder: "load")
+                _ = try await WebhookSender(client: http, policy: policy).deliver(service.webhooks.deliveryTarget, holder: "load")
             }
         }
         let reference = try await clock.measure {

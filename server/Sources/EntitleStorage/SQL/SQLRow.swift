@@ -10,6 +10,10 @@ struct SQLRow: Sendable, ExpressibleByDictionaryLiteral {
     init(_ columns: [String: SQLValue]) { self.columns = columns }
     init(dictionaryLiteral elements: (String, SQLValue)...) { self.columns = Dictionary(elements, uniquingKeysWith: { _, last in last }) }
 
+    /// Whether the statement returned `column` (for a reader shared by statements that select it and
+    /// statements that leave it out).
+    func has(_ column: String) -> Bool { columns[column] != nil }
+
     /// The column's value as stored (NULL included).
     func value(_ column: String) throws(StorageError) -> SQLValue {
         guard let value = columns[column] else { throw StorageError(.corruptRecord, "a row has no column \(column)") }

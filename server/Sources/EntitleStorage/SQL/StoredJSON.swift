@@ -41,7 +41,8 @@ enum StoredJSON {
             guard let json = StoredEventJSON.expand(stored) else { throw StorageError(.corruptRecord, "a ledger event's compact JSON does not read back") }
             do {
                 var event = try StoredEventReader.event(json) ?? decoder.decode(LedgerEvent.self, from: Data(json.utf8))
-                if let signed = try row.nullableText("signed_payload") { event.rawSignedPayload = signed }
+                // Reads made for folding and consumers leave the signed payload out of their columns.
+                if row.has("signed_payload"), let signed = try row.nullableText("signed_payload") { event.rawSignedPayload = signed }
                 events.append(event)
             } catch {
                 throw StorageError(.corruptRecord, "a ledger event does not decode", underlying: error)
