@@ -15,6 +15,37 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ] + (sanitized ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
 
+/// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs), less the
+/// extensions the ledger doesn't use (full-text search, R*Tree, sessions, statistics tables), which also
+/// keeps the amalgamation's compile short.
+/// Declared before `package`, which reads it: a manifest is top-level code, run in order, and a `let`
+/// read before its line is still empty (SQLite was compiled with none of these until this was moved).
+let sqliteSettings: [CSetting] = [
+    .define("SQLITE_DEFAULT_MEMSTATUS", to: "0"),
+    .define("SQLITE_DISABLE_PAGECACHE_OVERFLOW_STATS"),
+    .define("SQLITE_DQS", to: "0"),
+    // `dbstat`: what each table and index takes on disk (LedgerFootprint, the growth benchmarks).
+    .define("SQLITE_ENABLE_DBSTAT_VTAB"),
+    .define("SQLITE_ENABLE_API_ARMOR", .when(configuration: .debug)),
+    .define("SQLITE_ENABLE_NULL_TRIM"),
+    .define("SQLITE_MAX_VARIABLE_NUMBER", to: "250000"),
+    .define("SQLITE_LIKE_DOESNT_MATCH_BLOBS"),
+    .define("SQLITE_OMIT_COMPLETE"),
+    .define("SQLITE_OMIT_DEPRECATED"),
+    .define("SQLITE_OMIT_DESERIALIZE"),
+    .define("SQLITE_OMIT_GET_TABLE"),
+    .define("SQLITE_OMIT_LOAD_EXTENSION"),
+    .define("SQLITE_OMIT_PROGRESS_CALLBACK"),
+    .define("SQLITE_OMIT_SHARED_CACHE"),
+    .define("SQLITE_OMIT_TCL_VARIABLE"),
+    .define("SQLITE_OMIT_TRACE"),
+    .define("SQLITE_SECURE_DELETE"),
+    .define("SQLITE_THREADSAFE", to: "1"),
+    .define("SQLITE_UNTESTABLE"),
+    .define("SQLITE_USE_URI"),
+    .define("HAVE_GETHOSTUUID", to: "0", .when(platforms: [.iOS])),
+]
+
 /// The server's package: everything an app does not link (the server, its storage, the CLI, the local App
 /// Store, their tests and the fuzz targets). It depends on the client package at the repository root by
 /// path, whose modules (AppStoreModels, EntitleCore, EntitleWire, EntitleAPI, EntitleKit) it shares.
@@ -317,33 +348,6 @@ let package = Package(
         ),
     ] + (sanitized ? fuzzTargets : [])
 )
-
-/// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs), less the
-/// extensions the ledger doesn't use (full-text search, R*Tree, sessions, statistics tables), which also
-/// keeps the amalgamation's compile short.
-let sqliteSettings: [CSetting] = [
-    .define("SQLITE_DEFAULT_MEMSTATUS", to: "0"),
-    .define("SQLITE_DISABLE_PAGECACHE_OVERFLOW_STATS"),
-    .define("SQLITE_DQS", to: "0"),
-    .define("SQLITE_ENABLE_API_ARMOR", .when(configuration: .debug)),
-    .define("SQLITE_ENABLE_NULL_TRIM"),
-    .define("SQLITE_MAX_VARIABLE_NUMBER", to: "250000"),
-    .define("SQLITE_LIKE_DOESNT_MATCH_BLOBS"),
-    .define("SQLITE_OMIT_COMPLETE"),
-    .define("SQLITE_OMIT_DEPRECATED"),
-    .define("SQLITE_OMIT_DESERIALIZE"),
-    .define("SQLITE_OMIT_GET_TABLE"),
-    .define("SQLITE_OMIT_LOAD_EXTENSION"),
-    .define("SQLITE_OMIT_PROGRESS_CALLBACK"),
-    .define("SQLITE_OMIT_SHARED_CACHE"),
-    .define("SQLITE_OMIT_TCL_VARIABLE"),
-    .define("SQLITE_OMIT_TRACE"),
-    .define("SQLITE_SECURE_DELETE"),
-    .define("SQLITE_THREADSAFE", to: "1"),
-    .define("SQLITE_UNTESTABLE"),
-    .define("SQLITE_USE_URI"),
-    .define("HAVE_GETHOSTUUID", to: "0", .when(platforms: [.iOS])),
-]
 
 /// The fuzz targets (docs/fuzzing.md), built only with `ENTITLE_SANITIZE=1`: each links libFuzzer.
 var fuzzTargets: [Target] {
