@@ -27,6 +27,7 @@ def mirror(source: pathlib.Path, destination: pathlib.Path) -> tuple[int, int]:
     names = [name for name in tracked(source) if (source / name).is_symlink() or (source / name).is_file()]
     wanted = set(names)
     written = 0
+    manifests = []
     for name in names:
         origin, target = source / name, destination / name
         if origin.is_symlink():
@@ -48,8 +49,17 @@ def mirror(source: pathlib.Path, destination: pathlib.Path) -> tuple[int, int]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
             written += 1
+            if target.name == "Package.swift":
+                manifests.append(target.parent)
         if stat.S_IMODE(target.stat().st_mode) != mode:
             target.chmod(mode)
+    # SwiftPM compiles a C file again when it changes, not when its package's manifest changes its
+    # defines (cSettings): a rewritten manifest makes its package's C sources new again.
+    for package in manifests:
+        for name in names:
+            path = destination / name
+            if name.endswith(".c") and path.is_file() and not path.is_symlink() and package in path.parents:
+                os.utime(path)
     deleted = 0
     if destination.is_dir():
         for folder, subfolders, files in os.walk(destination, topdown=False):
@@ -103,6 +113,16 @@ def self_test() -> int:
         unchanged_before = (destination / "tool.sh").stat().st_mtime_ns
         mirror(source, destination)
         checks.append(((destination / "tool.sh").stat().st_mtime_ns == unchanged_before, "an unchanged file keeps its time"))
+        (source / "Sub/c.c").write_text("int c;\n")
+        (source / "Package.swift").write_text("// 1\n")
+        run("add", "-A")
+        mirror(source, destination)
+        os.utime(destination / "Sub/c.c", ns=(1, 1))
+        mirror(source, destination)
+        checks.append(((destination / "Sub/c.c").stat().st_mtime_ns == 1, "an unchanged manifest leaves the C sources as they are"))
+        (source / "Package.swift").write_text("// 2\n")
+        mirror(source, destination)
+        checks.append(((destination / "Sub/c.c").stat().st_mtime_ns > 1, "a changed manifest makes its package's C sources new (their defines may have changed)"))
         failed = [message for ok, message in checks if not ok]
         for message in failed:
             print(f"self-test: {message}")
