@@ -17,7 +17,10 @@ let swiftSettings: [SwiftSetting] = [
 
 /// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs), less the
 /// extensions the ledger doesn't use (full-text search, R*Tree, sessions, statistics tables), which also
-/// keeps the amalgamation's compile short.
+/// keeps the amalgamation's compile short, and less `SQLITE_SECURE_DELETE`: overwriting freed pages cost
+/// 1.3–2× on the growth curve at 100k subscribers (ingestion, rebuild, dashboard) and protects nothing —
+/// what the ledger frees (an older projection, aggregate or delivery state) is derived from events it
+/// keeps for ever.
 /// Declared before `package`, which reads it: a manifest is top-level code, run in order, and a `let`
 /// read before its line is still empty (SQLite was compiled with none of these until this was moved).
 let sqliteSettings: [CSetting] = [
@@ -39,7 +42,6 @@ let sqliteSettings: [CSetting] = [
     .define("SQLITE_OMIT_SHARED_CACHE"),
     .define("SQLITE_OMIT_TCL_VARIABLE"),
     .define("SQLITE_OMIT_TRACE"),
-    .define("SQLITE_SECURE_DELETE"),
     .define("SQLITE_THREADSAFE", to: "1"),
     .define("SQLITE_UNTESTABLE"),
     .define("SQLITE_USE_URI"),
