@@ -15,9 +15,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ] + (sanitized ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
 
-/// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs), less the
-/// extensions the ledger doesn't use (full-text search, R*Tree, sessions, statistics tables), which also
-/// keeps the amalgamation's compile short, and less `SQLITE_SECURE_DELETE`: overwriting freed pages cost
+/// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs, dbstat), less
+/// what the ledger doesn't use (full-text search, R*Tree, sessions, the statement virtual table, column
+/// metadata, unlock notification), which also keeps the amalgamation's compile short, and less
+/// `SQLITE_SECURE_DELETE`: overwriting freed pages cost
 /// 1.3–2× on the growth curve at 100k subscribers (ingestion, rebuild, dashboard) and protects nothing —
 /// what the ledger frees (an older projection, aggregate or delivery state) is derived from events it
 /// keeps for ever.
