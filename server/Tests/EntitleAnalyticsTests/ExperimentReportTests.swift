@@ -23,7 +23,9 @@ struct ExperimentReportTests {
 
     /// `subscribers` people served `experiment` over January, each converting with their variant's
     /// rate (a purchase within ten days, renewed 70% of the time), recorded as the server records them.
-    static func report(_ experiment: Experiment, subscribers: Int, rates: [String: Double], seed: UInt64) -> ExperimentReport {
+    static func report(
+        _ experiment: Experiment, subscribers: Int, rates: [String: Double], seed: UInt64, today: Int = AnalyticsCalendar.day(of: ReferenceTime.day(365))
+    ) -> ExperimentReport {
         var random = SeededGenerator(seed: seed)
         let apple = AppleFacts(bundleID: "com.pantrypal.app")
         let contributor = AnalyticsContributor(catalog: catalog)
@@ -53,7 +55,21 @@ struct ExperimentReportTests {
             }
             cells.add(contributor.cells(appUserID: user, events: events))
         }
-        return ExperimentReport(experiment: experiment, cells: cells)
+        return ExperimentReport(experiment: experiment, cells: cells, today: today)
+    }
+
+    @Test("a renewal is judged once the first period has ended: minutes after the purchases none is an opportunity; once every first period ended, each is, and the renewed ones count")
+    func renewalsJudgedAtPeriodEnd() throws {
+        let experiment = Self.experiment("renewals")
+        // Purchases within ten days of enrolment over January, first periods of 30 days: all ended by mid-March.
+        let early = Self.report(experiment, subscribers: 400, rates: ["control": 0.5, "b": 0.5], seed: 7, today: AnalyticsCalendar.day(of: ReferenceTime.day(1)))
+        let late = Self.report(experiment, subscribers: 400, rates: ["control": 0.5, "b": 0.5], seed: 7, today: AnalyticsCalendar.day(of: ReferenceTime.day(75)))
+        for (before, after) in zip(early.variants, late.variants) {
+            #expect(before.renewalOpportunities == 0 && before.renewals == 0 && before.renewalRate == nil)
+            #expect(after.renewalOpportunities == after.paid, "every paid purchase's first period has ended")
+            #expect(after.renewals > 0 && after.renewals < after.renewalOpportunities)
+            #expect(before.paid == after.paid && before.exposed == after.exposed)
+        }
     }
 
     @Test("B converts 5 points better than A (10% → 15%): the report finds it, and its interval holds the true margin")

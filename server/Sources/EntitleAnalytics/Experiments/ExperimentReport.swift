@@ -3,8 +3,10 @@ import EntitleWire
 
 /// An experiment's results computed from the aggregate cells.
 extension ExperimentReport {
-    /// The results of `experiment` from `cells` (every day's).
-    public init(experiment: Experiment, cells: AnalyticsCells) {
+    /// The results of `experiment` on day `today` (UTC days, see ``AnalyticsCalendar``) from `cells`
+    /// (every day's). A renewal is judged once its purchase's first period has ended: the opportunities
+    /// and renewals of periods ending after `today` are not counted yet (docs/growth.md).
+    public init(experiment: Experiment, cells: AnalyticsCells, today: Int) {
         var counts: [String: [AnalyticsMetric: Int64]] = [:]
         var sums: [String: [String: (sum: Int64, squares: Int64)]] = [:]
         var seen = Set<String>()
@@ -12,6 +14,8 @@ extension ExperimentReport {
         for (key, value) in cells where key.metric.isExperiment && key.cohort.hasPrefix(prefix) {
             let variant = String(key.cohort.dropFirst(prefix.count))
             switch key.metric {
+            case .experimentRenewalOpportunities where key.day > today, .experimentRenewals where key.day > today:
+                continue
             case .experimentRevenue:
                 seen.insert(key.currency)
                 sums[variant, default: [:]][key.currency, default: (0, 0)].sum.addSaturating(value)

@@ -98,7 +98,8 @@ public struct ExperimentService: SubscriberReading, EventAppending {
         let experiment = try await experiment(id)
         try await analytics.refreshAnalytics()
         do {
-            return (experiment, ExperimentReport(experiment: experiment, cells: try await analytics.analytics.analyticsCells(through: nil)))
+            let cells = try await analytics.analytics.analyticsCells(through: nil)
+            return (experiment, ExperimentReport(experiment: experiment, cells: cells, today: AnalyticsCalendar.day(of: now())))
         } catch {
             throw ServiceError(error)
         }
