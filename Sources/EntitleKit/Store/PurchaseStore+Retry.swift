@@ -2,7 +2,7 @@ import Foundation
 
 extension PurchaseStore {
     /// The products among `ids`, asked again when the store can't be reached: `attempts` tries in all,
-    /// waiting `backoff`, then twice as long, between them (seed 001: three tries, 1 s then 2 s). A
+    /// waiting `backoff`, then twice as long, between them (seed 001: three tries, 2 s then 4 s). A
     /// refusal that a retry can't change (a product not on sale, payments not allowed) is thrown at once.
     /// - Parameters:
     ///   - ids: the products' identifiers.
@@ -10,7 +10,7 @@ extension PurchaseStore {
     ///   - backoff: the first wait; each next one doubles.
     ///   - sleep: how to wait (the clock is an input: tests pass their own).
     public func products(
-        _ ids: [String], attempts: Int, backoff: Duration = .seconds(1),
+        _ ids: [String], attempts: Int, backoff: Duration = .seconds(2),
         sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) async throws(StoreFailure) -> [StoreProduct] {
         var delay = backoff

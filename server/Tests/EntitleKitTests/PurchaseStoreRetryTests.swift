@@ -3,7 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 
-/// Loading products again when the store can't be reached, as seed 001 asks: three tries, 1 s then 2 s.
+/// Loading products again when the store can't be reached, as seed 001 asks: three tries, 2 s then 4 s.
 @Suite("PurchaseStore retries")
 struct PurchaseStoreRetryTests {
     /// The App Store as a device sees it, failing the first `failures` times it is asked for products.
@@ -27,14 +27,14 @@ struct PurchaseStoreRetryTests {
         func sync() async throws(StoreFailure) {}
     }
 
-    @Test("two failures then the products: asked three times, waiting 1 s then 2 s", arguments: [0, 1, 2])
+    @Test("two failures then the products: asked three times, waiting 2 s then 4 s as seed 001 does", arguments: [0, 1, 2])
     func recovers(failures: Int) async throws {
         let store = Flaky(failures: failures)
         let waits = NIOLockedValueBox<[Duration]>([])
         let products = try await store.products(["monthly"], attempts: 3, sleep: { delay in waits.withLockedValue { $0.append(delay) } })
         #expect(products.map(\.id) == ["monthly"])
         #expect(store.asked.withLockedValue { $0 } == failures + 1)
-        #expect(waits.withLockedValue { $0 } == Array([Duration.seconds(1), .seconds(2)].prefix(failures)))
+        #expect(waits.withLockedValue { $0 } == Array([Duration.seconds(2), .seconds(4)].prefix(failures)))
     }
 
     @Test("three failures: the last one is thrown after three tries; a product not on sale is thrown at once")
@@ -44,7 +44,7 @@ struct PurchaseStoreRetryTests {
         await #expect(throws: StoreFailure.self) {
             _ = try await down.products(["monthly"], attempts: 3, sleep: { delay in waits.withLockedValue { $0.append(delay) } })
         }
-        #expect(down.asked.withLockedValue { $0 } == 3 && waits.withLockedValue { $0 } == [.seconds(1), .seconds(2)])
+        #expect(down.asked.withLockedValue { $0 } == 3 && waits.withLockedValue { $0 } == [.seconds(2), .seconds(4)])
         let gone = Flaky(failures: 5, kind: .productUnavailable)
         await #expect(throws: StoreFailure.self) { _ = try await gone.products(["monthly"], attempts: 3, sleep: { _ in }) }
         #expect(gone.asked.withLockedValue { $0 } == 1)
