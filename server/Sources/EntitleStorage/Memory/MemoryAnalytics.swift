@@ -25,8 +25,7 @@ struct MemoryAnalytics: Sendable {
     mutating func recompute(_ appUserID: AppUserID, events: [LedgerEvent], counted: Bool, cells: (AppUserID, [LedgerEvent]) -> AnalyticsCells) {
         let computed = cells(appUserID, events)
         let previous = counted ? contributions[appUserID] ?? [:] : [:]
-        aggregates.add(computed.difference(from: previous))
-        aggregates = aggregates.filter { $0.value != 0 }
+        aggregates.add(computed.difference(from: previous))  // drops the cells that reach zero
         contributions[appUserID] = computed.isEmpty ? nil : computed
     }
 }

@@ -33,6 +33,9 @@ struct MemoryLedger: Sendable {
     private var byKey: [String: Int] = [:]
     private var bySubscriber: [AppUserID: [Int]] = [:]
     private var held: [OriginalTransactionID: [Int]] = [:]
+    /// Events of no subscriber and no purchase (the open-access switch, experiments), by source: every
+    /// answer reads the latest open-access one.
+    private var global: [LedgerEventSource: [Int]] = [:]
 
     private(set) var links: [OriginalTransactionID: AppUserID] = [:]
     private(set) var tokens: [UUID: AppUserID] = [:]
@@ -90,6 +93,8 @@ struct MemoryLedger: Sendable {
             bySubscriber[appUserID, default: []].append(index)
         } else if let original = event.originalTransactionID {
             held[original, default: []].append(index)
+        } else {
+            global[event.source, default: []].append(index)
         }
         return position
     }
@@ -201,6 +206,12 @@ struct MemoryLedger: Sendable {
 
     /// A subscriber's events, in order.
     func events(of appUserID: AppUserID) -> [Row] { (bySubscriber[appUserID] ?? []).map { rows[$0] } }
+
+    /// The events of `source` that belong to no subscriber and no purchase, in order.
+    func globalEvents(_ source: LedgerEventSource) -> [Row] { (global[source] ?? []).map { rows[$0] } }
+
+    /// The latest of them.
+    func latestGlobalEvent(_ source: LedgerEventSource) -> Row? { global[source]?.last.map { rows[$0] } }
 
     /// The events held for `original`, in order.
     func heldEvents(of original: OriginalTransactionID) -> [Row] { (held[original] ?? []).map { rows[$0] } }

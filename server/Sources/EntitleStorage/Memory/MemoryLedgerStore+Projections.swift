@@ -11,8 +11,7 @@ extension MemoryLedgerStore {
         appUserID: AppUserID, latestGlobalEvent source: LedgerEventSource
     ) async throws(StorageError) -> (facts: SubscriberFacts?, global: LedgerEvent?) {
         database.read(app) { ledger in
-            let global = ledger.rows.last { $0.appUserID == nil && $0.event.originalTransactionID == nil && $0.event.source == source }
-            return (ledger.projections[appUserID]?.facts, global.map { Self.bare($0.event) })
+            (ledger.projections[appUserID]?.facts, ledger.latestGlobalEvent(source).map { Self.bare($0.event) })
         }
     }
 

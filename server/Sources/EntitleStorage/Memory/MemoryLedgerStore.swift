@@ -58,11 +58,11 @@ public final class MemoryLedgerStore: LedgerStore {
     }
 
     public func latestGlobalEvent(source: LedgerEventSource) async throws(StorageError) -> LedgerEvent? {
-        database.read(app) { ledger in ledger.rows.last { Self.isGlobal($0, source) }.map { Self.bare($0.event) } }
+        database.read(app) { ledger in ledger.latestGlobalEvent(source).map { Self.bare($0.event) } }
     }
 
     public func globalEvents(source: LedgerEventSource) async throws(StorageError) -> [LedgerEvent] {
-        database.read(app) { ledger in ledger.rows.filter { Self.isGlobal($0, source) }.map(\.event) }
+        database.read(app) { ledger in ledger.globalEvents(source).map(\.event) }
     }
 
     public func events(appUserID: AppUserID) async throws(StorageError) -> [LedgerEvent] {
@@ -94,11 +94,6 @@ public final class MemoryLedgerStore: LedgerStore {
 
     public func eventCount() async throws(StorageError) -> Int {
         database.read(app) { ledger in ledger.rows.count }
-    }
-
-    /// A global event of `source`: no subscriber, no purchase.
-    private static func isGlobal(_ row: MemoryLedger.Row, _ source: LedgerEventSource) -> Bool {
-        row.appUserID == nil && row.event.originalTransactionID == nil && row.event.source == source
     }
 
     /// The event as the reads made for folding and consumers give it: without its signed payload.

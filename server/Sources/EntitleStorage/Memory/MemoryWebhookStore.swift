@@ -93,10 +93,7 @@ final class MemoryWebhookStore: WebhookStore {
                 webhooks.snapshots[appUserID] = WebhookSnapshot(facts: snapshot.facts, at: snapshot.at.storedPrecision)
             }
             for delivery in batch.deliveries {
-                let exists = state.webhooks.values.contains { other in
-                    other.deliveries.contains { $0.endpointID == delivery.endpointID && $0.eventID == delivery.eventID }
-                } || webhooks.deliveries.contains { $0.endpointID == delivery.endpointID && $0.eventID == delivery.eventID }
-                guard !exists else { continue }
+                guard webhooks.deliveryKeys.insert(delivery.endpointID + "\u{1F}" + delivery.eventID).inserted else { continue }
                 var stored = delivery
                 stored.id = state.nextDeliveryID
                 state.nextDeliveryID += 1

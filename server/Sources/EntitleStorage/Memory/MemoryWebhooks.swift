@@ -14,6 +14,8 @@ struct MemoryWebhooks: Sendable {
     var endpoints: [WebhookEndpoint] = []
     /// Deliveries in the order they were written (their ids ascending).
     var deliveries: [WebhookDelivery] = []
+    /// Each delivery's endpoint and event, written once (an endpoint is its app's alone).
+    var deliveryKeys: Set<String> = []
     var attempts: [Int64: [WebhookAttempt]] = [:]
     var snapshots: [AppUserID: WebhookSnapshot] = [:]
     var schedule: [ScheduleKey: ScheduledEvent] = [:]
