@@ -17,12 +17,15 @@ protocol AppService: Sendable {
 /// A service that answers about subscribers: it reads their projections and follows the IDs merged
 /// at log-in.
 protocol SubscriberReading: AppService {
+    /// The subscribers' projections.
     var projections: any ProjectionStore { get }
+    /// Who owns what: purchases, appAccountTokens, the IDs merged at log-in.
     var identity: any IdentityStore { get }
 }
 
 /// A service that appends events to the ledger (and reads the global ones, such as the open-access switch).
 protocol EventAppending: AppService {
+    /// The event log it appends to and reads global events from.
     var events: any EventLog { get }
 }
 

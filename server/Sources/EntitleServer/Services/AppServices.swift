@@ -39,7 +39,8 @@ public final class AppServices: Sendable {
         work: OwnedWork = OwnedWork()
     ) {
         let context = AppContext(
-            bundleID: store.app, setAsideStore: store.setAsideStore(), catalog: catalog, now: now, logger: logger, metrics: metrics, ledgerReadiness: ledgerReadiness, work: work)
+            bundleID: store.app, setAsideStore: store.setAsideStore(), catalog: catalog, now: now, logger: logger, metrics: metrics,
+            ledgerReadiness: ledgerReadiness, work: work)
         self.context = context
         // The one place that holds the whole ledger: each service is given the roles it uses.
         subscribers = SubscriberService(context: context, events: store, projections: store, identity: store, offerKey: offerKey)

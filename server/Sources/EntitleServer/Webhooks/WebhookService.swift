@@ -9,11 +9,8 @@ import Logging
 /// cursor (``publishWebhooks(holder:)``) and sent by ``WebhookSender``.
 public struct WebhookService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     /// Its ledger consumer's durable cursor.
     let cursors: any ConsumerCursors
@@ -26,7 +23,10 @@ public struct WebhookService: SubscriberReading, EventAppending {
     /// The webhook snapshots this instance stored last, while it publishes.
     let webhookSnapshots = WebhookSnapshotCache()
 
-    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, cursors: any ConsumerCursors, leases: any JobLeases, webhookStore: any WebhookStore) {
+    init(
+        context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore,
+        cursors: any ConsumerCursors, leases: any JobLeases, webhookStore: any WebhookStore
+    ) {
         self.context = context
         self.events = events
         self.projections = projections

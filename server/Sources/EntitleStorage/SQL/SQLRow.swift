@@ -64,11 +64,4 @@ struct SQLRow: Sendable, ExpressibleByDictionaryLiteral {
     func id<Identifier: StringIdentifier>(_ column: String, as _: Identifier.Type = Identifier.self) throws(StorageError) -> Identifier {
         Identifier(rawValue: try text(column))
     }
-
-    /// A value of a vocabulary stored as its raw text (a status, a kind).
-    func raw<Value: RawRepresentable>(_ column: String, as _: Value.Type = Value.self) throws(StorageError) -> Value where Value.RawValue == String {
-        let text = try text(column)
-        guard let value = Value(rawValue: text) else { throw StorageError(.corruptRecord, "\(column) holds \(text), which this version does not know") }
-        return value
-    }
 }

@@ -20,9 +20,6 @@ enum SQLValue: Hashable, Sendable {
         return ("(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")", padded)
     }
 
-    /// A date stored as Unix milliseconds (``init(_:)-(Date?)``).
-    var date: Date? { integer.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
-
     init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
     init(_ integer: Int64?) { self = integer.map(SQLValue.integer) ?? .null }
     init(_ date: Date?) { self = date.map { .integer($0.millisecondsSince1970()) } ?? .null }

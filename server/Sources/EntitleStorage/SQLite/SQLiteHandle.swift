@@ -1,5 +1,6 @@
 import Foundation
 import CSQLite
+import EntitleCore
 
 /// One SQLite connection, used through SQLite's C API (Entitle's embedded copy, `CSQLite`) on the calling
 /// thread: a statement runs where it is asked, with no hop to another thread, and prepared
@@ -96,8 +97,7 @@ final class SQLiteHandle: @unchecked Sendable {
                     row[name] = .integer(entitle_sqlite3_column_int64(pointer, column))
                 case SQLITE_FLOAT:
                     // The ledger stores no real numbers; one in a damaged file is read saturated, never trapping.
-                    let real = entitle_sqlite3_column_double(pointer, column)
-                    row[name] = .integer(real.isNaN ? 0 : Int64(exactly: real.rounded(.towardZero)) ?? (real < 0 ? .min : .max))
+                    row[name] = .integer(Int64(saturating: entitle_sqlite3_column_double(pointer, column), rounding: .towardZero))
                 case SQLITE_TEXT:
                     let count = Int(entitle_sqlite3_column_bytes(pointer, column))
                     if let text = entitle_sqlite3_column_text(pointer, column) {

@@ -8,11 +8,8 @@ import Logging
 /// look-ups and search.
 public struct AdminService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     /// The subscriber each change answers with.
     let subscribers: SubscriberService

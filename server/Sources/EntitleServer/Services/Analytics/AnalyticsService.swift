@@ -9,7 +9,6 @@ import Logging
 /// the events analytics set aside.
 public struct AnalyticsService: EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
     /// Whether the ledger answers reads.
     let health: any LedgerHealth

@@ -9,11 +9,8 @@ import Logging
 /// requests start), look-ups by transaction or order ID, refreshing a subscriber, renewal extensions.
 public struct AppStoreSyncService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     /// The leases of its background jobs.
     let leases: any JobLeases

@@ -9,9 +9,7 @@ import Logging
 /// ledger knows, when the app opted in (`consumptionPolicy`) and has a key.
 public struct ConsumptionService: SubscriberReading {
     let context: AppContext
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     /// Its ledger consumer's durable cursor.
     let cursors: any ConsumerCursors

@@ -10,15 +10,15 @@ import Logging
 /// recorded once, and the results from the analytics aggregates.
 public struct ExperimentService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     let analytics: AnalyticsService
 
-    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, analytics: AnalyticsService) {
+    init(
+        context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore,
+        analytics: AnalyticsService
+    ) {
         self.context = context
         self.events = events
         self.projections = projections

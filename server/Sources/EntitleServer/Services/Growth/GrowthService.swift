@@ -7,11 +7,8 @@ import Logging
 /// (docs/growth.md).
 public struct GrowthService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
 
     init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore) {

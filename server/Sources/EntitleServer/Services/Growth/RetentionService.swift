@@ -14,14 +14,15 @@ import Logging
 /// default message, if any.
 public struct RetentionService: SubscriberReading {
     let context: AppContext
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     let verifiers: [SignedDataVerifier]
     let offerKey: InAppPurchaseKey?
 
-    init(context: AppContext, projections: any ProjectionStore, identity: any IdentityStore, verifiers: [SignedDataVerifier], offerKey: InAppPurchaseKey?) {
+    init(
+        context: AppContext, projections: any ProjectionStore, identity: any IdentityStore, verifiers: [SignedDataVerifier],
+        offerKey: InAppPurchaseKey?
+    ) {
         self.context = context
         self.projections = projections
         self.identity = identity

@@ -9,11 +9,8 @@ import Logging
 /// to the ledger idempotently, and links the purchase to its subscriber.
 public struct IngestionService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     /// One verifier per accepted environment, tried in order.
     let verifiers: [SignedDataVerifier]

@@ -12,11 +12,8 @@ import Logging
 /// (``ItemStatus``), so a downgrade or a lapse pauses the same items everywhere and an upgrade resumes them.
 public struct ItemService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
 
     init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore) {

@@ -9,18 +9,18 @@ import Logging
 /// (trial start, Ask to Buy, attributes, usage, appAccountTokens), and identity (log-in).
 public struct SubscriberService: SubscriberReading, EventAppending {
     let context: AppContext
-    /// The event log it appends to.
     let events: any EventLog
-    /// The subscribers' projections it reads.
     let projections: any ProjectionStore
-    /// Who owns what: purchases, tokens, merged IDs.
     let identity: any IdentityStore
     /// The app backend's log-in token keys, when its entitlements file lists them.
     let logInTokens: LogInTokenVerifier?
     /// The key promotional offers are signed with, when configured.
     let offerKey: InAppPurchaseKey?
 
-    init(context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore, offerKey: InAppPurchaseKey?) {
+    init(
+        context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore,
+        offerKey: InAppPurchaseKey?
+    ) {
         self.context = context
         self.events = events
         self.projections = projections
