@@ -147,6 +147,7 @@ struct CatalogResolver {
                 ("paywallBounceAbove", alerts.paywallBounceAbove, { (t: inout BusinessThresholds, v: Double) in t.paywallBounceAbove = v }),
                 ("revenueDropAbove", alerts.revenueDropAbove, { (t: inout BusinessThresholds, v: Double) in t.revenueDropAbove = v }),
                 ("paymentFailureAbove", alerts.paymentFailureAbove, { (t: inout BusinessThresholds, v: Double) in t.paymentFailureAbove = v }),
+                ("purchaseFailureAbove", alerts.purchaseFailureAbove, { (t: inout BusinessThresholds, v: Double) in t.purchaseFailureAbove = v }),
             ] {
                 guard let value else { continue }
                 guard value.isFinite, (0...1).contains(value) else {

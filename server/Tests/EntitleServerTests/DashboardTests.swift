@@ -234,14 +234,15 @@ struct DashboardTests {
         }
     }
 
-    @Test("the business checks on April 1st: Dan's March trial didn't convert, and no revenue came this week after last week's renewal; the overview's panel and /metrics agree")
+    @Test("the business checks on April 1st: Dan's March trial ended unconverted, Carol's app-managed trial converted, no revenue the week before yesterday; the overview's panel and /metrics agree")
     func businessChecks() async throws {
         try await withLedger { _, client in
             let cookie = try #require(Self.sessionCookie(try await signIn(client)))
             let html = String(buffer: try await page(client, "/dashboard", cookie: cookie).body)
             #expect(html.contains("<section class=\"panel\" data-checks><h2>Business checks <span class=\"muted\">on 2026-04-01</span>"))
-            #expect(html.contains("<td>Trial conversion</td><td>0.0%</td><td>below 10.0%</td><td><strong class=\"error\" data-firing>alert</strong></td>"))
-            #expect(html.contains("<td>Revenue drop, week over week (USD)</td><td>100.0%</td><td>above 20.0%</td><td><strong class=\"error\" data-firing>alert</strong></td>"))
+            #expect(html.contains("<td>Introductory trial conversion</td><td>0.0%</td><td>below 10.0%</td><td><strong class=\"error\" data-firing>alert</strong></td>"))
+            #expect(html.contains("<td>App-managed trial conversion</td><td>100.0%</td><td>below 10.0%</td><td>ok</td>"))
+            #expect(!html.contains("Revenue drop"))
             #expect(html.contains("<td>Paywall bounce</td><td>–</td><td>above 70.0%</td><td><span class=\"muted\">nothing to measure</span></td>"))
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get, headers: [:]).body).split(separator: "\n")
             func sample(_ name: String, _ check: String) -> String? {
@@ -249,7 +250,8 @@ struct DashboardTests {
             }
             #expect(sample("entitle_business_check_ratio", "trial_conversion").flatMap(Double.init) == 0)
             #expect(sample("entitle_business_check_threshold_ratio", "trial_conversion").flatMap(Double.init) == 0.1)
-            #expect(sample("entitle_business_check_ratio", "revenue_drop").flatMap(Double.init) == 1)
+            #expect(sample("entitle_business_check_ratio", "app_trial_conversion").flatMap(Double.init) == 1)
+            #expect(sample("entitle_business_check_ratio", "revenue_drop") == nil)
             #expect(sample("entitle_business_check_ratio", "paywall_bounce") == nil)
             #expect(sample("entitle_business_check_threshold_ratio", "paywall_bounce").flatMap(Double.init) == 0.7)
         }

@@ -5,4 +5,5 @@ public struct AlertsDocument: Decodable, Sendable, Hashable {
     public var paywallBounceAbove: Double?
     public var revenueDropAbove: Double?
     public var paymentFailureAbove: Double?
+    public var purchaseFailureAbove: Double?
 }

@@ -12,8 +12,9 @@ public struct AnalyticsContributor: Sendable {
     /// The version of what the cells count: raised whenever a metric is added or counted differently,
     /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
     /// 2: paywall funnels, arrivals, reactivations within the month, experiments. 3: payment failures.
-    /// 4: prorated refunds' share, monthly instalments of a commitment (MRR, renewals).
-    public static let definitionsVersion = 4
+    /// 4: prorated refunds' share, monthly instalments of a commitment (MRR, renewals). 5: trials judged
+    /// at their end (both kinds).
+    public static let definitionsVersion = 5
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
     static let daysPerMonth = 30.436875
@@ -89,10 +90,16 @@ public struct AnalyticsContributor: Sendable {
                 cells.add(-1, to: AnalyticsKey(day: endDay, metric: balance, product: product))
 
                 if free, !familyShared, transaction.offerType == .introductoryOffer {
+                    let converted = transactions[(index + 1)...].contains(where: { isPaid($0) })
                     cells.add(1, to: AnalyticsKey(day: day, metric: .introTrialStarts, product: product))
-                    if transactions[(index + 1)...].contains(where: { isPaid($0) }) {
-                        cells.add(1, to: AnalyticsKey(day: day, metric: .introTrialConversions, product: product))
-                    }
+                    if converted { cells.add(1, to: AnalyticsKey(day: day, metric: .introTrialConversions, product: product)) }
+                    // Judged at the trial's own end (its scheduled end, or earlier when refunded or replaced).
+                    var trialEnd = expires
+                    if let revoked { trialEnd = min(trialEnd, revoked) }
+                    if superseded, let replacement = next?.purchaseDate { trialEnd = min(trialEnd, replacement) }
+                    let trialEndDay = AnalyticsCalendar.day(of: max(trialEnd, purchased))
+                    cells.add(1, to: AnalyticsKey(day: trialEndDay, metric: .introTrialEnds, product: product))
+                    if converted { cells.add(1, to: AnalyticsKey(day: trialEndDay, metric: .introTrialEndConversions, product: product)) }
                 }
                 guard paid else { continue }
                 let monthly = monthlyValue(of: transaction, price: price)
@@ -133,8 +140,11 @@ public struct AnalyticsContributor: Sendable {
             // The trial converts when a purchase made from it (directly, or through an introductory
             // trial that went on to pay) began before the trial and its grace ended.
             let committed = chainStarts.filter { $0.paid && $0.start >= started }.map(\.start).min()
+            let windowEndDay = AnalyticsCalendar.day(of: max(windowEnd, started))
+            cells.add(1, to: AnalyticsKey(day: windowEndDay, metric: .appTrialEnds))
             if let committed, catalog.appTrial == nil || committed < windowEnd {
                 cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialConversions))
+                cells.add(1, to: AnalyticsKey(day: windowEndDay, metric: .appTrialEndConversions))
             }
             let firstPurchase = chainStarts.map(\.start).filter { $0 >= started }.min()
             let runningUntil = min(trialEnd, firstPurchase ?? trialEnd)

@@ -104,6 +104,16 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Renewals due whose charge failed (billing retry or grace entered), on the failed period's end.
     case paymentFailures = "payment_failures"
 
+    // Trials judged at their own end (the business checks), whatever their length.
+    /// Introductory free trials that reached their end (scheduled, or earlier when refunded or replaced), on that day.
+    case introTrialEnds = "intro_trial_ends"
+    /// Of those, the ones followed by a paid period, on the trial's end day.
+    case introTrialEndConversions = "intro_trial_end_conversions"
+    /// App-managed trials whose conversion window (the trial and its grace) ended, on that day.
+    case appTrialEnds = "app_trial_ends"
+    /// Of those, the ones that converted (as ``appTrialConversions``), on the window's end day.
+    case appTrialEndConversions = "app_trial_end_conversions"
+
     /// Whether the cell belongs to an experiment's results (``ExperimentReport``).
     public var isExperiment: Bool { (AnalyticsMetric.experimentExposed.ordinal...AnalyticsMetric.experimentRenewals.ordinal).contains(ordinal) }
 
@@ -174,6 +184,10 @@ extension AnalyticsMetric {
         case .experimentRenewalOpportunities: 42
         case .experimentRenewals: 43
         case .paymentFailures: 44
+        case .introTrialEnds: 45
+        case .introTrialEndConversions: 46
+        case .appTrialEnds: 47
+        case .appTrialEndConversions: 48
         }
     }
 }

@@ -89,8 +89,9 @@ enum OverviewPage {
     }
 
     static let checkNames = [
-        "trial_conversion": "Trial conversion", "paywall_bounce": "Paywall bounce", "revenue_drop": "Revenue drop, week over week",
-        "payment_failure": "Payment failures",
+        "trial_conversion": "Introductory trial conversion", "app_trial_conversion": "App-managed trial conversion",
+        "paywall_bounce": "Paywall bounce", "purchase_failure": "Purchase failures",
+        "revenue_drop": "Revenue drop, yesterday against the week before", "payment_failure": "Payment failures",
     ]
 
     /// The business checks (docs/growth.md), with the thresholds the alert rules use.
@@ -101,7 +102,7 @@ enum OverviewPage {
         for (app, entry) in health {
             for check in entry.checks {
                 let name = (checkNames[check.check] ?? check.check) + (check.currency.map { " (\($0))" } ?? "")
-                let comparison = check.check == "trial_conversion" ? "below" : "above"
+                let comparison = check.check.hasSuffix("trial_conversion") ? "below" : "above"
                 rows.append((health.count > 1 ? [HTML.escape(app)] : []) + [
                     HTML.escape(name), HTML.percent(check.value), "\(comparison) \(HTML.percent(check.threshold))",
                     check.firing ? "<strong class=\"error\" data-firing>alert</strong>" : check.value == nil ? "<span class=\"muted\">nothing to measure</span>" : "ok",

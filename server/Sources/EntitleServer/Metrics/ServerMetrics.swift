@@ -149,13 +149,23 @@ public final class ServerMetrics: Sendable {
         ).set(holding ? 1.0 : 0.0)
     }
 
-    /// `entitle_verifications_refused_total{code}`: signed data refused, by verification code.
-    func recordRefusedVerification(code: String) {
-        registry.makeCounter(
+    /// `entitle_verifications_refused_total{code}`: signed data refused, by verification code; and
+    /// `entitle_verification_duration_seconds{outcome}` (`accepted` or `refused`): every verification's
+    /// duration, whose counts give the share refused (docs/prometheus).
+    func recordVerification(refusedCode code: String?, duration: Duration) {
+        if let code {
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    metricName: "entitle_verifications_refused", unitName: "total", helpText: "Signed data refused by verification, by code."),
+                labels: [("code", code)]
+            ).increment()
+        }
+        registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
-                metricName: "entitle_verifications_refused", unitName: "total", helpText: "Signed data refused by verification, by code."),
-            labels: [("code", code)]
-        ).increment()
+                metricName: "entitle_verification_duration", unitName: "seconds", helpText: "Duration of verifications of Apple's signed data, by outcome."),
+            labels: [("outcome", code == nil ? "accepted" : "refused")],
+            buckets: Self.durationBuckets
+        ).record(duration)
     }
 
     /// `entitle_events_set_aside_total{consumer}`: ledger events a background consumer could not

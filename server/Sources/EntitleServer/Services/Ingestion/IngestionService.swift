@@ -150,10 +150,13 @@ public struct IngestionService: SubscriberReading, EventAppending {
 
     /// Tries each accepted environment's verifier; an environment mismatch moves to the next.
     private func verify<T>(_ body: (SignedDataVerifier) async throws(VerificationError) -> T) async throws(ServiceError) -> T {
+        let start = ContinuousClock.now
         do {
-            return try await verifiers.firstAccepting(body)
+            let verified = try await verifiers.firstAccepting(body)
+            metrics.recordVerification(refusedCode: nil, duration: ContinuousClock.now - start)
+            return verified
         } catch {
-            metrics.recordRefusedVerification(code: error.code.rawValue)
+            metrics.recordVerification(refusedCode: error.code.rawValue, duration: ContinuousClock.now - start)
             throw ServiceError(error)
         }
     }
