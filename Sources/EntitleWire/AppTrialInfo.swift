@@ -9,8 +9,11 @@ public struct AppTrialInfo: Codable, Hashable, Sendable {
     public var endsAt: Date?
     /// When the warning days end and the app's lockout begins (known from the trial's start).
     public var lockoutAt: Date?
+    /// Whole days left when the server answered: of the trial while it runs, of the warning days in grace.
+    public var daysLeft: Int?
 
-    public init(phase: AppTrialPhaseValue, startedAt: Date?, endsAt: Date?, lockoutAt: Date?) {
+    public init(phase: AppTrialPhaseValue, startedAt: Date?, endsAt: Date?, lockoutAt: Date?, daysLeft: Int? = nil) {
+        self.daysLeft = daysLeft
         self.phase = phase
         self.startedAt = startedAt
         self.endsAt = endsAt

@@ -31,6 +31,13 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public var consentRescindedAt: Date?
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: Lapse?
+    /// The warning days after a paid subscription ended, while they run (before the lockout).
+    public var expiryGrace: GraceInfo?
+    /// When Apple signed the newest data about the subscriber's purchases that the server verified.
+    public var lastVerifiedAt: Date?
+    /// The reminders still ahead (renewals, trial and grace countdowns), earliest first: what an app
+    /// schedules as local notifications.
+    public var reminders: [ReminderInfo] = []
 
     public struct Lapse: Codable, Hashable, Sendable {
         public var reason: AccessReasonCode
@@ -64,7 +71,7 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
 }
 
 extension SubscriberResponse {
-    /// Decodes an answer; `pendingPurchases` and `items` may be absent (a server from before them).
+    /// Decodes an answer; `pendingPurchases`, `items` and `reminders` may be absent (a server from before them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         appUserID = try container.decode(String.self, forKey: .appUserID)
@@ -81,5 +88,8 @@ extension SubscriberResponse {
         lapse = try container.decodeIfPresent(Lapse.self, forKey: .lapse)
         items = try container.decodeIfPresent([ItemInfo].self, forKey: .items) ?? []
         consentRescindedAt = try container.decodeIfPresent(Date.self, forKey: .consentRescindedAt)
+        expiryGrace = try container.decodeIfPresent(GraceInfo.self, forKey: .expiryGrace)
+        lastVerifiedAt = try container.decodeIfPresent(Date.self, forKey: .lastVerifiedAt)
+        reminders = try container.decodeIfPresent([ReminderInfo].self, forKey: .reminders) ?? []
     }
 }

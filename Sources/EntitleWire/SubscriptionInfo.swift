@@ -30,6 +30,11 @@ public struct SubscriptionInfo: Codable, Hashable, Sendable {
     public var redundant: Bool?
     /// The offer the next renewal redeems, when the customer redeemed one (OFFER_REDEEMED).
     public var renewalOffer: RenewalOfferInfo?
+    /// The transaction of the current (latest) period: what support asks for and Apple's Server API looks up.
+    public var latestTransactionID: String?
+    /// Whole days left when the server answered in what the subscriber has now: the billing grace
+    /// period while in it, else the trial or period until `expiresAt`; absent once ended, or with no end.
+    public var daysLeft: Int?
 
     public init(
         originalTransactionID: String, productID: String, kind: PurchaseKind, state: SubscriptionStateValue, appleStatus: Int?, willRenew: Bool,

@@ -84,6 +84,7 @@ public struct EntitlementResolver: Sendable {
             .compactMap { $0.originalPurchasedAt ?? $0.purchasedAt }.min()
         var appTrial = AppTrialPhase.notStarted
         var isLockedOut = false
+        var expiryGrace: DateInterval?
         if let policy = catalog.appTrial {
             appTrial = policy.phase(startedAt: subscriber.appTrialStartedAt, purchasedAt: firstPurchase, at: now)
             switch appTrial {
@@ -111,6 +112,7 @@ public struct EntitlementResolver: Sendable {
                 let lockoutAt = grace.added(to: ended)
                 let inGrace = now < lockoutAt
                 isLockedOut = !inGrace
+                if inGrace, ended < lockoutAt { expiryGrace = DateInterval(start: ended, end: lockoutAt) }
                 for id in policy.graceEntitlementIDs {
                     offer(EntitlementStatus(
                         id: id, state: inGrace ? .appGrace : .lockout, source: .expiryGrace, expiresAt: lockoutAt, limits: limits(id)))
@@ -143,6 +145,7 @@ public struct EntitlementResolver: Sendable {
             lapse: lapse(entitlements: entitlements, statuses: statuses, appTrial: appTrial), catalog: catalog)
         // Registered items under each of the catalog's limits: the newest beyond the allowance paused.
         answer.consentRescindedAt = subscriber.consentRescindedAt
+        answer.expiryGrace = expiryGrace
         answer.items = ItemStatus.statuses(of: subscriber.items.filter { catalog.limits.contains($0.key) }, allowance: answer.allowance(forLimit:))
         return answer
     }

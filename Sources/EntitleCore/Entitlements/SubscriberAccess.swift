@@ -29,6 +29,9 @@ public struct SubscriberAccess: Hashable, Sendable {
     public var items: [ItemStatus] = []
     /// When a parent or guardian withdrew consent to the app for this customer (RESCIND_CONSENT), if they did.
     public var consentRescindedAt: Date?
+    /// The warning period after a paid subscription ended (the catalog's `appTrial.graceAfterSubscriptionExpiry`),
+    /// while it runs: from the subscription's end to the lockout.
+    public var expiryGrace: DateInterval?
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
         get { lapseReason.flatMap { reason in lapsePaywall.map { (reason, $0) } } }
@@ -66,7 +69,7 @@ public struct SubscriberAccess: Hashable, Sendable {
             && lhs.subscriptions == rhs.subscriptions && lhs.pendingPurchases == rhs.pendingPurchases && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
             && lhs.isOverridden == rhs.isOverridden && lhs.access == rhs.access && lhs.warnedAccess == rhs.warnedAccess
             && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall && lhs.items == rhs.items
-            && lhs.consentRescindedAt == rhs.consentRescindedAt
+            && lhs.consentRescindedAt == rhs.consentRescindedAt && lhs.expiryGrace == rhs.expiryGrace
     }
 
     public func hash(into hasher: inout Hasher) {

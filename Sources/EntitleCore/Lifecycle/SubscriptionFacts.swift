@@ -86,6 +86,11 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         return reversedAt < (transaction.signedDate ?? revocationDate)
     }
 
+    /// When Apple signed the newest data kept about the chain (a transaction or the renewal info).
+    public var lastSignedAt: Date? {
+        (transactions.values.compactMap(\.signedDate) + [renewalInfo?.signedDate].compactMap { $0 }).max()
+    }
+
     /// The transaction that defines the chain's current state: the latest purchase; among equal
     /// purchase dates the one not upgraded away, then the largest id.
     public var currentTransaction: JWSTransactionDecodedPayload? {

@@ -7,7 +7,9 @@ import Foundation
 /// | `renewal` | a subscription that will renew (active or in a StoreKit trial) | `renewalLead` before the period (or a commitment) ends |
 /// | `expiryWarning` | a subscription that will *not* renew (auto-renew off, or a non-renewing subscription) | `expiryWarningLead` before it ends |
 /// | `trialEnding` | a StoreKit free trial, converting or lapsing | `trialEndingLead` before it ends |
+/// | `appTrialEnding` | the app-managed trial, before its end | `appTrialEndingLead` before the trial ends (its grace begins) |
 /// | `appTrialGrace` | the app-managed trial's grace days | each day of the grace after its first, until lockout |
+/// | `subscriptionGrace` | the warning days after a paid subscription ended (`graceAfterSubscriptionExpiry`) | each day of them after the first, until lockout |
 ///
 /// The list is the same whenever it is computed for the same facts, including reminders already due: the
 /// schedule plans the future ones, and when one comes due checks it is still in the list (a renewal, a
@@ -18,6 +20,8 @@ public struct Reminder: Hashable, Sendable {
         case expiryWarning = "expiry_warning"
         case trialEnding = "trial_ending"
         case appTrialGrace = "app_trial_grace"
+        case appTrialEnding = "app_trial_ending"
+        case subscriptionGrace = "subscription_grace"
     }
 
     public var kind: Kind
@@ -48,6 +52,8 @@ public struct Reminder: Hashable, Sendable {
     public static let expiryWarningLead: TimeInterval = 7 * 86_400
     /// How long before a StoreKit free trial ends its reminder is due.
     public static let trialEndingLead: TimeInterval = 2 * 86_400
+    /// How long before the app-managed trial ends its warning is due.
+    public static let appTrialEndingLead: TimeInterval = 3 * 86_400
 
     /// The reminders of `access`, each due at a lead before its end that falls after the period began (a
     /// period shorter than the lead has none).
@@ -73,13 +79,31 @@ public struct Reminder: Hashable, Sendable {
                 break
             }
         }
-        if let grace = graceDays(access) {
-            // Every 24 hours after the grace began (its first day is the app_trial_warning), a month of days at most.
-            for day in 1...31 {
-                let due = grace.start.addingTimeInterval(Double(day) * 86_400)
-                guard due < grace.lockoutAt else { break }
-                reminders.append(Reminder(kind: .appTrialGrace, originalTransactionID: nil, productID: nil, endsAt: grace.lockoutAt, dueAt: due))
+        if case .active(let endsAt) = access.appTrial, let length = access.catalog.appTrial?.length {
+            let due = endsAt.addingTimeInterval(-appTrialEndingLead)
+            // Due after the trial began (its start is its end less its length): a shorter trial has none.
+            if length.added(to: due) > endsAt {
+                reminders.append(Reminder(kind: .appTrialEnding, originalTransactionID: nil, productID: nil, endsAt: endsAt, dueAt: due))
             }
+        }
+        if let grace = graceDays(access) {
+            // Every 24 hours after the grace began (its first day is the app_trial_warning).
+            reminders += daily(.appTrialGrace, from: grace.start, until: grace.lockoutAt)
+        }
+        if let grace = access.expiryGrace {
+            // Every 24 hours after the subscription ended (its first day is the entitlement's change).
+            reminders += daily(.subscriptionGrace, from: grace.start, until: grace.end)
+        }
+        return reminders
+    }
+
+    /// A reminder of `kind` every 24 hours after `start` and before `lockoutAt`, a month of days at most.
+    private static func daily(_ kind: Kind, from start: Date, until lockoutAt: Date) -> [Reminder] {
+        var reminders: [Reminder] = []
+        for day in 1...31 {
+            let due = start.addingTimeInterval(Double(day) * 86_400)
+            guard due < lockoutAt else { break }
+            reminders.append(Reminder(kind: kind, originalTransactionID: nil, productID: nil, endsAt: lockoutAt, dueAt: due))
         }
         return reminders
     }
@@ -104,9 +128,9 @@ public struct Reminder: Hashable, Sendable {
         case .renewal:
             // Kept as renewal reminders have always been keyed, so none scheduled before fires twice.
             "\(originalTransactionID?.rawValue ?? ""):\(endsAt.millisecondsSince1970())"
-        case .expiryWarning, .trialEnding:
+        case .expiryWarning, .trialEnding, .appTrialEnding:
             "\(kind.rawValue):\(originalTransactionID?.rawValue ?? ""):\(endsAt.millisecondsSince1970())"
-        case .appTrialGrace:
+        case .appTrialGrace, .subscriptionGrace:
             "\(kind.rawValue):\(endsAt.millisecondsSince1970()):\(dueAt.millisecondsSince1970())"
         }
     }

@@ -52,6 +52,10 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case trialEndingSoon = "trial_ending_soon"
     /// Each day of the app-managed trial's grace after the first: the days left before lockout.
     case appTrialGraceReminder = "app_trial_grace_reminder"
+    /// The app-managed trial ends in 3 days (its grace begins then).
+    case appTrialEndingSoon = "app_trial_ending_soon"
+    /// Each day of the warning period after a paid subscription ended, after the first: the days left before lockout.
+    case subscriptionGraceReminder = "subscription_grace_reminder"
     /// Sent on request, to check an endpoint.
     case test
 }

@@ -60,6 +60,14 @@ public struct CustomerInfo: Sendable, Hashable {
     /// When a parent withdrew consent to the app for this (minor) user: Apple keeps the app from
     /// launching for them; the app deletes what it kept under that consent.
     public let consentRescindedAt: Date?
+    /// The reminders still ahead when the server answered, earliest first: renewals, trial endings, and
+    /// each warning day before a lockout — for local notifications (``Reminder``).
+    public let reminders: [EntitleKit.Reminder]
+    /// The warning days after a paid subscription ended, while they run: when they began and when the
+    /// app locks out.
+    public let expiryGrace: DateInterval?
+    /// When Apple signed the newest data about the user's purchases that the server verified.
+    public let lastVerifiedAt: Date?
 
     init(response: SubscriberResponse, source: Source, age: TimeInterval) {
         self.response = response
@@ -80,6 +88,15 @@ public struct CustomerInfo: Sendable, Hashable {
         attributes = response.attributes
         lapse = response.lapse.map { Lapse(reason: Access.Reason($0.reason), paywall: Paywall($0.paywall)) }
         consentRescindedAt = response.consentRescindedAt
+        reminders = response.reminders.map(EntitleKit.Reminder.init)
+        expiryGrace = response.expiryGrace.map { DateInterval(start: $0.startedAt, end: max($0.startedAt, $0.lockoutAt)) }
+        lastVerifiedAt = response.lastVerifiedAt
+    }
+
+    /// Whole days left at `now` before the warning days after a paid subscription end in lockout; `nil`
+    /// outside them. Counted as the server counts (``AppTrial/daysLeft(at:)``).
+    public func expiryGraceDaysLeft(at now: Date) -> Int? {
+        expiryGrace.map { DaysLeft.until($0.end, from: now) }
     }
 
     /// The entitlements active now: on a cached answer, only those whose own expiry has not passed.

@@ -1,3 +1,4 @@
+import EntitleCore
 import EntitleWire
 import Foundation
 
@@ -37,6 +38,17 @@ public struct AppTrial: Sendable, Hashable {
     public var endsAt: Date?
     /// When the warning days end and the lockout begins.
     public var lockoutAt: Date?
+
+    /// Whole days left at `now` ("23 days left in trial"): of the trial while it runs, of the warning
+    /// days in grace; `nil` in other phases. The server counts its answers' `daysLeft` with the same
+    /// function, so a cached answer counts down on the device as the server would.
+    public func daysLeft(at now: Date) -> Int? {
+        switch phase {
+        case .active: endsAt.map { DaysLeft.until($0, from: now) }
+        case .grace: lockoutAt.map { DaysLeft.until($0, from: now) }
+        default: nil
+        }
+    }
 
     init(_ wire: AppTrialInfo) {
         phase = Phase(wire.phase)

@@ -50,6 +50,8 @@ public struct Subscription: Sendable, Hashable, Identifiable {
     /// The offer the next renewal redeems (an offer code, a promotional or a win-back offer), when one was
     /// redeemed.
     public var renewalOffer: RenewalOffer?
+    /// The transaction of the current (latest) period: what support asks for.
+    public var latestTransactionID: String?
 
     /// An offer a renewal redeems.
     public struct RenewalOffer: Sendable, Hashable {
@@ -74,5 +76,6 @@ public struct Subscription: Sendable, Hashable, Identifiable {
         environment = wire.environment
         isRedundant = wire.redundant ?? false
         renewalOffer = wire.renewalOffer.map { RenewalOffer(periodType: PeriodType(rawValue: $0.periodType), offerID: $0.offerID) }
+        latestTransactionID = wire.latestTransactionID
     }
 }

@@ -31,12 +31,14 @@ public struct WebhookEventTypeValue: WireVocabulary {
     public static let expiryWarning = WebhookEventTypeValue(rawValue: "expiry_warning")
     public static let trialEndingSoon = WebhookEventTypeValue(rawValue: "trial_ending_soon")
     public static let appTrialGraceReminder = WebhookEventTypeValue(rawValue: "app_trial_grace_reminder")
+    public static let appTrialEndingSoon = WebhookEventTypeValue(rawValue: "app_trial_ending_soon")
+    public static let subscriptionGraceReminder = WebhookEventTypeValue(rawValue: "subscription_grace_reminder")
     public static let test = WebhookEventTypeValue(rawValue: "test")
 
     public static let known: [WebhookEventTypeValue] = [
         .entitlementChanged, .initialPurchase, .renewal, .productChange, .autoRenewDisabled, .autoRenewEnabled,
         .billingIssue, .gracePeriodStarted, .gracePeriodEnded, .expiration, .refund, .refundReversed, .transfer,
         .familySharing, .appTrialStarted, .appTrialWarning, .appTrialLockout, .appTrialConverted, .quotaExhausted,
-        .itemPaused, .itemResumed, .consentRescinded, .renewalReminder, .expiryWarning, .trialEndingSoon, .appTrialGraceReminder, .test,
+        .itemPaused, .itemResumed, .consentRescinded, .renewalReminder, .expiryWarning, .trialEndingSoon, .appTrialGraceReminder, .appTrialEndingSoon, .subscriptionGraceReminder, .test,
     ]
 }

@@ -13,11 +13,13 @@ public struct WebhookEventData: Codable, Hashable, Sendable {
     public var itemID: String?
     /// For `renewal_reminder`: when the subscription renews.
     public var renewsAt: Date?
-    /// For `expiry_warning` and `trial_ending_soon`: when the subscription or trial ends; for
-    /// `app_trial_grace_reminder`: when the app locks out.
+    /// For `expiry_warning`, `trial_ending_soon` and `app_trial_ending_soon`: when the subscription or
+    /// trial ends; for `app_trial_grace_reminder` and `subscription_grace_reminder`: when the app locks out.
     public var endsAt: Date?
     /// For `trial_ending_soon`: whether the trial converts to a paid period.
     public var willRenew: Bool?
+    /// For reminders: whole days from the reminder to `renewsAt` or `endsAt` ("3 days left").
+    public var daysLeft: Int?
     public var entitlementsBefore: [EntitlementInfo]?
     public var entitlementsAfter: [EntitlementInfo]?
 

@@ -78,15 +78,17 @@ let configuration = EntitleConfiguration(
 func info(_ customer: CustomerInfo) -> [String: Any] {
     let now = Date()
     return [
-        "appUserID": customer.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(customer.age),
+        "appUserID": customer.appUserID, "source": customer.source.rawValue, "ageSeconds": Int(exactly: customer.age.rounded(.down)) ?? 0,
         "activeEntitlements": customer.activeEntitlements(at: now).map(\.id),
         "pendingPurchases": customer.pendingPurchases.map(\.productID),
-        "appTrial": trial(customer.appTrial), "storeAccount": account,
+        "appTrial": trial(customer.appTrial, at: now), "storeAccount": account,
+        "reminders": customer.reminders.map { ["kind": $0.kind.rawValue, "dueAt": $0.dueAt.formatted(.iso8601), "daysLeft": $0.daysLeft] },
     ]
 }
 
-func trial(_ trial: AppTrial) -> [String: Any] {
+func trial(_ trial: AppTrial, at now: Date) -> [String: Any] {
     var object: [String: Any] = ["phase": trial.phase.rawValue]
+    if let days = trial.daysLeft(at: now) { object["daysLeft"] = days }
     for (key, date) in [("startedAt", trial.startedAt), ("endsAt", trial.endsAt), ("lockoutAt", trial.lockoutAt)] {
         if let date { object[key] = date.formatted(.iso8601) }
     }

@@ -39,6 +39,8 @@ struct SubscriberResponseWriterTests {
                     price: maybe(Int64.random(in: 0...Int64.max, using: &generator)), renews: Bool.random(using: &generator))),
                 redundant: maybe(true))
             info.renewalOffer = maybe(RenewalOfferInfo(periodType: string(), offerID: maybe(string())))
+            info.latestTransactionID = maybe(string())
+            info.daysLeft = maybe(Int.random(in: 0...Int.max, using: &generator))
             return info
         }
         let entitlements = (0..<count(3)).map { _ in
@@ -66,6 +68,14 @@ struct SubscriberResponseWriterTests {
                 ItemInfo(limit: string(), id: string(), name: maybe(string()), addedAt: date(), isPaused: Bool.random(using: &generator))
             })
         response.consentRescindedAt = maybe(date())
+        response.appTrial.daysLeft = maybe(Int.random(in: 0...40, using: &generator))
+        response.expiryGrace = maybe(GraceInfo(startedAt: date(), lockoutAt: date(), daysLeft: Int.random(in: 0...7, using: &generator)))
+        response.lastVerifiedAt = maybe(date())
+        response.reminders = (0..<count(3)).map { _ in
+            ReminderInfo(
+                kind: string(), dueAt: date(), endsAt: date(), daysLeft: Int.random(in: 0...Int.max, using: &generator),
+                originalTransactionID: maybe(string()), productID: maybe(string()), willRenew: maybe(Bool.random(using: &generator)))
+        }
         return response
     }
 

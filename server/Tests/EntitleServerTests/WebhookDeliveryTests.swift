@@ -87,9 +87,14 @@ struct WebhookDeliveryTests {
                 let events = try received.map(Self.event)
                 #expect(events.map(\.type.rawValue) == [
                     "initial_purchase", "entitlement_changed", "renewal_reminder", "renewal", "entitlement_changed", "auto_renew_disabled",
-                    "entitlement_changed", "expiry_warning", "expiration", "entitlement_changed", "entitlement_changed", "renewal", "entitlement_changed", "refund",
-                    "entitlement_changed",
+                    "entitlement_changed", "expiry_warning", "expiration", "entitlement_changed",
+                ] + Array(repeating: "subscription_grace_reminder", count: 6) + [
+                    "entitlement_changed", "renewal", "entitlement_changed", "refund", "entitlement_changed",
                 ])
+                // Seed 004's warning days after the subscription ended: one reminder a day, each naming the lockout and the days left.
+                let warningDays = events.filter { $0.type.rawValue == "subscription_grace_reminder" }
+                #expect(Set(warningDays.compactMap(\.data.endsAt)) == [ends.addingTimeInterval(7 * 86_400)])
+                #expect(warningDays.compactMap(\.data.daysLeft) == [6, 5, 4, 3, 2, 1])
                 #expect(Set(events.map(\.id)).count == events.count, "each change once")
                 #expect(events.allSatisfy { $0.app == harness.bundleID && $0.appUserID == "parent-1" && $0.subscriber != nil })
                 #expect(events.map(\.occurredAt) == events.map(\.occurredAt).sorted(), "in the order they happened")
@@ -265,8 +270,8 @@ struct WebhookDeliveryTests {
                             #expect(events.filter { $0.type.rawValue == "expiration" }.count == users.count)
                             for user in users {
                                 #expect(events.filter { $0.appUserID == user }.map(\.type.rawValue) == [
-                                    "initial_purchase", "entitlement_changed", "renewal_reminder", "expiration", "entitlement_changed", "entitlement_changed",
-                                ], "\(user)")
+                                    "initial_purchase", "entitlement_changed", "renewal_reminder", "expiration", "entitlement_changed",
+                                ] + Array(repeating: "subscription_grace_reminder", count: 6) + ["entitlement_changed"], "\(user)")
                             }
                         }
                     }
@@ -387,8 +392,10 @@ struct WebhookDeliveryTests {
                 #expect(events.contains { $0.type.rawValue == "family_sharing" && $0.appUserID == "member-1" })
                 // The 7 days of grace: the warning, a reminder each following day, then lockout.
                 #expect(events.filter { $0.appUserID == "kid-parent" }.map(\.type.rawValue).filter { $0.hasPrefix("app_trial") } == [
-                    "app_trial_started", "app_trial_warning",
+                    "app_trial_started", "app_trial_ending_soon", "app_trial_warning",
                 ] + Array(repeating: "app_trial_grace_reminder", count: 6) + ["app_trial_lockout"])
+                let trialEndingSoon = try #require(events.first { $0.type.rawValue == "app_trial_ending_soon" })
+                #expect(trialEndingSoon.data.daysLeft == 3 && trialEndingSoon.data.endsAt != nil)
                 let graceDays = events.filter { $0.type.rawValue == "app_trial_grace_reminder" }
                 #expect(Set(graceDays.compactMap(\.data.endsAt)).count == 1, "each names the lockout")
                 // A StoreKit free trial whose auto-renew was turned off: reminded 2 days before it lapses.

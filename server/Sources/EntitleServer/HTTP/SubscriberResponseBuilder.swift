@@ -20,13 +20,17 @@ enum SubscriberResponseBuilder {
     }
 
     static func response(_ access: SubscriberAccess, facts: SubscriberFacts) -> SubscriberResponse {
-        let chains = access.subscriptions.map(info)
+        let now = access.evaluatedAt
+        let chains = access.subscriptions.map { info($0, at: now) }
         var trial = AppTrialInfo(phase: AppTrialPhaseValue(rawValue: access.appTrial.name), startedAt: facts.appTrialStartedAt, endsAt: nil, lockoutAt: nil)
         switch access.appTrial {
         case .active(let endsAt):
             // The warning days run from the trial's end to the lockout: both known from the start.
             (trial.endsAt, trial.lockoutAt) = (endsAt, access.catalog.appTrial?.grace.map { $0.added(to: endsAt) } ?? endsAt)
-        case .grace(let ended, let lockoutAt): (trial.endsAt, trial.lockoutAt) = (ended, lockoutAt)
+            trial.daysLeft = DaysLeft.until(endsAt, from: now)
+        case .grace(let ended, let lockoutAt):
+            (trial.endsAt, trial.lockoutAt) = (ended, lockoutAt)
+            trial.daysLeft = DaysLeft.until(lockoutAt, from: now)
         case .lockout(let since): trial.lockoutAt = since
         case .notStarted, .superseded: break
         }
@@ -50,14 +54,26 @@ enum SubscriberResponseBuilder {
             attributes: facts.attributes.merging([SubscriberAttribute.timeZone.rawValue: facts.timeZone.identifier]) { _, zone in zone },
             items: access.items.map(item))
         response.consentRescindedAt = access.consentRescindedAt
+        response.expiryGrace = access.expiryGrace.map { GraceInfo(startedAt: $0.start, lockoutAt: $0.end, daysLeft: DaysLeft.until($0.end, from: now)) }
+        response.lastVerifiedAt = facts.purchases.values.compactMap(\.lastSignedAt).max()
+        response.reminders = reminders(access)
         return response
+    }
+
+    /// The reminders still ahead of `access`'s instant, earliest first.
+    static func reminders(_ access: SubscriberAccess) -> [ReminderInfo] {
+        Reminder.reminders(access).filter { $0.dueAt > access.evaluatedAt }.sorted { ($0.dueAt, $0.kind.rawValue) < ($1.dueAt, $1.kind.rawValue) }.map {
+            ReminderInfo(
+                kind: $0.kind.rawValue, dueAt: $0.dueAt, endsAt: $0.endsAt, daysLeft: DaysLeft.until($0.endsAt, from: $0.dueAt),
+                originalTransactionID: $0.originalTransactionID?.rawValue, productID: $0.productID?.rawValue, willRenew: $0.willRenew)
+        }
     }
 
     static func item(_ status: ItemStatus) -> ItemInfo {
         ItemInfo(limit: status.limit, id: status.id, name: status.name, addedAt: status.addedAt, isPaused: status.isPaused)
     }
 
-    static func info(_ status: SubscriptionStatus) -> SubscriptionInfo {
+    static func info(_ status: SubscriptionStatus, at now: Date) -> SubscriptionInfo {
         var info = SubscriptionInfo(
             originalTransactionID: status.originalTransactionID.rawValue, productID: status.productID.rawValue, kind: PurchaseKind(rawValue: status.kind.rawValue),
             state: SubscriptionStateValue(rawValue: status.state.rawValue), appleStatus: status.appleStatus.map { Int($0.rawValue) }, willRenew: status.willRenew,
@@ -70,6 +86,8 @@ enum SubscriberResponseBuilder {
             })
         info.redundant = status.isRedundant ? true : nil
         info.renewalOffer = status.renewalOffer.map { RenewalOfferInfo(periodType: PeriodType(offer: $0.type).rawValue, offerID: $0.offerID) }
+        info.latestTransactionID = status.currentTransactionID
+        info.daysLeft = status.entitledUntil.map { DaysLeft.until($0, from: now) }
         return info
     }
 

@@ -21,6 +21,7 @@ enum SubscriberResponseWriter {
         json.member("appAccountToken", response.appAccountToken)
         json.key("appTrial")
         json.openObject()
+        json.member("daysLeft", response.appTrial.daysLeft)
         guard json.member("endsAt", iso8601: response.appTrial.endsAt), json.member("lockoutAt", iso8601: response.appTrial.lockoutAt) else { return nil }
         json.member("phase", response.appTrial.phase.rawValue)
         guard json.member("startedAt", iso8601: response.appTrial.startedAt) else { return nil }
@@ -41,6 +42,13 @@ enum SubscriberResponseWriter {
             guard write(entitlement, to: &json) else { return nil }
         }
         json.closeArray()
+        if let grace = response.expiryGrace {
+            json.key("expiryGrace")
+            json.openObject()
+            json.member("daysLeft", grace.daysLeft)
+            guard json.member("lockoutAt", iso8601: grace.lockoutAt), json.member("startedAt", iso8601: grace.startedAt) else { return nil }
+            json.closeObject()
+        }
         json.key("items")
         json.openArray()
         for item in response.items {
@@ -61,6 +69,7 @@ enum SubscriberResponseWriter {
             json.member("reason", lapse.reason.rawValue)
             json.closeObject()
         }
+        guard json.member("lastVerifiedAt", iso8601: response.lastVerifiedAt) else { return nil }
         json.key("pendingPurchases")
         json.openArray()
         for pending in response.pendingPurchases {
@@ -85,6 +94,20 @@ enum SubscriberResponseWriter {
             guard json.member("resetsAt", iso8601: quota.resetsAt) else { return nil }
             json.member("used", quota.used)
             json.member("window", quota.window)
+            json.closeObject()
+        }
+        json.closeArray()
+        json.key("reminders")
+        json.openArray()
+        for reminder in response.reminders {
+            json.element()
+            json.openObject()
+            json.member("daysLeft", reminder.daysLeft)
+            guard json.member("dueAt", iso8601: reminder.dueAt), json.member("endsAt", iso8601: reminder.endsAt) else { return nil }
+            json.member("kind", reminder.kind)
+            json.member("originalTransactionID", reminder.originalTransactionID)
+            json.member("productID", reminder.productID)
+            json.member("willRenew", reminder.willRenew)
             json.closeObject()
         }
         json.closeArray()
@@ -139,6 +162,7 @@ enum SubscriberResponseWriter {
                 json.member("totalBillingPeriods", commitment.totalBillingPeriods)
                 json.closeObject()
             }
+            json.member("daysLeft", subscription.daysLeft)
             json.member("environment", subscription.environment)
             json.member("expirationReason", subscription.expirationReason)
             guard json.member("expiresAt", iso8601: subscription.expiresAt),
@@ -146,6 +170,7 @@ enum SubscriberResponseWriter {
             else { return false }
             json.member("isFamilyShared", subscription.isFamilyShared)
             json.member("kind", subscription.kind.rawValue)
+            json.member("latestTransactionID", subscription.latestTransactionID)
             json.member("originalTransactionID", subscription.originalTransactionID)
             json.member("periodType", subscription.periodType)
             json.member("productID", subscription.productID)

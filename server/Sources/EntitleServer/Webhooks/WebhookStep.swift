@@ -194,7 +194,7 @@ struct WebhookStep {
                 before: before, after: after, facts: snapshot.facts)
             snapshots[entry.appUserID] = WebhookSnapshot(facts: snapshot.facts, at: entry.dueAt)
             try plan(entry.appUserID, facts: snapshot.facts, access: after, context: context, at: entry.dueAt)
-        case .renewalReminder, .expiryWarning, .trialEnding, .appTrialGraceReminder:
+        case .renewalReminder, .expiryWarning, .trialEnding, .appTrialGraceReminder, .appTrialEnding, .subscriptionGraceReminder:
             let access = context.resolve(snapshot.facts, at: entry.dueAt)
             // Still due as planned: a renewal, a purchase or auto-renew turned on or off since settled it otherwise.
             guard let reminder = Reminder.reminders(access).first(where: { Self.kind(of: $0.kind) == entry.kind && $0.periodKey == entry.periodKey })
@@ -242,6 +242,7 @@ struct WebhookStep {
                 data.endsAt = reminder.endsAt
                 data.willRenew = reminder.willRenew
             }
+            data.daysLeft = reminder.map { DaysLeft.until($0.endsAt, from: $0.dueAt) }
             if change.type == .entitlementChanged {
                 data.entitlementsBefore = SubscriberResponseBuilder.response(before, facts: facts).entitlements
                 data.entitlementsAfter = subscriber.entitlements
@@ -277,6 +278,8 @@ struct WebhookStep {
         case .expiryWarning: .expiryWarning
         case .trialEnding: .trialEnding
         case .appTrialGrace: .appTrialGraceReminder
+        case .appTrialEnding: .appTrialEnding
+        case .subscriptionGrace: .subscriptionGraceReminder
         }
     }
 
@@ -287,6 +290,8 @@ struct WebhookStep {
         case .expiryWarning: .expiryWarning
         case .trialEnding: .trialEndingSoon
         case .appTrialGrace: .appTrialGraceReminder
+        case .appTrialEnding: .appTrialEndingSoon
+        case .subscriptionGrace: .subscriptionGraceReminder
         }
     }
 

@@ -15,6 +15,10 @@ public struct ScheduledEvent: Hashable, Sendable {
         case trialEnding = "trial_ending"
         /// Another day of the app-managed trial's grace.
         case appTrialGraceReminder = "app_trial_grace_reminder"
+        /// The app-managed trial ends in 3 days.
+        case appTrialEnding = "app_trial_ending"
+        /// Another day of the warning period after a paid subscription ended.
+        case subscriptionGraceReminder = "subscription_grace_reminder"
     }
 
     public var appUserID: AppUserID

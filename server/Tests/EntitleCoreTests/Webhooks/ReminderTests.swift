@@ -21,8 +21,33 @@ struct ReminderTests {
         #expect(warnings.first?.originalTransactionID == "2000" && warnings.first?.productID == ProductID(STR.individual))
         let renewing = STR.subscriber(trial: false, product: STR.individual)
         #expect(!Reminder.reminders(STR.access(renewing, at: Self.day(10))).contains { $0.kind == .expiryWarning })
-        // Once it ended there is nothing to warn about.
-        #expect(Reminder.reminders(STR.access(cancelled, at: Self.monthEnd.addingTimeInterval(60))).isEmpty)
+        // Once it ended there is nothing to warn about: only the warning days before lockout remain.
+        #expect(Reminder.reminders(STR.access(cancelled, at: Self.monthEnd.addingTimeInterval(60))).allSatisfy { $0.kind == .subscriptionGrace })
+    }
+
+    @Test("seed 004's warning days after a paid subscription ended: a reminder each day after the first until lockout, none once renewed")
+    func subscriptionGrace() throws {
+        let cancelled = STR.subscriber(trial: false, product: STR.individual, autoRenew: .off)
+        // Nothing planned while the subscription runs: the warning days begin only if it ends.
+        #expect(!Reminder.reminders(STR.access(cancelled, at: Self.day(10))).contains { $0.kind == .subscriptionGrace })
+        let during = Reminder.reminders(STR.access(cancelled, at: Self.monthEnd.addingTimeInterval(3_600))).filter { $0.kind == .subscriptionGrace }
+        #expect(during.map(\.dueAt) == (1...6).map { Self.monthEnd.addingTimeInterval(Double($0) * 86_400) })
+        #expect(during.allSatisfy { $0.endsAt == Self.monthEnd.addingTimeInterval(7 * 86_400) })
+        #expect(Set(during.map(\.periodKey)).count == 6)
+        // The same list later in the warning days, so each still fires when due; none after lockout.
+        #expect(Reminder.reminders(STR.access(cancelled, at: Self.monthEnd.addingTimeInterval(4 * 86_400))).filter { $0.kind == .subscriptionGrace } == during)
+        #expect(Reminder.reminders(STR.access(cancelled, at: Self.monthEnd.addingTimeInterval(8 * 86_400))).isEmpty)
+    }
+
+    @Test("the app-managed trial's end: one warning 3 days before, none once bought or when the trial is shorter than that")
+    func appTrialEnding() throws {
+        let trial = STR.subscriber()
+        let ending = Reminder.reminders(STR.access(trial, at: Self.day(10))).filter { $0.kind == .appTrialEnding }
+        #expect(ending.map(\.dueAt) == [Self.day(27)])
+        #expect(ending.first?.endsAt == Self.day(30))
+        #expect(DaysLeft.until(Self.day(30), from: Self.day(27)) == 3)
+        let bought = STR.subscriber(product: STR.individual, subscribedOn: 20)
+        #expect(!Reminder.reminders(STR.access(bought, at: Self.day(21))).contains { $0.kind == .appTrialEnding })
     }
 
     @Test("a StoreKit free trial: reminded 2 days before it ends, saying whether it converts", arguments: [AutoRenewStatus.on, .off])
