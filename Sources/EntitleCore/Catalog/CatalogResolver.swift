@@ -158,6 +158,11 @@ struct CatalogResolver {
             }
         }
 
+        var policies = AccessPolicies.apple
+        if let document = document.policies {
+            policies.billingRetryAccess = document.billingRetryAccess ?? false
+        }
+
         guard errors.isEmpty else {
             throw CatalogValidationError(errors: errors)
         }
@@ -184,6 +189,7 @@ struct CatalogResolver {
         catalog.defaultOfferingID = offerings.defaultID
         catalog.targeting = offerings.targeting
         catalog.alertThresholds = thresholds
+        catalog.policies = policies
         catalog.retentionRules = retention
         return catalog
     }

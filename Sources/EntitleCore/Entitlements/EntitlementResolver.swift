@@ -37,11 +37,18 @@ public struct EntitlementResolver: Sendable {
         func limits(_ id: String) -> [String: Allowance] { catalog.entitlement(id)?.access.limits ?? [:] }
 
         for status in statuses {
+            var state = EntitlementState(status.state), until = status.entitledUntil ?? status.expiresAt
+            // An app that keeps access during billing retry (`policies.billingRetryAccess`): as in Apple's
+            // grace period, allowed with a warning, until Apple's longest retry has passed.
+            if catalog.policies.billingRetryAccess, status.state == .billingRetry, let expires = status.expiresAt {
+                let retryEnds = expires.addingTimeInterval(AccessPolicies.billingRetryLimit)
+                if now < retryEnds { (state, until) = (.gracePeriod, retryEnds) }
+            }
             for entitlement in catalog.entitlements(forProduct: status.productID) {
                 offer(EntitlementStatus(
-                    id: entitlement.id, state: EntitlementState(status.state),
+                    id: entitlement.id, state: state,
                     source: .purchase(originalTransactionID: status.originalTransactionID), productID: status.productID,
-                    expiresAt: status.entitledUntil ?? status.expiresAt, willRenew: status.willRenew,
+                    expiresAt: until, willRenew: status.willRenew,
                     periodType: status.periodType, renewsToProductID: status.renewsToProductID,
                     isFamilyShared: status.isFamilyShared, limits: entitlement.access.limits))
             }

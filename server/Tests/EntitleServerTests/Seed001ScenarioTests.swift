@@ -9,8 +9,9 @@ import LocalAppStore
 import Testing
 
 /// Seed 001's status edge cases (Epilogue: is the user Plus?) through the real server, each reached
-/// with the local App Store's signed notifications. Billing retry follows Apple (no access), where
-/// the seed's table says otherwise.
+/// with the local App Store's signed notifications. Billing retry keeps Plus, as the seed's table says
+/// (the catalog's `policies.billingRetryAccess`; Apple's default is no access), until Apple's 60 days of
+/// retry have passed.
 @Suite("Seed 001 status edge cases (Epilogue)")
 struct Seed001ScenarioTests {
     static let monthly = "com.epilogue.plus.monthly"
@@ -18,7 +19,7 @@ struct Seed001ScenarioTests {
     static func day(_ n: Double) -> Date { ReferenceTime.day(n) }
 
     enum Scenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case active, gracePeriod, billingRetry, expired, refunded, upgradedMidCycle, downgraded
+        case active, gracePeriod, billingRetry, billingRetryOver, expired, refunded, upgradedMidCycle, downgraded
 
         var testDescription: String { rawValue }
 
@@ -27,7 +28,8 @@ struct Seed001ScenarioTests {
             switch self {
             case .active: (true, "active", monthly)
             case .gracePeriod: (true, "grace_period", monthly)
-            case .billingRetry: (false, "billing_retry", monthly)
+            case .billingRetry: (true, "billing_retry", monthly)
+            case .billingRetryOver: (false, "billing_retry", monthly)
             case .expired: (false, "expired", monthly)
             case .refunded: (false, "revoked", monthly)
             case .upgradedMidCycle: (true, "active", annual)
@@ -50,10 +52,10 @@ struct Seed001ScenarioTests {
             case .gracePeriod:
                 try await harness.deliver(client, store.failRenewal(original))
                 now = expires + 86_400
-            case .billingRetry:
+            case .billingRetry, .billingRetryOver:
                 try await harness.deliver(client, store.failRenewal(original))
                 try await harness.deliver(client, store.expireGracePeriod(original))
-                now = expires + 20 * 86_400
+                now = expires + (scenario == .billingRetry ? 20 : 61) * 86_400
             case .expired:
                 try await harness.deliver(client, store.setAutoRenew(original, false, at: Self.day(5)))
                 try await harness.deliver(client, store.expire(original, reason: .voluntary))
@@ -78,6 +80,13 @@ struct Seed001ScenarioTests {
             let conversation = try ServerHarness.decode(AccessResponse.self, try await harness.get(
                 client, "/v1/subscribers/reader/access/conversations?usage=3", key: harness.publicKey("reader")))
             #expect((conversation.outcome != "denied") == expected.isPlus)
+            if scenario == .billingRetry {
+                // Kept with a warning, as in Apple's grace period: the app asks for a new payment method.
+                let insights = try ServerHarness.decode(AccessResponse.self, try await harness.get(
+                    client, "/v1/subscribers/reader/access/insights.advanced", key: harness.publicKey("reader")))
+                #expect(insights.outcome == "allowed_with_warning")
+                #expect(insights.paywall == "update_payment")
+            }
         }
     }
 }

@@ -46,11 +46,13 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var alerts: AlertsDocument?
     /// Which retention message Apple shows a customer about to cancel, read in order.
     public var retentionMessages: [RetentionMessageDocument]
+    /// Where the app's access rules differ from Apple's; Apple's when absent.
+    public var policies: PoliciesDocument?
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
         case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting, alerts
-        case retentionMessages
+        case retentionMessages, policies
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,5 +79,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         targeting = try container.decodeIfPresent([TargetingRuleDocument].self, forKey: .targeting) ?? []
         alerts = try container.decodeIfPresent(AlertsDocument.self, forKey: .alerts)
         retentionMessages = try container.decodeIfPresent([RetentionMessageDocument].self, forKey: .retentionMessages) ?? []
+        policies = try container.decodeIfPresent(PoliciesDocument.self, forKey: .policies)
     }
 }

@@ -44,6 +44,8 @@ public struct Catalog: Hashable, Sendable {
     public var targeting: [TargetingRule] = []
     /// When the business checks fire (the entitlements file's `alerts`).
     public var alertThresholds: BusinessThresholds = .seeds
+    /// Where the app's access rules differ from Apple's (`policies`).
+    public var policies: AccessPolicies = .apple
     /// Which retention message Apple shows a customer about to cancel, in order (``RetentionRule``).
     public var retentionRules: [RetentionRule] = []
 

@@ -134,13 +134,12 @@ struct EntitlementResolverTests {
     static let monthly = "com.epilogue.plus.monthly"
     static let annual = "com.epilogue.plus.annual"
 
-    /// | Scenario | isPlus | — seed 001's "Status Edge Cases", with Apple's semantics for billing retry.
+    /// | Scenario | isPlus | — seed 001's "Status Edge Cases", its billing retry by its catalog's policy.
     static let statusEdgeCases: [(scenario: String, isPlus: Bool)] = [
         ("Active subscription", true),
         ("Grace period", true),
-        // The seed's table says true ("still entitled during retry"); Apple's Status 3 grants no access:
-        // only the billing grace period does.
-        ("Billing retry", false),
+        // The seed's table: "still entitled during retry" (Epilogue's `policies.billingRetryAccess`).
+        ("Billing retry", true),
         ("Expired", false),
         ("Refunded", false),
         ("Upgraded mid-cycle", true),
@@ -191,6 +190,24 @@ struct EntitlementResolverTests {
         let access = Self.epilogue.resolve(facts, at: at)
         #expect((access.entitlement("plus")?.isActive ?? false) == isPlus)
         #expect(access.access("insights.advanced").isAllowed == isPlus)
+    }
+
+    @Test("billing retry by policy: Apple's default grants nothing; billingRetryAccess keeps access with a warning until 60 days after the period's end")
+    func billingRetryPolicy() {
+        let (facts, at) = Self.epilogueFacts("Billing retry")
+        var apple = Fixtures.exampleCatalog("Epilogue")
+        apple.policies = .apple
+        let strict = EntitlementResolver(catalog: apple).resolve(facts, at: at)
+        #expect(strict.entitlement("plus")?.state == .billingRetry && strict.entitlement("plus")?.isActive == false)
+        #expect(strict.lapse?.paywall == .updatePayment)
+        let kept = Self.epilogue.resolve(facts, at: at)
+        let plus = kept.entitlement("plus")
+        #expect(plus?.state == .gracePeriod && plus?.isActive == true)
+        #expect(plus?.expiresAt == Self.day(31).addingTimeInterval(60 * 86_400), "bounded: a cached answer trusts it no longer")
+        #expect(kept.access("insights.advanced").outcome == .allowedWithWarning)
+        #expect(kept.subscriptions.first?.state == .billingRetry, "the subscription's own state stays Apple's")
+        #expect(Self.epilogue.resolve(facts, at: Self.day(91).addingTimeInterval(-1)).entitlement("plus")?.isActive == true)
+        #expect(Self.epilogue.resolve(facts, at: Self.day(91)).entitlement("plus")?.isActive == false)
     }
 
     // MARK: Seed 002
