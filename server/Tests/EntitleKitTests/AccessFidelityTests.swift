@@ -29,7 +29,7 @@ struct AccessFidelityTests {
     static func configuration(_ server: EntitleTests.Server, folder: URL, online: Bool) -> EntitleConfiguration {
         EntitleConfiguration(
             serverURL: server.url, apiKey: server.secretKey, serverPublicKey: server.signer.publicKey, cacheFolder: folder,
-            maximumCacheAge: 90 * 86_400, transport: online ? URLSessionTransport() : EntitleTests.Offline(), now: server.clock.reading)
+            maximumCacheAge: 90 * 86_400, transport: online ? EntitleTests.Patient() : EntitleTests.Offline(), now: server.clock.reading)
     }
 
     /// A random history: perhaps the app's trial, perhaps a purchase (active, lapsed or about to

@@ -9,7 +9,7 @@ import Testing
 extension EntitleTests {
     /// Creates and starts an experiment on the server, as an operator's backend would.
     static func startExperiment(_ server: Server, _ request: CreateExperimentRequest) async throws {
-        let transport = URLSessionTransport()
+        let transport = Patient()
         let headers = ["Authorization": "Bearer \(server.secretKey)", "Content-Type": "application/json"]
         let created = try await transport.send(
             APIRequest(method: "POST", path: "/v1/experiments", headers: headers, body: try WireJSON.encoder.encode(request)), to: server.url, timeout: .seconds(10))

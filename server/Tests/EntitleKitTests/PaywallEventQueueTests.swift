@@ -27,7 +27,7 @@ struct PaywallEventQueueTests {
             let online = try Entitle(configuration: server.configuration(folder: folder), appUserID: "reader")
             #expect(try await online.flushPaywallEvents().isEmpty)
             #expect(try await online.recordPaywallEvent(events[0]) == 0)
-            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
+            let api = SubscriberAPIClient(baseURL: server.url, key: server.secretKey, transport: EntitleTests.Patient())
             let report = try await api.recordPaywallEvents("reader", events: events.prefix(100).map { $0.core(now: .distantPast) })
             #expect(report == PaywallEventsResponse(recorded: 0, duplicates: 100))
             #expect(try await api.recordPaywallEvents("reader", events: events.suffix(50).map { $0.core(now: .distantPast) }) == PaywallEventsResponse(recorded: 0, duplicates: 50))
