@@ -119,6 +119,16 @@ struct DashboardController {
         pages.get("products") { request, context -> Response in
             try await Self.page(apps, context) { ProductsPage.render(try await Self.report(apps, context, request)) }
         }
+        pages.get("customers") { request, context -> Response in
+            try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to list its customers") }
+                let service = try context.services
+                let fields = Self.customerFields(request)
+                let filter = try SubscriberFilter(fields: fields, catalog: service.catalog)
+                let page = try await service.customers.page(filter, after: Self.query(request, "cursor"), limit: 50)
+                return CustomersPage.render(page, filter: filter, catalog: service.catalog, fields: fields.compactMapValues { $0 })
+            }
+        }
         pages.get("subscribers") { request, context -> Response in
             try await Self.page(apps, context) {
                 let text = (Self.query(request, "q") ?? "").trimmingCharacters(in: .whitespaces)
@@ -222,6 +232,13 @@ struct DashboardController {
         pages.get("export/{file}") { request, context -> Response in
             let file = try context.parameters.require("file")
             guard file.hasSuffix(".csv") else { throw ServiceError(.notFound, "exports are CSV files: /dashboard/export/CHART.csv") }
+            if file == "customers.csv" {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app first: the customer list is one app's") }
+                let service = try context.services
+                return CustomersController.csv(
+                    try SubscriberFilter(fields: Self.customerFields(request), catalog: service.catalog), customers: service.customers,
+                    filename: "\(service.bundleID.rawValue)-customers.csv")
+            }
             return try Self.csv(String(file.dropLast(4)), report: await Self.report(apps, context, request))
         }
     }
@@ -269,6 +286,11 @@ struct DashboardController {
     static func secureAttribute(_ request: Request) -> String {
         let proto = request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
         return proto?.lowercased() == "https" ? "; Secure" : ""
+    }
+
+    /// The customer list's filter fields of a request (``CustomersController/filterFields``).
+    static func customerFields(_ request: Request) -> [String: String?] {
+        Dictionary(uniqueKeysWithValues: CustomersController.filterFields.map { ($0, query(request, $0)) })
     }
 
     /// A form field of a dashboard page: left empty, it means "not given".

@@ -15,6 +15,8 @@ public final class AppServices: Sendable {
     public let subscribers: SubscriberService
     /// Grants, overrides, open access, households, timeline, search.
     public let admin: AdminService
+    /// The customer list and its export.
+    public let customers: CustomerListService
     /// Reconciliation, look-ups, renewal extensions with the App Store Server API.
     public let appStore: AppStoreSyncService
     /// Answers to Apple's consumption requests.
@@ -50,6 +52,7 @@ public final class AppServices: Sendable {
             context: context, events: store, projections: store, identity: store, verifiers: verifiers, restorePolicy: restorePolicy,
             subscribers: subscribers, consumption: consumption)
         admin = AdminService(context: context, events: store, projections: store, identity: store, subscribers: subscribers)
+        customers = CustomerListService(context: context, projections: store)
         appStore = AppStoreSyncService(
             context: context, events: store, projections: store, identity: store, leases: store, adminJobs: store.adminJobStore(),
             serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
