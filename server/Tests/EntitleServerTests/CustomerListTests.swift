@@ -70,7 +70,7 @@ struct CustomerListTests {
             } while cursor != nil
             #expect(seen == ["a-paid", "b-trial", "c-refunded", "d-family", "e-grace"])
 
-            let service = try harness.service()
+            let service = harness.service()
             let short = try await service.customers.page(SubscriberFilter(inGrace: true), after: nil, limit: 10, scanBudget: 2)
             #expect(short.subscribers.isEmpty && short.scanned == 2 && short.nextCursor != nil, "read 2, none in grace yet: not the end")
             var rest = short
