@@ -140,6 +140,9 @@ try:
     revenue = chart("revenue")
     for currency in currencies:
         check(bars(revenue[f"Revenue {currency}"]) == [round(m["revenue"].get(currency, 0) / 1000, 2) for m in months], f"revenue {currency} per month matches")
+    proceeds = chart("proceeds")
+    for currency in currencies:
+        check(bars(proceeds[f"Proceeds {currency}"]) == [round(m["proceeds"].get(currency, 0) / 1000, 2) for m in months], f"proceeds {currency} per month match")
 
     # The business checks panel: every check with its threshold.
     checks = driver.find_elements(By.CSS_SELECTOR, 'section[data-checks] table[data-table="checks"] tbody tr')
@@ -153,6 +156,16 @@ try:
     check([int(r.find_elements(By.TAG_NAME, "td")[3].text.replace(",", "")) for r in rows] == [m["newPaid"] for m in months], "new paid per month match")
     if screenshot:
         driver.save_screenshot(screenshot)
+        # Proceeds, and the amounts in one currency when the server has exchange rates.
+        panels = driver.find_elements(By.CSS_SELECTOR, "section[data-reporting]") or driver.find_elements(By.CSS_SELECTOR, 'svg[data-chart="proceeds"]')
+        if panels:
+            driver.execute_script("arguments[0].scrollIntoView()", panels[0])
+            driver.save_screenshot(screenshot.replace(".png", "-proceeds.png"))
+            driver.execute_script("window.scrollTo(0, 0)")
+    if report.get("reporting"):
+        reporting_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="reporting"] tbody tr')
+        check([r.find_elements(By.TAG_NAME, "td")[0].text for r in reporting_rows] == [m["month"] for m in report["reporting"]["months"]],
+              f"the months in {report['reporting']['currency']} match")
 
     # CSV export with the browser's session.
     session = driver.get_cookie("entitle_session")
@@ -167,6 +180,12 @@ try:
     cohort_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="cohorts"] tbody tr')
     shown = sorted({(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text.replace(",", ""))) for r in cohort_rows})
     check(shown == sorted((c["cohort"], c["customers"]) for c in report["cohorts"]), "cohorts and their sizes match")
+    retention_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="retention"] tbody tr')
+    shown = [(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text.replace(",", ""))) for r in retention_rows]
+    check(shown == [(c["cohort"], c["customers"]) for c in report["retention"]], f"retention cohorts and their sizes match ({len(shown)})")
+    check(len(shown) > 0, "the demo's customers have retention cohorts")
+    if screenshot:
+        driver.save_screenshot(screenshot.replace(".png", "-cohorts.png"))
     navigate(driver.find_element(By.LINK_TEXT, "Products").click)
     product_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="products"] tbody tr')
     shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[2].text.replace(",", ""))) for r in product_rows)

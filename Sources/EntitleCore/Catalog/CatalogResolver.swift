@@ -190,6 +190,7 @@ struct CatalogResolver {
         catalog.targeting = offerings.targeting
         catalog.alertThresholds = thresholds
         catalog.policies = policies
+        catalog.smallBusinessProgram = document.analytics?.smallBusinessProgram ?? false
         catalog.retentionRules = retention
         return catalog
     }

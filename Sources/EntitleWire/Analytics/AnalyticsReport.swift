@@ -14,6 +14,10 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
     public var products: [ProductRow]
     public var entitlements: [EntitlementRow]
     public var cohorts: [CohortRow]
+    /// Retention by the month of each customer's first paid day.
+    public var retention: [RetentionRow] = []
+    /// The amounts in one currency, when the server has exchange rates.
+    public var reporting: ReportingCurrency?
 
     public init(from: String, to: String, currencies: [String], current: AnalyticsSnapshot, daily: [DailyPoint], months: [MonthSummary], products: [ProductRow], entitlements: [EntitlementRow], cohorts: [CohortRow]) {
         self.from = from

@@ -34,6 +34,17 @@ public struct MonthSummary: Hashable, Sendable, Codable {
     public var arpu: [String: Int64]
     public var mrrAtEnd: [String: Int64]
 
+    /// Proceeds: revenue less refunds and Apple's commission (30%, 15% after a chain's first paid year or
+    /// in the Small Business Program), before taxes, by currency.
+    public var proceeds: [String: Int64] = [:]
+    /// App-managed trial conversions by the product bought (seed 004's Free → Individual / Family).
+    public var appTrialConversionsByProduct: [String: Int64] = [:]
+    /// The mean whole days from an app-managed trial's start to its converting purchase (`days_into_trial`).
+    public var appTrialMeanDaysToConvert: Double?
+    /// Churn by billing period (`P1M`, `P1Y`, …, as the products' periods): that period's products' paid
+    /// access that ended in the month (less what came back within it) over those active at its start.
+    public var churnRateByPeriod: [String: Double] = [:]
+
     public init(month: String, activeAtStart: Int64, activeAtEnd: Int64, newPaid: Int64, introTrialStarts: Int64, introTrialConversions: Int64, introTrialConversionRate: Double?, appTrialStarts: Int64, appTrialConversions: Int64, appTrialConversionRate: Double?, expirations: Int64, reactivations: Int64, churnRate: Double?, refunds: Int64, paidTransactions: Int64, refundRate: Double?, renewalOpportunities: Int64, renewals: Int64, renewalRate: Double?, billingRecoveries: Int64, revenue: [String: Int64], refunded: [String: Int64], arpu: [String: Int64], mrrAtEnd: [String: Int64]) {
         self.month = month
         self.activeAtStart = activeAtStart

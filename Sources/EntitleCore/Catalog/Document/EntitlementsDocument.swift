@@ -48,11 +48,13 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var retentionMessages: [RetentionMessageDocument]
     /// Where the app's access rules differ from Apple's; Apple's when absent.
     public var policies: PoliciesDocument?
+    /// What the figures need to know about the developer.
+    public var analytics: AnalyticsDocument?
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
         case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting, alerts
-        case retentionMessages, policies
+        case retentionMessages, policies, analytics
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,5 +82,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         alerts = try container.decodeIfPresent(AlertsDocument.self, forKey: .alerts)
         retentionMessages = try container.decodeIfPresent([RetentionMessageDocument].self, forKey: .retentionMessages) ?? []
         policies = try container.decodeIfPresent(PoliciesDocument.self, forKey: .policies)
+        analytics = try container.decodeIfPresent(AnalyticsDocument.self, forKey: .analytics)
     }
 }

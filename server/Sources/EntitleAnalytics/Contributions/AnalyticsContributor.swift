@@ -13,7 +13,7 @@ public struct AnalyticsContributor: Sendable {
     /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
     /// 2: paywall funnels, arrivals, reactivations within the month, experiments. 3: payment failures.
     /// 4: prorated refunds' share, monthly instalments of a commitment (MRR, renewals). 5: trials judged
-    /// at their end (both kinds).
+    /// at their end (both kinds), proceeds, retention cohorts, app trial conversions by product and days.
     public static let definitionsVersion = 5
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
@@ -32,8 +32,11 @@ public struct AnalyticsContributor: Sendable {
         // About ten cells a transaction, a few for the subscriber: reserved, so the cells aren't rehashed
         // as they grow.
         var cells = AnalyticsCells(minimumCapacity: history.purchases.values.reduce(8) { $0 + 10 * $1.transactions.count })
-        // When each purchase chain began (its first transaction, trial or paid), and whether it paid.
-        var chainStarts: [(start: Date, paid: Bool)] = []
+        // When each purchase chain began (its first transaction, trial or paid), whether it paid, and the
+        // product of its first paid period.
+        var chainStarts: [(start: Date, paid: Bool, product: String)] = []
+        // Every paid span of every chain: the subscriber's retention.
+        var subscriberPaidSpans: [(start: Date, end: Date, product: String)] = []
         var firstSeen = history.appTrialStartedAt
         var cohortAmounts: [(day: Int, currency: String, amount: Int64)] = []
 
@@ -41,6 +44,9 @@ public struct AnalyticsContributor: Sendable {
             let transactions = chain.chronological
             var paidSpans: [(start: Date, end: Date, product: String)] = []
             var sawPaid = false
+            // Paid service accumulated in the chain before each transaction: Apple's commission falls to
+            // 15% after a subscriber's first paid year.
+            var paidService: TimeInterval = 0
             for (index, transaction) in transactions.enumerated() {
                 guard let purchased = transaction.purchaseDate else { continue }
                 let product = transaction.productId ?? ""
@@ -59,9 +65,11 @@ public struct AnalyticsContributor: Sendable {
                 let day = AnalyticsCalendar.day(of: purchased)
 
                 if !familyShared { firstSeen = min(firstSeen ?? purchased, purchased) }
+                let proceedsShare = proceedsPerMille(paidServiceBefore: paidService)
                 if paid {
                     cells.add(1, to: AnalyticsKey(day: day, metric: .paidTransactions, product: product))
                     cells.add(price, to: AnalyticsKey(day: day, metric: .revenue, product: product, currency: currency))
+                    cells.add(Self.share(price, perMille: proceedsShare), to: AnalyticsKey(day: day, metric: .proceeds, product: product, currency: currency))
                     cohortAmounts.append((day, currency, price))
                     if transaction.expiresDate == nil {
                         cells.add(1, to: AnalyticsKey(day: day, metric: .lifetimePurchases, product: product))
@@ -71,6 +79,8 @@ public struct AnalyticsContributor: Sendable {
                         cells.add(1, to: AnalyticsKey(day: refundDay, metric: .refunds, product: product))
                         let refunded = Self.refundedAmount(of: transaction, price: price)
                         cells.add(refunded, to: AnalyticsKey(day: refundDay, metric: .refunded, product: product, currency: currency))
+                        cells.add(
+                            -Self.share(refunded, perMille: proceedsShare), to: AnalyticsKey(day: refundDay, metric: .proceeds, product: product, currency: currency))
                         cohortAmounts.append((refundDay, currency, -refunded))
                     }
                 }
@@ -106,6 +116,7 @@ public struct AnalyticsContributor: Sendable {
                 cells.add(monthly, to: AnalyticsKey(day: day, metric: .mrr, product: product, currency: currency))
                 cells.add(-monthly, to: AnalyticsKey(day: endDay, metric: .mrr, product: product, currency: currency))
                 paidSpans.append((purchased, end, product))
+                paidService += max(0, end.timeIntervalSince(purchased))
                 if !sawPaid { cells.add(1, to: AnalyticsKey(day: day, metric: .newPaid, product: product)) }
                 sawPaid = true
                 if let id = transaction.transactionId, chain.recoveries.contains(id) {
@@ -127,8 +138,10 @@ public struct AnalyticsContributor: Sendable {
                 }
             }
             addExpirations(of: paidSpans, to: &cells)
+            subscriberPaidSpans += paidSpans
             if let start = transactions.first(where: { $0.inAppOwnershipType != .familyShared })?.purchaseDate {
-                chainStarts.append((start, sawPaid || transactions.contains(where: isPaid)))
+                let firstPaid = transactions.first(where: isPaid)
+                chainStarts.append((start, sawPaid || firstPaid != nil, firstPaid?.productId ?? paidSpans.first?.product ?? ""))
             }
         }
 
@@ -139,12 +152,15 @@ public struct AnalyticsContributor: Sendable {
             let windowEnd = catalog.appTrial?.grace.map { $0.added(to: trialEnd) } ?? trialEnd
             // The trial converts when a purchase made from it (directly, or through an introductory
             // trial that went on to pay) began before the trial and its grace ended.
-            let committed = chainStarts.filter { $0.paid && $0.start >= started }.map(\.start).min()
+            let committed = chainStarts.filter { $0.paid && $0.start >= started }.min { $0.start < $1.start }
             let windowEndDay = AnalyticsCalendar.day(of: max(windowEnd, started))
             cells.add(1, to: AnalyticsKey(day: windowEndDay, metric: .appTrialEnds))
-            if let committed, catalog.appTrial == nil || committed < windowEnd {
-                cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialConversions))
+            if let committed, catalog.appTrial == nil || committed.start < windowEnd {
+                // By the product bought (seed 004's Free → Individual and Free → Family), and how far into the trial.
+                cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialConversions, product: committed.product))
                 cells.add(1, to: AnalyticsKey(day: windowEndDay, metric: .appTrialEndConversions))
+                let days = Int64(saturating: committed.start.timeIntervalSince(started) / 86_400, rounding: .down)
+                cells.add(days, to: AnalyticsKey(day: startDay, metric: .appTrialConversionDays, product: committed.product))
             }
             let firstPurchase = chainStarts.map(\.start).filter { $0 >= started }.min()
             let runningUntil = min(trialEnd, firstPurchase ?? trialEnd)
@@ -160,6 +176,7 @@ public struct AnalyticsContributor: Sendable {
                 cells.add(amount, to: AnalyticsKey(day: day, metric: .cohortRevenue, currency: currency, cohort: cohort))
             }
         }
+        addRetention(of: subscriberPaidSpans, to: &cells)
         let purchases = purchases(of: history)
         addFunnelCells(of: history, purchases: purchases, to: &cells)
         addExperimentCells(of: history, purchases: purchases, to: &cells)
@@ -169,6 +186,21 @@ public struct AnalyticsContributor: Sendable {
     /// Paid access of one chain, merged where periods touch: each end is an expiration, each start
     /// after the first a reactivation.
     private func addExpirations(of spans: [(start: Date, end: Date, product: String)], to cells: inout AnalyticsCells) {
+        let merged = Self.merged(spans)
+        for (index, interval) in merged.enumerated() {
+            if index > 0 {
+                let day = AnalyticsCalendar.day(of: interval.start)
+                cells.add(1, to: AnalyticsKey(day: day, metric: .reactivations, product: interval.firstProduct))
+                if AnalyticsCalendar.month(ofDay: AnalyticsCalendar.day(of: merged[index - 1].end)) == AnalyticsCalendar.month(ofDay: day) {
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .reactivationsWithinMonth, product: interval.firstProduct))
+                }
+            }
+            cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.end), metric: .expirations, product: interval.lastProduct))
+        }
+    }
+
+    /// Paid spans merged where they touch (within a second), in order: each with its first and last product.
+    static func merged(_ spans: [(start: Date, end: Date, product: String)]) -> [(start: Date, end: Date, firstProduct: String, lastProduct: String)] {
         var merged: [(start: Date, end: Date, firstProduct: String, lastProduct: String)] = []
         for span in spans.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
             if let last = merged.last, span.start <= last.end.addingTimeInterval(1) {
@@ -180,16 +212,33 @@ public struct AnalyticsContributor: Sendable {
                 merged.append((span.start, span.end, span.product, span.product))
             }
         }
-        for (index, interval) in merged.enumerated() {
-            if index > 0 {
-                let day = AnalyticsCalendar.day(of: interval.start)
-                cells.add(1, to: AnalyticsKey(day: day, metric: .reactivations, product: interval.firstProduct))
-                if AnalyticsCalendar.month(ofDay: AnalyticsCalendar.day(of: merged[index - 1].end)) == AnalyticsCalendar.month(ofDay: day) {
-                    cells.add(1, to: AnalyticsKey(day: day, metric: .reactivationsWithinMonth, product: interval.firstProduct))
-                }
-            }
-            cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.end), metric: .expirations, product: interval.lastProduct))
+        return merged
+    }
+
+    /// The subscriber's retention cohort (the month of their first paid day, every chain together) and
+    /// their paid access in it: +1 when it starts, −1 when it ends, each interval of every chain merged.
+    private func addRetention(of spans: [(start: Date, end: Date, product: String)], to cells: inout AnalyticsCells) {
+        let merged = Self.merged(spans)
+        guard let first = merged.first else { return }
+        let firstDay = AnalyticsCalendar.day(of: first.start)
+        let cohort = AnalyticsCalendar.month(ofDay: firstDay)
+        cells.add(1, to: AnalyticsKey(day: firstDay, metric: .retentionCustomers, cohort: cohort))
+        for interval in merged {
+            cells.add(1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.start), metric: .retentionActive, cohort: cohort))
+            cells.add(-1, to: AnalyticsKey(day: AnalyticsCalendar.day(of: interval.end), metric: .retentionActive, cohort: cohort))
         }
+    }
+
+    /// The developer's share of a sale, in thousandths: 850 in the Small Business Program or once a
+    /// chain has a year of paid service, 700 before (Apple's commission of 15% or 30%, before taxes).
+    func proceedsPerMille(paidServiceBefore service: TimeInterval) -> Int64 {
+        catalog.smallBusinessProgram || service >= 365 * 86_400 ? 850 : 700
+    }
+
+    /// `amount` × `perMille` / 1000, without overflow.
+    static func share(_ amount: Int64, perMille: Int64) -> Int64 {
+        let (product, overflow) = amount.multipliedReportingOverflow(by: perMille)
+        return overflow ? amount / 1000 * perMille : product / 1000
     }
 
     /// How much of `price` a refund of `transaction` gave back: the share Apple gives for a prorated

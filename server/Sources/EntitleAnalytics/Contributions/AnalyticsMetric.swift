@@ -23,7 +23,8 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     case introTrialConversions = "intro_trial_conversions"
     /// App-managed trials started (first launch).
     case appTrialStarts = "app_trial_starts"
-    /// Of those, the ones that led to a purchase before the trial (and its grace) ended, on the start day.
+    /// Of those, the ones that led to a purchase before the trial (and its grace) ended, on the start day,
+    /// by the product bought.
     case appTrialConversions = "app_trial_conversions"
     /// Paid access that ended: expiry, grace end, refund or revocation.
     case expirations
@@ -114,6 +115,18 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Of those, the ones that converted (as ``appTrialConversions``), on the window's end day.
     case appTrialEndConversions = "app_trial_end_conversions"
 
+    // Proceeds and retention.
+    /// The developer's proceeds of paid transactions (revenue less Apple's commission, before taxes), by
+    /// currency, on the purchase day; less a refund's share on the revocation day.
+    case proceeds
+    /// Customers by retention cohort (the month of their first paid day), on that day.
+    case retentionCustomers = "retention_customers"
+    /// Their paid access as a balance by cohort: +1 when an interval of paid access starts, −1 when it ends.
+    case retentionActive = "retention_active"
+    /// Whole days from an app-managed trial's start to the purchase that converted it, summed, on the
+    /// trial's start day, by the product bought (÷ ``appTrialConversions``: the mean `days_into_trial`).
+    case appTrialConversionDays = "app_trial_conversion_days"
+
     /// Whether the cell belongs to an experiment's results (``ExperimentReport``).
     public var isExperiment: Bool { (AnalyticsMetric.experimentExposed.ordinal...AnalyticsMetric.experimentRenewals.ordinal).contains(ordinal) }
 
@@ -123,7 +136,7 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Whether the cells are changes of a balance.
     public var isBalance: Bool {
         switch self {
-        case .activePaid, .activeTrial, .activeFamilyShared, .activeAppTrial, .mrr: true
+        case .activePaid, .activeTrial, .activeFamilyShared, .activeAppTrial, .mrr, .retentionActive: true
         default: false
         }
     }
@@ -188,6 +201,10 @@ extension AnalyticsMetric {
         case .introTrialEndConversions: 46
         case .appTrialEnds: 47
         case .appTrialEndConversions: 48
+        case .proceeds: 49
+        case .retentionCustomers: 50
+        case .retentionActive: 51
+        case .appTrialConversionDays: 52
         }
     }
 }

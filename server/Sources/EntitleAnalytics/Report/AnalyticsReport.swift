@@ -50,7 +50,7 @@ extension AnalyticsReport {
                 }
             }
             let value = { (metric: AnalyticsMetric) in flows[metric] ?? 0 }
-            months.append(MonthSummary(
+            var summary = MonthSummary(
                 month: name, activeAtStart: atStart, activeAtEnd: atEnd, newPaid: value(.newPaid),
                 introTrialStarts: value(.introTrialStarts), introTrialConversions: value(.introTrialConversions),
                 introTrialConversionRate: Self.rate(value(.introTrialConversions), value(.introTrialStarts)),
@@ -64,7 +64,15 @@ extension AnalyticsReport {
                 renewalRate: Self.rate(value(.renewals), value(.renewalOpportunities)),
                 billingRecoveries: value(.billingRecoveries),
                 revenue: amounts[.revenue] ?? [:], refunded: amounts[.refunded] ?? [:], arpu: arpu,
-                mrrAtEnd: balanceAt[last]?.mrr ?? [:]))
+                mrrAtEnd: balanceAt[last]?.mrr ?? [:])
+            summary.proceeds = (amounts[.proceeds] ?? [:]).filter { $0.value != 0 }
+            let byProduct = tally.productFlows(from: start, to: last)
+            summary.appTrialConversionsByProduct = byProduct.compactMapValues { $0[.appTrialConversions] }.filter { !$0.key.isEmpty && $0.value != 0 }
+            let conversionDays = byProduct.values.reduce(Int64(0)) { $0.saturatingAdding($1[.appTrialConversionDays] ?? 0) }
+            summary.appTrialMeanDaysToConvert = value(.appTrialConversions) > 0
+                ? (Double(conversionDays) / Double(value(.appTrialConversions)) * 10).rounded() / 10 : nil
+            summary.churnRateByPeriod = Self.churnByPeriod(catalog: catalog, flows: byProduct, activeAtStart: tally.productActive(through: start - 1))
+            months.append(summary)
         }
 
         let end = balanceAt[to] ?? DailyPoint(date: AnalyticsCalendar.isoDate(ofDay: to), activePaid: 0, activeTrials: 0, activeAppTrials: 0, activeFamilyShared: 0, mrr: [:])
@@ -104,16 +112,58 @@ extension AnalyticsReport {
             return CohortRow(cohort: cohort, customers: customers, lifetimeValue: ltv)
         }
 
-        self.init(
+        let retention = tally.retentionCustomers.keys.sorted().compactMap { cohort -> RetentionRow? in
+            guard let customers = tally.retentionCustomers[cohort], customers > 0, let start = Self.monthIndex(cohort), start <= toMonth else { return nil }
+            let changes = (tally.retentionActive[cohort] ?? [:]).sorted { $0.key < $1.key }
+            var active: [Int64] = []
+            var (running, next) = (Int64(0), 0)
+            for offset in 0...(toMonth - start) {
+                let month = start + offset
+                // The month's last day, or the report's when the month runs past it.
+                let last = min(to, AnalyticsCalendar.firstDayOfNextMonth(after: AnalyticsCalendar.days(year: month / 12, month: month % 12 + 1, day: 1)) - 1)
+                while next < changes.count, changes[next].key <= last {
+                    running.addSaturating(changes[next].value)
+                    next += 1
+                }
+                active.append(running)
+            }
+            return RetentionRow(cohort: cohort, customers: customers, active: active)
+        }
+
+        var report = AnalyticsReport(
             from: AnalyticsCalendar.isoDate(ofDay: from), to: AnalyticsCalendar.isoDate(ofDay: to), currencies: currencies,
             current: AnalyticsSnapshot(
                 date: end.date, activePaid: end.activePaid, activeTrials: end.activeTrials, activeAppTrials: end.activeAppTrials,
                 activeFamilyShared: end.activeFamilyShared, mrr: end.mrr, arr: end.mrr.mapValues { $0 * 12 }),
             daily: daily, months: months, products: products, entitlements: entitlementRows.keys.sorted().compactMap { entitlementRows[$0] },
             cohorts: cohorts)
+        report.retention = retention
+        self = report
     }
 
-    static func rate(_ part: Int64, _ whole: Int64) -> Double? {
+    /// Churn by billing period: each period's products' ends in the month, less those that came back within
+    /// it, over that period's products active at the month's start.
+    static func churnByPeriod(
+        catalog: Catalog, flows: [String: [AnalyticsMetric: Int64]], activeAtStart: [String: Int64]
+    ) -> [String: Double] {
+        var ended: [String: Int64] = [:], active: [String: Int64] = [:]
+        func period(_ product: String) -> String? { catalog.product(ProductID(product))?.period?.description }
+        for (product, values) in flows {
+            guard let period = period(product) else { continue }
+            ended[period, default: 0].addSaturating((values[.expirations] ?? 0).saturatingSubtracting(values[.reactivationsWithinMonth] ?? 0))
+        }
+        for (product, count) in activeAtStart {
+            guard let period = period(product) else { continue }
+            active[period, default: 0].addSaturating(count)
+        }
+        var rates: [String: Double] = [:]
+        for (period, count) in active {
+            if let value = rate(ended[period] ?? 0, count) { rates[period] = value }
+        }
+        return rates
+    }
+
+    public static func rate(_ part: Int64, _ whole: Int64) -> Double? {
         guard whole > 0 else { return nil }
         return (Double(part) / Double(whole) * 10_000).rounded() / 10_000
     }
@@ -147,6 +197,10 @@ extension AnalyticsReport {
         var productMRR: [String: [String: Int64]] = [:]
         var cohortCustomers: [String: Int64] = [:]
         var cohortRevenue: [String: [String: [Int: Int64]]] = [:]
+        var productFlowsByDay: [Int: [String: [AnalyticsMetric: Int64]]] = [:]
+        var productActiveByDay: [Int: [String: Int64]] = [:]
+        var retentionCustomers: [String: Int64] = [:]
+        var retentionActive: [String: [Int: Int64]] = [:]
 
         mutating func add(_ key: AnalyticsKey, _ value: Int64) {
             // The funnels' cells are ``FunnelReport``'s.
@@ -159,7 +213,14 @@ extension AnalyticsReport {
             case .activePaid, .activeTrial, .activeFamilyShared, .activeAppTrial:
                 balances[key.day, default: [:]][key.metric, default: 0].addSaturating(value)
                 if !key.product.isEmpty { productBalances[key.product, default: [:]][key.metric, default: 0].addSaturating(value) }
-            case .revenue, .refunded:
+                if key.metric == .activePaid, !key.product.isEmpty { productActiveByDay[key.day, default: [:]][key.product, default: 0].addSaturating(value) }
+            case .retentionCustomers:
+                retentionCustomers[key.cohort, default: 0].addSaturating(value)
+            case .retentionActive:
+                retentionActive[key.cohort, default: [:]][key.day, default: 0].addSaturating(value)
+            case .appTrialConversionDays:
+                productFlowsByDay[key.day, default: [:]][key.product, default: [:]][key.metric, default: 0].addSaturating(value)
+            case .revenue, .refunded, .proceeds:
                 amountsByDay[key.day, default: [:]][key.metric, default: [:]][key.currency, default: 0].addSaturating(value)
             case .cohortCustomers:
                 cohortCustomers[key.cohort, default: 0].addSaturating(value)
@@ -170,7 +231,30 @@ extension AnalyticsReport {
                 cohortRevenue[key.cohort, default: [:]][key.currency, default: [:]][max(0, month - start), default: 0].addSaturating(value)
             default:
                 flowsByDay[key.day, default: [:]][key.metric, default: 0].addSaturating(value)
+                if key.metric == .expirations || key.metric == .reactivationsWithinMonth || key.metric == .appTrialConversions {
+                    productFlowsByDay[key.day, default: [:]][key.product, default: [:]][key.metric, default: 0].addSaturating(value)
+                }
             }
+        }
+
+        /// The flows by product over `from...to`.
+        func productFlows(from: Int, to: Int) -> [String: [AnalyticsMetric: Int64]] {
+            var total: [String: [AnalyticsMetric: Int64]] = [:]
+            for day in from...to {
+                for (product, values) in productFlowsByDay[day] ?? [:] {
+                    for (metric, value) in values { total[product, default: [:]][metric, default: 0].addSaturating(value) }
+                }
+            }
+            return total
+        }
+
+        /// Active paid subscriptions by product at the end of `day`.
+        func productActive(through day: Int) -> [String: Int64] {
+            var total: [String: Int64] = [:]
+            for (changeDay, values) in productActiveByDay where changeDay <= day {
+                for (product, value) in values { total[product, default: 0].addSaturating(value) }
+            }
+            return total
         }
 
         func flows(from: Int, to: Int) -> [AnalyticsMetric: Int64] {

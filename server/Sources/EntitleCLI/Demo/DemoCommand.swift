@@ -47,6 +47,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reconcile with the local App Store Server API every simulated week, and at the end.")
     var reconcile = true
     @OptionGroup var webhookOptions: WebhookOptions
+    @OptionGroup var exchangeRates: ExchangeRatesOption
     @Flag(name: .customLong("exit"), help: "Stop after the summary instead of serving (exit 1 if the API disagrees with the store).")
     var exitAfterSummary = false
 
@@ -156,6 +157,7 @@ struct DemoCommand: AsyncParsableCommand {
             configuration.reconciliationInterval = nil
             configuration.staticWebhooks = webhooks
             configuration.webhookSigningClock = { Date() }
+            configuration.exchangeRates = try exchangeRates.load()
             let localServerAPI = LocalServerAPIController(apis: serverAPIs)
             configuration.extraRoutes = { router in
                 localStore.addRoutes(to: router)

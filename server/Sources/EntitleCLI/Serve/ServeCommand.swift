@@ -2,6 +2,7 @@ import AppStoreModels
 import AppStoreServerAPI
 import AppStoreVerification
 import ArgumentParser
+import EntitleAnalytics
 import EntitleCore
 import EntitleServer
 import EntitleStorage
@@ -72,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
     var bodyTimeout: Int?
     @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait until one closes (default: 3/4 of the file descriptor limit, at most 10000).")
     var maximumConnections: Int?
+    @OptionGroup var exchangeRates: ExchangeRatesOption
     @OptionGroup var webhookOptions: WebhookOptions
 
     func validate() throws {
@@ -229,6 +231,8 @@ struct ServeCommand: AsyncParsableCommand {
             ledger: .database(ledger), apps: served, keys: keys,
             restorePolicy: policy, now: { Date() }, logger: logger, onServerRunning: { _ in print(listening) }, signer: signer)
         configuration.reconciliationInterval = interval == 0 ? nil : .milliseconds(Int64(interval * 1000))
+        configuration.exchangeRates = try exchangeRates.load()
+        if let rates = configuration.exchangeRates { logger.info("reports in \(rates.currency) at the rates of \(rates.date)") }
         configuration.staticWebhooks = try webhookOptions.webhooks(environment: environment, apps: apps.map(\.bundleID))
         if !configuration.staticWebhooks.isEmpty {
             logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")

@@ -1,4 +1,5 @@
 import AppStoreVerification
+import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
 import Foundation
@@ -52,6 +53,8 @@ public struct ServerConfiguration: Sendable {
     /// never.
     public var memoryTrimInterval: Duration? = .seconds(10)
     public var metrics: ServerMetrics
+    /// The operator's exchange rates: reports add their amounts in one currency (`--exchange-rates`).
+    public var exchangeRates: ExchangeRates?
     /// The clock every answer is computed at.
     public var now: @Sendable () -> Date
     public var logger: Logger

@@ -5,7 +5,7 @@ import Foundation
 /// The data behind each dashboard chart and table as CSV (RFC 4180: comma separated, CRLF line ends,
 /// quoted when needed). Amounts are decimal units of their currency.
 enum AnalyticsCSV {
-    static let charts = ["mrr", "active", "trials", "churn", "refunds", "revenue", "monthly", "cohorts", "products", "entitlements"]
+    static let charts = ["mrr", "active", "trials", "churn", "refunds", "revenue", "proceeds", "monthly", "cohorts", "retention", "products", "entitlements"]
 
     static func render(_ chart: String, _ report: AnalyticsReport) -> String? {
         let currencies = report.currencies
@@ -36,6 +36,20 @@ enum AnalyticsCSV {
             rows += report.months.map { month in
                 [month.month] + currencies.flatMap {
                     [amount(month.revenue[$0] ?? 0), amount(month.refunded[$0] ?? 0), amount(month.arpu[$0] ?? 0), amount(month.mrrAtEnd[$0] ?? 0)]
+                }
+            }
+        case "proceeds":
+            rows = [["month"] + currencies.map { "proceeds_\($0)" } + (report.reporting.map { ["revenue_\($0.currency)", "proceeds_\($0.currency)", "rates_of"] } ?? [])]
+            rows += report.months.enumerated().map { index, month in
+                let converted = report.reporting.flatMap { $0.months[safe: index].map { [amount($0.revenue), amount($0.proceeds)] } } ?? []
+                return [month.month] + currencies.map { amount(month.proceeds[$0] ?? 0) } + converted + (report.reporting.map { [$0.ratesDate] } ?? [])
+            }
+        case "retention":
+            let width = report.retention.map(\.active.count).max() ?? 0
+            rows = [["cohort", "customers"] + (0..<width).flatMap { ["active_month_\($0)", "retention_month_\($0)"] }]
+            rows += report.retention.map { row in
+                [row.cohort, "\(row.customers)"] + (0..<width).flatMap { column in
+                    [row.active[safe: column].map { "\($0)" } ?? "", rate(row.retention[safe: column])]
                 }
             }
         case "monthly":

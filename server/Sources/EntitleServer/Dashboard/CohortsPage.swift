@@ -1,7 +1,8 @@
 import EntitleAnalytics
 import EntitleWire
 
-/// `/dashboard/cohorts`: realized LTV per customer by monthly cohort, as a heat map per currency.
+/// `/dashboard/cohorts`: realized LTV per customer by monthly cohort, as a heat map per currency, and
+/// retention by first paid month.
 enum CohortsPage {
     static func render(_ report: AnalyticsReport) -> String {
         let range = "from=\(report.from)&amp;to=\(report.to)"
@@ -35,6 +36,24 @@ enum CohortsPage {
                 heat: heat)
             body += "</section>"
         }
+        body += retention(report, range: range)
         return DashboardLayout.page(title: "Cohorts", section: .cohorts, body: body)
+    }
+
+    /// Retention by the month of each customer's first paid day: the share with paid access at the end
+    /// of each month since (seed 004's Month 1/3/6 churn is one minus it).
+    static func retention(_ report: AnalyticsReport, range: String) -> String {
+        let width = report.retention.map(\.active.count).max() ?? 0
+        var rows: [[String]] = []
+        var heat: [[Double?]] = []
+        for row in report.retention {
+            rows.append([HTML.escape(row.cohort), HTML.count(row.customers)] + (0..<width).map { row.retention[safe: $0].map { HTML.percent($0) } ?? "" })
+            heat.append([nil, nil] + (0..<width).map { row.retention[safe: $0] })
+        }
+        return "<section class=\"panel\" data-retention><h2>Retention by first paid month<a class=\"csv\" href=\"/dashboard/export/retention.csv?\(range)\">CSV</a></h2>"
+            + "<p class=\"muted\">Of the customers whose first paid day fell in the month, the share with paid access at the end of each month since; "
+            + "churn after N months is 100% less month N.</p>"
+            + DashboardLayout.table(id: "retention", header: ["Cohort", "Customers"] + (0..<width).map { "Month \($0)" }, rows: rows, heat: heat)
+            + "</section>"
     }
 }

@@ -70,18 +70,30 @@ enum OverviewPage {
                 .init(name: "Revenue \(currency)", color: colors[index % colors.count], values: report.months.map { Double($0.revenue[currency] ?? 0) / 1000 })
             },
             style: .bars, format: { String(format: "%.2f", $0) }))
+        body += panel("Proceeds", csv: "proceeds", range: range, chart: SVGChart(
+            id: "proceeds", title: "Proceeds by month (after refunds and Apple's commission, before taxes)", labels: months,
+            series: report.currencies.enumerated().map { index, currency in
+                .init(name: "Proceeds \(currency)", color: colors[index % colors.count], values: report.months.map { Double($0.proceeds[currency] ?? 0) / 1000 })
+            },
+            style: .bars, format: { String(format: "%.2f", $0) }))
         body += "</div>"
+        body += reportingPanel(report)
+        body += conversionPanel(report)
 
         var header = ["Month", "Active at start", "Active at end", "New paid", "Intro trials", "converted", "App trials", "converted",
                       "Expired", "Reactivated", "Churn", "Refunds", "Refund rate", "Renewal rate", "Recoveries"]
-        header += report.currencies.flatMap { ["Revenue (\($0))", "ARPU (\($0))", "MRR (\($0))"] }
+        header.append("Churn by period")
+        header += report.currencies.flatMap { ["Revenue (\($0))", "Proceeds (\($0))", "ARPU (\($0))", "MRR (\($0))"] }
         let rows = report.months.map { m -> [String] in
             [
                 m.month, HTML.count(m.activeAtStart), HTML.count(m.activeAtEnd), HTML.count(m.newPaid), HTML.count(m.introTrialStarts),
                 "\(HTML.count(m.introTrialConversions)) (\(HTML.percent(m.introTrialConversionRate)))", HTML.count(m.appTrialStarts),
                 "\(HTML.count(m.appTrialConversions)) (\(HTML.percent(m.appTrialConversionRate)))", HTML.count(m.expirations), HTML.count(m.reactivations),
                 HTML.percent(m.churnRate), HTML.count(m.refunds), HTML.percent(m.refundRate), HTML.percent(m.renewalRate), HTML.count(m.billingRecoveries),
-            ] + report.currencies.flatMap { [HTML.amount(m.revenue[$0] ?? 0), HTML.amount(m.arpu[$0] ?? 0), HTML.amount(m.mrrAtEnd[$0] ?? 0)] }
+                HTML.escape(m.churnRateByPeriod.sorted { $0.key < $1.key }.map { "\($0.key) \(HTML.percent($0.value))" }.joined(separator: ", ")),
+            ] + report.currencies.flatMap {
+                [HTML.amount(m.revenue[$0] ?? 0), HTML.amount(m.proceeds[$0] ?? 0), HTML.amount(m.arpu[$0] ?? 0), HTML.amount(m.mrrAtEnd[$0] ?? 0)]
+            }
         }
         body += "<section class=\"panel\"><h2>By month<a class=\"csv\" href=\"/dashboard/export/monthly.csv?\(range)\">CSV</a></h2>"
         body += DashboardLayout.table(id: "monthly", header: header, rows: rows) + "</section>"
@@ -93,6 +105,34 @@ enum OverviewPage {
         "paywall_bounce": "Paywall bounce", "purchase_failure": "Purchase failures",
         "revenue_drop": "Revenue drop, yesterday against the week before", "payment_failure": "Payment failures",
     ]
+
+    /// The report's amounts in the operator's reporting currency, saying which rates of which day.
+    static func reportingPanel(_ report: AnalyticsReport) -> String {
+        guard let reporting = report.reporting else { return "" }
+        let currency = reporting.currency
+        let rows = reporting.months.map { [$0.month, HTML.money($0.revenue, currency), HTML.money($0.refunded, currency), HTML.money($0.proceeds, currency), HTML.money($0.mrrAtEnd, currency)] }
+        let missing = reporting.unconverted.isEmpty ? "" : "; no rate for \(HTML.escape(reporting.unconverted.joined(separator: ", "))), left out"
+        return "<section class=\"panel\" data-reporting><h2>In \(HTML.escape(currency)) <span class=\"muted\">at the rates of \(HTML.escape(reporting.ratesDate))\(missing)</span></h2>"
+            + "<div class=\"cards\">" + card("MRR (\(currency))", HTML.money(reporting.mrr, currency), metric: "reporting-mrr", value: reporting.mrr) + "</div>"
+            + DashboardLayout.table(id: "reporting", header: ["Month", "Revenue", "Refunded", "Proceeds", "MRR at end"], rows: rows) + "</section>"
+    }
+
+    /// App-managed trial conversions by the product bought, and how many days into the trial.
+    static func conversionPanel(_ report: AnalyticsReport) -> String {
+        let products = Set(report.months.flatMap { $0.appTrialConversionsByProduct.keys }).sorted()
+        guard !products.isEmpty else { return "" }
+        let rows = report.months.map { month -> [String] in
+            let total = month.appTrialConversions
+            return [month.month, HTML.count(month.appTrialStarts)] + products.map { product in
+                let count = month.appTrialConversionsByProduct[product] ?? 0
+                return "\(HTML.count(count)) (\(HTML.percent(AnalyticsReport.rate(count, month.appTrialStarts))))"
+            } + [HTML.count(total), month.appTrialMeanDaysToConvert.map { String(format: "%.1f", $0) } ?? "–"]
+        }
+        return "<section class=\"panel\" data-conversion><h2>App-managed trial conversion by product</h2>"
+            + DashboardLayout.table(
+                id: "conversion-by-product", header: ["Trial month", "Trials"] + products.map { "→ \($0)" } + ["Converted", "Mean days into trial"], rows: rows)
+            + "</section>"
+    }
 
     /// The business checks (docs/growth.md), with the thresholds the alert rules use.
     static func checksPanel(_ health: [(app: String, health: BusinessHealth)]) -> String {

@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import AppStoreVerification
+import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
 import Foundation
@@ -38,7 +39,7 @@ public final class AppServices: Sendable {
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
         metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger,
         serverAPI: AppStoreServerAPIClient? = nil, offerKey: InAppPurchaseKey? = nil, ledgerReadiness: LedgerReadiness = .ready,
-        work: OwnedWork = OwnedWork()
+        work: OwnedWork = OwnedWork(), exchangeRates: ExchangeRates? = nil
     ) {
         let context = AppContext(
             bundleID: store.app, setAsideStore: store.setAsideStore(), catalog: catalog, now: now, logger: logger, metrics: metrics,
@@ -58,7 +59,7 @@ public final class AppServices: Sendable {
             serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
         webhooks = WebhookService(
             context: context, events: store, projections: store, identity: store, cursors: store, leases: store, webhookStore: store.webhookStore())
-        analytics = AnalyticsService(context: context, events: store, health: store, analytics: store.analyticsStore())
+        analytics = AnalyticsService(context: context, events: store, health: store, analytics: store.analyticsStore(), exchangeRates: exchangeRates)
         growth = GrowthService(context: context, events: store, projections: store, identity: store)
         experiments = ExperimentService(context: context, events: store, projections: store, identity: store, analytics: analytics)
         items = ItemService(context: context, events: store, projections: store, identity: store)

@@ -14,8 +14,11 @@ public struct AnalyticsService: EventAppending {
     let health: any LedgerHealth
     /// The analytics aggregates, kept in the ledger's database.
     let analytics: any AnalyticsStore
+    /// The operator's exchange rates: reports add their amounts in one currency.
+    let exchangeRates: ExchangeRates?
 
-    init(context: AppContext, events: any EventLog, health: any LedgerHealth, analytics: any AnalyticsStore) {
+    init(context: AppContext, events: any EventLog, health: any LedgerHealth, analytics: any AnalyticsStore, exchangeRates: ExchangeRates? = nil) {
+        self.exchangeRates = exchangeRates
         self.context = context
         self.events = events
         self.health = health
@@ -102,7 +105,9 @@ public struct AnalyticsService: EventAppending {
         } catch {
             throw ServiceError(error)
         }
-        return AnalyticsReport(cells: cells, catalog: catalog, from: first, to: last)
+        var report = AnalyticsReport(cells: cells, catalog: catalog, from: first, to: last)
+        report.reporting = exchangeRates?.reporting(report)
+        return report
     }
 
     /// The paywall funnels of `from...to` (`YYYY-MM-DD`, UTC days; by default as ``analytics(from:to:)``).
