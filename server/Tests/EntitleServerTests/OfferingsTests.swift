@@ -28,6 +28,8 @@ struct OfferingsTests {
             let yearly = try #require(group.products.first { $0.productID == "screentime.1child.yearly" })
             let expected = try #require(Fixtures.exampleCatalog("ScreenTimeRewardsTiers").yearlySavings.first { $0.yearlyProductID.rawValue == yearly.productID })
             #expect(yearly.yearlySavingsPercent == expected.percent)
+            // Seed 000's paywall opens on the yearly plan (`products.first { $0.isYearly }`): the catalog highlights it.
+            #expect(offering.highlightedProductID == "screentime.1child.yearly")
         }
     }
 
