@@ -29,6 +29,19 @@ public struct OverrideRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// `POST /v1/subscribers/{appUserID}/trial/extensions`: add days to the subscriber's app-managed trial
+/// (support): the trial, its grace and the lockout move that much later.
+public struct AppTrialExtensionRequest: Codable, Hashable, Sendable {
+    /// 1 to 366; a subscriber's extensions add up to 366 days at most.
+    public var days: Int
+    public var reason: String?
+
+    public init(days: Int, reason: String? = nil) {
+        self.days = days
+        self.reason = reason
+    }
+}
+
 /// One entry of a subscriber's timeline (`GET /v1/subscribers/{appUserID}/events`). Signed payloads are
 /// never returned.
 public struct TimelineEvent: Codable, Hashable, Sendable {

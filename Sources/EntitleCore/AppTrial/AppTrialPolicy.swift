@@ -32,15 +32,23 @@ public struct AppTrialPolicy: Hashable, Sendable {
 
     /// The trial's phase for a subscriber who first launched at `startedAt`.
     ///
-    /// - Parameter purchasedAt: the earliest store purchase that granted an entitlement, if any; from
-    ///   then on the trial is superseded.
-    public func phase(startedAt: Date?, purchasedAt: Date?, at now: Date) -> AppTrialPhase {
+    /// - Parameters:
+    ///   - purchasedAt: the earliest store purchase that granted an entitlement, if any; from then on
+    ///     the trial is superseded.
+    ///   - extraDays: days support added (``AppTrialExtension``): the trial ends that much later, and
+    ///     its grace and lockout with it.
+    public func phase(startedAt: Date?, purchasedAt: Date?, extraDays: Int = 0, at now: Date) -> AppTrialPhase {
         guard let startedAt, startedAt <= now else { return .notStarted }
         if let purchasedAt, purchasedAt <= now { return .superseded(at: max(purchasedAt, startedAt)) }
-        let trialEnd = length.added(to: startedAt)
+        let trialEnd = trialEnd(startedAt: startedAt, extraDays: extraDays)
         if now < trialEnd { return .active(endsAt: trialEnd) }
         let lockoutAt = grace.map { $0.added(to: trialEnd) } ?? trialEnd
         if now < lockoutAt { return .grace(trialEndedAt: trialEnd, lockoutAt: lockoutAt) }
         return .lockout(since: lockoutAt)
+    }
+
+    /// When a trial that started at `startedAt` ends, with `extraDays` added.
+    public func trialEnd(startedAt: Date, extraDays: Int = 0) -> Date {
+        ISODuration(days: min(max(extraDays, 0), AppTrialExtension.longest)).added(to: length.added(to: startedAt))
     }
 }

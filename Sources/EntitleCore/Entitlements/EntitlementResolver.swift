@@ -93,7 +93,7 @@ public struct EntitlementResolver: Sendable {
         var isLockedOut = false
         var expiryGrace: DateInterval?
         if let policy = catalog.appTrial {
-            appTrial = policy.phase(startedAt: subscriber.appTrialStartedAt, purchasedAt: firstPurchase, at: now)
+            appTrial = policy.phase(startedAt: subscriber.appTrialStartedAt, purchasedAt: firstPurchase, extraDays: subscriber.appTrialExtraDays, at: now)
             switch appTrial {
             case .active(let endsAt):
                 for id in policy.entitlementIDs {
@@ -153,6 +153,7 @@ public struct EntitlementResolver: Sendable {
         // Registered items under each of the catalog's limits: the newest beyond the allowance paused.
         answer.consentRescindedAt = subscriber.consentRescindedAt
         answer.expiryGrace = expiryGrace
+        answer.appTrialStartedAt = subscriber.appTrialStartedAt
         answer.items = ItemStatus.statuses(of: subscriber.items.filter { catalog.limits.contains($0.key) }, allowance: answer.allowance(forLimit:))
         return answer
     }

@@ -32,6 +32,8 @@ public struct SubscriberAccess: Hashable, Sendable {
     /// The warning period after a paid subscription ended (the catalog's `appTrial.graceAfterSubscriptionExpiry`),
     /// while it runs: from the subscription's end to the lockout.
     public var expiryGrace: DateInterval?
+    /// The first launch the app-managed trial counts from, when there was one.
+    public var appTrialStartedAt: Date?
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
         get { lapseReason.flatMap { reason in lapsePaywall.map { (reason, $0) } } }
@@ -69,7 +71,7 @@ public struct SubscriberAccess: Hashable, Sendable {
             && lhs.subscriptions == rhs.subscriptions && lhs.pendingPurchases == rhs.pendingPurchases && lhs.appTrial == rhs.appTrial && lhs.isLockedOut == rhs.isLockedOut
             && lhs.isOverridden == rhs.isOverridden && lhs.access == rhs.access && lhs.warnedAccess == rhs.warnedAccess
             && lhs.quotas == rhs.quotas && lhs.lapseReason == rhs.lapseReason && lhs.lapsePaywall == rhs.lapsePaywall && lhs.items == rhs.items
-            && lhs.consentRescindedAt == rhs.consentRescindedAt && lhs.expiryGrace == rhs.expiryGrace
+            && lhs.consentRescindedAt == rhs.consentRescindedAt && lhs.expiryGrace == rhs.expiryGrace && lhs.appTrialStartedAt == rhs.appTrialStartedAt
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -5,6 +5,7 @@ extension SubscriberFacts {
     /// the table):
     /// - purchases: every chain moves here; a chain both know merges (latest signed versions win);
     /// - the app-managed trial: the earlier start stands, so logging in never starts a second trial;
+    ///   support's extensions of either move, each once;
     /// - usage: every record moves, so uses in one quota window add up (records with the same
     ///   idempotency key for the same feature count once);
     /// - grants, overrides, household memberships and Ask to Buy requests: moved, each once;
@@ -17,6 +18,7 @@ extension SubscriberFacts {
             purchases[id, default: SubscriptionFacts(originalTransactionID: id)].merge(chain)
         }
         if let start = other.appTrialStartedAt { recordFirstLaunch(at: start) }
+        for (id, extension_) in other.appTrialExtensions where appTrialExtensions[id] == nil { appTrialExtensions[id] = extension_ }
         for record in other.usage
         where record.idempotencyKey == nil || !usage.contains(where: { $0.idempotencyKey == record.idempotencyKey && $0.feature == record.feature }) {
             usage.append(record)

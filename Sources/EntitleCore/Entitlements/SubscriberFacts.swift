@@ -13,6 +13,12 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     public var purchases: [OriginalTransactionID: SubscriptionFacts]
     /// The first launch that started the app-managed trial.
     public var appTrialStartedAt: Date?
+    /// Days support added to the app-managed trial, by extension ID.
+    public var appTrialExtensions: [String: AppTrialExtension] = [:]
+    /// The days those extensions add together, at most ``AppTrialExtension/longest``.
+    public var appTrialExtraDays: Int {
+        min(AppTrialExtension.longest, appTrialExtensions.values.reduce(0) { $0 + min(max($1.days, 0), AppTrialExtension.longest) })
+    }
     public var grants: [EntitlementGrant]
     public var overrides: [AccessOverride]
     public var usage: [UsageRecord]
@@ -153,6 +159,7 @@ extension SubscriberFacts {
         appUserID = try container.decode(AppUserID.self, forKey: .appUserID)
         purchases = try container.decode([OriginalTransactionID: SubscriptionFacts].self, forKey: .purchases)
         appTrialStartedAt = try container.decodeIfPresent(Date.self, forKey: .appTrialStartedAt)
+        appTrialExtensions = try container.decodeIfPresent([String: AppTrialExtension].self, forKey: .appTrialExtensions) ?? [:]
         grants = try container.decode([EntitlementGrant].self, forKey: .grants)
         overrides = try container.decode([AccessOverride].self, forKey: .overrides)
         usage = try container.decode([UsageRecord].self, forKey: .usage)

@@ -19,6 +19,8 @@ extension LedgerEvent {
             return Self.instant("at", at)
         case .usage(let record):
             return Self.instant("usage.at", record.at)
+        case .appTrialExtended(let extension_):
+            return Self.instant("appTrialExtension.at", extension_.at)
         case .paywall(let event):
             return Self.instant("paywall.at", event.at)
         case .item(let change):

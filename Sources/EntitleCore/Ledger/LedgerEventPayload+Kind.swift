@@ -13,6 +13,7 @@ extension LedgerEventPayload {
         case .purchaseRequested(let productID, _): "purchase_requested/\(productID)"
         case .purchaseDeclined(let productID, _): "purchase_declined/\(productID)"
         case .appTrialStarted: "app_trial_started"
+        case .appTrialExtended(let extension_): "app_trial_extended/\(extension_.days)d"
         case .usage(let record): "usage/\(record.feature)"
         case .grant(let grant): "grant/\(grant.entitlementID)"
         case .grantRevoked: "grant_revoked"

@@ -14,6 +14,8 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     /// The Ask to Buy request for `productID` was declined.
     case purchaseDeclined(productID: ProductID, at: Date)
     case appTrialStarted(at: Date)
+    /// Support added days to the subscriber's app-managed trial.
+    case appTrialExtended(AppTrialExtension)
     case usage(UsageRecord)
     case grant(EntitlementGrant)
     case grantRevoked(grantID: String, at: Date)

@@ -34,6 +34,8 @@ extension SubscriberFacts: LedgerFolding {
             recordPurchaseDecline(productID: productID, at: at)
         case .appTrialStarted(let at):
             recordFirstLaunch(at: at)
+        case .appTrialExtended(let extension_):
+            appTrialExtensions[extension_.id] = extension_
         case .usage(let record):
             if record.idempotencyKey == nil || !usage.contains(where: { $0.idempotencyKey == record.idempotencyKey && $0.feature == record.feature }) {
                 usage.append(record)

@@ -79,10 +79,10 @@ public struct Reminder: Hashable, Sendable {
                 break
             }
         }
-        if case .active(let endsAt) = access.appTrial, let length = access.catalog.appTrial?.length {
+        if case .active(let endsAt) = access.appTrial, let started = access.appTrialStartedAt {
             let due = endsAt.addingTimeInterval(-appTrialEndingLead)
-            // Due after the trial began (its start is its end less its length): a shorter trial has none.
-            if length.added(to: due) > endsAt {
+            // Due after the trial began: a shorter trial has none.
+            if due > started {
                 reminders.append(Reminder(kind: .appTrialEnding, originalTransactionID: nil, productID: nil, endsAt: endsAt, dueAt: due))
             }
         }

@@ -88,6 +88,7 @@ struct OpenAPIConformanceTests {
         case "addOverride": return ServerHarness.json(OverrideRequest(reason: "conformance"))
         case "setOpenAccess": return ByteBuffer(string: #"{"endsAt":"2026-02-01T00:00:00Z","reason":"conformance"}"#)
         case "extendRenewal": return ServerHarness.json(RenewalExtensionRequest(days: 7, reasonCode: 1))
+        case "extendAppTrial": return ServerHarness.json(AppTrialExtensionRequest(days: 7, reason: "conformance"))
         case "createWebhookEndpoint": return ServerHarness.json(CreateWebhookEndpointRequest(url: "http://127.0.0.1:9/hooks", eventTypes: ["renewal"]))
         case "createExperiment":
             return ServerHarness.json(CreateExperimentRequest(
@@ -112,9 +113,9 @@ struct OpenAPIConformanceTests {
         pathValues.reduce(path) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
     }
 
-    @Test("the document describes the 68 operations the server serves")
+    @Test("the document describes the 69 operations the server serves")
     func coverage() {
-        #expect(Self.operations.count == 68)
+        #expect(Self.operations.count == 69)
     }
 
     @Test("every documented operation answers a documented status with a body matching its schema", arguments: operations)

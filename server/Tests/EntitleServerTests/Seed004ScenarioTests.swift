@@ -60,6 +60,34 @@ struct Seed004ScenarioTests {
         }
     }
 
+    @Test("support extends the app-managed trial: a locked-out parent gets the trial back for the days added, twice the same request once; bad requests refused")
+    func trialExtension() async throws {
+        try await ServerHarness.run { harness, client in
+            try await harness.post(client, "/v1/subscribers/parent-9/trial", key: harness.publicKey("parent-9"), body: ServerHarness.json([String: String]()))
+            harness.clock.set(Self.day(39))
+            #expect(try await harness.subscriber(client, "parent-9").appTrial.phase == "lockout")
+            func extend(_ days: Int, _ user: String = "parent-9", expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+                try await harness.post(
+                    client, "/v1/subscribers/\(user)/trial/extensions", key: ServerHarness.secretKey,
+                    body: ServerHarness.json(AppTrialExtensionRequest(days: days, reason: "support ticket 42")), expect: status)
+            }
+            let extended = try ServerHarness.decode(SubscriberResponse.self, try await extend(14))
+            // 30 days + 14: the trial now ends on day 44, its grace on day 51.
+            #expect(extended.appTrial.phase == "active" && extended.appTrial.endsAt == Self.day(44) && extended.appTrial.lockoutAt == Self.day(51))
+            #expect(extended.appTrial.daysLeft == 5)
+            #expect(try await Self.access(harness, client, "parent-9", "challenges.create").outcome == "allowed")
+            #expect(extended.reminders.first?.kind == "app_trial_ending" && extended.reminders.first?.dueAt == Self.day(41))
+
+            for days in [0, 367] { #expect(ServerHarness.errorCode(try await extend(days, expect: .badRequest)) == "request.invalid") }
+            #expect(ServerHarness.errorCode(try await extend(360, expect: .badRequest)) == "request.invalid", "366 days at most together")
+            #expect(ServerHarness.errorCode(try await extend(3, "never-launched", expect: .badRequest)) == "request.invalid")
+            try await harness.post(
+                client, "/v1/subscribers/parent-9/trial/extensions", key: harness.publicKey("parent-9"),
+                body: ServerHarness.json(AppTrialExtensionRequest(days: 30)), expect: .forbidden)
+            #expect(try await harness.subscriber(client, "parent-9").appTrial.endsAt == Self.day(44), "refusals changed nothing")
+        }
+    }
+
     @Test("TC2: a purchase during the trial (with the StoreKit free trial) makes the subscription the source of access")
     func tc2Purchase() async throws {
         try await ServerHarness.run { harness, client in

@@ -44,6 +44,7 @@ struct StoredEventWriterTests {
         LedgerEventPayload.usage(UsageRecord(feature: "f", amount: 1, at: ReferenceTime.start, idempotencyKey: "u")),
         .timeZoneSet(identifier: "Europe/Paris"), .householdJoined(householdID: "h", at: ReferenceTime.start),
         .purchaseTransferred(originalTransactionID: "o", from: nil, to: "u2", facts: nil), .openAccessSet(nil),
+        .appTrialExtended(AppTrialExtension(id: "x", days: 7, reason: "support", at: ReferenceTime.start)),
     ])
     func otherKinds(payload: LedgerEventPayload) {
         #expect(StoredEventWriter.json(LedgerEvents.admin(1, appUserID: "u", at: ReferenceTime.start, payload)) == nil)

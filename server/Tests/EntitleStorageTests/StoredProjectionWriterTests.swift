@@ -86,7 +86,7 @@ struct StoredProjectionWriterTests {
 
     @Test("the full facts set every member, and every member of what they hold, but those left to JSONEncoder")
     func fullIsFull() throws {
-        #expect(unsetMembers(of: Self.full) == ["experiments", "grants", "overrides", "pendingPurchases"])
+        #expect(unsetMembers(of: Self.full) == ["appTrialExtensions", "experiments", "grants", "overrides", "pendingPurchases"])
         #expect(unsetMembers(of: try #require(Self.full.items["childDevices"]?["ipad/1"])) == [])
         #expect(unsetMembers(of: try #require(Self.full.purchases["1000"])) == [])
         #expect(unsetMembers(of: try #require(Self.full.usage.first)) == [])
@@ -101,7 +101,7 @@ struct StoredProjectionWriterTests {
         #expect(written == (try Self.encoded(facts)))
     }
 
-    @Test("facts with grants, overrides, Ask to Buy requests, experiment enrolments or a Codable-only payload member are left to JSONEncoder")
+    @Test("facts with grants, overrides, Ask to Buy requests, app trial extensions, experiment enrolments or a Codable-only payload member are left to JSONEncoder")
     func leftToJSONEncoder() {
         var granted = Self.full
         granted.grants = [EntitlementGrant(id: "g", entitlementID: "premium", startsAt: Self.start, endsAt: Self.start.addingTimeInterval(60), reason: "r")]
@@ -117,7 +117,9 @@ struct StoredProjectionWriterTests {
         committed.purchases["c"] = chain
         var enrolled = Self.full
         enrolled.recordEnrolment(ExperimentEnrolment(experimentID: "e", variantID: "b", offeringID: "default", at: Self.start, revenueWindowDays: 30))
-        for facts in [granted, overridden, asked, committed, enrolled] {
+        var extended = Self.full
+        extended.appTrialExtensions["x"] = AppTrialExtension(id: "x", days: 7, reason: "support", at: Self.start)
+        for facts in [granted, overridden, asked, committed, enrolled, extended] {
             #expect(StoredProjectionWriter.json(facts) == nil)
         }
     }

@@ -148,7 +148,8 @@ public struct AnalyticsContributor: Sendable {
         if let started = history.appTrialStartedAt {
             let startDay = AnalyticsCalendar.day(of: started)
             cells.add(1, to: AnalyticsKey(day: startDay, metric: .appTrialStarts))
-            let trialEnd = catalog.appTrial.map { $0.length.added(to: started) } ?? started
+            let extraDays = history.appTrialExtensions.values.reduce(0) { $0 + min(max($1, 0), AppTrialExtension.longest) }
+            let trialEnd = catalog.appTrial.map { $0.trialEnd(startedAt: started, extraDays: extraDays) } ?? started
             let windowEnd = catalog.appTrial?.grace.map { $0.added(to: trialEnd) } ?? trialEnd
             // The trial converts when a purchase made from it (directly, or through an introductory
             // trial that went on to pay) began before the trial and its grace ended.

@@ -9,6 +9,8 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     public var appUserID: AppUserID
     public var purchases: [OriginalTransactionID: PurchaseHistory] = [:]
     public var appTrialStartedAt: Date?
+    /// Days support added to the app-managed trial, by extension ID.
+    public var appTrialExtensions: [String: Int] = [:]
     /// What the app's paywalls did, by the app's event ID.
     public var paywallEvents: [UUID: PaywallEvent] = [:]
     /// The earliest instant the ledger knows of the subscriber: an event's time on the device (a
@@ -61,6 +63,8 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
             }
         case .appTrialStarted(let at):
             appTrialStartedAt = min(appTrialStartedAt ?? at, at)
+        case .appTrialExtended(let extension_):
+            appTrialExtensions[extension_.id] = extension_.days
         case .purchaseTransferred:
             switch event.transferEffect(for: appUserID) {
             case .removed(let original)?:

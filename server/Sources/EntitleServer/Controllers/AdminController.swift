@@ -25,6 +25,11 @@ struct AdminController {
             SubscriberResponseBuilder.response(
                 try await context.services.admin.revokeGrant(appUserID: context.subscriberID(), grantID: context.parameters.require("grantID")))
         }
+        subscriber.post("trial/extensions") { request, context -> SubscriberResponse in
+            let body = try await request.decode(as: AppTrialExtensionRequest.self, context: context)
+            return SubscriberResponseBuilder.response(
+                try await context.services.admin.extendAppTrial(appUserID: context.subscriberID(), days: body.days, reason: body.reason))
+        }
         subscriber.post("overrides") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: OverrideRequest.self, context: context)
             return SubscriberResponseBuilder.response(

@@ -6,14 +6,16 @@ import Foundation
 /// Writes a subscriber's projection (``SubscriberFacts``) as the ledger's `JSONEncoder` writes it, byte
 /// for byte, without `Codable`'s machinery: every append rewrites it while holding SQLite's one writer,
 /// where `JSONEncoder` was the largest cost after the statements. Facts with grants, overrides, Ask to
-/// Buy requests or experiment enrolments, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
+/// Buy requests, app trial extensions or experiment enrolments, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
 /// hold every text written here to equal the encoder's.
 enum StoredProjectionWriter {
     /// `facts` as stored, or `nil` when `JSONEncoder` must write them.
     static func json(_ facts: SubscriberFacts) -> String? {
-        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty else { return nil }
+        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty, facts.appTrialExtensions.isEmpty else { return nil }
         var json = JSONText(capacity: 4_096)
         json.openObject()
+        json.key("appTrialExtensions")
+        json.emptyObject()
         json.member("appTrialStartedAt", facts.appTrialStartedAt)
         json.member("appUserID", facts.appUserID.rawValue)
         json.key("attributeValues")

@@ -79,6 +79,32 @@ struct LedgerFoldTests {
         #expect(SubscriberFacts.fold(appUserID: "u2", events: [incoming]).purchases["1000"] == chain)
     }
 
+    @Test("app trial extensions add up in any order, each once however often it arrives, and a login carries them over")
+    func appTrialExtensions() {
+        let first = AppTrialExtension(id: "x1", days: 7, reason: "ticket 1", at: Self.day(31))
+        let second = AppTrialExtension(id: "x2", days: 3, at: Self.day(40))
+        let events = [
+            LedgerEvents.admin(710, appUserID: "kid", at: Self.day(31), .appTrialExtended(first)),
+            LedgerEvents.admin(711, appUserID: "kid", at: Self.day(40), .appTrialExtended(second)),
+            LedgerEvents.admin(712, appUserID: "kid", at: Self.day(31), .appTrialExtended(first)),
+        ]
+        let folded = SubscriberFacts.fold(appUserID: "kid", events: events)
+        #expect(folded.appTrialExtraDays == 10)
+        var generator = SeededGenerator(seed: 5)
+        for _ in 0..<10 {
+            var facts = SubscriberFacts(appUserID: "kid")
+            for event in events.shuffled(using: &generator) { facts.apply(event) }
+            #expect(facts == folded)
+        }
+        var known = SubscriberFacts(appUserID: "account")
+        known.absorb(folded)
+        known.absorb(folded)
+        #expect(known.appTrialExtraDays == 10)
+        var capped = SubscriberFacts(appUserID: "kid")
+        capped.appTrialExtensions["huge"] = AppTrialExtension(id: "huge", days: 9_999, at: Self.day(1))
+        #expect(capped.appTrialExtraDays == AppTrialExtension.longest, "a stored value out of range adds no more than the most allowed")
+    }
+
     @Test("household membership: joins and leaves give the same current memberships in any order")
     func households() {
         let events = [

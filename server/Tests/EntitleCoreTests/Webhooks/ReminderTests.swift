@@ -48,6 +48,19 @@ struct ReminderTests {
         #expect(DaysLeft.until(Self.day(30), from: Self.day(27)) == 3)
         let bought = STR.subscriber(product: STR.individual, subscribedOn: 20)
         #expect(!Reminder.reminders(STR.access(bought, at: Self.day(21))).contains { $0.kind == .appTrialEnding })
+        // Support's extension moves it, and the grace days after it; the same extension folded twice counts once.
+        var extended = trial
+        let extension_ = AppTrialExtension(id: "x1", days: 10, at: Self.day(12))
+        extended.apply(LedgerEvent(
+            id: UUID(), appUserID: "parent-1", source: .admin, idempotencyKey: "x1", signedDate: Self.day(12), receivedAt: Self.day(12),
+            payload: .appTrialExtended(extension_)))
+        extended.apply(LedgerEvent(
+            id: UUID(), appUserID: "parent-1", source: .admin, idempotencyKey: "x1", signedDate: Self.day(12), receivedAt: Self.day(12),
+            payload: .appTrialExtended(extension_)))
+        #expect(extended.appTrialExtraDays == 10)
+        let later = Reminder.reminders(STR.access(extended, at: Self.day(13)))
+        #expect(later.filter { $0.kind == .appTrialEnding }.map(\.dueAt) == [Self.day(37)])
+        #expect(later.filter { $0.kind == .appTrialGrace }.map(\.dueAt) == (41...46).map { Self.day(Double($0)) })
     }
 
     @Test("a StoreKit free trial: reminded 2 days before it ends, saying whether it converts", arguments: [AutoRenewStatus.on, .off])

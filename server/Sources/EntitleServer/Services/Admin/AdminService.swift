@@ -41,6 +41,34 @@ public struct AdminService: SubscriberReading, EventAppending {
         return try await subscribers.subscriber(appUserID: appUserID)
     }
 
+    /// Adds `days` to the subscriber's app-managed trial (support): its end, grace and lockout move that
+    /// much later, a locked-out subscriber gets the trial back for what remains. Refused when the app has
+    /// no app-managed trial, the subscriber never started it, a store purchase superseded it, or the
+    /// days are out of 1 to 366 (together, too).
+    public func extendAppTrial(appUserID: AppUserID, days: Int, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
+        try Self.validate(appUserID)
+        guard catalog.appTrial != nil else { throw ServiceError(.invalidRequest, "this app has no app-managed trial (appTrial in entitlements.json)") }
+        guard (1...AppTrialExtension.longest).contains(days) else {
+            throw ServiceError(.invalidRequest, "days is a whole number from 1 to \(AppTrialExtension.longest)")
+        }
+        if let reason, reason.utf8.count > 500 { throw ServiceError(.invalidRequest, "reason is at most 500 bytes") }
+        let appUserID = try await canonical(appUserID)
+        let at = now()
+        let current = try await subscribers.subscriber(appUserID: appUserID)
+        switch current.access.appTrial {
+        case .notStarted: throw ServiceError(.invalidRequest, "\(appUserID) has not started the app-managed trial")
+        case .superseded: throw ServiceError(.invalidRequest, "\(appUserID) bought: a purchase superseded the app-managed trial")
+        case .active, .grace, .lockout: break
+        }
+        guard current.facts.appTrialExtraDays + days <= AppTrialExtension.longest else {
+            throw ServiceError(.invalidRequest, "a subscriber's extensions add up to \(AppTrialExtension.longest) days at most")
+        }
+        let extension_ = AppTrialExtension(id: UUID().uuidString.lowercased(), days: days, reason: reason, at: at)
+        try await appendAdmin(appUserID, .appTrialExtended(extension_), at: at)
+        logger.info("app trial extended", metadata: ["subscriber.days_added": "\(days)"])
+        return try await subscribers.subscriber(appUserID: appUserID)
+    }
+
     /// Lifts every limit and quota for the subscriber until `endsAt` (or removal).
     public func addOverride(appUserID: AppUserID, endsAt: Date?, reason: String?) async throws(ServiceError) -> SubscriberAnswer {
         try Self.validate(appUserID)
