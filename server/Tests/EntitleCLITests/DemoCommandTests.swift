@@ -18,6 +18,11 @@ struct DemoCommandTests {
         let apps = ["screentimerewards", "epilogue", "pantrypal", "magicalstories"].map { "com.entitle.demo.\($0)" }
         for app in apps { #expect(result.standardOutput.contains("== \(app)")) }
         #expect(result.standardOutput.components(separatedBy: "the API agrees with the store on all").count == 5)
+        // Each app's KPIs, policies and a customer's reminders, as read from the API.
+        #expect(result.standardOutput.components(separatedBy: "(GET /v1/analytics/overview): MRR").count == 5)
+        #expect(result.standardOutput.contains("policies     billing retry keeps access"), "Epilogue keeps Plus during billing retry")
+        #expect(result.standardOutput.contains("app-managed trial P30D + P7D of warning days, also after a subscription ends"))
+        #expect(result.standardOutput.contains("  reminders    "))
 
         let root = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
         #expect(try await root.appIDs() == apps.sorted().map { BundleID($0) })

@@ -237,6 +237,7 @@ final class DemoSimulation: Service {
                 "the population buys \(Int(plan.experimentLift * 100)) points more often when served \(experimentVariant)")
             if let results = await experimentSummary() { DemoOutput.line(results) }
         }
+        DemoOutput.line(await businessSummary())
         for mismatch in summary.mismatches.prefix(10) {
             DemoOutput.line("    \(mismatch.appUserID) \(mismatch.originalTransactionID): store \(mismatch.expected), API \(mismatch.reported)")
         }
