@@ -190,6 +190,9 @@ try:
     product_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="products"] tbody tr')
     shown = sorted((r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[2].text.replace(",", ""))) for r in product_rows)
     check(shown == sorted((p["product"], p["activePaid"]) for p in report["products"]), "products and their active counts match")
+    storefront_rows = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="storefronts"] tbody tr')
+    shown = [(r.find_elements(By.TAG_NAME, "td")[0].text, int(r.find_elements(By.TAG_NAME, "td")[1].text.replace(",", ""))) for r in storefront_rows]
+    check(shown == [(s["storefront"] or "–", s["newPaid"]) for s in report["storefronts"]], f"storefronts and their new paid match ({shown})")
 
     # Funnels: the path from first seen to paid, the monthly charts and the table by paywall.
     funnels = json.loads(api("/v1/analytics/funnels"))

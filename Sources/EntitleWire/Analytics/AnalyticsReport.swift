@@ -16,6 +16,8 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
     public var cohorts: [CohortRow]
     /// Retention by the month of each customer's first paid day.
     public var retention: [RetentionRow] = []
+    /// New paid subscriptions, revenue and proceeds by App Store storefront over the report's days.
+    public var storefronts: [StorefrontRow] = []
     /// The amounts in one currency, when the server has exchange rates.
     public var reporting: ReportingCurrency?
 

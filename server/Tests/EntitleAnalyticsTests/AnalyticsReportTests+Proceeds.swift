@@ -77,4 +77,14 @@ extension AnalyticsReportTests {
     func invalidRates(_ text: String) {
         #expect(throws: ExchangeRates.Invalid.self) { try ExchangeRates(json: Data(text.utf8)) }
     }
+
+    @Test("segments by storefront: the range's new paid subscriptions, revenue and proceeds where each was bought")
+    func storefronts() {
+        // Every purchase of the ledger was made in the USA storefront; Erin's family share is no sale.
+        #expect(Self.report.storefronts == [
+            StorefrontRow(storefront: "USA", newPaid: 3, revenue: ["USD": 28_970 + 33_970 + 7_990], proceeds: ["USD": 20_279 + 14_686 + 5_593]),
+        ])
+        let march = AnalyticsReport(cells: Self.cells, catalog: Self.catalog, from: Self.day("2026-03-01"), to: Self.day("2026-03-31"))
+        #expect(march.storefronts == [StorefrontRow(storefront: "USA", newPaid: 0, revenue: ["USD": 7_990], proceeds: ["USD": 5_593])])
+    }
 }

@@ -11,14 +11,15 @@ import Testing
 @Suite("AnalyticsReport")
 struct AnalyticsReportTests {
     static let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
-    static let report: AnalyticsReport = {
+    static let cells: AnalyticsCells = {
         let contributor = AnalyticsContributor(catalog: catalog)
         var cells = AnalyticsCells()
         for user: AppUserID in ["alice", "bob", "carol", "dan", "erin"] {
             cells.add(contributor.cells(appUserID: user, events: AnalyticsLedger.events.filter { $0.appUserID == user }))
         }
-        return AnalyticsReport(cells: cells, catalog: catalog, from: day("2026-01-01"), to: day("2026-03-31"))
+        return cells
     }()
+    static let report = AnalyticsReport(cells: cells, catalog: catalog, from: day("2026-01-01"), to: day("2026-03-31"))
 
     static func day(_ date: String) -> Int { AnalyticsCalendar.day(of: ReferenceTime.instant("\(date)T00:00:00Z")) }
     func month(_ name: String) throws -> MonthSummary { try #require(Self.report.months.first { $0.month == name }) }

@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 
 extension DashboardTests {
-    @Test("the overview charts proceeds and converts app-managed trials by product; the cohorts page shows retention by first paid month; both as CSV")
+    @Test("the overview charts proceeds and converts app-managed trials by product; the cohorts page shows retention by first paid month; the products page storefronts; each as CSV")
     func proceedsAndRetention() async throws {
         try await withLedger { _, client in
             let cookie = try #require(Self.sessionCookie(try await signIn(client)))
@@ -23,6 +23,10 @@ extension DashboardTests {
             #expect(retention.split(separator: "\r\n").dropFirst().first == "2026-01,2,2,1.0000,2,1.0000,1,0.5000")
             let proceeds = String(buffer: try await page(client, "/dashboard/export/proceeds.csv?\(Self.range)", cookie: cookie).body)
             #expect(proceeds.split(separator: "\r\n").map(String.init) == ["month,proceeds_USD", "2026-01,20.279", "2026-02,14.686", "2026-03,5.593"])
+            let products = String(buffer: try await page(client, "/dashboard/products?\(Self.range)", cookie: cookie).body)
+            #expect(products.contains("<td>USA</td><td>3</td><td>70.93</td><td>40.56</td>"))
+            let storefronts = String(buffer: try await page(client, "/dashboard/export/storefronts.csv?\(Self.range)", cookie: cookie).body)
+            #expect(storefronts.split(separator: "\r\n").map(String.init) == ["storefront,new_paid,revenue_USD,proceeds_USD", "USA,3,70.930,40.558"])
         }
     }
 }

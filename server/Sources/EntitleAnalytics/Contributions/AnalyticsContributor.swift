@@ -13,7 +13,8 @@ public struct AnalyticsContributor: Sendable {
     /// so servers recompute aggregates computed before (`AnalyticsStore.startRecompute(unlessDefinitionsAre:)`).
     /// 2: paywall funnels, arrivals, reactivations within the month, experiments. 3: payment failures.
     /// 4: prorated refunds' share, monthly instalments of a commitment (MRR, renewals). 5: trials judged
-    /// at their end (both kinds), proceeds, retention cohorts, app trial conversions by product and days.
+    /// at their end (both kinds), proceeds, retention cohorts, app trial conversions by product and days,
+    /// storefront segments.
     public static let definitionsVersion = 5
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
@@ -51,6 +52,7 @@ public struct AnalyticsContributor: Sendable {
                 guard let purchased = transaction.purchaseDate else { continue }
                 let product = transaction.productId ?? ""
                 let currency = transaction.currency ?? catalog.currency ?? "XXX"
+                let storefront = transaction.storefront ?? ""
                 let familyShared = transaction.inAppOwnershipType == .familyShared
                 let price = transaction.price ?? catalog.product(ProductID(product))?.price?.milliunits ?? 0
                 let free = isFree(transaction, price: price)
@@ -70,6 +72,8 @@ public struct AnalyticsContributor: Sendable {
                     cells.add(1, to: AnalyticsKey(day: day, metric: .paidTransactions, product: product))
                     cells.add(price, to: AnalyticsKey(day: day, metric: .revenue, product: product, currency: currency))
                     cells.add(Self.share(price, perMille: proceedsShare), to: AnalyticsKey(day: day, metric: .proceeds, product: product, currency: currency))
+                    cells.add(price, to: AnalyticsKey(day: day, metric: .storefrontRevenue, currency: currency, cohort: storefront))
+                    cells.add(Self.share(price, perMille: proceedsShare), to: AnalyticsKey(day: day, metric: .storefrontProceeds, currency: currency, cohort: storefront))
                     cohortAmounts.append((day, currency, price))
                     if transaction.expiresDate == nil {
                         cells.add(1, to: AnalyticsKey(day: day, metric: .lifetimePurchases, product: product))
@@ -81,6 +85,9 @@ public struct AnalyticsContributor: Sendable {
                         cells.add(refunded, to: AnalyticsKey(day: refundDay, metric: .refunded, product: product, currency: currency))
                         cells.add(
                             -Self.share(refunded, perMille: proceedsShare), to: AnalyticsKey(day: refundDay, metric: .proceeds, product: product, currency: currency))
+                        cells.add(
+                            -Self.share(refunded, perMille: proceedsShare),
+                            to: AnalyticsKey(day: refundDay, metric: .storefrontProceeds, currency: currency, cohort: storefront))
                         cohortAmounts.append((refundDay, currency, -refunded))
                     }
                 }
@@ -117,7 +124,10 @@ public struct AnalyticsContributor: Sendable {
                 cells.add(-monthly, to: AnalyticsKey(day: endDay, metric: .mrr, product: product, currency: currency))
                 paidSpans.append((purchased, end, product))
                 paidService += max(0, end.timeIntervalSince(purchased))
-                if !sawPaid { cells.add(1, to: AnalyticsKey(day: day, metric: .newPaid, product: product)) }
+                if !sawPaid {
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .newPaid, product: product))
+                    cells.add(1, to: AnalyticsKey(day: day, metric: .storefrontNewPaid, cohort: storefront))
+                }
                 sawPaid = true
                 if let id = transaction.transactionId, chain.recoveries.contains(id) {
                     cells.add(1, to: AnalyticsKey(day: day, metric: .billingRecoveries, product: product))

@@ -126,6 +126,13 @@ public enum AnalyticsMetric: String, Hashable, Sendable, CaseIterable, Codable {
     /// Whole days from an app-managed trial's start to the purchase that converted it, summed, on the
     /// trial's start day, by the product bought (÷ ``appTrialConversions``: the mean `days_into_trial`).
     case appTrialConversionDays = "app_trial_conversion_days"
+    /// Segments by storefront: `cohort` holds the transaction's storefront (Apple's three letters, empty
+    /// when none). Paid chains started there, on the first paid day.
+    case storefrontNewPaid = "storefront_new_paid"
+    /// Gross revenue of paid transactions bought there, by currency, on the purchase day.
+    case storefrontRevenue = "storefront_revenue"
+    /// Proceeds of those (less refunds' share on the refund's day), by currency.
+    case storefrontProceeds = "storefront_proceeds"
 
     /// Whether the cell belongs to an experiment's results (``ExperimentReport``).
     public var isExperiment: Bool { (AnalyticsMetric.experimentExposed.ordinal...AnalyticsMetric.experimentRenewals.ordinal).contains(ordinal) }
@@ -205,6 +212,9 @@ extension AnalyticsMetric {
         case .retentionCustomers: 50
         case .retentionActive: 51
         case .appTrialConversionDays: 52
+        case .storefrontNewPaid: 53
+        case .storefrontRevenue: 54
+        case .storefrontProceeds: 55
         }
     }
 }

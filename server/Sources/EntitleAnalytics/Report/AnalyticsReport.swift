@@ -9,6 +9,7 @@ extension AnalyticsReport {
     public init(cells: AnalyticsCells, catalog: Catalog, from: Int, to: Int) {
         let to = max(from, to)
         var tally = Tally()
+        tally.from = from
         for (key, value) in cells where key.day <= to { tally.add(key, value) }
         let currencies = tally.currencies.sorted()
 
@@ -138,6 +139,12 @@ extension AnalyticsReport {
             daily: daily, months: months, products: products, entitlements: entitlementRows.keys.sorted().compactMap { entitlementRows[$0] },
             cohorts: cohorts)
         report.retention = retention
+        report.storefronts = tally.storefronts.keys.sorted().map { code in
+            let values = tally.storefronts[code] ?? [:]
+            return StorefrontRow(
+                storefront: code, newPaid: values[.storefrontNewPaid]?[""] ?? 0,
+                revenue: (values[.storefrontRevenue] ?? [:]).filter { $0.value != 0 }, proceeds: (values[.storefrontProceeds] ?? [:]).filter { $0.value != 0 })
+        }.filter { $0.newPaid != 0 || !$0.revenue.isEmpty || !$0.proceeds.isEmpty }
         self = report
     }
 
@@ -198,6 +205,9 @@ extension AnalyticsReport {
         var cohortCustomers: [String: Int64] = [:]
         var cohortRevenue: [String: [String: [Int: Int64]]] = [:]
         var productFlowsByDay: [Int: [String: [AnalyticsMetric: Int64]]] = [:]
+        /// Storefront segments over the report's days: by storefront, metric and currency (empty for counts).
+        var storefronts: [String: [AnalyticsMetric: [String: Int64]]] = [:]
+        var from = Int.min
         var productActiveByDay: [Int: [String: Int64]] = [:]
         var retentionCustomers: [String: Int64] = [:]
         var retentionActive: [String: [Int: Int64]] = [:]
@@ -214,6 +224,8 @@ extension AnalyticsReport {
                 balances[key.day, default: [:]][key.metric, default: 0].addSaturating(value)
                 if !key.product.isEmpty { productBalances[key.product, default: [:]][key.metric, default: 0].addSaturating(value) }
                 if key.metric == .activePaid, !key.product.isEmpty { productActiveByDay[key.day, default: [:]][key.product, default: 0].addSaturating(value) }
+            case .storefrontNewPaid, .storefrontRevenue, .storefrontProceeds:
+                if key.day >= from { storefronts[key.cohort, default: [:]][key.metric, default: [:]][key.currency, default: 0].addSaturating(value) }
             case .retentionCustomers:
                 retentionCustomers[key.cohort, default: 0].addSaturating(value)
             case .retentionActive:

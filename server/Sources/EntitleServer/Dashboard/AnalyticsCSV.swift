@@ -5,7 +5,7 @@ import Foundation
 /// The data behind each dashboard chart and table as CSV (RFC 4180: comma separated, CRLF line ends,
 /// quoted when needed). Amounts are decimal units of their currency.
 enum AnalyticsCSV {
-    static let charts = ["mrr", "active", "trials", "churn", "refunds", "revenue", "proceeds", "monthly", "cohorts", "retention", "products", "entitlements"]
+    static let charts = ["mrr", "active", "trials", "churn", "refunds", "revenue", "proceeds", "monthly", "cohorts", "retention", "products", "entitlements", "storefronts"]
 
     static func render(_ chart: String, _ report: AnalyticsReport) -> String? {
         let currencies = report.currencies
@@ -82,6 +82,11 @@ enum AnalyticsCSV {
             rows += report.products.map { row in
                 [row.product, row.entitlements.joined(separator: " "), "\(row.activePaid)", "\(row.activeTrials)", "\(row.activeFamilyShared)"]
                     + currencies.map { amount(row.mrr[$0] ?? 0) }
+            }
+        case "storefronts":
+            rows = [["storefront", "new_paid"] + currencies.flatMap { ["revenue_\($0)", "proceeds_\($0)"] }]
+            rows += report.storefronts.map { row in
+                [row.storefront, "\(row.newPaid)"] + currencies.flatMap { [amount(row.revenue[$0] ?? 0), amount(row.proceeds[$0] ?? 0)] }
             }
         case "entitlements":
             rows = [["entitlement", "active_paid", "active_trials", "active_family_shared"] + currencies.map { "mrr_\($0)" }]
