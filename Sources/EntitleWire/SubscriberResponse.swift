@@ -38,6 +38,8 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     /// The reminders still ahead (renewals, trial and grace countdowns), earliest first: what an app
     /// schedules as local notifications.
     public var reminders: [ReminderInfo] = []
+    /// The app's provisional grant policy, when it has one (`policies.provisionalGrantHours`).
+    public var provisionalGrant: ProvisionalGrantInfo?
 
     public struct Lapse: Codable, Hashable, Sendable {
         public var reason: AccessReasonCode
@@ -91,5 +93,6 @@ extension SubscriberResponse {
         expiryGrace = try container.decodeIfPresent(GraceInfo.self, forKey: .expiryGrace)
         lastVerifiedAt = try container.decodeIfPresent(Date.self, forKey: .lastVerifiedAt)
         reminders = try container.decodeIfPresent([ReminderInfo].self, forKey: .reminders) ?? []
+        provisionalGrant = try container.decodeIfPresent(ProvisionalGrantInfo.self, forKey: .provisionalGrant)
     }
 }

@@ -161,6 +161,15 @@ struct CatalogResolver {
         var policies = AccessPolicies.apple
         if let document = document.policies {
             policies.billingRetryAccess = document.billingRetryAccess ?? false
+            if let hours = document.provisionalGrantHours {
+                if (1...AccessPolicies.longestProvisionalGrantHours).contains(hours) {
+                    policies.provisionalGrantHours = hours
+                } else {
+                    fail(
+                        .invalidValue, entitlements: JSONPath().key("policies").key("provisionalGrantHours"),
+                        "a provisional grant lasts 1 to \(AccessPolicies.longestProvisionalGrantHours) hours", hint: "24")
+                }
+            }
         }
 
         guard errors.isEmpty else {

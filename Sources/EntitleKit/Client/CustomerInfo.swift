@@ -68,6 +68,17 @@ public struct CustomerInfo: Sendable, Hashable {
     public let expiryGrace: DateInterval?
     /// When Apple signed the newest data about the user's purchases that the server verified.
     public let lastVerifiedAt: Date?
+    /// Entitlements a purchase grants before the server has confirmed it (the app's
+    /// `policies.provisionalGrantHours`, when the server couldn't be reached right after the purchase):
+    /// active until `until`, or until the server's answer grants them or its refusal withdraws them.
+    public internal(set) var provisionalEntitlements: [ProvisionalEntitlement] = []
+
+    /// An entitlement granted provisionally by a purchase the device verified.
+    public struct ProvisionalEntitlement: Sendable, Hashable {
+        public var id: String
+        public var productID: String
+        public var until: Date
+    }
 
     init(response: SubscriberResponse, source: Source, age: TimeInterval) {
         self.response = response
@@ -104,8 +115,11 @@ public struct CustomerInfo: Sendable, Hashable {
         entitlements.filter { $0.isActive && ($0.expiresAt.map { now < $0 } ?? true) }
     }
 
-    /// Whether the entitlement `id` is active at `now`.
-    public func isActive(_ id: String, at now: Date) -> Bool { activeEntitlements(at: now).contains { $0.id == id } }
+    /// Whether the entitlement `id` is active at `now`: from the server's answer, or provisionally from a
+    /// purchase it hasn't confirmed yet (``provisionalEntitlements``).
+    public func isActive(_ id: String, at now: Date) -> Bool {
+        activeEntitlements(at: now).contains { $0.id == id } || provisionalEntitlements.contains { $0.id == id && now < $0.until }
+    }
 
     /// Where the user manages their subscriptions: Apple's page, when they have an App Store
     /// subscription that renews or could be resubscribed; what to open where StoreKit's sheet can't be

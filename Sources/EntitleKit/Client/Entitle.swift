@@ -10,7 +10,9 @@ public actor Entitle {
     public let configuration: EntitleConfiguration
     private(set) var api: SubscriberAPIClient
     private let subscriberKeys: SubscriberKeyFile
-    private let cache: CustomerInfoCache
+    let cache: CustomerInfoCache
+    /// Purchases granted provisionally (the app's policy) until the server confirms them.
+    let provisional: ProvisionalGrantFile
     let usage: DiskQueue<QueuedUse>
     let paywallEvents: DiskQueue<QueuedPaywallEvent>
     /// The current app user ID: the one configured, one logged in, or the device's anonymous ID.
@@ -36,6 +38,7 @@ public actor Entitle {
         }
         self.paywallEvents = DiskQueue(file: configuration.cacheFolder.appendingPathComponent("paywall-events.json")) { $0.event.id == $1.event.id }
         self.subscriberKeys = SubscriberKeyFile(folder: configuration.cacheFolder)
+        self.provisional = ProvisionalGrantFile(folder: configuration.cacheFolder)
         if let appUserID = appUserID ?? Self.loggedInUser(in: configuration.cacheFolder) {
             self.appUserID = appUserID
             // A user who logged in with a token is reached with the key that log-in returned.
@@ -53,7 +56,7 @@ public actor Entitle {
     public func customerInfo(fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> CustomerInfo {
         let now = configuration.now()
         let cached = cache.load(appUserID: appUserID, now: now).map {
-            CustomerInfo(response: $0, source: .cache, age: now.timeIntervalSince($0.serverTime))
+            withProvisionalGrants(CustomerInfo(response: $0, source: .cache, age: now.timeIntervalSince($0.serverTime)), at: now)
         }
         switch fetchPolicy {
         case .cacheOnly:
@@ -310,11 +313,16 @@ public actor Entitle {
                     return .networkError(error.message)
                 }
             } catch where error.code == .network {
-                guard attempt < configuration.submitRetries else { return .networkError(error.message) }
+                guard attempt < configuration.submitRetries else {
+                    if claim, let info = grantProvisionally(transaction) { return .success(info) }
+                    return .networkError(error.message)
+                }
                 let jitter = Double.random(in: 0.5...1.5)
                 try? await Task.sleep(for: delay * jitter)
                 delay *= 2
             } catch {
+                // Refused: whatever it granted provisionally is withdrawn.
+                withdrawProvisionalGrant(transaction.transactionID)
                 if error.serverCode == "purchase.ownedByAnotherSubscriber" {
                     if !claim { await store.finish(transaction) }
                     return .notAllowed(error.message)
@@ -406,7 +414,7 @@ public actor Entitle {
             throw EntitleError(.unsignedAnswer, "the server's answer is not signed with the configured key")
         }
         try? cache.store(answer.body, signature: signature, appUserID: answer.response.appUserID)
-        var info = CustomerInfo(response: answer.response, source: .server, age: 0)
+        var info = withProvisionalGrants(CustomerInfo(response: answer.response, source: .server, age: 0), at: configuration.now())
         info.refusedUses = refused
         for continuation in updates.values { continuation.yield(info) }
         return info

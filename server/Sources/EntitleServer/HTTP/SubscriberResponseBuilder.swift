@@ -57,6 +57,12 @@ enum SubscriberResponseBuilder {
         response.expiryGrace = access.expiryGrace.map { GraceInfo(startedAt: $0.start, lockoutAt: $0.end, daysLeft: DaysLeft.until($0.end, from: now)) }
         response.lastVerifiedAt = facts.purchases.values.compactMap(\.lastSignedAt).max()
         response.reminders = reminders(access)
+        response.provisionalGrant = access.catalog.policies.provisionalGrantHours.map { hours in
+            ProvisionalGrantInfo(hours: hours, entitlements: Dictionary(uniqueKeysWithValues: access.catalog.products.compactMap { product in
+                let ids = access.catalog.entitlements(forProduct: product.id).map(\.id).sorted()
+                return ids.isEmpty ? nil : (product.id.rawValue, ids)
+            }))
+        }
         return response
     }
 

@@ -63,4 +63,16 @@ struct CatalogOfferingsTests {
         let errors = CatalogLoaderTests.errors(entitlements: Self.with(#""alerts":{"paywallBounceAbove":70}"#))
         #expect(errors.map(\.path) == ["alerts.paywallBounceAbove"])
     }
+
+    @Test("policies: Apple's by default; billing retry access and a provisional grant of 1 to 72 hours where the file says so; the Small Business Program")
+    func policies() throws {
+        #expect(try CatalogLoaderTests.load().policies == .apple)
+        let chosen = try CatalogLoaderTests.load(entitlements: Self.with(
+            #""policies":{"billingRetryAccess":true,"provisionalGrantHours":24},"analytics":{"smallBusinessProgram":true}"#))
+        #expect(chosen.policies == AccessPolicies(billingRetryAccess: true, provisionalGrantHours: 24) && chosen.smallBusinessProgram)
+        for hours in [0, 73] {
+            let errors = CatalogLoaderTests.errors(entitlements: Self.with(#""policies":{"provisionalGrantHours":\#(hours)}"#))
+            #expect(errors.map(\.path) == ["policies.provisionalGrantHours"])
+        }
+    }
 }

@@ -1,0 +1,15 @@
+import Foundation
+
+/// The app's provisional grant policy (`policies.provisionalGrantHours`), signed into every answer so an
+/// app offline right after a purchase knows what the purchase may grant and for how long.
+public struct ProvisionalGrantInfo: Codable, Hashable, Sendable {
+    /// How long a purchase the device verified grants before the server confirms it.
+    public var hours: Int
+    /// Each product's entitlements, as the catalog grants them.
+    public var entitlements: [String: [String]]
+
+    public init(hours: Int, entitlements: [String: [String]]) {
+        self.hours = hours
+        self.entitlements = entitlements
+    }
+}
