@@ -8,11 +8,11 @@ import NIOConcurrencyHelpers
 import Testing
 
 extension PurchaseTests {
-    /// ScreenTimeRewards with seed 004's wish: 24 hours of access from a purchase the device verified
-    /// while the server couldn't be reached.
+    /// ScreenTimeRewards with seed 004's wish (its example sets it): 24 hours of access from a purchase the
+    /// device verified while the server couldn't be reached.
     static func provisionalCatalog() -> Catalog {
-        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
-        catalog.policies.provisionalGrantHours = 24
+        let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        #expect(catalog.policies.provisionalGrantHours == 24)
         return catalog
     }
 
@@ -83,7 +83,9 @@ extension PurchaseTests {
             #expect(!after.isActive("family", at: server.clock.now))
         }
         // Apple's default: no policy, no provisional access.
-        try await EntitleTests.run { server in
+        var apple = Fixtures.exampleCatalog("ScreenTimeRewards")
+        apple.policies = .apple
+        try await EntitleTests.run(catalog: apple) { server in
             let folder = EntitleTests.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = ScriptedStore(pki: server.pki, apple: server.apple, clock: server.clock)

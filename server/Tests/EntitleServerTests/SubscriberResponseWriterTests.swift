@@ -71,6 +71,9 @@ struct SubscriberResponseWriterTests {
         response.appTrial.daysLeft = maybe(Int.random(in: 0...40, using: &generator))
         response.expiryGrace = maybe(GraceInfo(startedAt: date(), lockoutAt: date(), daysLeft: Int.random(in: 0...7, using: &generator)))
         response.lastVerifiedAt = maybe(date())
+        response.provisionalGrant = maybe(ProvisionalGrantInfo(
+            hours: Int.random(in: 1...72, using: &generator),
+            entitlements: Dictionary((0..<count(3)).map { _ in (string(), (0..<count(2)).map { _ in string() }) }, uniquingKeysWith: { a, _ in a })))
         response.reminders = (0..<count(3)).map { _ in
             ReminderInfo(
                 kind: string(), dueAt: date(), endsAt: date(), daysLeft: Int.random(in: 0...Int.max, using: &generator),

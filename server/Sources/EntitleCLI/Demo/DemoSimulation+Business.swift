@@ -49,6 +49,7 @@ extension DemoSimulation {
             if let grace = trial.grace { text += " + \(grace) of warning days" + (trial.graceAfterSubscriptionExpiry ? ", also after a subscription ends" : "") }
             parts.append(text)
         }
+        if let hours = catalog.policies.provisionalGrantHours { parts.append("a purchase the server couldn't confirm grants for \(hours) h") }
         if catalog.smallBusinessProgram { parts.append("Small Business Program (proceeds 85%)") }
         return parts.joined(separator: "; ")
     }

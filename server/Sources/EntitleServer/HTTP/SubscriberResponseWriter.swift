@@ -6,16 +6,14 @@ import Foundation
 
 /// Writes `GET /v1/subscribers/{id}`'s answer as ``WireJSON/encoder`` writes it, byte for byte (sorted
 /// keys, ISO 8601 dates, `nil` members left out), without `Codable`'s machinery: the encoder was the
-/// largest part of a read after HTTP itself. An answer with access periods (`?access=periods`), an app's
-/// provisional grant policy, or a
+/// largest part of a read after HTTP itself. An answer with access periods (`?access=periods`) or a
 /// date the writer doesn't spell as the encoder does (before 1583, after 9999) is left to the encoder
 /// (`nil`); the tests hold every text written here to equal the encoder's. Arrays and dictionaries are
 /// written with plain loops, not ``JSONText``'s generic helpers, which aren't specialized across modules.
 enum SubscriberResponseWriter {
     /// `response` as the API sends it, or `nil` when ``WireJSON/encoder`` must write it.
     static func json(_ response: SubscriberResponse) -> String? {
-        // Apps with a provisional grant policy (few) are left to the encoder.
-        guard response.accessPeriods.isEmpty, response.provisionalGrant == nil else { return nil }
+        guard response.accessPeriods.isEmpty else { return nil }
         var json = JSONText(capacity: 2_048)
         json.openObject()
         json.key("accessPeriods")
@@ -83,6 +81,24 @@ enum SubscriberResponseWriter {
             json.closeObject()
         }
         json.closeArray()
+        if let grant = response.provisionalGrant {
+            json.key("provisionalGrant")
+            json.openObject()
+            json.key("entitlements")
+            json.openObject()
+            for (product, ids) in sorted(grant.entitlements) {
+                json.key(product)
+                json.openArray()
+                for id in ids {
+                    json.element()
+                    json.string(id)
+                }
+                json.closeArray()
+            }
+            json.closeObject()
+            json.member("hours", grant.hours)
+            json.closeObject()
+        }
         json.key("purchases")
         guard write(response.purchases, to: &json) else { return nil }
         json.key("quotas")
