@@ -60,8 +60,7 @@ public struct CustomerListService: AppService {
 
     /// A cursor: the last subscriber a page read, base64url, so any ID travels in a URL.
     static func encodeCursor(_ id: AppUserID) -> String {
-        Data(id.rawValue.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(id.rawValue.utf8)
     }
 
     static func decodeCursor(_ text: String) throws(ServiceError) -> AppUserID {
