@@ -24,6 +24,18 @@ public enum AnalyticsCalendar {
         CivilDays.name(ofDay: day, withDay: false)
     }
 
+    /// The day `text` names as `YYYY-MM-DD` (four, two and two digits, a real calendar day); `nil` otherwise.
+    public static func day(ofISODate text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count == 4, parts[1].utf8.count == 2, parts[2].utf8.count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        let number = days(year: year, month: month, day: day)
+        let named = civil(number)
+        return named.year == year && named.month == month && named.day == day ? number : nil
+    }
+
     /// `YYYY-MM-DD` of day `day`.
     public static func isoDate(ofDay day: Int) -> String {
         CivilDays.name(ofDay: day, withDay: true)

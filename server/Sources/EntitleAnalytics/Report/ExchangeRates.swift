@@ -45,10 +45,9 @@ public struct ExchangeRates: Hashable, Sendable {
         }
         func isCode(_ text: String) -> Bool { text.utf8.count == 3 && text.utf8.allSatisfy { (65...90).contains($0) } }
         guard isCode(document.currency) else { throw Invalid(description: "currency \(document.currency) is not an ISO 4217 code such as USD") }
-        let parts = document.date.split(separator: "-").compactMap { Int($0) }
-        guard document.date.utf8.count == 10, parts.count == 3, (1970...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
-            CivilDays.date(ofDay: CivilDays.day(year: parts[0], month: parts[1], day: parts[2])) == (parts[0], parts[1], parts[2])
-        else { throw Invalid(description: "date \(document.date) is not a day (YYYY-MM-DD)") }
+        guard let day = AnalyticsCalendar.day(ofISODate: document.date), day >= 0 else {
+            throw Invalid(description: "date \(document.date) is not a day (YYYY-MM-DD) from 1970")
+        }
         for (code, rate) in document.rates {
             guard isCode(code) else { throw Invalid(description: "\(code) is not an ISO 4217 code") }
             guard rate.isFinite, rate > 0, rate < 1e9 else { throw Invalid(description: "the rate of \(code) is not a number above zero") }

@@ -152,15 +152,8 @@ public struct AnalyticsService: EventAppending {
     }
 
     static func day(_ text: String, name: String) throws(ServiceError) -> Int {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day),
-            let date = DateComponents(calendar: .gregorianUTC, timeZone: TimeZone(identifier: "UTC"), year: year, month: month, day: day).date,
-            Calendar.gregorianUTC.component(.day, from: date) == day
-        else {
-            throw ServiceError(.invalidRequest, "\(name) is a date written YYYY-MM-DD")
-        }
-        return AnalyticsCalendar.day(of: date)
+        guard let day = AnalyticsCalendar.day(ofISODate: text) else { throw ServiceError(.invalidRequest, "\(name) is a date written YYYY-MM-DD") }
+        return day
     }
 
     /// A subscriber's timeline with the state of each entitlement after every event (at the event's
