@@ -20,6 +20,8 @@ public struct AnalyticsReport: Hashable, Sendable, Codable {
     public var storefronts: [StorefrontRow] = []
     /// The amounts in one currency, when the server has exchange rates.
     public var reporting: ReportingCurrency?
+    /// Whose figures: real customers', testers' or both (docs/analytics.md).
+    public var environment: AnalyticsScope = .all
 
     public init(from: String, to: String, currencies: [String], current: AnalyticsSnapshot, daily: [DailyPoint], months: [MonthSummary], products: [ProductRow], entitlements: [EntitlementRow], cohorts: [CohortRow]) {
         self.from = from

@@ -12,6 +12,8 @@ public struct FunnelReport: Hashable, Sendable, Codable {
     public var segments: [FunnelRow]
     public var path: ArrivalPath
     public var months: [FunnelMonth]
+    /// Whose figures: real customers', testers' or both (docs/analytics.md).
+    public var environment: AnalyticsScope = .all
 
     public init(from: String, to: String, currencies: [String], segments: [FunnelRow], path: ArrivalPath, months: [FunnelMonth]) {
         self.from = from

@@ -20,7 +20,7 @@ public enum AnalyticsLedger {
 
     /// Every event, in the order they happened.
     public static var events: [LedgerEvent] {
-        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app", environment: .production)
         var events: [LedgerEvent] = []
         var seed = 9_000
         func add(_ user: AppUserID, _ type: NotificationTypeV2?, _ subtype: Subtype?, _ transaction: JWSTransactionDecodedPayload?,

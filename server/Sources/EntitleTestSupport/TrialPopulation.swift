@@ -14,7 +14,7 @@ import Foundation
 /// - 50 app-managed trials began 20 days before and are running.
 public enum TrialPopulation {
     public static func subscribers(now: Date, appConverted: Int) -> [(AppUserID, [LedgerEvent])] {
-        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app", environment: .production)
         func daysAgo(_ days: Double) -> Date { now.addingTimeInterval(-days * 86_400) }
         var subscribers: [(AppUserID, [LedgerEvent])] = []
         var seed = 70_000

@@ -22,7 +22,7 @@ extension AnalyticsContributorTests {
     /// - no expiration, and one active paid subscription at the end of June.
     @Test("a yearly plan billed monthly under a commitment: MRR is the instalment, and instalments are not renewals")
     func commitmentInstalments() throws {
-        let apple = AppleFacts(bundleID: "com.pantrypal.app")
+        let apple = AppleFacts(bundleID: "com.pantrypal.app", environment: .production)
         let catalog = Fixtures.exampleCatalog("PantryPal")
         let annual = "com.pantrypal.premium.annual"
         let start = AnalyticsLedger.at("2026-01-15T12:00:00Z")

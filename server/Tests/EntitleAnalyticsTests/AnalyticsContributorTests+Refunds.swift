@@ -18,7 +18,7 @@ extension AnalyticsContributorTests {
         (RevocationType.refundProrated, Int32?.some(0), Int64(0)),
     ])
     func proratedRefund(type: RevocationType, share: Int32?, refunded: Int64) throws {
-        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app", environment: .production)
         let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
         let start = AnalyticsLedger.at("2026-02-01T12:00:00Z"), revokedAt = AnalyticsLedger.at("2026-02-20T12:00:00Z")
         let purchase = apple.subscription(

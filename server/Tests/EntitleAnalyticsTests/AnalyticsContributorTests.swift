@@ -72,7 +72,7 @@ struct AnalyticsContributorTests {
         ])
         let contributor = AnalyticsContributor(catalog: catalog)
         let start = AnalyticsLedger.at("2026-01-01T00:00:00Z")
-        let transaction = AppleFacts().subscription("p", original: "P", purchase: start, expires: start.addingTimeInterval(86_400 * 30), price: price)
+        let transaction = AppleFacts(environment: .production).subscription("p", original: "P", purchase: start, expires: start.addingTimeInterval(86_400 * 30), price: price)
         let cells = contributor.cells(appUserID: "u", events: [LedgerEvents.appTransaction(1, appUserID: "u", transaction)])
         #expect(cells[AnalyticsKey(day: AnalyticsCalendar.day(of: start), metric: .mrr, product: "p", currency: "USD")] == monthly)
     }

@@ -17,7 +17,7 @@ extension AnalyticsReportTests {
 
     @Test("proceeds rise to 85% after a year of paid service, and are 85% throughout in the Small Business Program")
     func proceedsAfterAYear() {
-        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app", environment: .production)
         var events: [LedgerEvent] = []
         for month in 0..<14 {
             let start = ReferenceTime.day(Double(month) * 30), end = ReferenceTime.day(Double(month + 1) * 30)

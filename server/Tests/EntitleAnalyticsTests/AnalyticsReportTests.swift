@@ -96,7 +96,7 @@ struct AnalyticsReportTests {
 
     @Test("churn is never negative: a return undoes only an end of the same month; one from an earlier month is a reactivation, not negative churn")
     func churnAcrossMonths() throws {
-        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app", environment: .production)
         let at = AnalyticsLedger.at
         let individual = AnalyticsLedger.individual
         var seed = 70_000
@@ -210,7 +210,7 @@ struct AnalyticsReportTests {
     func currencies() {
         let catalog = Self.catalog
         let contributor = AnalyticsContributor(catalog: catalog)
-        var euro = AppleFacts().subscription(
+        var euro = AppleFacts(environment: .production).subscription(
             AnalyticsLedger.individual, original: "EU", purchase: AnalyticsLedger.at("2026-01-10T00:00:00Z"),
             expires: AnalyticsLedger.at("2026-02-10T00:00:00Z"), price: 6_990)
         euro.currency = "EUR"

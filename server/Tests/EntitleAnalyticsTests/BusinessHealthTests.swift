@@ -103,7 +103,7 @@ struct BusinessHealthTests {
 
     @Test("a renewal that failed to bill (DID_FAIL_TO_RENEW) is a payment failure on the failed period's end")
     func paymentFailureCell() throws {
-        let apple = AppleFacts(bundleID: "com.screentimerewards.app")
+        let apple = AppleFacts(bundleID: "com.screentimerewards.app", environment: .production)
         let catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
         let period = apple.subscription(
             AnalyticsLedger.individual, original: "F", id: "F1", purchase: ReferenceTime.day(0), expires: ReferenceTime.day(30), groupID: "20776E67")

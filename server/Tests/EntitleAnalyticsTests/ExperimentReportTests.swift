@@ -27,7 +27,7 @@ struct ExperimentReportTests {
         _ experiment: Experiment, subscribers: Int, rates: [String: Double], seed: UInt64, today: Int = AnalyticsCalendar.day(of: ReferenceTime.day(365))
     ) -> ExperimentReport {
         var random = SeededGenerator(seed: seed)
-        let apple = AppleFacts(bundleID: "com.pantrypal.app")
+        let apple = AppleFacts(bundleID: "com.pantrypal.app", environment: .production)
         let contributor = AnalyticsContributor(catalog: catalog)
         var cells = AnalyticsCells()
         var eventSeed = 0

@@ -10,7 +10,7 @@ struct PurchaseHistoryTests {
     @Test("chronological: by purchase date (none first), then transaction id; each transaction's latest signed version", arguments: 0..<5)
     func chronological(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        let apple = AppleFacts()
+        let apple = AppleFacts(environment: .production)
         let dates: [Date?] = [nil, ReferenceTime.start, ReferenceTime.day(31), ReferenceTime.day(62)]
         var transactions = (0..<30).map { n -> JWSTransactionDecodedPayload in
             var transaction = apple.subscription("p", original: "o", id: "t\(n * 7 % 30)", purchase: ReferenceTime.start, expires: ReferenceTime.day(90))

@@ -31,6 +31,7 @@ struct ServerHarness: Sendable {
 
     static func run(engine: StorageEngine = .sqlite, example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards",
                     restorePolicy: RestorePolicy = .keepWithOriginal, signer: CustomerInfoSigner? = nil, catalog: Catalog? = nil,
+                    environments: [AppStoreModels.Environment] = [.sandbox],
                     _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
         let pki = try TestPKI()
         let clock = TestClock()
@@ -39,7 +40,7 @@ struct ServerHarness: Sendable {
         try await engine.withStore { store in
             let app = try await application(
                 store: store, pki: pki, clock: clock, keys: keys, example: example, bundleID: bundleID, restorePolicy: restorePolicy,
-                alsoTrusting: [authority.root], signer: signer, catalog: catalog)
+                alsoTrusting: [authority.root], signer: signer, catalog: catalog, environments: environments)
             let harness = ServerHarness(
                 pki: pki, apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID, authority: authority,
                 catalog: catalog ?? Fixtures.exampleCatalog(example))
@@ -53,15 +54,17 @@ struct ServerHarness: Sendable {
     static func application(store: any LedgerStore, pki: TestPKI, clock: TestClock, keys: APIKeys, example: String = "ScreenTimeRewards",
                             bundleID: String = "com.screentimerewards", restorePolicy: RestorePolicy = .keepWithOriginal,
                             alsoTrusting roots: [Certificate] = [], signer: CustomerInfoSigner? = nil,
-                            catalog: Catalog? = nil) async throws -> some ApplicationProtocol {
-        let verifier = SignedDataVerifier(
-            configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root] + roots),
-            now: clock.reading)
+                            catalog: Catalog? = nil, environments: [AppStoreModels.Environment] = [.sandbox]) async throws -> some ApplicationProtocol {
+        let verifiers = environments.map { environment in
+            SignedDataVerifier(
+                configuration: VerifierConfiguration(bundleID: bundleID, environment: environment, appAppleID: 1234, rootCertificates: [pki.root] + roots),
+                now: clock.reading)
+        }
         var configuration = ServerConfiguration(
             // The test client keeps one connection from the start: a test that spends a minute appending to
             // the store directly (two loaded cores) must find it open, not closed as idle.
             http: HTTPConfiguration(host: "127.0.0.1", port: 0, maximumBodySize: 256 * 1024, idleTimeout: .seconds(600)), ledger: .store(store),
-            catalog: catalog ?? Fixtures.exampleCatalog(example), verifiers: [verifier], keys: keys, restorePolicy: restorePolicy,
+            catalog: catalog ?? Fixtures.exampleCatalog(example), verifiers: verifiers, keys: keys, restorePolicy: restorePolicy,
             analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server"), signer: signer)
         // Tests publish and send webhooks by hand, at their clock's instants (``service()``).
         configuration.webhookInterval = nil

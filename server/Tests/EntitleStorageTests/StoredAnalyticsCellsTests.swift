@@ -19,6 +19,7 @@ struct StoredAnalyticsCellsTests {
             AnalyticsKey(day: -3, metric: .activePaid, product: "p", currency: text, cohort: text): -1,
             AnalyticsKey(day: 0, metric: .refunds, product: text): Int64.max,
             AnalyticsKey(day: Int(Int32.max), metric: .refunded, cohort: text): Int64.min,
+            AnalyticsKey(day: 20_089, metric: .revenue, product: text, currency: "USD", cohort: "2025-01", environment: .sandbox): 990,
         ]
         let json = StoredAnalyticsCells.encode(cells)
         #expect(try StoredAnalyticsCells.decode(json, appUserID: "u") == cells)
@@ -30,7 +31,7 @@ struct StoredAnalyticsCellsTests {
         let parsed = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let strings = try #require(parsed["s"] as? [String])
         #expect(strings.filter { $0 == text }.count == 1)
-        #expect(Set(strings) == Set(cells.keys.flatMap { [$0.metric.rawValue, $0.product, $0.currency, $0.cohort] }))
+        #expect(Set(strings) == Set(cells.keys.flatMap { [$0.storedMetric, $0.product, $0.currency, $0.cohort] }))
         #expect((parsed["c"] as? [Any])?.count == cells.count * 6)
     }
 

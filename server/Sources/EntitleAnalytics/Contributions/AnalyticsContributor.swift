@@ -14,8 +14,8 @@ public struct AnalyticsContributor: Sendable {
     /// 2: paywall funnels, arrivals, reactivations within the month, experiments. 3: payment failures.
     /// 4: prorated refunds' share, monthly instalments of a commitment (MRR, renewals). 5: trials judged
     /// at their end (both kinds), proceeds, retention cohorts, app trial conversions by product and days,
-    /// storefront segments.
-    public static let definitionsVersion = 5
+    /// storefront segments. 6: testers' cells apart from real customers' (``AnalyticsEnvironment``).
+    public static let definitionsVersion = 6
     /// How long after a period's end a reported grace period may run (Apple's longest is 28 days).
     static let longestGrace: TimeInterval = 60 * 86_400
     static let daysPerMonth = 30.436875
@@ -191,7 +191,8 @@ public struct AnalyticsContributor: Sendable {
         let purchases = purchases(of: history)
         addFunnelCells(of: history, purchases: purchases, to: &cells)
         addExperimentCells(of: history, purchases: purchases, to: &cells)
-        return cells
+        // A tester's cells count apart from real customers' (reports show production by default).
+        return cells.placed(in: history.environment)
     }
 
     /// Paid access of one chain, merged where periods touch: each end is an expiration, each start

@@ -22,6 +22,13 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
     public var experiments: [String: ExperimentEnrolment] = [:]
     /// Whether the subscriber logged in as another and was merged into it: their enrolments count there.
     public var mergedAway = false
+    /// Where the subscriber's cells count: from every transaction Apple signed for them, those restored
+    /// to another subscriber since included (see ``AnalyticsEnvironment``).
+    public var environment: AnalyticsEnvironment {
+        sawProductionTransaction || !sawTestTransaction ? .production : .sandbox
+    }
+    private var sawProductionTransaction = false
+    private var sawTestTransaction = false
 
     public init(appUserID: AppUserID) {
         self.appUserID = appUserID
@@ -72,6 +79,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
             case .received(let original, let facts)?:
                 var carried = PurchaseHistory(originalTransactionID: original)
                 facts.transactions.values.forEach { carried.record($0) }
+                facts.transactions.values.forEach { noteEnvironment(of: $0) }
                 for (id, date) in facts.refundReversals { carried.recordRefundReversal(transactionID: id, signedDate: date) }
                 if let info = facts.renewalInfo { carried.record(info) }
                 purchases[original, default: PurchaseHistory(originalTransactionID: original)].merge(carried)
@@ -111,7 +119,16 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
         firstSeenAt = min(firstSeenAt ?? instant, instant)
     }
 
+    private mutating func noteEnvironment(of transaction: JWSTransactionDecodedPayload) {
+        switch AnalyticsEnvironment.of(transaction.environment) {
+        case .production?: sawProductionTransaction = true
+        case .sandbox?: sawTestTransaction = true
+        case nil: break
+        }
+    }
+
     private mutating func record(_ transaction: JWSTransactionDecodedPayload) {
+        noteEnvironment(of: transaction)
         guard let original = transaction.purchaseChain else { return }
         purchases[original, default: PurchaseHistory(originalTransactionID: original)].record(transaction)
     }

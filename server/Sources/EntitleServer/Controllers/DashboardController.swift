@@ -21,9 +21,9 @@ struct DashboardController {
 
     /// The analytics report a page shows: its app's, or every app's together.
     static func report(_ apps: ServedApps, _ context: EntitleRequestContext, _ request: Request) async throws(ServiceError) -> AnalyticsReport {
-        let (from, to) = (query(request, "from"), query(request, "to"))
-        if context.allApps { return try await apps.combinedAnalytics(from: from, to: to) }
-        return try await context.services.analytics.analytics(from: from, to: to)
+        let (from, to, environment) = (query(request, "from"), query(request, "to"), query(request, "environment"))
+        if context.allApps { return try await apps.combinedAnalytics(from: from, to: to, environment: environment) }
+        return try await context.services.analytics.analytics(from: from, to: to, environment: environment)
     }
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
@@ -84,9 +84,11 @@ struct DashboardController {
         }
         pages.get("funnels") { request, context -> Response in
             try await Self.page(apps, context) {
-                let (from, to) = (Self.query(request, "from"), Self.query(request, "to"))
+                let (from, to, environment) = (Self.query(request, "from"), Self.query(request, "to"), Self.query(request, "environment"))
                 return FunnelsPage.render(
-                    context.allApps ? try await apps.combinedFunnels(from: from, to: to) : try await context.services.analytics.funnels(from: from, to: to))
+                    context.allApps
+                        ? try await apps.combinedFunnels(from: from, to: to, environment: environment)
+                        : try await context.services.analytics.funnels(from: from, to: to, environment: environment))
             }
         }
         pages.get("experiments") { _, context -> Response in
@@ -262,11 +264,11 @@ struct DashboardController {
     }
 
     /// The CSV of `chart` for `from...to` (also served to secret keys under `/v1/analytics/export`).
-    static func csv(_ chart: String, service: AppServices, from: String?, to: String?) async throws -> Response {
+    static func csv(_ chart: String, service: AppServices, from: String?, to: String?, environment: String?) async throws -> Response {
         guard AnalyticsCSV.charts.contains(chart) else {
             throw ServiceError(.notFound, "no chart \(chart); charts are \(AnalyticsCSV.charts.joined(separator: ", "))")
         }
-        return try csv(chart, report: try await service.analytics.analytics(from: from, to: to))
+        return try csv(chart, report: try await service.analytics.analytics(from: from, to: to, environment: environment))
     }
 
     /// The CSV of `chart` from `report`.

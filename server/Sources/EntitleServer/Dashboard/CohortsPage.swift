@@ -5,13 +5,14 @@ import EntitleWire
 /// retention by first paid month.
 enum CohortsPage {
     static func render(_ report: AnalyticsReport) -> String {
-        let range = "from=\(report.from)&amp;to=\(report.to)"
+        let range = EnvironmentSwitch.query(from: report.from, to: report.to, environment: report.environment)
         let width = report.cohorts.flatMap { $0.lifetimeValue.values.map(\.count) }.max() ?? 0
         let currencies = Set(report.cohorts.flatMap { $0.lifetimeValue.keys }).sorted()
         var body = """
             <h1>Cohorts</h1>
             <p class="muted">Customers by the month of their first purchase or app-managed trial; realized lifetime value per customer
             (net revenue to date over the cohort's size) at the end of each month since. The deeper the colour, the more a customer has paid.</p>
+            \(EnvironmentSwitch.render(path: "/dashboard/cohorts", from: report.from, to: report.to, current: report.environment))
             """
         if currencies.isEmpty {
             body += "<section class=\"panel\"><h2>Realized LTV<a class=\"csv\" href=\"/dashboard/export/cohorts.csv?\(range)\">CSV</a></h2>"

@@ -13,9 +13,10 @@ enum FunnelsPage {
             <h1>Funnels</h1>
             <form class="inline" method="get" action="/dashboard/funnels">
             <label>From <input type="date" name="from" value="\(report.from)"></label>
-            <label>To <input type="date" name="to" value="\(report.to)"></label>
+            <label>To <input type="date" name="to" value="\(report.to)"></label>\(EnvironmentSwitch.field(report.environment))
             <button type="submit">Show</button><span class="muted">Subscribers first seen, and paywalls first seen, in these UTC days;
             what they did next, to date</span></form>
+            \(EnvironmentSwitch.render(path: "/dashboard/funnels", from: report.from, to: report.to, current: report.environment))
             <div class="cards">
             """
         body += OverviewPage.card("First seen", HTML.count(path.arrivals), metric: "arrivals", value: path.arrivals)

@@ -8,13 +8,14 @@ enum OverviewPage {
     static let colors = ["#0071e3", "#34c759", "#ff9f0a", "#af52de", "#ff3b30", "#5ac8fa"]
 
     static func render(_ report: AnalyticsReport, health: [(app: String, health: BusinessHealth)] = []) -> String {
-        let range = "from=\(report.from)&amp;to=\(report.to)"
+        let range = EnvironmentSwitch.query(from: report.from, to: report.to, environment: report.environment)
         var body = """
             <h1>Overview</h1>
             <form class="inline" method="get" action="/dashboard">
             <label>From <input type="date" name="from" value="\(report.from)"></label>
-            <label>To <input type="date" name="to" value="\(report.to)"></label>
+            <label>To <input type="date" name="to" value="\(report.to)"></label>\(EnvironmentSwitch.field(report.environment))
             <button type="submit">Show</button><span class="muted">UTC days; balances at the end of each day</span></form>
+            \(EnvironmentSwitch.render(path: "/dashboard", from: report.from, to: report.to, current: report.environment))
             <div class="cards">
             """
         let current = report.current

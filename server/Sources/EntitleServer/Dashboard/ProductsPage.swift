@@ -5,7 +5,7 @@ import EntitleWire
 /// subscriptions, revenue and proceeds by storefront.
 enum ProductsPage {
     static func render(_ report: AnalyticsReport) -> String {
-        let range = "from=\(report.from)&amp;to=\(report.to)"
+        let range = EnvironmentSwitch.query(from: report.from, to: report.to, environment: report.environment)
         let currencies = report.currencies
         let products = report.products.map { row in
             [HTML.escape(row.product), HTML.escape(row.entitlements.joined(separator: ", ")), HTML.count(row.activePaid), HTML.count(row.activeTrials),
@@ -21,6 +21,7 @@ enum ProductsPage {
         }
         let body = """
             <h1>Products</h1><p class="muted">At the end of \(report.to).</p>
+            \(EnvironmentSwitch.render(path: "/dashboard/products", from: report.from, to: report.to, current: report.environment))
             <section class="panel"><h2>By product<a class="csv" href="/dashboard/export/products.csv?\(range)">CSV</a></h2>
             \(DashboardLayout.table(id: "products", header: ["Product", "Entitlements", "Paid", "Trials", "Family-shared"] + currencies.map { "MRR (\($0))" }, rows: products))
             </section>

@@ -1,8 +1,10 @@
+import AppStoreModels
 import AppStoreServerAPI
 import AppStoreVerification
 import EntitleAnalytics
 import EntitleCore
 import EntitleStorage
+import EntitleWire
 import Foundation
 import Logging
 
@@ -59,7 +61,9 @@ public final class AppServices: Sendable {
             serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
         webhooks = WebhookService(
             context: context, events: store, projections: store, identity: store, cursors: store, leases: store, webhookStore: store.webhookStore())
-        analytics = AnalyticsService(context: context, events: store, health: store, analytics: store.analyticsStore(), exchangeRates: exchangeRates)
+        analytics = AnalyticsService(
+            context: context, events: store, health: store, analytics: store.analyticsStore(), exchangeRates: exchangeRates,
+            defaultScope: verifiers.contains { $0.configuration.environment == .production } ? .production : .all)
         growth = GrowthService(context: context, events: store, projections: store, identity: store)
         experiments = ExperimentService(context: context, events: store, projections: store, identity: store, analytics: analytics)
         items = ItemService(context: context, events: store, projections: store, identity: store)

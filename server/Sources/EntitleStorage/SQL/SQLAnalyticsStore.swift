@@ -329,12 +329,12 @@ final class SQLAnalyticsStore: AnalyticsStore {
             "SELECT day, metric, product, currency, cohort, value FROM analytics_daily WHERE app_id = ?", [.id(app)])
         var cells = AnalyticsCells(minimumCapacity: rows.count)
         for row in rows {
-            guard let day = try row.nullableInteger("day"), let name = try row.nullableText("metric"), let metric = AnalyticsMetric(rawValue: name),
+            guard let day = try row.nullableInteger("day"), let name = try row.nullableText("metric"), let (metric, environment) = AnalyticsKey.parseStoredMetric(name),
                 let value = try row.nullableInteger("value")
             else { throw StorageError(.corruptRecord, "an analytics row has an unknown metric or no value") }
             let key = AnalyticsKey(
                 day: Int(day), metric: metric, product: try row.nullableText("product") ?? "", currency: try row.nullableText("currency") ?? "",
-                cohort: try row.nullableText("cohort") ?? "")
+                cohort: try row.nullableText("cohort") ?? "", environment: environment)
             cells[key] = value
         }
         return cells
@@ -381,7 +381,7 @@ final class SQLAnalyticsStore: AnalyticsStore {
             binds.reserveCapacity(count * 7)
             for (key, value) in remaining.prefix(count) {
                 binds += [
-                    .id(app), .integer(Int64(key.day)), .text(key.metric.rawValue), .text(key.product), .text(key.currency),
+                    .id(app), .integer(Int64(key.day)), .text(key.storedMetric), .text(key.product), .text(key.currency),
                     .text(key.cohort), .integer(value),
                 ]
             }

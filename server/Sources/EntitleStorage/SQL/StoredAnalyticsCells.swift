@@ -48,7 +48,7 @@ enum StoredAnalyticsCells {
         for (key, value) in cells {
             if !numbers.isEmpty { numbers.append(UInt8(ascii: ",")) }
             appendDecimal(Int64(key.day), to: &numbers)
-            appendPosition(of: key.metric.rawValue)
+            appendPosition(of: key.storedMetric)
             appendPosition(of: key.product)
             appendPosition(of: key.currency)
             appendPosition(of: key.cohort)
@@ -123,10 +123,10 @@ enum StoredAnalyticsCells {
         }
         var cells = AnalyticsCells(minimumCapacity: rows.count)
         for row in rows {
-            guard let metric = AnalyticsMetric(rawValue: row.m) else {
+            guard let (metric, environment) = AnalyticsKey.parseStoredMetric(row.m) else {
                 throw StorageError(.corruptRecord, "the analytics cells of \(appUserID) name an unknown metric \(row.m)")
             }
-            cells[AnalyticsKey(day: row.d, metric: metric, product: row.p, currency: row.c, cohort: row.h)] = row.v
+            cells[AnalyticsKey(day: row.d, metric: metric, product: row.p, currency: row.c, cohort: row.h, environment: environment)] = row.v
         }
         return cells
     }
@@ -137,7 +137,7 @@ enum StoredAnalyticsCells {
     private static func cells(strings: [String], numbers: [Int64]) -> AnalyticsCells? {
         guard numbers.count % 6 == 0 else { return nil }
         var cells = AnalyticsCells(minimumCapacity: numbers.count / 6)
-        var metrics: [AnalyticsMetric?] = Array(repeating: nil, count: strings.count)
+        var metrics: [(metric: AnalyticsMetric, environment: AnalyticsEnvironment)?] = Array(repeating: nil, count: strings.count)
         /// The string at a cell's position `number`, if there is one.
         func string(_ number: Int64) -> String? { number >= 0 && number < strings.count ? strings[Int(number)] : nil }
         var cell = 0
@@ -146,9 +146,9 @@ enum StoredAnalyticsCells {
                 let product = string(numbers[cell + 2]), let currency = string(numbers[cell + 3]), let cohort = string(numbers[cell + 4])
             else { return nil }
             let position = Int(numbers[cell + 1])
-            if metrics[position] == nil { metrics[position] = AnalyticsMetric(rawValue: strings[position]) }
-            guard let metric = metrics[position] else { return nil }
-            let key = AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort)
+            if metrics[position] == nil { metrics[position] = AnalyticsKey.parseStoredMetric(strings[position]) }
+            guard let (metric, environment) = metrics[position] else { return nil }
+            let key = AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort, environment: environment)
             cells[key] = numbers[cell + 5]
             cell += 6
         }
@@ -205,7 +205,7 @@ enum StoredAnalyticsCells {
             var cells = AnalyticsCells()
             let read = cursor.array { cursor in
                 var day: Int?
-                var metric: AnalyticsMetric?
+                var metric: (metric: AnalyticsMetric, environment: AnalyticsEnvironment)?
                 var product: String?
                 var currency: String?
                 var cohort: String?
@@ -213,7 +213,7 @@ enum StoredAnalyticsCells {
                 guard cursor.object({ cursor, key in
                     switch key {
                     case "d": JSONCursor.set(&day, cursor.integer(Int.self))
-                    case "m": JSONCursor.set(&metric, cursor.string().flatMap(AnalyticsMetric.init(rawValue:)))
+                    case "m": JSONCursor.set(&metric, cursor.string().flatMap(AnalyticsKey.parseStoredMetric))
                     case "p": JSONCursor.set(&product, cursor.string())
                     case "c": JSONCursor.set(&currency, cursor.string())
                     case "h": JSONCursor.set(&cohort, cursor.string())
@@ -221,7 +221,7 @@ enum StoredAnalyticsCells {
                     default: false
                     }
                 }), let day, let metric, let product, let currency, let cohort, let value else { return false }
-                cells[AnalyticsKey(day: day, metric: metric, product: product, currency: currency, cohort: cohort)] = value
+                cells[AnalyticsKey(day: day, metric: metric.metric, product: product, currency: currency, cohort: cohort, environment: metric.environment)] = value
                 return true
             }
             return read ? cells : nil

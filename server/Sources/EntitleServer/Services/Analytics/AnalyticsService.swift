@@ -16,9 +16,16 @@ public struct AnalyticsService: EventAppending {
     let analytics: any AnalyticsStore
     /// The operator's exchange rates: reports add their amounts in one currency.
     let exchangeRates: ExchangeRates?
+    /// Whose figures reports, checks and experiments count unless asked otherwise: real customers' when
+    /// the app accepts Production, everyone's when it accepts only test environments (a local demo).
+    public let defaultScope: AnalyticsScope
 
-    init(context: AppContext, events: any EventLog, health: any LedgerHealth, analytics: any AnalyticsStore, exchangeRates: ExchangeRates? = nil) {
+    init(
+        context: AppContext, events: any EventLog, health: any LedgerHealth, analytics: any AnalyticsStore, exchangeRates: ExchangeRates? = nil,
+        defaultScope: AnalyticsScope = .all
+    ) {
         self.exchangeRates = exchangeRates
+        self.defaultScope = defaultScope
         self.context = context
         self.events = events
         self.health = health
@@ -95,31 +102,45 @@ public struct AnalyticsService: EventAppending {
     }
 
     /// The report of `from...to` (`YYYY-MM-DD`, UTC days). By default the last twelve calendar months
-    /// up to today. The aggregates are brought up to date first.
-    public func analytics(from: String?, to: String?) async throws(ServiceError) -> AnalyticsReport {
+    /// up to today, of ``defaultScope``'s subscribers (`environment`: `production`, `sandbox` or `all`).
+    /// The aggregates are brought up to date first.
+    public func analytics(from: String?, to: String?, environment: String? = nil) async throws(ServiceError) -> AnalyticsReport {
         let (first, last) = try analyticsRange(from: from, to: to)
+        let scope = try self.scope(environment)
         try await refreshAnalytics()
-        let cells: AnalyticsCells
-        do {
-            cells = try await analytics.analyticsCells(through: last)
-        } catch {
-            throw ServiceError(error)
-        }
-        var report = AnalyticsReport(cells: cells, catalog: catalog, from: first, to: last)
+        var report = AnalyticsReport(cells: try await cells(through: last, scope: scope), catalog: catalog, from: first, to: last)
         report.reporting = exchangeRates?.reporting(report)
+        report.environment = scope
         return report
     }
 
-    /// The paywall funnels of `from...to` (`YYYY-MM-DD`, UTC days; by default as ``analytics(from:to:)``).
+    /// The paywall funnels of `from...to` (`YYYY-MM-DD`, UTC days; by default as ``analytics(from:to:environment:)``).
     /// The aggregates are brought up to date first.
-    public func funnels(from: String?, to: String?) async throws(ServiceError) -> FunnelReport {
+    public func funnels(from: String?, to: String?, environment: String? = nil) async throws(ServiceError) -> FunnelReport {
         let (first, last) = try analyticsRange(from: from, to: to)
+        let scope = try self.scope(environment)
         try await refreshAnalytics()
+        var report = FunnelReport(cells: try await cells(through: last, scope: scope), from: first, to: last)
+        report.environment = scope
+        return report
+    }
+
+    /// The aggregate cells up to `day` (all when `nil`) that `scope` counts, as they stand.
+    func cells(through day: Int?, scope: AnalyticsScope) async throws(ServiceError) -> AnalyticsCells {
         do {
-            return FunnelReport(cells: try await analytics.analyticsCells(through: last), from: first, to: last)
+            return try await analytics.analyticsCells(through: day).scoped(to: scope)
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// The scope a request names (`production`, `sandbox` or `all`), else ``defaultScope``.
+    func scope(_ text: String?) throws(ServiceError) -> AnalyticsScope {
+        guard let text else { return defaultScope }
+        guard let scope = AnalyticsScope(rawValue: text) else {
+            throw ServiceError(.invalidRequest, "environment is production, sandbox or all")
+        }
+        return scope
     }
 
     /// The business checks today (docs/growth.md), the aggregates brought up to date first.
@@ -128,14 +149,11 @@ public struct AnalyticsService: EventAppending {
         return try await currentHealth()
     }
 
-    /// The business checks today from the aggregates as they stand.
+    /// The business checks today from the aggregates as they stand, of ``defaultScope``'s subscribers
+    /// (a tester's trials don't set off a real business's alerts).
     func currentHealth() async throws(ServiceError) -> BusinessHealth {
         let today = AnalyticsCalendar.day(of: now())
-        do {
-            return BusinessHealth(cells: try await analytics.analyticsCells(through: today), thresholds: catalog.alertThresholds, today: today)
-        } catch {
-            throw ServiceError(error)
-        }
+        return BusinessHealth(cells: try await cells(through: today, scope: defaultScope), thresholds: catalog.alertThresholds, today: today)
     }
 
     /// The days a report covers, validated.

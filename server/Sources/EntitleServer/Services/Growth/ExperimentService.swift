@@ -97,12 +97,9 @@ public struct ExperimentService: SubscriberReading, EventAppending {
     public func results(_ id: String) async throws(ServiceError) -> (Experiment, ExperimentReport) {
         let experiment = try await experiment(id)
         try await analytics.refreshAnalytics()
-        do {
-            let cells = try await analytics.analytics.analyticsCells(through: nil)
-            return (experiment, ExperimentReport(experiment: experiment, cells: cells, today: AnalyticsCalendar.day(of: now())))
-        } catch {
-            throw ServiceError(error)
-        }
+        // Real customers' results when the app accepts Production: testers don't decide an experiment.
+        let cells = try await analytics.cells(through: nil, scope: analytics.defaultScope)
+        return (experiment, ExperimentReport(experiment: experiment, cells: cells, today: AnalyticsCalendar.day(of: now())))
     }
 
     /// The offering the subscriber is served on a device reporting `storefront` and `appVersion`, and
