@@ -40,6 +40,8 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
     public var reminders: [ReminderInfo] = []
     /// The app's provisional grant policy, when it has one (`policies.provisionalGrantHours`).
     public var provisionalGrant: ProvisionalGrantInfo?
+    /// What a person should look at about the subscriber (docs/anomalies.md); empty for nearly everyone.
+    public var anomalies: [AnomalyInfo] = []
 
     public struct Lapse: Codable, Hashable, Sendable {
         public var reason: AccessReasonCode
@@ -73,7 +75,7 @@ public struct SubscriberResponse: Codable, Hashable, Sendable {
 }
 
 extension SubscriberResponse {
-    /// Decodes an answer; `pendingPurchases`, `items` and `reminders` may be absent (a server from before them).
+    /// Decodes an answer; `pendingPurchases`, `items`, `reminders` and `anomalies` may be absent (a server from before them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         appUserID = try container.decode(String.self, forKey: .appUserID)
@@ -94,5 +96,6 @@ extension SubscriberResponse {
         lastVerifiedAt = try container.decodeIfPresent(Date.self, forKey: .lastVerifiedAt)
         reminders = try container.decodeIfPresent([ReminderInfo].self, forKey: .reminders) ?? []
         provisionalGrant = try container.decodeIfPresent(ProvisionalGrantInfo.self, forKey: .provisionalGrant)
+        anomalies = try container.decodeIfPresent([AnomalyInfo].self, forKey: .anomalies) ?? []
     }
 }

@@ -140,6 +140,7 @@ struct CatalogResolver {
 
         let offerings = resolveOfferings(products: products)
         let retention = resolveRetentionMessages(products: products)
+        let anomalyRules = resolveAnomalyRules(quotas: Set(quotas.map(\.name)))
         var thresholds = BusinessThresholds.seeds
         if let alerts = document.alerts {
             for (key, value, set) in [
@@ -201,6 +202,7 @@ struct CatalogResolver {
         catalog.policies = policies
         catalog.smallBusinessProgram = document.analytics?.smallBusinessProgram ?? false
         catalog.retentionRules = retention
+        catalog.anomalyRules = anomalyRules
         return catalog
     }
 

@@ -154,6 +154,7 @@ public struct EntitlementResolver: Sendable {
         answer.consentRescindedAt = subscriber.consentRescindedAt
         answer.expiryGrace = expiryGrace
         answer.appTrialStartedAt = subscriber.appTrialStartedAt
+        answer.anomalies = AnomalyDetector.anomalies(in: subscriber, catalog: catalog, at: now)
         answer.items = ItemStatus.statuses(of: subscriber.items.filter { catalog.limits.contains($0.key) }, allowance: answer.allowance(forLimit:))
         return answer
     }

@@ -34,6 +34,8 @@ public struct SubscriberAccess: Hashable, Sendable {
     public var expiryGrace: DateInterval?
     /// The first launch the app-managed trial counts from, when there was one.
     public var appTrialStartedAt: Date?
+    /// What a person should look at about the subscriber (``AnomalyDetector``): grants or takes nothing.
+    public var anomalies: [Anomaly] = []
     /// Why the subscriber has no paid access, and the paywall for it; `nil` while they have it.
     public var lapse: (reason: AccessReason, paywall: PaywallTrigger)? {
         get { lapseReason.flatMap { reason in lapsePaywall.map { (reason, $0) } } }

@@ -30,6 +30,7 @@ extension LedgerEventPayload {
         case .experimentEnrolled(let enrolment): "experiment_enrolled/\(enrolment.experimentID)/\(enrolment.variantID)"
         case .experimentChanged(let experiment): "experiment_changed/\(experiment.id)/\(experiment.state.rawValue)"
         case .appTransactionLinked(let id): "app_transaction_linked/\(id)"
+        case .purchaseClaimed(_, let by, _): "purchase_claimed/\(by)"
         case .item(let change): "item_\(change.action.rawValue)/\(change.limit)/\(change.itemID)"
         }
     }

@@ -49,4 +49,8 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     /// The subscriber's transactions carry this app transaction ID: the event links the customer's app
     /// transaction (``OriginalTransactionID/appTransaction(_:)``) to them. No effect on access.
     case appTransactionLinked(appTransactionID: String)
+    /// Another subscriber (`by`) submitted this subscriber's purchase as theirs at `at`: recorded on the
+    /// owner before the restore policy keeps or moves the purchase. No effect on access; the evidence
+    /// of a purchase shared across accounts (``AnomalyDetector``).
+    case purchaseClaimed(originalTransactionID: OriginalTransactionID, by: AppUserID, at: Date)
 }

@@ -91,6 +91,10 @@ extension SubscriberFacts: LedgerFolding {
             recordItemChange(change)
         case .appTransactionLinked:
             break
+        case .purchaseClaimed(let original, let claimant, let at):
+            // Only while the subscriber holds the purchase: a claim folded after the purchase moved on
+            // travelled with it (the transfer carries the chain's facts).
+            if claimant != appUserID { purchases[original]?.recordClaim(by: claimant, at: at) }
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

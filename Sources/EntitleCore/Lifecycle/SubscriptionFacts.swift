@@ -24,6 +24,11 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
     /// When the chain's first introductory offer began (the earliest seen), kept when its transaction
     /// no longer is: Apple gives one introductory offer per subscription group, ever (``OfferEligibility``).
     public private(set) var introductoryOfferAt: Date?
+    /// Other subscribers who submitted this purchase as theirs (a restore onto another account, allowed
+    /// or refused by the restore policy), by app user ID, each with when they first did; `nil` when
+    /// none. Carried with the chain when it moves, so a purchase restored onto account after account
+    /// shows every claim (``AnomalyDetector``).
+    public private(set) var claims: [String: Date]?
     public init(originalTransactionID: OriginalTransactionID) {
         self.originalTransactionID = originalTransactionID
     }
@@ -69,6 +74,13 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         refundReversals[transactionID] = max(refundReversals[transactionID] ?? signedDate, signedDate)
     }
 
+    /// Records that `appUserID` submitted this purchase as theirs at `at` (the earliest claim of each stands).
+    public mutating func recordClaim(by appUserID: AppUserID, at: Date) {
+        var claims = self.claims ?? [:]
+        claims[appUserID.rawValue] = min(claims[appUserID.rawValue] ?? at, at)
+        self.claims = claims
+    }
+
     /// Folds another set of facts about the same chain into this one.
     public mutating func merge(_ other: SubscriptionFacts) {
         precondition(other.originalTransactionID == originalTransactionID, "facts of different purchase chains")
@@ -76,6 +88,7 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         if let info = other.renewalInfo { record(info) }
         for (id, date) in other.refundReversals { recordRefundReversal(transactionID: id, signedDate: date) }
         if let began = other.introductoryOfferAt { introductoryOfferAt = min(introductoryOfferAt ?? began, began) }
+        for (claimant, at) in other.claims ?? [:] { recordClaim(by: AppUserID(claimant), at: at) }
     }
 
     /// Whether the revocation of `transaction` stands: it has a revocation date and no refund reversal

@@ -28,31 +28,32 @@ public struct QuotaStatus: Hashable, Sendable, Codable {
         feature: String, window: QuotaWindow, allowance: Allowance, records: [UsageRecord],
         timeZone: TimeZone, now: Date
     ) -> QuotaStatus {
+        let (counted, resetsAt) = self.counted(feature: feature, window: window, records: records, timeZone: timeZone, now: now)
+        let used = total(counted)
+        let remaining = allowance.maximum.map { max(0, $0 - used) }
+        return QuotaStatus(feature: feature, window: window, allowance: allowance, used: used, remaining: remaining, resetsAt: resetsAt)
+    }
+
+    /// The records of `feature` counted in the window containing `now` (the same idempotency key once,
+    /// none after `now`), and when usage next frees up.
+    public static func counted(
+        feature: String, window: QuotaWindow, records: [UsageRecord], timeZone: TimeZone, now: Date
+    ) -> (records: [UsageRecord], resetsAt: Date?) {
         var seenKeys = Set<String>()
         let relevant = records.filter { record in
             guard record.feature == feature, record.at <= now else { return false }
             guard let key = record.idempotencyKey else { return true }
             return seenKeys.insert(key).inserted
         }
-        let used: Int
-        let resetsAt: Date?
         if let period = window.calendarPeriod(containing: now, timeZone: timeZone) {
-            used = total(relevant.filter { $0.at >= period.start && $0.at < period.end })
-            resetsAt = period.end
+            return (relevant.filter { $0.at >= period.start && $0.at < period.end }, period.end)
         } else if case .rolling(let length) = window {
             let inWindow = relevant.filter { length.added(to: $0.at) > now }
-            used = total(inWindow)
-            resetsAt = inWindow.map(\.at).min().map { length.added(to: $0) }
-        } else {
-            used = 0
-            resetsAt = nil
+            return (inWindow, inWindow.map(\.at).min().map { length.added(to: $0) })
         }
-        let remaining = allowance.maximum.map { max(0, $0 - used) }
-        return QuotaStatus(feature: feature, window: window, allowance: allowance, used: used, remaining: remaining, resetsAt: resetsAt)
+        return ([], nil)
     }
 
-    /// The amounts of `records` added up, saturating at `Int.max` (a stored amount is never trusted
-    /// to keep a sum in range).
     /// The status once `amount` more is used (saturating), with what remains recounted.
     public func using(_ amount: Int) -> QuotaStatus {
         guard amount > 0 else { return self }
@@ -62,6 +63,8 @@ public struct QuotaStatus: Hashable, Sendable, Codable {
             resetsAt: resetsAt)
     }
 
+    /// The amounts of `records` added up, saturating at `Int.max` (a stored amount is never trusted
+    /// to keep a sum in range).
     static func total(_ records: [UsageRecord]) -> Int {
         records.reduce(0) { $0.saturatingAdding(max($1.amount, 0)) }
     }

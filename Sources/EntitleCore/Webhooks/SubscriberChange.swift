@@ -13,6 +13,8 @@ public struct SubscriberChange: Hashable, Sendable {
     public var feature: String?
     /// For a paused or resumed item: its ID.
     public var itemID: String?
+    /// For a flagged anomaly: what was flagged.
+    public var anomaly: Anomaly?
 
     public init(
         _ type: WebhookEventType, originalTransactionID: OriginalTransactionID? = nil, productID: ProductID? = nil, previousProductID: ProductID? = nil,
@@ -28,6 +30,9 @@ public struct SubscriberChange: Hashable, Sendable {
 
     /// What makes the change one of its kind for a subscriber, in an event ID.
     public var subject: String {
-        ([type.rawValue, originalTransactionID?.rawValue ?? "", productID?.rawValue ?? "", feature ?? ""] + (itemID.map { [$0] } ?? [])).joined(separator: ":")
+        var parts = [type.rawValue, originalTransactionID?.rawValue ?? "", productID?.rawValue ?? "", feature ?? ""]
+        if let itemID { parts.append(itemID) }
+        if let anomaly { parts.append(anomaly.subject) }
+        return parts.joined(separator: ":")
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// a trial's lockout) is reported all the same, and nothing is reported that the answer doesn't show.
 public enum SubscriberChanges {
     /// The changes from `before` to `after`, per purchase chain in the order of their original
-    /// transaction IDs, then the app trial's, the quotas' and the registered items', and last `entitlement_changed` when the
+    /// transaction IDs, then the app trial's, the quotas' and the registered items', newly flagged anomalies, and last `entitlement_changed` when the
     /// entitlements differ. A chain in `transferred` (moved by a purchase transfer) that is new to the
     /// subscriber is a `transfer`, as it is on the side that lost it.
     public static func between(_ before: SubscriberAccess, _ after: SubscriberAccess, transferred: Set<OriginalTransactionID> = []) -> [SubscriberChange] {
@@ -34,6 +34,12 @@ public enum SubscriberChanges {
         }
         changes += items(before.items, after.items)
         if before.consentRescindedAt == nil, after.consentRescindedAt != nil { changes.append(SubscriberChange(.consentRescinded)) }
+        let flagged = Set(before.anomalies.map(\.subject))
+        for anomaly in after.anomalies where !flagged.contains(anomaly.subject) {
+            var change = SubscriberChange(.anomalyFlagged, originalTransactionID: anomaly.originalTransactionID, feature: anomaly.feature)
+            change.anomaly = anomaly
+            changes.append(change)
+        }
         if entitlementsDiffer(before, after) { changes.append(SubscriberChange(.entitlementChanged)) }
         return changes
     }

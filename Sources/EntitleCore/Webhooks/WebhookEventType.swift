@@ -56,6 +56,8 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case appTrialEndingSoon = "app_trial_ending_soon"
     /// Each day of the warning period after a paid subscription ended, after the first: the days left before lockout.
     case subscriptionGraceReminder = "subscription_grace_reminder"
+    /// The subscriber was flagged as an anomaly (docs/anomalies.md): once per kind and subject, when it first appears.
+    case anomalyFlagged = "anomaly_flagged"
     /// Sent on request, to check an endpoint.
     case test
 }

@@ -34,6 +34,8 @@ public struct SubscriberSummary: Codable, Hashable, Sendable {
     public var refunded: Bool
     /// When Apple signed the newest data about their purchases that the server verified.
     public var lastVerifiedAt: Date?
+    /// The kinds of anomaly flagged on them (docs/anomalies.md): `shared_purchase`, `trial_burst`, `usage_above_norm`.
+    public var anomalies: [String] = []
 
     public init(
         appUserID: String, firstSeenAt: Date?, activeEntitlements: [String], purchases: [Purchase], inTrial: Bool, inGrace: Bool,

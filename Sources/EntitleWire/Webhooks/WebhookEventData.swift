@@ -20,6 +20,8 @@ public struct WebhookEventData: Codable, Hashable, Sendable {
     public var willRenew: Bool?
     /// For reminders: whole days from the reminder to `renewsAt` or `endsAt` ("3 days left").
     public var daysLeft: Int?
+    /// For `anomaly_flagged`: what was flagged.
+    public var anomaly: AnomalyInfo?
     public var entitlementsBefore: [EntitlementInfo]?
     public var entitlementsAfter: [EntitlementInfo]?
 

@@ -88,7 +88,7 @@ struct CustomerListTests {
             let response = try await harness.get(client, "/v1/subscribers?format=csv&refunded=false", key: ServerHarness.secretKey)
             #expect(response.headers[.contentType] == "text/csv; charset=utf-8")
             let lines = String(buffer: response.body).split(separator: "\r\n").map(String.init)
-            #expect(lines.first == "app_user_id,first_seen_at,active_entitlements,products,states,storefronts,in_trial,in_grace,refunded,last_verified_at")
+            #expect(lines.first == "app_user_id,first_seen_at,active_entitlements,products,states,storefronts,in_trial,in_grace,refunded,last_verified_at,anomalies")
             #expect(lines.dropFirst().map { String($0.prefix { $0 != "," }) } == ["a-paid", "b-trial", "d-family", "e-grace"])
             #expect(lines.contains { $0.hasPrefix("e-grace,") && $0.contains(",grace_period,USA,false,true,false,") })
         }

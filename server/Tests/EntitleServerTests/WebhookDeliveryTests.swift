@@ -381,6 +381,12 @@ struct WebhookDeliveryTests {
                 try await at(clock.now.addingTimeInterval(3_600))
                 try await harness.submit(client, "parent-2", signed: try store.currentTransaction(original, at: clock.now))
                 try await pass()
+                // And onto two more: the third other account's claim flags the purchase's holder, and the account it moves to (anomaly_flagged).
+                for user in ["parent-3", "parent-4"] {
+                    try await at(clock.now.addingTimeInterval(3_600))
+                    try await harness.submit(client, user, signed: try store.currentTransaction(original, at: clock.now))
+                }
+                try await pass()
                 _ = try await service.webhooks.sendTestWebhook(endpointID: "we_test")
                 try await pass()
 
@@ -388,7 +394,16 @@ struct WebhookDeliveryTests {
                 #expect(receiver.accepted.allSatisfy { Self.signed($0) })
                 let missing = Set(WebhookEventType.allCases.map(\.rawValue)).subtracting(events.map(\.type.rawValue)).subtracting(["quota_exhausted"])
                 #expect(missing.isEmpty, "never sent: \(missing.sorted())")
-                #expect(events.filter { $0.type.rawValue == "transfer" }.map(\.appUserID).sorted() == ["parent-1", "parent-2"])
+                #expect(events.filter { $0.type.rawValue == "transfer" }.map(\.appUserID).sorted() == [
+                    "parent-1", "parent-2", "parent-2", "parent-3", "parent-3", "parent-4",
+                ])
+                let flagged = events.filter { $0.type.rawValue == "anomaly_flagged" }
+                let holderFacts = try await harness.store.projection(appUserID: "parent-4")
+                #expect(holderFacts?.purchases[OriginalTransactionID(original)]?.claims?.keys.sorted() == ["parent-2", "parent-3", "parent-4"])
+                #expect(try await harness.subscriber(client, "parent-4").anomalies.map(\.kind) == ["shared_purchase"])
+                // The holder when the third claim came (its flag stands on its timeline), and the account it moved to.
+                #expect(flagged.map(\.appUserID).sorted() == ["parent-3", "parent-4"])
+                #expect(flagged.first?.data.anomaly?.kind == "shared_purchase")
                 #expect(events.contains { $0.type.rawValue == "family_sharing" && $0.appUserID == "member-1" })
                 // The 7 days of grace: the warning, a reminder each following day, then lockout.
                 #expect(events.filter { $0.appUserID == "kid-parent" }.map(\.type.rawValue).filter { $0.hasPrefix("app_trial") } == [

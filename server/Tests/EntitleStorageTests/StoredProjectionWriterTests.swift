@@ -38,6 +38,8 @@ struct StoredProjectionWriterTests {
         chain.record(upgraded)
         chain.record(FullPayloads.renewalInfo)
         chain.recordRefundReversal(transactionID: "1002", signedDate: start)
+        chain.recordClaim(by: "bob", at: start)
+        chain.recordClaim(by: "é\"/\u{1}", at: start.addingTimeInterval(0.25))
         chain.recordRefundReversal(transactionID: "0999", signedDate: start.addingTimeInterval(1.5))
         var other = SubscriptionFacts(originalTransactionID: "é")
         other.record(JWSTransactionDecodedPayload(originalTransactionId: "é", purchaseDate: start, transactionId: "é"))

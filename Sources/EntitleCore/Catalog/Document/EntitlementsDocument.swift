@@ -50,11 +50,13 @@ public struct EntitlementsDocument: Decodable, Sendable {
     public var policies: PoliciesDocument?
     /// What the figures need to know about the developer.
     public var analytics: AnalyticsDocument?
+    /// When a subscriber is flagged as an anomaly; the defaults when absent.
+    public var anomalies: AnomaliesDocument?
 
     enum CodingKeys: String, CodingKey {
         case formatVersion, storeKit, bundleID, appAppleID, environments, appKeys, currency, features, limits, quotas, entitlements, free, appTrial
         case nonRenewingDurations, promotionalOffers, consumptionInformation, logInTokens, offerings, defaultOffering, targeting, alerts
-        case retentionMessages, policies, analytics
+        case retentionMessages, policies, analytics, anomalies
     }
 
     public init(from decoder: any Decoder) throws {
@@ -83,5 +85,6 @@ public struct EntitlementsDocument: Decodable, Sendable {
         retentionMessages = try container.decodeIfPresent([RetentionMessageDocument].self, forKey: .retentionMessages) ?? []
         policies = try container.decodeIfPresent(PoliciesDocument.self, forKey: .policies)
         analytics = try container.decodeIfPresent(AnalyticsDocument.self, forKey: .analytics)
+        anomalies = try container.decodeIfPresent(AnomaliesDocument.self, forKey: .anomalies)
     }
 }

@@ -46,6 +46,8 @@ public struct Catalog: Hashable, Sendable {
     public var alertThresholds: BusinessThresholds = .seeds
     /// Where the app's access rules differ from Apple's (`policies`).
     public var policies: AccessPolicies = .apple
+    /// When a subscriber is flagged as an anomaly (`anomalies`).
+    public var anomalyRules: AnomalyRules = .standard
     /// Whether the developer is in Apple's Small Business Program (`analytics.smallBusinessProgram`):
     /// Apple keeps 15% of every sale rather than 30% in a subscriber's first paid year.
     public var smallBusinessProgram = false

@@ -7,7 +7,7 @@ import Hummingbird
 /// (`format=csv`) every matching customer as CSV, streamed page by page.
 struct CustomersController {
     /// The query parameters that filter (``SubscriberFilter/init(fields:catalog:)``).
-    static let filterFields = ["state", "product", "storefront", "entitlement", "firstSeenFrom", "firstSeenBefore", "trial", "grace", "refunded"]
+    static let filterFields = ["state", "product", "storefront", "entitlement", "firstSeenFrom", "firstSeenBefore", "trial", "grace", "refunded", "flagged"]
 
     func addRoutes(to group: RouterGroup<EntitleRequestContext>) {
         group.get { request, context -> Response in

@@ -3,7 +3,7 @@ import Foundation
 
 /// The customer list as CSV (RFC 4180): one row per customer, purchases joined in their columns.
 enum CustomerCSV {
-    static let header = "app_user_id,first_seen_at,active_entitlements,products,states,storefronts,in_trial,in_grace,refunded,last_verified_at\r\n"
+    static let header = "app_user_id,first_seen_at,active_entitlements,products,states,storefronts,in_trial,in_grace,refunded,last_verified_at,anomalies\r\n"
 
     static func row(_ summary: SubscriberSummary) -> String {
         let products: String = summary.purchases.map(\.productID).joined(separator: " ")
@@ -12,6 +12,7 @@ enum CustomerCSV {
         var fields: [String] = [summary.appUserID, summary.firstSeenAt.map(instant) ?? "", summary.activeEntitlements.joined(separator: " ")]
         fields += [products, states, storefronts, String(summary.inTrial), String(summary.inGrace), String(summary.refunded)]
         fields.append(summary.lastVerifiedAt.map(instant) ?? "")
+        fields.append(summary.anomalies.joined(separator: " "))
         return fields.map(escape).joined(separator: ",") + "\r\n"
     }
 

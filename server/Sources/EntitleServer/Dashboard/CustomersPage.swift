@@ -27,6 +27,7 @@ enum CustomersPage {
             <label>Trial <select name="trial">\(options("trial", yesNo))</select></label>
             <label>Grace <select name="grace">\(options("grace", yesNo))</select></label>
             <label>Refunded <select name="refunded">\(options("refunded", yesNo))</select></label>
+            <label>Anomaly <select name="flagged">\(options("flagged", yesNo))</select></label>
             <button type="submit">Filter</button>
             <a href="/dashboard/export/customers.csv\(query.isEmpty ? "" : "?" + query)" data-export>Download CSV (every match)</a></form>
             <section class="panel">
@@ -41,7 +42,9 @@ enum CustomersPage {
                     HTML.escape(row.purchases.map { "\($0.productID): \($0.state)" }.joined(separator: ", ")),
                     HTML.escape(Set(row.purchases.compactMap(\.storefront)).sorted().joined(separator: " ")),
                     HTML.escape(row.activeEntitlements.joined(separator: ", ")),
-                    [row.inTrial ? "trial" : nil, row.inGrace ? "grace" : nil, row.refunded ? "refunded" : nil].compactMap { $0 }.joined(separator: ", "),
+                    ([row.inTrial ? "trial" : nil, row.inGrace ? "grace" : nil, row.refunded ? "refunded" : nil].compactMap { $0 }
+                        + row.anomalies.map { "<strong data-anomaly=\"\(HTML.escape($0))\">\(HTML.escape($0.replacingOccurrences(of: "_", with: " ")))</strong>" })
+                        .joined(separator: ", "),
                 ]
             }
             body += DashboardLayout.table(

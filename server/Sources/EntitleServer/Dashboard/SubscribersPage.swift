@@ -87,6 +87,17 @@ enum SubscribersPage {
                 </section>
                 """
         }
+        if !subscriber.anomalies.isEmpty {
+            body += "<section class=\"panel\" data-anomalies><h2>Anomalies</h2><p class=\"muted\">Flags grant or take nothing; docs/anomalies.md says what each means.</p>"
+            body += DashboardLayout.table(
+                id: "anomalies", header: ["Kind", "Since", "Count", "Threshold", "About"],
+                rows: subscriber.anomalies.map { flag in
+                    ["<span data-anomaly=\"\(HTML.escape(flag.kind))\">\(HTML.escape(flag.kind.replacingOccurrences(of: "_", with: " ")))</span>", time(flag.since),
+                     String(flag.count), String(flag.threshold),
+                     HTML.escape(flag.originalTransactionID ?? flag.appAccountToken?.uuidString.lowercased() ?? flag.feature ?? "")]
+                })
+            body += "</section>"
+        }
         let entitlements = subscriber.entitlements.map {
             [HTML.escape($0.id), $0.isActive ? "yes" : "no", HTML.escape($0.state.rawValue), HTML.escape($0.source.rawValue), HTML.escape($0.productID ?? ""),
              $0.expiresAt.map(time) ?? "", $0.willRenew ? "yes" : "no"]

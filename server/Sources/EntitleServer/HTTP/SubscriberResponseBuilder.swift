@@ -57,6 +57,7 @@ enum SubscriberResponseBuilder {
         response.expiryGrace = access.expiryGrace.map { GraceInfo(startedAt: $0.start, lockoutAt: $0.end, daysLeft: DaysLeft.until($0.end, from: now)) }
         response.lastVerifiedAt = facts.purchases.values.compactMap(\.lastSignedAt).max()
         response.reminders = reminders(access)
+        response.anomalies = access.anomalies.map(anomaly)
         response.provisionalGrant = access.catalog.policies.provisionalGrantHours.map { hours in
             ProvisionalGrantInfo(hours: hours, entitlements: Dictionary(uniqueKeysWithValues: access.catalog.products.compactMap { product in
                 let ids = access.catalog.entitlements(forProduct: product.id).map(\.id).sorted()
@@ -64,6 +65,13 @@ enum SubscriberResponseBuilder {
             }))
         }
         return response
+    }
+
+    /// A flagged anomaly as the API shows it.
+    static func anomaly(_ anomaly: Anomaly) -> AnomalyInfo {
+        AnomalyInfo(
+            kind: anomaly.kind.rawValue, since: anomaly.since, count: anomaly.count, threshold: anomaly.threshold,
+            originalTransactionID: anomaly.originalTransactionID?.rawValue, appAccountToken: anomaly.appAccountToken, feature: anomaly.feature)
     }
 
     /// The reminders still ahead of `access`'s instant, earliest first.

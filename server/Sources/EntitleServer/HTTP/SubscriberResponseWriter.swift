@@ -6,17 +6,20 @@ import Foundation
 
 /// Writes `GET /v1/subscribers/{id}`'s answer as ``WireJSON/encoder`` writes it, byte for byte (sorted
 /// keys, ISO 8601 dates, `nil` members left out), without `Codable`'s machinery: the encoder was the
-/// largest part of a read after HTTP itself. An answer with access periods (`?access=periods`) or a
+/// largest part of a read after HTTP itself. An answer with access periods (`?access=periods`) or
+/// anomalies (rare), or a
 /// date the writer doesn't spell as the encoder does (before 1583, after 9999) is left to the encoder
 /// (`nil`); the tests hold every text written here to equal the encoder's. Arrays and dictionaries are
 /// written with plain loops, not ``JSONText``'s generic helpers, which aren't specialized across modules.
 enum SubscriberResponseWriter {
     /// `response` as the API sends it, or `nil` when ``WireJSON/encoder`` must write it.
     static func json(_ response: SubscriberResponse) -> String? {
-        guard response.accessPeriods.isEmpty else { return nil }
+        guard response.accessPeriods.isEmpty, response.anomalies.isEmpty else { return nil }
         var json = JSONText(capacity: 2_048)
         json.openObject()
         json.key("accessPeriods")
+        json.emptyArray()
+        json.key("anomalies")
         json.emptyArray()
         json.member("appAccountToken", response.appAccountToken)
         json.key("appTrial")

@@ -243,6 +243,7 @@ struct WebhookStep {
                 data.willRenew = reminder.willRenew
             }
             data.daysLeft = reminder.map { DaysLeft.until($0.endsAt, from: $0.dueAt) }
+            data.anomaly = change.anomaly.map(SubscriberResponseBuilder.anomaly)
             if change.type == .entitlementChanged {
                 data.entitlementsBefore = SubscriberResponseBuilder.response(before, facts: facts).entitlements
                 data.entitlementsAfter = subscriber.entitlements

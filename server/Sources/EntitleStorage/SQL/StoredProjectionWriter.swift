@@ -107,6 +107,10 @@ enum StoredProjectionWriter {
 
     private static func write(_ facts: SubscriptionFacts, to json: inout JSONText) -> Bool {
         json.openObject()
+        if let claims = facts.claims {
+            json.key("claims")
+            write(claims, to: &json)
+        }
         json.member("introductoryOfferAt", facts.introductoryOfferAt)
         json.member("originalTransactionID", facts.originalTransactionID.rawValue)
         json.key("refundReversals")

@@ -18,11 +18,15 @@ public struct SubscriberFilter: Hashable, Sendable {
     public var inTrial: Bool?
     public var inGrace: Bool?
     public var refunded: Bool?
+    /// Flagged as an anomaly (docs/anomalies.md), or not.
+    public var flagged: Bool?
 
     public init(
         state: SubscriptionState? = nil, productID: ProductID? = nil, storefront: String? = nil, entitlementID: String? = nil,
-        firstSeenFrom: Date? = nil, firstSeenBefore: Date? = nil, inTrial: Bool? = nil, inGrace: Bool? = nil, refunded: Bool? = nil
+        firstSeenFrom: Date? = nil, firstSeenBefore: Date? = nil, inTrial: Bool? = nil, inGrace: Bool? = nil, refunded: Bool? = nil,
+        flagged: Bool? = nil
     ) {
+        self.flagged = flagged
         self.state = state
         self.productID = productID
         self.storefront = storefront
@@ -41,7 +45,7 @@ public struct SubscriberFilter: Hashable, Sendable {
     }
 
     /// The filter of a query or form: `state`, `product`, `storefront`, `entitlement`, `firstSeenFrom`,
-    /// `firstSeenBefore` (`YYYY-MM-DD` or ISO 8601), `trial`, `grace`, `refunded` (`true` or `false`).
+    /// `firstSeenBefore` (`YYYY-MM-DD` or ISO 8601), `trial`, `grace`, `refunded`, `flagged` (`true` or `false`).
     /// Empty fields filter nothing; anything else out of place is refused (`request.invalid`).
     public init(fields: [String: String?], catalog: Catalog) throws(ServiceError) {
         func field(_ name: String) -> String? { fields[name].flatMap { $0 }.flatMap { $0.isEmpty ? nil : $0 } }
@@ -72,7 +76,7 @@ public struct SubscriberFilter: Hashable, Sendable {
             state: field("state").flatMap(SubscriptionState.init(rawValue:)), productID: field("product").map(ProductID.init),
             storefront: field("storefront"), entitlementID: field("entitlement"),
             firstSeenFrom: try instant("firstSeenFrom"), firstSeenBefore: try instant("firstSeenBefore"),
-            inTrial: try flag("trial"), inGrace: try flag("grace"), refunded: try flag("refunded"))
+            inTrial: try flag("trial"), inGrace: try flag("grace"), refunded: try flag("refunded"), flagged: try flag("flagged"))
     }
 
     /// A day (`2026-03-01`, its start in UTC) or an instant.
@@ -96,6 +100,7 @@ public struct SubscriberFilter: Hashable, Sendable {
         add("trial", inTrial.map(String.init))
         add("grace", inGrace.map(String.init))
         add("refunded", refunded.map(String.init))
+        add("flagged", flagged.map(String.init))
         return fields
     }
 
@@ -117,6 +122,7 @@ public struct SubscriberFilter: Hashable, Sendable {
         if let inTrial, summary.inTrial != inTrial { return false }
         if let inGrace, summary.inGrace != inGrace { return false }
         if let refunded, summary.refunded != refunded { return false }
+        if let flagged, summary.anomalies.isEmpty == flagged { return false }
         return true
     }
 }

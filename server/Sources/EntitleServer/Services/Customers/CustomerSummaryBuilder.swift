@@ -19,11 +19,13 @@ enum CustomerSummaryBuilder {
         }
         let appGrace: Bool
         if case .grace = access.appTrial { appGrace = true } else { appGrace = false }
-        return SubscriberSummary(
+        var summary = SubscriberSummary(
             appUserID: access.appUserID.rawValue, firstSeenAt: (starts + [facts.appTrialStartedAt].compactMap { $0 }).min(),
             activeEntitlements: access.activeEntitlements.map(\.id), purchases: purchases, inTrial: inTrial,
             inGrace: appGrace || access.expiryGrace != nil || access.subscriptions.contains { $0.state == .gracePeriod },
             refunded: access.subscriptions.contains { $0.state == .revoked || $0.revokedAt != nil },
             lastVerifiedAt: facts.purchases.values.compactMap(\.lastSignedAt).max())
+        summary.anomalies = Array(Set(access.anomalies.map(\.kind.rawValue))).sorted()
+        return summary
     }
 }

@@ -100,6 +100,9 @@ public struct IngestionService: SubscriberReading, EventAppending {
             throw ServiceError(error)
         }
         if let owner, owner != appUserID {
+            // The owner's record of the claim, before the policy keeps or moves the purchase (a move
+            // carries it along): several accounts claiming one purchase is flagged (docs/anomalies.md).
+            if claims { try await recordClaim(of: original, owner: owner, claimant: appUserID) }
             // Only a claim (a purchase or restore the user made) moves a purchase; a background sync never does.
             switch claims ? restorePolicy : .keepWithOriginal {
             case .keepWithOriginal:
@@ -130,6 +133,16 @@ public struct IngestionService: SubscriberReading, EventAppending {
             }
         }
         return try await subscribers.subscriber(appUserID: appUserID)
+    }
+
+    /// Records on `owner` that `claimant` submitted their purchase `original` as theirs: once per claimant
+    /// and purchase (the earliest stands).
+    private func recordClaim(of original: OriginalTransactionID, owner: AppUserID, claimant: AppUserID) async throws(ServiceError) {
+        let at = now()
+        _ = try await append(LedgerEvent(
+            // No originalTransactionID: the event links nothing (the purchase is the owner's already).
+            id: UUID(), appUserID: owner, source: .restore, idempotencyKey: "purchase-claim:\(original):\(claimant)",
+            signedDate: at, receivedAt: at, payload: .purchaseClaimed(originalTransactionID: original, by: claimant, at: at)))
     }
 
     /// Links the customer's app transaction, which `transaction` names (iOS 18.4 and later), to `appUserID`:
