@@ -27,6 +27,7 @@ def mirror(source: pathlib.Path, destination: pathlib.Path) -> tuple[int, int]:
     names = [name for name in tracked(source) if (source / name).is_symlink() or (source / name).is_file()]
     wanted = set(names)
     written = 0
+    rewritten = []
     manifests = []
     for name in names:
         origin, target = source / name, destination / name
@@ -49,6 +50,7 @@ def mirror(source: pathlib.Path, destination: pathlib.Path) -> tuple[int, int]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
             written += 1
+            rewritten.append(name)
             if target.name == "Package.swift":
                 manifests.append(target.parent)
         if stat.S_IMODE(target.stat().st_mode) != mode:
@@ -60,6 +62,17 @@ def mirror(source: pathlib.Path, destination: pathlib.Path) -> tuple[int, int]:
             path = destination / name
             if name.endswith(".c") and path.is_file() and not path.is_symlink() and package in path.parents:
                 os.utime(path)
+    # The Swift driver compiles a client of EntitleKit again when EntitleKit's interface changes, not when
+    # only the layout of a struct it holds from another module does (a field added to EntitleWire's
+    # SubscriberResponse changes CustomerInfo's size): the sample app, linked with the new EntitleKit,
+    # then crashes copying a CustomerInfo. A rewritten source of the client's modules makes the server
+    # package's EntitleKit clients new again.
+    if any(name.startswith("Sources/") and name.endswith(".swift") for name in rewritten):
+        for name in names:
+            path = destination / name
+            if name.startswith("server/") and name.endswith(".swift") and path.is_file() and not path.is_symlink():
+                if b"import EntitleKit" in path.read_bytes():
+                    os.utime(path)
     deleted = 0
     if destination.is_dir():
         for folder, subfolders, files in os.walk(destination, topdown=False):
@@ -123,6 +136,19 @@ def self_test() -> int:
         (source / "Package.swift").write_text("// 2\n")
         mirror(source, destination)
         checks.append(((destination / "Sub/c.c").stat().st_mtime_ns > 1, "a changed manifest makes its package's C sources new (their defines may have changed)"))
+        (source / "Sources/Kit").mkdir(parents=True)
+        (source / "Sources/Kit/Info.swift").write_text("struct Info { var a = 1 }\n")
+        (source / "server/App").mkdir(parents=True)
+        (source / "server/App/main.swift").write_text("import EntitleKit\n")
+        (source / "server/App/other.swift").write_text("import Foundation\n")
+        run("add", "-A")
+        mirror(source, destination)
+        for name in ["server/App/main.swift", "server/App/other.swift"]:
+            os.utime(destination / name, ns=(1, 1))
+        (source / "Sources/Kit/Info.swift").write_text("struct Info { var a = 1; var b = 2 }\n")
+        mirror(source, destination)
+        checks.append(((destination / "server/App/main.swift").stat().st_mtime_ns > 1, "a changed client module makes EntitleKit's clients new"))
+        checks.append(((destination / "server/App/other.swift").stat().st_mtime_ns == 1, "and leaves the other sources as they are"))
         failed = [message for ok, message in checks if not ok]
         for message in failed:
             print(f"self-test: {message}")
