@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// The app's provisional grant policy (`policies.provisionalGrantHours`), signed into every answer so an
@@ -7,9 +8,13 @@ public struct ProvisionalGrantInfo: Codable, Hashable, Sendable {
     public var hours: Int
     /// Each product's entitlements, as the catalog grants them.
     public var entitlements: [String: [String]]
+    /// Each product's access level (its entitlements' together): what a provisional grant adds to the
+    /// access gate. `nil` in answers from servers before it.
+    public var access: [String: AccessLevel]?
 
-    public init(hours: Int, entitlements: [String: [String]]) {
+    public init(hours: Int, entitlements: [String: [String]], access: [String: AccessLevel]? = nil) {
         self.hours = hours
         self.entitlements = entitlements
+        self.access = access
     }
 }

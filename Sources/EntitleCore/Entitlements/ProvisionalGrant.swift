@@ -44,6 +44,12 @@ public struct ProvisionalGrant: Hashable, Sendable, Codable {
         return best.keys.sorted().compactMap { id in best[id].map { (id, $0.productID, $0.until) } }
     }
 
+    /// What `grants` give at `now`: the union of the access levels of the active grants' products, by the
+    /// catalog's product → access level the server signed (`AccessGate/granting(_:)` puts it on a gate).
+    public static func access(_ grants: [ProvisionalGrant], accessByProduct: [String: AccessLevel], hours: Int, at now: Date) -> AccessLevel {
+        grants.filter { $0.isActive(hours: hours, at: now) }.reduce(AccessLevel()) { $0.union(accessByProduct[$1.productID] ?? AccessLevel()) }
+    }
+
     /// The grants still standing at `now`: active, and not confirmed by an answer whose transactions
     /// (each purchase's latest) are `confirmed`.
     public static func standing(_ grants: [ProvisionalGrant], confirmed: Set<String>, hours: Int, at now: Date) -> [ProvisionalGrant] {

@@ -27,6 +27,16 @@ extension Entitle {
         provisional.store(grants.filter { $0.transactionID != transactionID }, appUserID: appUserID)
     }
 
+    /// What the provisional grants standing in `info` add to its access gate at `now`: their products'
+    /// access levels as the server signed them (EntitleCore's `ProvisionalGrant.access`); nothing without
+    /// a policy, a standing grant, or an answer from a server that signs the levels.
+    func provisionalAccess(_ info: CustomerInfo, at now: Date) -> AccessLevel {
+        guard let policy = info.response.provisionalGrant, let levels = policy.access, !info.provisionalEntitlements.isEmpty else { return AccessLevel() }
+        let confirmed = Set((info.response.subscriptions + info.response.purchases).compactMap(\.latestTransactionID))
+        let standing = ProvisionalGrant.standing(provisional.load(appUserID: appUserID), confirmed: confirmed, hours: policy.hours, at: now)
+        return ProvisionalGrant.access(standing, accessByProduct: levels, hours: policy.hours, at: now)
+    }
+
     /// `info` with the provisional grants that still stand: those past their hours, and those the answer
     /// confirms (it has their transaction), are dropped from the file.
     func withProvisionalGrants(_ info: CustomerInfo, at now: Date) -> CustomerInfo {

@@ -374,7 +374,9 @@ public actor Entitle {
     /// consumes)? Decided by EntitleCore's `AccessGate` — the function the server answers
     /// `GET …/access/{feature}` with — on the gate the server signed for the period that contains now
     /// (fetched, or cached when offline), so an entitlement that has expired since is already accounted
-    /// for. Uses still queued count against their quota.
+    /// for. Uses still queued count against their quota. A purchase granted provisionally (the app's
+    /// `provisionalGrantHours`, verified while the server couldn't be reached) adds its product's access
+    /// level, as the server signed it, until the server confirms or refuses it.
     public func access(_ feature: String, usage: Int = 1, fetchPolicy: FetchPolicy = .cachedOrFetched) async throws(EntitleError) -> Access {
         guard !feature.isEmpty else { throw EntitleError(.invalidRequest, "name a feature, limit or quota") }
         guard (0...AccessGate.maximumUsage).contains(usage) else {
@@ -385,7 +387,8 @@ public actor Entitle {
         guard let gate = info.gate(at: now) else {
             throw EntitleError(.noTrustedCustomerInfo, "the customer info does not say what is allowed at \(now)")
         }
-        return Access(AccessResponse(gate.decide(feature, usage: usage, pendingUse: queuedUsage(of: feature)), serverTime: info.serverTime))
+        let granted = gate.granting(provisionalAccess(info, at: now))
+        return Access(AccessResponse(granted.decide(feature, usage: usage, pendingUse: queuedUsage(of: feature)), serverTime: info.serverTime))
     }
 
     /// Uses of `feature` still waiting in the queue.

@@ -25,6 +25,7 @@ extension PurchaseTests {
             // The policy arrives signed in an answer the app cached while online.
             let seen = try await Self.client(server, store, folder: folder).customerInfo(fetchPolicy: .fetchCurrent)
             #expect(seen.response.provisionalGrant?.hours == 24 && seen.response.provisionalGrant?.entitlements[Self.family] == ["family"])
+            #expect(seen.response.provisionalGrant?.access?[Self.family]?.limit("childDevices") == .limited(5))
             #expect(!seen.isActive("family", at: server.clock.now))
 
             let offline = try Self.client(server, store, folder: folder, online: false)
@@ -37,12 +38,17 @@ extension PurchaseTests {
             #expect(info.provisionalEntitlements.map(\.id) == ["family"])
             #expect(info.provisionalEntitlements.first?.until == server.clock.now.addingTimeInterval(24 * 3_600))
             #expect(store.finished.withLockedValue { $0 }.isEmpty, "unfinished until the server has it")
+            // The gate grants what Family grants: five child devices (the cached answer allowed none).
+            #expect(try await offline.access("childDevices", usage: 5, fetchPolicy: .cacheOnly).isAllowed)
+            #expect(try await !offline.access("childDevices", usage: 6, fetchPolicy: .cacheOnly).isAllowed)
             // A relaunch still offline keeps it; a day later it grants nothing.
             let relaunched = try Self.client(server, store, folder: folder, online: false)
             #expect(try await relaunched.customerInfo(fetchPolicy: .cacheOnly).isActive("family", at: server.clock.now))
+            #expect(try await relaunched.access("childDevices", usage: 5, fetchPolicy: .cacheOnly).isAllowed)
             server.clock.set(server.clock.now.addingTimeInterval(24 * 3_600 + 1))
             let later = try await relaunched.customerInfo(fetchPolicy: .cacheOnly)
             #expect(!later.isActive("family", at: server.clock.now) && later.provisionalEntitlements.isEmpty)
+            #expect(try await !relaunched.access("childDevices", usage: 5, fetchPolicy: .cacheOnly).isAllowed)
         }
     }
 

@@ -87,6 +87,15 @@ enum SubscriberResponseWriter {
         if let grant = response.provisionalGrant {
             json.key("provisionalGrant")
             json.openObject()
+            if let levels = grant.access {
+                json.key("access")
+                json.openObject()
+                for (product, level) in sorted(levels) {
+                    json.key(product)
+                    write(level, to: &json)
+                }
+                json.closeObject()
+            }
             json.key("entitlements")
             json.openObject()
             for (product, ids) in sorted(grant.entitlements) {
@@ -137,6 +146,31 @@ enum SubscriberResponseWriter {
         guard write(response.subscriptions, to: &json) else { return nil }
         json.closeObject()
         return json.failed ? nil : json.text
+    }
+
+    /// An access level as `AccessLevel.encode(to:)` writes it: features sorted, then limits and quotas.
+    private static func write(_ level: AccessLevel, to json: inout JSONText) {
+        json.openObject()
+        json.key("features")
+        json.openArray()
+        for feature in level.features.sorted() {
+            json.element()
+            json.string(feature)
+        }
+        json.closeArray()
+        for (name, allowances) in [("limits", level.limits), ("quotas", level.quotas)] {
+            json.key(name)
+            json.openObject()
+            for (key, allowance) in sorted(allowances) {
+                json.key(key)
+                switch allowance {
+                case .limited(let maximum): json.integer(maximum)
+                case .unlimited: json.string("unlimited")
+                }
+            }
+            json.closeObject()
+        }
+        json.closeObject()
     }
 
     /// A dictionary's entries in `JSONEncoder`'s order: by their keys' UTF-8 bytes.
