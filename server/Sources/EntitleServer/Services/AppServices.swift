@@ -36,6 +36,8 @@ public final class AppServices: Sendable {
     public let items: ItemService
     /// Apple's real-time retention message requests.
     public let retention: RetentionService
+    /// Every transaction in ledger order, for a data team (docs/exports.md).
+    public let exports: TransactionExport
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -68,6 +70,7 @@ public final class AppServices: Sendable {
         experiments = ExperimentService(context: context, events: store, projections: store, identity: store, analytics: analytics)
         items = ItemService(context: context, events: store, projections: store, identity: store)
         retention = RetentionService(context: context, projections: store, identity: store, verifiers: verifiers, offerKey: offerKey)
+        exports = TransactionExport(catalog: catalog, feed: store, identity: store)
     }
 
     /// The app these services are for.
