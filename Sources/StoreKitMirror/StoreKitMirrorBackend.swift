@@ -15,6 +15,9 @@ public protocol StoreKitMirrorBackend: Sendable {
     func unfinishedTransactions() async -> [StoreKitMirrorSigned]
     /// The latest transaction of every product the user is entitled to now, signed.
     func currentEntitlements() async -> [StoreKitMirrorSigned]
+    /// Every transaction of the user's purchase history for the app (expired and refunded ones too;
+    /// finished consumables left out), signed.
+    func allTransactions() async -> [StoreKitMirrorSigned]
     /// Transactions that arrive outside a purchase (renewals, refunds, approved Ask to Buy, other devices).
     func transactionUpdates() -> AsyncStream<StoreKitMirrorSigned>
     /// `AppStore.sync()`: brings the device's transactions up to date (may ask the user to sign in).

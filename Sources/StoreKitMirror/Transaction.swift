@@ -94,6 +94,12 @@ public struct Transaction: Identifiable, Hashable, Sendable {
         Transactions { await $0.unfinishedTransactions() }
     }
 
+    /// https://developer.apple.com/documentation/storekit/transaction/all
+    /// `static var all: Transaction.Transactions { get }`
+    public static var all: Transaction.Transactions {
+        Transactions { await $0.allTransactions() }
+    }
+
     /// https://developer.apple.com/documentation/storekit/transaction/currententitlements
     /// `static var currentEntitlements: Transaction.Transactions { get }`
     public static var currentEntitlements: Transaction.Transactions {

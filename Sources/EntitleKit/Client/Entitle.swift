@@ -301,12 +301,17 @@ public actor Entitle {
     /// finishes it in the store once stored. `claim`: the user bought or restored it on this device, so
     /// under the server's `transfer` policy it moves to them; a background update (`false`) never moves a
     /// purchase another subscriber owns, and is finished all the same (the server has it through Apple).
-    private func deliver(_ transaction: SignedTransaction, through store: any PurchaseStore, claim: Bool) async -> PurchaseOutcome {
+    /// `answering`: the customer info fetched after it (a sync of many sends it once, at the end); without,
+    /// a stored transaction answers `.success` with the cached info.
+    func deliver(_ transaction: SignedTransaction, through store: any PurchaseStore, claim: Bool, answering: Bool = true) async -> PurchaseOutcome {
         var delay = configuration.retryDelay
         for attempt in 0...max(0, configuration.submitRetries) {
             do {
                 _ = try await api.submit(appUserID, signedTransaction: transaction.jws, transfer: claim)
                 await store.finish(transaction)
+                if !answering, let cached = cache.load(appUserID: appUserID, now: configuration.now()) {
+                    return .success(CustomerInfo(response: cached, source: .cache, age: configuration.now().timeIntervalSince(cached.serverTime)))
+                }
                 do {
                     return .success(try await fetch())
                 } catch {

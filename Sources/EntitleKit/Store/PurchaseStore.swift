@@ -14,8 +14,18 @@ public protocol PurchaseStore: Sendable {
     func transactionUpdates() -> AsyncStream<SignedTransaction>
     /// The user's current entitlements as the store signs them (for restore).
     func currentEntitlements() async throws(StoreFailure) -> [SignedTransaction]
+    /// Every transaction of the user's purchase history for the app, expired and refunded ones too
+    /// (StoreKit's `Transaction.all`), for ``Entitle/syncPurchases(force:)``. By default the current
+    /// entitlements.
+    func allTransactions() async throws(StoreFailure) -> [SignedTransaction]
     /// Asks the store to bring the device's transactions up to date (StoreKit's `AppStore.sync()`).
     func sync() async throws(StoreFailure)
+}
+
+extension PurchaseStore {
+    public func allTransactions() async throws(StoreFailure) -> [SignedTransaction] {
+        try await currentEntitlements()
+    }
 }
 
 /// A product as the store shows it to this user.

@@ -164,6 +164,12 @@ public struct StoreKitStore: PurchaseStore {
         return signed
     }
 
+    public func allTransactions() async throws(StoreFailure) -> [SignedTransaction] {
+        var signed: [SignedTransaction] = []
+        for await verification in Transaction.all { signed.append(Self.signed(verification)) }
+        return signed
+    }
+
     public func sync() async throws(StoreFailure) {
         do {
             try await AppStore.sync()

@@ -146,6 +146,38 @@ struct StoreKitAdapterTests {
         }
     }
 
+    @Test("an app moving in: what StoreKit knows and the server never saw (an expired subscription too) reaches it with syncPurchases, once per install; another user's sync moves nothing")
+    func syncPurchases() async throws {
+        try await Self.run { device in
+            // Bought before the app used Entitle, straight through StoreKit: Individual, lapsed since.
+            let individual = try #require(try await Product.products(for: [Self.individual]).first)
+            _ = try await individual.purchase()
+            device.server.clock.advance(days: 40)
+            let entitle = try device.entitle()
+            #expect(try await entitle.customerInfo(fetchPolicy: .fetchCurrent).subscriptions.isEmpty, "the server has never seen it")
+
+            let synced = try await entitle.syncPurchases()
+            let lapsed = try #require(synced.subscriptions.first)
+            #expect(lapsed.productID == Self.individual && lapsed.expiresAt.map { $0 < device.server.clock.now } == true)
+            #expect(!synced.isActive("individual", at: device.server.clock.now))
+            // Once per install: the next launch's call sends nothing, so it answers even offline (from the cache);
+            // `force` sends again, and offline that fails.
+            let offline = try device.entitle(online: false)
+            #expect(try await offline.syncPurchases().subscriptions.count == 1)
+            await #expect(throws: EntitleError.self) { try await offline.syncPurchases(force: true) }
+
+            // Family bought through StoreKit meanwhile (no listener): a forced sync brings it.
+            let family = try #require(try await Product.products(for: [Self.family]).first)
+            _ = try await family.purchase()
+            #expect(try await entitle.syncPurchases(force: true).isActive("family", at: device.server.clock.now))
+
+            // Another user on the same store account (a shared iPad): a background sync moves nothing.
+            let other = try await device.entitle(user: "parent-2").syncPurchases()
+            #expect(!other.isActive("family", at: device.server.clock.now))
+            #expect(try await entitle.customerInfo(fetchPolicy: .fetchCurrent).isActive("family", at: device.server.clock.now))
+        }
+    }
+
     @Test("a refund arrives on Transaction.updates: the revoked transaction goes to the server and access ends")
     func refund() async throws {
         try await Self.run { device in

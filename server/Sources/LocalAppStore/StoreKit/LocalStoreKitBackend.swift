@@ -178,6 +178,17 @@ public final class LocalStoreKitBackend: StoreKitMirrorBackend {
         }
     }
 
+    /// The latest transaction of every purchase the account made, entitled now or not (the store keeps
+    /// each purchase's current state, not every renewal: the latest version is what a server needs).
+    public func allTransactions() async -> [StoreKitMirrorSigned] {
+        let at = now()
+        return state.withLockedValue { state in
+            state.originals.compactMap { original -> StoreKitMirrorSigned? in
+                (try? state.simulator.currentTransaction(original, at: at)).map { StoreKitMirrorSigned(jws: $0) }
+            }
+        }
+    }
+
     public func transactionUpdates() -> AsyncStream<StoreKitMirrorSigned> {
         let (stream, continuation) = AsyncStream<StoreKitMirrorSigned>.makeStream()
         let id = UUID()
