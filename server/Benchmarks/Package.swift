@@ -69,6 +69,15 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ExportLoad",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleStorage", package: "entitle-server"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
             name: "GrowthCurves",
             dependencies: [
                 "LedgerPopulation",

@@ -39,23 +39,10 @@ enum GrowthCurves {
     static let senders = 16
 
     static func main() async throws {
-        var sizes = [10_000, 100_000, 1_000_000]
-        var ledger: String?
-        var measureOnly = false
-        var reconciling = true
-        var arguments = CommandLine.arguments.dropFirst()
-        while let flag = arguments.popFirst() {
-            if flag == "--measure-only" || flag == "--no-reconciliation" {
-                if flag == "--measure-only" { measureOnly = true } else { reconciling = false }
-                continue
-            }
-            guard let value = arguments.popFirst() else { fatalError("\(flag) needs a value") }
-            switch flag {
-            case "--sizes": sizes = value.split(separator: ",").compactMap { Int($0.replacingOccurrences(of: "_", with: "")) }.sorted()
-            case "--ledger": ledger = value
-            default: fatalError("unknown option \(flag)")
-            }
-        }
+        let arguments = PopulationArguments(defaultSizes: [10_000, 100_000, 1_000_000], flags: ["--measure-only", "--no-reconciliation"])
+        let (sizes, ledger) = (arguments.sizes, arguments.ledger)
+        let measureOnly = arguments.flags.contains("--measure-only")
+        let reconciling = !arguments.flags.contains("--no-reconciliation")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-growth-\(UUID().uuidString)")
