@@ -235,7 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let rates = configuration.exchangeRates { logger.info("reports in \(rates.currency) at the rates of \(rates.date)") }
         configuration.staticWebhooks = try webhookOptions.webhooks(environment: environment, apps: apps.map(\.bundleID))
         if !configuration.staticWebhooks.isEmpty {
-            logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")
+            logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.forwardsNotifications ? "(forwarding) " : "") + ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")
         }
         let application = try await buildApplication(configuration: configuration)
         try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])

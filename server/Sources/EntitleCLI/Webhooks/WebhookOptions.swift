@@ -11,9 +11,37 @@ struct WebhookOptions: ParsableArguments {
     var urls: [String] = []
     @Option(name: .customLong("webhook-secret"), help: "The signing secret of the --webhook-url at the same position (16 to 200 printable characters).")
     var secrets: [String] = []
+    @Option(name: .customLong("forward-url"), help: "Where every App Store notification is forwarded as Apple sent it (the provider you are leaving), [BUNDLE_ID=]URL; repeatable.")
+    var forwardURLs: [String] = []
 
-    /// The configured endpoints, checked.
+    /// The configured endpoints, checked: webhooks, then forwarding endpoints.
     func webhooks(environment: [String: String], apps: [String]) throws -> [StaticWebhook] {
+        try signedWebhooks(environment: environment, apps: apps) + forwards(environment: environment, apps: apps)
+    }
+
+    /// `--forward-url [BUNDLE_ID=]URL` (or `ENTITLE_FORWARD_URLS`, comma separated), checked.
+    func forwards(environment: [String: String], apps: [String]) throws -> [StaticWebhook] {
+        let values = forwardURLs.isEmpty
+            ? environment["ENTITLE_FORWARD_URLS"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [] : forwardURLs
+        return try values.map { value in
+            let (app, url) = Self.split(value)
+            if let app, !apps.contains(app) { throw ValidationError("--forward-url names \(app), which is not an app this server serves") }
+            do {
+                try WebhookService.validateWebhookURL(url)
+            } catch {
+                throw ValidationError("--forward-url \(url): \((error as? ServiceError)?.message ?? "\(error)")")
+            }
+            return StaticWebhook.forward(app: app.map { BundleID($0) }, url: url)
+        }
+    }
+
+    /// `BUNDLE_ID=URL` split at its `=` (a URL's own `=` comes after its `:`), or the URL alone.
+    static func split(_ value: String) -> (app: String?, url: String) {
+        guard let equals = value.firstIndex(of: "="), !value[..<equals].contains(":") else { return (nil, value) }
+        return (String(value[..<equals]), String(value[value.index(after: equals)...]))
+    }
+
+    private func signedWebhooks(environment: [String: String], apps: [String]) throws -> [StaticWebhook] {
         var (urls, secrets) = (urls, secrets)
         if urls.isEmpty, secrets.isEmpty {
             urls = environment["ENTITLE_WEBHOOK_URLS"]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
@@ -23,10 +51,7 @@ struct WebhookOptions: ParsableArguments {
             throw ValidationError("each --webhook-url needs a --webhook-secret (\(urls.count) URLs, \(secrets.count) secrets)")
         }
         return try zip(urls, secrets).map { value, secret in
-            var (app, url): (String?, String) = (nil, value)
-            if let equals = value.firstIndex(of: "="), !value[..<equals].contains(":") {
-                (app, url) = (String(value[..<equals]), String(value[value.index(after: equals)...]))
-            }
+            let (app, url) = Self.split(value)
             if let app, !apps.contains(app) { throw ValidationError("--webhook-url names \(app), which is not an app this server serves") }
             do {
                 try WebhookService.validateWebhookURL(url)

@@ -62,7 +62,8 @@ public final class AppServices: Sendable {
             context: context, events: store, projections: store, identity: store, leases: store, adminJobs: store.adminJobStore(),
             serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
         webhooks = WebhookService(
-            context: context, events: store, projections: store, identity: store, cursors: store, leases: store, webhookStore: store.webhookStore())
+            context: context, events: store, projections: store, identity: store, cursors: store, feed: store, leases: store,
+            webhookStore: store.webhookStore())
         analytics = AnalyticsService(
             context: context, events: store, health: store, analytics: store.analyticsStore(), exchangeRates: exchangeRates,
             defaultScope: verifiers.contains { $0.configuration.environment == .production } ? .production : .all)

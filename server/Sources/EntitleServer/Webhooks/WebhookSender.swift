@@ -135,8 +135,11 @@ public struct WebhookSender: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Entitle-Webhooks/1")
-        request.headers.add(name: WebhookPayload.signatureHeader, value: WebhookPayload.signature(
-            body: delivery.payload, timestamp: Int64(saturating: (signingClock?() ?? at).timeIntervalSince1970, rounding: .down), secrets: endpoint.secrets))
+        // A forwarding endpoint has no secret: Apple's notification carries Apple's signature.
+        if !endpoint.secrets.isEmpty {
+            request.headers.add(name: WebhookPayload.signatureHeader, value: WebhookPayload.signature(
+                body: delivery.payload, timestamp: Int64(saturating: (signingClock?() ?? at).timeIntervalSince1970, rounding: .down), secrets: endpoint.secrets))
+        }
         request.headers.add(name: "Entitle-Event-Id", value: delivery.eventID)
         request.headers.add(name: "Entitle-Event-Type", value: delivery.eventType)
         request.headers.add(name: "Entitle-Delivery-Attempt", value: String(number))

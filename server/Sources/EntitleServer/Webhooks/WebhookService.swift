@@ -12,8 +12,10 @@ public struct WebhookService: SubscriberReading, EventAppending {
     let events: any EventLog
     let projections: any ProjectionStore
     let identity: any IdentityStore
-    /// Its ledger consumer's durable cursor.
+    /// Its ledger consumers' durable cursors (webhooks, forwarding).
     let cursors: any ConsumerCursors
+    /// Whole events (with Apple's signed payload), for forwarding.
+    let feed: any LedgerFeed
     /// The leases of its background jobs.
     let leases: any JobLeases
     /// The app's endpoints, deliveries and schedule.
@@ -25,8 +27,9 @@ public struct WebhookService: SubscriberReading, EventAppending {
 
     init(
         context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore,
-        cursors: any ConsumerCursors, leases: any JobLeases, webhookStore: any WebhookStore
+        cursors: any ConsumerCursors, feed: any LedgerFeed, leases: any JobLeases, webhookStore: any WebhookStore
     ) {
+        self.feed = feed
         self.context = context
         self.events = events
         self.projections = projections

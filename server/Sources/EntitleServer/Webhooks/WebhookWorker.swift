@@ -57,6 +57,7 @@ public struct WebhookWorker: Service {
     func publish(_ service: WebhookService) async {
         do throws(ServiceError) {
             _ = try await service.publishWebhooks(holder: service.instanceID)
+            _ = try await service.publishForwards(holder: service.instanceID)
         } catch {
             service.logger.passDidNotFinish(
                 "webhooks will be published later", cutShort: "webhook publishing cut short by shutdown",

@@ -11,4 +11,11 @@ extension MemoryLedgerStore {
             ledger.rows(after: position).prefix { $0.sequence <= head }.prefix(max(1, limit)).map { ($0.sequence, Self.bare($0.event)) }
         }
     }
+
+    public func wholeEvents(sequences: [Int64]) async throws(StorageError) -> [Int64: LedgerEvent] {
+        let wanted = Set(sequences)
+        return database.ledger(app) { ledger, _ in
+            Dictionary(uniqueKeysWithValues: ledger.rows(after: 0).filter { wanted.contains($0.sequence) }.map { ($0.sequence, $0.event) })
+        }
+    }
 }

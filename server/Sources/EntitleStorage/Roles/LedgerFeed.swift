@@ -13,4 +13,8 @@ public protocol LedgerFeed: Sendable {
 
     /// The app's events after `position` and through `head`, at most `limit`, in position order.
     func feedEvents(after position: Int64, through head: Int64, limit: Int) async throws(StorageError) -> [(sequence: Int64, event: LedgerEvent)]
+
+    /// The app's events at `sequences` (those that are the app's), whole: with the signed payload as
+    /// received (what notification forwarding sends on).
+    func wholeEvents(sequences: [Int64]) async throws(StorageError) -> [Int64: LedgerEvent]
 }

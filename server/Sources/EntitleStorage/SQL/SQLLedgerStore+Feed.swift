@@ -24,4 +24,19 @@ extension SQLLedgerStore {
             return try zip(rows, events).map { row, event throws(StorageError) in (try row.integer("sequence"), event) }
         }
     }
+
+    func wholeEvents(sequences: [Int64]) async throws(StorageError) -> [Int64: LedgerEvent] {
+        guard !sequences.isEmpty else { return [:] }
+        let app = app
+        let list = SQLValue.inList(Set(sequences).sorted().map { SQLValue.integer($0) })
+        let rows = try await engine.read { session throws(StorageError) in
+            try await session.execute(
+                "SELECT sequence, event, signed_payload FROM ledger_events WHERE app_id = ? AND sequence IN \(list.placeholders) ORDER BY sequence",
+                [.id(app)] + list.values)
+        }
+        let events = try await engine.chains.expand(try StoredJSON.decodeEvents(rows), engine)
+        var whole: [Int64: LedgerEvent] = [:]
+        for (row, event) in zip(rows, events) { whole[try row.integer("sequence")] = event }
+        return whole
+    }
 }

@@ -6,7 +6,8 @@ public struct WebhookEndpoint: Hashable, Sendable {
     public var id: String
     public var app: BundleID
     public var url: String
-    /// The event types it receives (their stable names); empty: every type.
+    /// The event types it receives (their stable names); empty: every type Entitle derives. Apple's
+    /// notifications forwarded as they came (``forwardedNotification``) go only to an endpoint that names them.
     public var eventTypes: [String]
     /// The signing secrets, newest first: one, or two while a rotation lets receivers catch up. Kept
     /// as given (signing needs them), returned by the admin API only when made.
@@ -36,5 +37,10 @@ public struct WebhookEndpoint: Hashable, Sendable {
     }
 
     /// Whether the endpoint wants events of `type`.
-    public func receives(_ type: String) -> Bool { eventTypes.isEmpty || eventTypes.contains(type) }
+    public func receives(_ type: String) -> Bool {
+        eventTypes.contains(type) || (eventTypes.isEmpty && type != Self.forwardedNotification)
+    }
+
+    /// The type of a delivery that forwards one of Apple's notifications as Apple sent it (docs/webhooks.md).
+    public static let forwardedNotification = "app_store_notification"
 }
