@@ -20,7 +20,7 @@ import ServiceLifecycle
 /// asks the ledger and nothing else, is the least any request reading the ledger costs: the bound a
 /// read's own work sits on.
 ///
-///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,delivery,apps]
+///     swift run --package-path Benchmarks -c release ServerLoad [sqlite|postgres://…] [off,derive,on,forward,delivery,apps]
 ///
 /// On PostgreSQL the server handles requests on their connections' event loops, with reads on each
 /// loop's connections, as `entitle serve` does; `ENTITLE_LOAD_REQUESTS_ON_EVENT_LOOPS=0` handles them
@@ -54,7 +54,7 @@ enum ServerLoad {
     static func main() async throws {
         let target = CommandLine.arguments.dropFirst().first ?? "sqlite"
         // SQLite only: which parts to run (all by default), e.g. `off,derive`.
-        let parts = Set((CommandLine.arguments.dropFirst(2).first ?? "off,derive,on,delivery,apps").split(separator: ",").map(String.init))
+        let parts = Set((CommandLine.arguments.dropFirst(2).first ?? "off,derive,on,forward,delivery,apps").split(separator: ",").map(String.init))
         let logger = {
             var logger = Logger(label: "entitle.load")
             logger.logLevel = .error
@@ -91,6 +91,8 @@ enum ServerLoad {
             let configurations: [(key: String, name: String, webhooks: URL?, types: [String], secondApp: Bool)] = [
                 ("off", "webhooks off", nil, [], false), ("derive", "webhooks on, nothing to send", url, ["test"], false),
                 ("on", "webhooks on", url, [], false), ("apps", "webhooks off, two apps served", nil, [], true),
+                // Every notification forwarded (--forward-url) to a target that refuses every connection.
+                ("forward", "forwarding to a dead target", URL(string: "http://127.0.0.1:9/notifications")!, [WebhookEndpoint.forwardedNotification], false),
             ]
             for (key, name, webhooks, types, secondApp) in configurations where parts.contains(key) {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-load-\(UUID().uuidString)")
@@ -103,6 +105,9 @@ enum ServerLoad {
             }
             if let off = rates["off"], let derive = rates["derive"], let on = rates["on"] {
                 print(String(format: "ingestion with webhooks on, nothing to send / off: %.2f; on / off: %.2f\n", derive / off, on / off))
+            }
+            if let off = rates["off"], let forward = rates["forward"] {
+                print(String(format: "ingestion while forwarding to a dead target / off: %.2f\n", forward / off))
             }
             if let off = rates["off"], let apps = rates["apps"] {
                 print(String(format: "ingestion with two apps served / one: %.2f\n", apps / off))
@@ -147,7 +152,8 @@ enum ServerLoad {
         configuration.webhookInterval = webhooks == nil ? nil : .seconds(1)
         if let webhooks {
             try await store.forApp("com.screentimerewards").webhookStore().addEndpoint(WebhookEndpoint(
-                id: "we_load", app: "com.screentimerewards", url: webhooks.absoluteString, eventTypes: types, secrets: ["whsec_load_test_secret_01"],
+                id: "we_load", app: "com.screentimerewards", url: webhooks.absoluteString, eventTypes: types,
+                secrets: types == [WebhookEndpoint.forwardedNotification] ? [] : ["whsec_load_test_secret_01"],
                 createdAt: now))
         }
         let app = try await buildApplication(configuration: configuration)
