@@ -9,8 +9,8 @@ public enum AnomalyDetector {
     public static func anomalies(in facts: SubscriberFacts, catalog: Catalog, at now: Date) -> [Anomaly] {
         let rules = catalog.anomalyRules
         var found: [Anomaly] = []
-        for (original, chain) in facts.purchases.sorted(by: { $0.key < $1.key }) {
-            let claims = (chain.claims ?? [:]).values.filter { $0 <= now }.sorted()
+        for original in facts.purchases.keys.sorted() {
+            let claims = (facts.purchaseClaims[original.rawValue] ?? [:]).values.filter { $0 <= now }.sorted()
             if let since = completion(of: rules.sharedPurchase, in: claims) {
                 found.append(Anomaly(
                     kind: .sharedPurchase, since: since, count: claims.count, threshold: rules.sharedPurchase.count, originalTransactionID: original))

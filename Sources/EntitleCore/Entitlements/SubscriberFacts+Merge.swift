@@ -19,6 +19,9 @@ extension SubscriberFacts {
         }
         if let start = other.appTrialStartedAt { recordFirstLaunch(at: start) }
         for (id, extension_) in other.appTrialExtensions where appTrialExtensions[id] == nil { appTrialExtensions[id] = extension_ }
+        for (original, claims) in other.purchaseClaims {
+            for (claimant, at) in claims { recordClaim(on: OriginalTransactionID(original), by: claimant, at: at) }
+        }
         for record in other.usage
         where record.idempotencyKey == nil || !usage.contains(where: { $0.idempotencyKey == record.idempotencyKey && $0.feature == record.feature }) {
             usage.append(record)

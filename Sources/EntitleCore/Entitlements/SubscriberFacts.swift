@@ -15,6 +15,11 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     public var appTrialStartedAt: Date?
     /// Days support added to the app-managed trial, by extension ID.
     public var appTrialExtensions: [String: AppTrialExtension] = [:]
+    /// Other subscribers who submitted a purchase as theirs, by original transaction ID, then app user ID,
+    /// each with when they first did: their claims on this subscriber and those that came with purchases
+    /// moved here. Never dropped (a union, so the same events in any order give the same facts);
+    /// ``AnomalyDetector`` reads those of the purchases the subscriber holds.
+    public var purchaseClaims: [String: [String: Date]] = [:]
     /// The days those extensions add together, at most ``AppTrialExtension/longest``.
     public var appTrialExtraDays: Int {
         min(AppTrialExtension.longest, appTrialExtensions.values.reduce(0) { $0 + min(max($1.days, 0), AppTrialExtension.longest) })
@@ -140,6 +145,18 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
         appTrialStartedAt = min(appTrialStartedAt ?? instant, instant)
     }
 
+    /// Records that `claimant` submitted the purchase `original` as theirs at `at` (the earliest claim of each stands).
+    public mutating func recordClaim(on original: OriginalTransactionID, by claimant: String, at: Date) {
+        purchaseClaims[original.rawValue, default: [:]][claimant] = min(purchaseClaims[original.rawValue]?[claimant] ?? at, at)
+    }
+
+    /// The chain `original` as a transfer carries it to another subscriber: its facts with the claims on it.
+    public func carried(_ original: OriginalTransactionID) -> SubscriptionFacts? {
+        guard var chain = purchases[original] else { return nil }
+        for (claimant, at) in purchaseClaims[original.rawValue] ?? [:] { chain.recordClaim(by: AppUserID(claimant), at: at) }
+        return chain
+    }
+
     /// Records an Ask to Buy request for `productID`.
     public mutating func recordPurchaseRequest(productID: ProductID, at instant: Date) {
         pendingPurchases[productID, default: PendingPurchase(productID: productID, requestedAt: instant)].recordRequest(at: instant)
@@ -160,6 +177,7 @@ extension SubscriberFacts {
         purchases = try container.decode([OriginalTransactionID: SubscriptionFacts].self, forKey: .purchases)
         appTrialStartedAt = try container.decodeIfPresent(Date.self, forKey: .appTrialStartedAt)
         appTrialExtensions = try container.decodeIfPresent([String: AppTrialExtension].self, forKey: .appTrialExtensions) ?? [:]
+        purchaseClaims = try container.decodeIfPresent([String: [String: Date]].self, forKey: .purchaseClaims) ?? [:]
         grants = try container.decode([EntitlementGrant].self, forKey: .grants)
         overrides = try container.decode([AccessOverride].self, forKey: .overrides)
         usage = try container.decode([UsageRecord].self, forKey: .usage)

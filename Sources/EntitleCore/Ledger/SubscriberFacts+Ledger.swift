@@ -64,7 +64,10 @@ extension SubscriberFacts: LedgerFolding {
         case .purchaseTransferred:
             switch event.transferEffect(for: appUserID) {
             case .removed(let original)?: purchases.removeValue(forKey: original)
-            case .received(let original, let facts)?: purchases[original, default: SubscriptionFacts(originalTransactionID: original)].merge(facts)
+            case .received(let original, let facts)?:
+                purchases[original, default: SubscriptionFacts(originalTransactionID: original)].merge(facts)
+                // Every claim on the purchase, this subscriber's own among them: they took it from another.
+                for (claimant, at) in facts.claims ?? [:] { recordClaim(on: original, by: claimant, at: at) }
             case nil: break
             }
         case .householdJoined(let household, let at):
@@ -92,9 +95,7 @@ extension SubscriberFacts: LedgerFolding {
         case .appTransactionLinked:
             break
         case .purchaseClaimed(let original, let claimant, let at):
-            // Only while the subscriber holds the purchase: a claim folded after the purchase moved on
-            // travelled with it (the transfer carries the chain's facts).
-            if claimant != appUserID { purchases[original]?.recordClaim(by: claimant, at: at) }
+            if claimant != appUserID { recordClaim(on: original, by: claimant.rawValue, at: at) }
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

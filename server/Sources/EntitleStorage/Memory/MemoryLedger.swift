@@ -170,7 +170,7 @@ struct MemoryLedger: Sendable {
         var newFacts = projections[newOwner]?.facts ?? SubscriberFacts(appUserID: newOwner)
         let transfer = PurchaseTransfer(originalTransactionID: original, from: previous, to: newOwner, at: at, id: UUID(), outgoingID: UUID())
         let outgoing = transfer.outgoing
-        let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
+        let incoming = transfer.incoming(carrying: previousFacts.carried(original))
         for event in [outgoing, incoming] { _ = insert(event, appUserID: event.appUserID, sequence: &sequence) }
         links[original] = newOwner
         previousFacts.apply(outgoing)

@@ -91,7 +91,7 @@ extension SQLLedgerStore {
             var newFacts = try await self.rows.projection(app, newOwner, session) ?? SubscriberFacts(appUserID: newOwner)
             let transfer = PurchaseTransfer(originalTransactionID: original, from: previous, to: newOwner, at: at, id: UUID(), outgoingID: UUID())
             let outgoing = transfer.outgoing
-            let incoming = transfer.incoming(carrying: previousFacts.purchases[original])
+            let incoming = transfer.incoming(carrying: previousFacts.carried(original))
             for event in [outgoing, incoming] {
                 _ = try await self.rows.insert(event, appUserID: event.appUserID, encoded: StoredEventRow(json: try StoredJSON.encode(event)), session)
             }

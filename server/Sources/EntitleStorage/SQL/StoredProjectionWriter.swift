@@ -5,13 +5,14 @@ import Foundation
 
 /// Writes a subscriber's projection (``SubscriberFacts``) as the ledger's `JSONEncoder` writes it, byte
 /// for byte, without `Codable`'s machinery: every append rewrites it while holding SQLite's one writer,
-/// where `JSONEncoder` was the largest cost after the statements. Facts with grants, overrides, Ask to
+/// where `JSONEncoder` was the largest cost after the statements. Facts with grants, overrides, purchase claims, Ask to
 /// Buy requests, app trial extensions or experiment enrolments, or a payload written only through `Codable`, are left to `JSONEncoder` (`nil`); the tests
 /// hold every text written here to equal the encoder's.
 enum StoredProjectionWriter {
     /// `facts` as stored, or `nil` when `JSONEncoder` must write them.
     static func json(_ facts: SubscriberFacts) -> String? {
-        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty, facts.appTrialExtensions.isEmpty else { return nil }
+        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty, facts.appTrialExtensions.isEmpty, facts.purchaseClaims.isEmpty
+        else { return nil }
         var json = JSONText(capacity: 4_096)
         json.openObject()
         json.key("appTrialExtensions")
@@ -77,6 +78,8 @@ enum StoredProjectionWriter {
         json.key("overrides")
         json.emptyArray()
         json.key("pendingPurchases")
+        json.emptyObject()
+        json.key("purchaseClaims")
         json.emptyObject()
         json.key("purchases")
         json.openObject()

@@ -54,11 +54,11 @@ struct AnomalyDetectorTests {
             let facts = LedgerFold.fold(ledgers[holder] ?? [], into: SubscriberFacts(appUserID: holder))
             let transfer = PurchaseTransfer(originalTransactionID: "S", from: holder, to: next, at: Self.day(at + 0.5), id: UUID(), outgoingID: UUID())
             ledgers[holder, default: []].append(transfer.outgoing)
-            ledgers[next, default: []].append(transfer.incoming(carrying: facts.purchases["S"]))
+            ledgers[next, default: []].append(transfer.incoming(carrying: facts.carried("S")))
             holder = next
         }
         let dave = LedgerFold.fold(ledgers["dave"] ?? [], into: SubscriberFacts(appUserID: "dave"))
-        #expect(dave.purchases["S"]?.claims?.keys.sorted() == ["bob", "carol", "dave"])
+        #expect(dave.purchaseClaims["S"]?.keys.sorted() == ["bob", "carol", "dave"])
         #expect(Self.anomalies(dave, at: 10).map(\.kind) == [.sharedPurchase])
         // Those who passed it on hold it no more: nothing to flag on them.
         for user in ["alice", "bob", "carol"] as [AppUserID] {
