@@ -44,6 +44,20 @@ struct AnomalyDetectorTests {
         #expect(Self.anomalies(LedgerFold.fold(Self.owner() + own, into: SubscriberFacts(appUserID: "alice")), at: 10).isEmpty)
     }
 
+    @Test("claims fold to the same facts in any order, a claim signed before its purchase's transaction among them", arguments: [1, 2, 3, 4] as [UInt64])
+    func claimsCommute(seed: UInt64) {
+        // The purchase's transaction signed on day 5, claims on days 2 to 4: Apple's order folds the claims first.
+        let later = [LedgerEvents.appTransaction(1, appUserID: "alice", STR.apple.subscription(
+            STR.individual, original: "S", purchase: Self.day(1), expires: Self.day(31), signed: Self.day(5)))]
+        let events = later + [Self.claim(2, on: "alice", by: "bob", day: 2), Self.claim(3, on: "alice", by: "carol", day: 3), Self.claim(4, on: "alice", by: "dave", day: 4)]
+        var generator = SeededGenerator(seed: seed)
+        var applied = SubscriberFacts(appUserID: "alice")
+        for event in events.shuffled(using: &generator) { applied.apply(event) }
+        let folded = LedgerFold.fold(events, into: SubscriberFacts(appUserID: "alice"))
+        #expect(applied == folded)
+        #expect(Self.anomalies(folded, at: 10).map(\.kind) == [.sharedPurchase])
+    }
+
     @Test("restored from account to account, the purchase carries its claims: the third holder is flagged")
     func claimsTravel() {
         var ledgers: [AppUserID: [LedgerEvent]] = ["alice": Self.owner()]
