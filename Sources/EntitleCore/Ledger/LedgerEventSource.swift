@@ -29,4 +29,6 @@ public enum LedgerEventSource: String, Hashable, Sendable, Codable, CaseIterable
     case experiment
     /// The app registered, renamed or removed something counted against a limit (a paired device).
     case items
+    /// A customer's history fetched from Apple by `entitle import` (an app moving in): no webhooks for it.
+    case `import`
 }

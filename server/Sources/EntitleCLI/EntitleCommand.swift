@@ -6,7 +6,7 @@ public struct EntitleCommand: AsyncParsableCommand {
         commandName: "entitle",
         abstract: "A self-hosted subscription platform for App Store apps.",
         subcommands: [ServeCommand.self, DemoCommand.self, CheckCommand.self, VerifyCommand.self, RebuildCommand.self, AnalyticsCommand.self, ExperimentsCommand.self, KeysCommand.self, WebhooksCommand.self,
-            ReconcileCommand.self, LogInTokenCommand.self, ExportCommand.self,
+            ReconcileCommand.self, LogInTokenCommand.self, ExportCommand.self, ImportCommand.self,
         ])
 
     public init() {}

@@ -28,6 +28,8 @@ struct AppStoreServerAPIRoutesTests {
         let harness: ServerHarness
         let api: LocalServerAPI
         let teamKey: InAppPurchaseKey
+        /// The server's port on loopback, for a command run against it.
+        var port: Int? = nil
         let secret = ServerHarness.secretKey
 
         func headers() -> String { secret }
@@ -66,7 +68,7 @@ struct AppStoreServerAPIRoutesTests {
                     authority: authority, catalog: catalog)
                 try await app.test(.live) { client in
                     var simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
-                    try await body(Setup(harness: harness, api: api, teamKey: teamKey), client, &simulator)
+                    try await body(Setup(harness: harness, api: api, teamKey: teamKey, port: client.port), client, &simulator)
                 }
             }
         }

@@ -98,11 +98,19 @@ public struct AppStoreServerAPIClient: Sendable {
     public func transactionHistory(
         _ transactionID: String, revision: String? = nil
     ) async throws(AppStoreServerAPIError) -> (transactions: [JWSTransactionDecodedPayload], revision: String?, hasMore: Bool) {
+        let page = try await signedTransactionHistory(transactionID, revision: revision)
+        return (page.transactions.map(\.transaction), page.revision, page.hasMore)
+    }
+
+    /// One page of Get Transaction History (v2), each transaction as Apple signed it and verified.
+    public func signedTransactionHistory(
+        _ transactionID: String, revision: String? = nil
+    ) async throws(AppStoreServerAPIError) -> (transactions: [(signed: String, transaction: JWSTransactionDecodedPayload)], revision: String?, hasMore: Bool) {
         var path = "/inApps/v2/history/\(Self.segment(transactionID))?sort=ASCENDING"
         if let revision { path += "&revision=\(Self.segment(revision))" }
         let response: HistoryResponse = try await call(.transactionHistory, "GET", path)
-        var transactions: [JWSTransactionDecodedPayload] = []
-        for signed in response.signedTransactions ?? [] { transactions.append(try await verifyTransaction(signed)) }
+        var transactions: [(signed: String, transaction: JWSTransactionDecodedPayload)] = []
+        for signed in response.signedTransactions ?? [] { transactions.append((signed, try await verifyTransaction(signed))) }
         return (transactions, response.revision, response.hasMore ?? false)
     }
 

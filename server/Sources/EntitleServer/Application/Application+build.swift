@@ -159,6 +159,7 @@ func buildRouter(
     let secret = AuthenticationMiddleware(keys: keys, stored: stored, apps: apps, allowSubscriberKey: false)
     AdminController(keys: keys, stored: stored).addRoutes(to: router, select: select, secret: secret)
     CustomersController().addRoutes(to: router.group("/v1/subscribers").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
+    ImportsController().addRoutes(to: router.group("/v1/imports").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     ExportsController().addRoutes(to: router.group("/v1/exports").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     AnalyticsController().addRoutes(to: router.group("/v1/analytics").add(middleware: OffEventLoopMiddleware()).add(middleware: select).add(middleware: secret))
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).add(middleware: secret))

@@ -150,6 +150,14 @@ struct WebhookStep {
                 ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
         }
         let at = Self.instant(max(event.receivedAt, previous.at))
+        // History imported from Apple (an app moving in) is the baseline, not news: no webhooks for it or
+        // for what time did before it; the subscriber's next change is told against it.
+        if event.source == .import {
+            snapshots[appUserID] = WebhookSnapshot(facts: after, at: at)
+            let context = try await self.context(after, at: at)
+            try plan(appUserID, facts: after, access: context.resolve(after, at: at), context: context, at: at)
+            return
+        }
         let context = try await self.context(previous.facts, at: at)
         var reportedAt = previous.at
         for _ in 0..<Self.maximumTimeChanges {

@@ -1,0 +1,131 @@
+import AppStoreModels
+import Crypto
+import EntitleCore
+import EntitleServer
+import EntitleStorage
+import EntitleTestSupport
+import EntitleWire
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LocalAppStore
+import Testing
+
+extension AppStoreServerAPIRoutesTests {
+    /// Customers who bought before the app used Entitle: Apple knows their purchases (the local App Store
+    /// Server API's history), Entitle has never heard of them.
+    static func strangers(_ count: Int, _ setup: Setup, _ store: inout StoreSimulator) throws -> [(appUserID: String, purchase: StorePurchase)] {
+        try (0..<count).map { index in
+            let purchase = try store.purchase(monthly, at: setup.harness.clock.now.addingTimeInterval(Double(index)))
+            lose(purchase.notifications, setup)
+            return ("reader-\(index)", purchase)
+        }
+    }
+
+    @Test("import: each customer's history asked of Apple, verified and recorded under their app user ID, without webhooks; again, nothing twice")
+    func importCustomers() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let service = harness.service()
+            try await service.webhooks.webhookStore.addEndpoint(
+                WebhookDeliveryTests.endpoint(URL(string: "http://127.0.0.1:9/hooks")!, app: Self.bundleID, at: harness.clock.now))
+            let customers = try Self.strangers(12, setup, &store)
+            // A renewal Apple signed since, that never reached Entitle either.
+            Self.lose(try store.renew(customers[0].purchase.originalTransactionID), setup)
+            // reader-11 restores onto the app already: their purchase is theirs here.
+            try await harness.post(client, "/v1/subscribers/reader-11/transactions", key: setup.secret,
+                                   body: ServerHarness.json(SubmitTransactionRequest(signedTransaction: customers[11].purchase.signedTransaction)))
+            var request = customers.map { ImportCustomer(appUserID: $0.appUserID, transactionID: $0.purchase.originalTransactionID) }
+            request.append(ImportCustomer(appUserID: "someone-else", transactionID: customers[11].purchase.originalTransactionID))
+            request.append(ImportCustomer(appUserID: "ghost", transactionID: "999999"))
+            request.append(ImportCustomer(appUserID: "", transactionID: "1"))
+            // In requests of a few customers, as `entitle import` sends them (each asks Apple several times).
+            func importing(_ customers: [ImportCustomer]) async throws -> [ImportResult] {
+                var results: [ImportResult] = []
+                for start in stride(from: 0, to: customers.count, by: 3) {
+                    let batch = ImportCustomersRequest(customers: Array(customers[start..<min(start + 3, customers.count)]))
+                    results += try ServerHarness.decode(
+                        ImportCustomersResponse.self, try await harness.post(client, "/v1/imports/customers", key: setup.secret, body: ServerHarness.json(batch))).results
+                }
+                return results
+            }
+            let first = ImportCustomersResponse(results: try await importing(request))
+            #expect(first.results.map(\.outcome) == Array(repeating: "imported", count: 12) + ["owned_by_another", "not_found", "invalid"])
+            #expect(first.results[0].transactions == 2 && first.results[1].transactions == 1)
+            for (appUserID, _) in customers {
+                #expect(try await harness.subscriber(client, appUserID).entitlements.contains { $0.isActive }, "\(appUserID)")
+            }
+            let timeline = try ServerHarness.decode(
+                [TimelineEvent].self, try await harness.get(client, "/v1/subscribers/reader-0/events", key: setup.secret))
+            #expect(timeline.filter { $0.source == "import" }.count == 3, "two transactions and the renewal info")
+            let events = try await harness.store.eventCount()
+
+            // Run again: the same answers, nothing recorded twice.
+            let again = ImportCustomersResponse(results: try await importing(request))
+            #expect(again.results.map(\.outcome) == first.results.map(\.outcome))
+            #expect(try await harness.store.eventCount() == events)
+
+            // Imported history is the baseline: no webhook for it; the next change is told.
+            harness.clock.set(harness.clock.now.addingTimeInterval(60))
+            _ = try await service.webhooks.publishWebhooks(holder: "test")
+            #expect(try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "reader-3", status: nil, limit: 10).isEmpty)
+            try await harness.deliver(client, try store.setAutoRenew(customers[3].purchase.originalTransactionID, false, at: harness.clock.now))
+            _ = try await service.webhooks.publishWebhooks(holder: "test")
+            #expect(try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "reader-3", status: nil, limit: 10).map(\.eventType).contains("auto_renew_disabled"))
+
+            // Too many in one request, or none: refused whole.
+            let many = ImportCustomersRequest(customers: Array(repeating: ImportCustomer(appUserID: "x", transactionID: "1"), count: 101))
+            let refused = try await harness.post(client, "/v1/imports/customers", key: setup.secret, body: ServerHarness.json(many), expect: .badRequest)
+            #expect(ServerHarness.errorCode(refused) == "request.invalid")
+        }
+    }
+
+    @Test("entitle import: a CSV and a RevenueCat export against the running server; a bad row reported by its line; interrupted, it resumes")
+    func importCommand() async throws {
+        try await Self.run { setup, _, store in
+            let customers = try Self.strangers(30, setup, &store)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-import-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let port = try #require(setup.port)
+            let server = ["--server", "http://127.0.0.1:\(port)", "--secret-key", setup.secret]
+
+            // A plain CSV, its 4th line malformed: reported, the others imported.
+            var csv = "app_user_id,transaction_id\r\n"
+            for (index, customer) in customers.prefix(20).enumerated() {
+                csv += index == 2 ? "broken,\(customer.purchase.originalTransactionID),extra\r\n" : "\(customer.appUserID),\(customer.purchase.originalTransactionID)\r\n"
+            }
+            let file = folder.appendingPathComponent("customers.csv").path
+            try csv.write(toFile: file, atomically: true, encoding: .utf8)
+            // Interrupted after its first batch (the progress kept beside the file), then run again: resumed.
+            let digest = SHA256.hash(data: Data(csv.utf8)).map { String(format: "%02x", $0) }.joined()
+            try JSONEncoder().encode(["digest": digest, "line": "6"]).write(to: URL(fileURLWithPath: file + ".entitle-import"))
+            let run = try await CommandRunner.entitle.run(["import", file, "--batch", "5"] + server)
+            #expect(run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("resuming after line 6: 15 of 19 customers left"))
+            #expect(run.standardError.contains("line 4: 3 fields where the header has 2"), "\(run.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: file + ".entitle-import"), "done: the progress is dropped")
+            for customer in customers.prefix(20).dropFirst(5) where customer.appUserID != "reader-2" {
+                #expect(try await setup.harness.store.projection(appUserID: AppUserID(customer.appUserID)) != nil, "\(customer.appUserID)")
+            }
+
+            // A RevenueCat export: App Store rows (one per transaction; a purchase once), a Play Store row skipped.
+            var export = TransactionExportRow.CodingKeys.allCases.map(\.rawValue).joined(separator: ",") + "\n"
+            for customer in customers.suffix(10) {
+                let id = customer.purchase.originalTransactionID
+                for _ in 0..<2 {
+                    export += ([customer.appUserID, customer.appUserID, "USA", Self.monthly, "2026-01-01T00:00:00Z", "", "app_store", "true", "false", "false", "true",
+                                "", id, id] + Array(repeating: "", count: 11)).joined(separator: ",") + "\n"
+                }
+            }
+            export += (["android-1", "android-1", "USA", "plus", "2026-01-01T00:00:00Z", "", "play_store", "true", "false", "false", "true", "", "GPA.1", "GPA.1"]
+                + Array(repeating: "", count: 11)).joined(separator: ",") + "\n"
+            let rc = folder.appendingPathComponent("revenuecat.csv").path
+            try export.write(toFile: rc, atomically: true, encoding: .utf8)
+            let imported = try await CommandRunner.entitle.run(["import", rc, "--format", "revenuecat"] + server)
+            #expect(imported.status == 0, "\(imported.standardError)")
+            #expect(imported.standardOutput.contains("imported 10 customers (10 transactions from Apple)"), "\(imported.standardOutput)")
+            #expect(imported.standardOutput.contains("skipped (other stores) play_store 1"))
+        }
+    }
+}
