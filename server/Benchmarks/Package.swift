@@ -69,6 +69,19 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ImportLoad",
+            dependencies: [
+                "LedgerPopulation",
+                .product(name: "AppStoreServerAPI", package: "entitle-server"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "EntitleCore", package: "Entitle"),
+                .product(name: "EntitleWire", package: "Entitle"),
+                .product(name: "EntitleTestSupport", package: "entitle-server"),
+                .product(name: "LocalAppStore", package: "entitle-server"),
+            ]
+        ),
+        .executableTarget(
             name: "ExportLoad",
             dependencies: [
                 "LedgerPopulation",
