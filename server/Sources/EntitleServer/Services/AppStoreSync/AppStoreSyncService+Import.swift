@@ -55,7 +55,7 @@ extension AppStoreSyncService {
         for (signed, transaction) in history {
             guard let original = transaction.purchaseChain else { continue }
             do throws(ServiceError) {
-                _ = try await ingestion.submitTransaction(appUserID: appUserID, signedTransaction: signed, source: .import, claims: false)
+                _ = try await ingestion.recordTransaction(appUserID: appUserID, signedTransaction: signed, source: .import, claims: false)
                 purchases.insert(original)
             } catch where error.code == .purchaseOwnedByAnotherSubscriber {
                 ownedElsewhere.insert(original)

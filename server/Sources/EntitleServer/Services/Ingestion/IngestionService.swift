@@ -86,6 +86,16 @@ public struct IngestionService: SubscriberReading, EventAppending {
     public func submitTransaction(
         appUserID: AppUserID, signedTransaction: String, source: LedgerEventSource = .appTransaction, claims: Bool = true
     ) async throws(ServiceError) -> SubscriberAnswer {
+        let (_, appUserID) = try await recordTransaction(appUserID: appUserID, signedTransaction: signedTransaction, source: source, claims: claims)
+        return try await subscribers.subscriber(appUserID: appUserID)
+    }
+
+    /// Verifies and records a transaction for `appUserID`, as ``submitTransaction(appUserID:signedTransaction:source:claims:)``
+    /// does, without answering the subscriber (an import records many): whether it was new, and the
+    /// subscriber it went to (the canonical one of an alias).
+    func recordTransaction(
+        appUserID: AppUserID, signedTransaction: String, source: LedgerEventSource, claims: Bool
+    ) async throws(ServiceError) -> (outcome: AppendOutcome, appUserID: AppUserID) {
         try Self.validate(appUserID)
         let appUserID = try await canonical(appUserID)
         let transaction = try await verify { verifier throws(VerificationError) in try await verifier.verifyTransaction(signedTransaction) }
@@ -122,7 +132,7 @@ public struct IngestionService: SubscriberReading, EventAppending {
             idempotencyKey: Self.idempotencyKey(transactionID: transactionID, signedDate: transaction.signedDate, jws: signedTransaction),
             transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
             payload: .transaction(transaction), rawSignedPayload: signedTransaction)
-        _ = try await append(event)
+        let outcome = try await append(event)
         try await linkAppTransaction(of: transaction, to: appUserID)
         // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
         if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
@@ -132,7 +142,7 @@ public struct IngestionService: SubscriberReading, EventAppending {
                 throw ServiceError(error)
             }
         }
-        return try await subscribers.subscriber(appUserID: appUserID)
+        return (outcome, appUserID)
     }
 
     /// Records on `owner` that `claimant` submitted their purchase `original` as theirs: once per claimant
