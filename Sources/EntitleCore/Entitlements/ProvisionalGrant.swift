@@ -47,7 +47,7 @@ public struct ProvisionalGrant: Hashable, Sendable, Codable {
     /// What `grants` give at `now`: the union of the access levels of the active grants' products, by the
     /// catalog's product → access level the server signed (`AccessGate/granting(_:)` puts it on a gate).
     public static func access(_ grants: [ProvisionalGrant], accessByProduct: [String: AccessLevel], hours: Int, at now: Date) -> AccessLevel {
-        grants.filter { $0.isActive(hours: hours, at: now) }.reduce(AccessLevel()) { $0.union(accessByProduct[$1.productID] ?? AccessLevel()) }
+        grants.filter { $0.isActive(hours: hours, at: now) }.reduce(AccessLevel.nothing) { $0.union(accessByProduct[$1.productID] ?? .nothing) }
     }
 
     /// The grants still standing at `now`: active, and not confirmed by an answer whose transactions

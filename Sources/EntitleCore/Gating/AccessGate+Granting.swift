@@ -5,7 +5,7 @@ extension AccessGate {
     /// its features, the larger of each limit and quota, each quota's remaining recounted against the
     /// uses already counted. A level that grants nothing leaves the gate as it is.
     public func granting(_ level: AccessLevel) -> AccessGate {
-        guard level != AccessLevel() else { return self }
+        guard level != .nothing else { return self }
         var gate = self
         gate.access = access.union(level)
         gate.quotas = quotas.map { quota in

@@ -31,7 +31,7 @@ extension Entitle {
     /// access levels as the server signed them (EntitleCore's `ProvisionalGrant.access`); nothing without
     /// a policy, a standing grant, or an answer from a server that signs the levels.
     func provisionalAccess(_ info: CustomerInfo, at now: Date) -> AccessLevel {
-        guard let policy = info.response.provisionalGrant, let levels = policy.access, !info.provisionalEntitlements.isEmpty else { return AccessLevel() }
+        guard let policy = info.response.provisionalGrant, let levels = policy.access, !info.provisionalEntitlements.isEmpty else { return .nothing }
         let confirmed = Set((info.response.subscriptions + info.response.purchases).compactMap(\.latestTransactionID))
         let standing = ProvisionalGrant.standing(provisional.load(appUserID: appUserID), confirmed: confirmed, hours: policy.hours, at: now)
         return ProvisionalGrant.access(standing, accessByProduct: levels, hours: policy.hours, at: now)

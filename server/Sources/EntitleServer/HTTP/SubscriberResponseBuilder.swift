@@ -59,13 +59,13 @@ enum SubscriberResponseBuilder {
         response.reminders = reminders(access)
         response.anomalies = access.anomalies.map(anomaly)
         response.provisionalGrant = access.catalog.policies.provisionalGrantHours.map { hours in
-            let granted = access.catalog.products.compactMap { product -> (id: String, entitlements: [Entitlement])? in
-                let entitlements = access.catalog.entitlements(forProduct: product.id).sorted { $0.id < $1.id }
-                return entitlements.isEmpty ? nil : (product.id.rawValue, entitlements)
+            let granted = access.catalog.products.compactMap { product -> (id: ProductID, entitlements: [String])? in
+                let ids = access.catalog.entitlements(forProduct: product.id).map(\.id).sorted()
+                return ids.isEmpty ? nil : (product.id, ids)
             }
             return ProvisionalGrantInfo(
-                hours: hours, entitlements: Dictionary(uniqueKeysWithValues: granted.map { ($0.id, $0.entitlements.map(\.id)) }),
-                access: Dictionary(uniqueKeysWithValues: granted.map { ($0.id, $0.entitlements.reduce(AccessLevel()) { $0.union($1.access) }) }))
+                hours: hours, entitlements: Dictionary(uniqueKeysWithValues: granted.map { ($0.id.rawValue, $0.entitlements) }),
+                access: Dictionary(uniqueKeysWithValues: granted.map { ($0.id.rawValue, access.catalog.access(forProduct: $0.id)) }))
         }
         return response
     }
