@@ -88,6 +88,8 @@ extension Dictionary where Key == AnalyticsKey, Value == Int64 {
     /// The cells a report scoped to `scope` counts, each environment's together (every key's
     /// environment set to production).
     public func scoped(to scope: AnalyticsScope) -> AnalyticsCells {
+        // Every cell a customer's (most apps, every refresh's checks): nothing to take out or fold together.
+        if scope != .sandbox, allSatisfy({ $0.key.environment == .production }) { return self }
         var scoped = AnalyticsCells(minimumCapacity: count)
         for (key, value) in self where key.environment.isCounted(in: scope) {
             var key = key
