@@ -9,7 +9,6 @@ import Foundation
 import LedgerPopulation
 import Logging
 import NIOCore
-import Synchronization
 
 /// How every cost grows with the ledger: the population (``SignedPopulation``) loaded to each size in
 /// turn, and at each size `entitle rebuild`, the ledger's bytes, then `entitle serve` (the release
