@@ -64,6 +64,12 @@ public struct SubscriberAPIClient: Sendable {
         try await signed("GET", Self.subscriberPath(appUserID) + (accessPeriods ? "?access=periods" : ""), body: nil)
     }
 
+    /// Deletes the customer (`DELETE /v1/subscribers/{appUserID}`, docs/deletion.md): their personal data
+    /// erased on the server, their purchases kept under a pseudonym.
+    public func deleteSubscriber(_ appUserID: String) async throws(APIClientError) -> SubscriberDeletionResponse {
+        try await send("DELETE", Self.subscriberPath(appUserID), body: nil)
+    }
+
     /// Sets (or, with `nil`, clears) the subscriber's attributes (`PATCH …/attributes`): the documented ones
     /// (`timeZone`, `email`, `displayName`, `locale`) and the app's own, which targeting matches.
     public func setAttributes(_ appUserID: String, _ values: [String: String?]) async throws(APIClientError) -> SubscriberResponse {

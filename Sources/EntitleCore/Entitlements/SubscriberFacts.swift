@@ -91,6 +91,10 @@ public struct SubscriberFacts: Hashable, Sendable, Codable {
     /// kept under that consent. Purchases and access are untouched: Apple revokes nothing.
     public var consentRescindedAt: Date?
 
+    /// When the customer was deleted (``SubscriberErasure``): the facts are a pseudonym's, kept for the
+    /// financial record. The earliest stands.
+    public var erasedAt: Date?
+
     /// Records a RESCIND_CONSENT signed at `instant`; the earliest stands.
     public mutating func recordConsentRescinded(at instant: Date) {
         consentRescindedAt = min(consentRescindedAt ?? instant, instant)

@@ -53,6 +53,12 @@ public struct RegisteredItem: Hashable, Sendable, Codable {
         if let name = other.name, let at = other.namedAt { setName(name, at: at) }
     }
 
+    /// Forgets the item's name (its owner's erasure); later names are taken again.
+    public mutating func forgetName() {
+        name = nil
+        namedAt = nil
+    }
+
     private mutating func setName(_ name: String, at: Date) {
         if let namedAt, (namedAt, self.name ?? "") >= (at, name) { return }
         self.name = name

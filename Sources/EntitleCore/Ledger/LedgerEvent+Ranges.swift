@@ -15,7 +15,8 @@ extension LedgerEvent {
         case .renewalInfo(let renewalInfo):
             return renewalInfo.outOfRangeValue
         case .purchaseRequested(_, let at), .purchaseDeclined(_, let at), .appTrialStarted(let at), .grantRevoked(_, let at),
-            .overrideRemoved(_, let at), .householdJoined(_, let at), .householdLeft(_, let at), .purchaseClaimed(_, _, let at):
+            .overrideRemoved(_, let at), .householdJoined(_, let at), .householdLeft(_, let at), .purchaseClaimed(_, _, let at),
+            .subscriberErased(let at):
             return Self.instant("at", at)
         case .usage(let record):
             return Self.instant("usage.at", record.at)

@@ -31,6 +31,7 @@ extension LedgerEventPayload {
         case .experimentChanged(let experiment): "experiment_changed/\(experiment.id)/\(experiment.state.rawValue)"
         case .appTransactionLinked(let id): "app_transaction_linked/\(id)"
         case .purchaseClaimed(_, let by, _): "purchase_claimed/\(by)"
+        case .subscriberErased: "subscriber_erased"
         case .item(let change): "item_\(change.action.rawValue)/\(change.limit)/\(change.itemID)"
         }
     }

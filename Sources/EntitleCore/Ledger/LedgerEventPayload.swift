@@ -53,4 +53,7 @@ public enum LedgerEventPayload: Hashable, Sendable, Codable {
     /// owner before the restore policy keeps or moves the purchase. No effect on access; the evidence
     /// of a purchase shared across accounts (``AnomalyDetector``).
     case purchaseClaimed(originalTransactionID: OriginalTransactionID, by: AppUserID, at: Date)
+    /// The customer asked to be deleted at `at` (``SubscriberErasure``): recorded under their pseudonym, after
+    /// their events were erased. No effect on access or on the financial facts.
+    case subscriberErased(at: Date)
 }

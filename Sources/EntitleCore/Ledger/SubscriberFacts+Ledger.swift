@@ -96,6 +96,8 @@ extension SubscriberFacts: LedgerFolding {
             break
         case .purchaseClaimed(let original, let claimant, let at):
             if claimant != appUserID { recordClaim(on: original, by: claimant.rawValue, at: at) }
+        case .subscriberErased(let at):
+            erasedAt = min(erasedAt ?? at, at)
         case .timeZoneSet(let identifier):
             if let zone = TimeZone(identifier: identifier) { timeZone = zone }
         case .subscriberMerged(_, let into, let facts):

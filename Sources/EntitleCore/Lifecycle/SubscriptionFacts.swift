@@ -81,6 +81,13 @@ public struct SubscriptionFacts: Hashable, Sendable, Codable {
         self.claims = claims
     }
 
+    /// Puts `appUserID`'s claim under `other` (a customer's erasure), the earliest of both standing.
+    public mutating func renameClaimant(_ appUserID: AppUserID, to other: AppUserID) {
+        guard var claims, let at = claims.removeValue(forKey: appUserID.rawValue) else { return }
+        claims[other.rawValue] = min(claims[other.rawValue] ?? at, at)
+        self.claims = claims
+    }
+
     /// Folds another set of facts about the same chain into this one.
     public mutating func merge(_ other: SubscriptionFacts) {
         precondition(other.originalTransactionID == originalTransactionID, "facts of different purchase chains")

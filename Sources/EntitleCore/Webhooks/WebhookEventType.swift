@@ -58,6 +58,9 @@ public enum WebhookEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case subscriptionGraceReminder = "subscription_grace_reminder"
     /// The subscriber was flagged as an anomaly (docs/anomalies.md): once per kind and subject, when it first appears.
     case anomalyFlagged = "anomaly_flagged"
+    /// The customer was deleted (`DELETE /v1/subscribers/{appUserID}`): the one event that names them once
+    /// they are erased, its payload redacted once delivered (docs/deletion.md).
+    case subscriberDeleted = "subscriber_deleted"
     /// Sent on request, to check an endpoint.
     case test
 }

@@ -16,6 +16,11 @@ struct PurchaseSyncFile: Sendable {
         try? JSONEncoder().encode(at).write(to: file(appUserID), options: .atomic)
     }
 
+    /// Forgets the user's sync (their deletion).
+    func forget(appUserID: String) {
+        try? FileManager.default.removeItem(at: file(appUserID))
+    }
+
     func file(_ appUserID: String) -> URL {
         let digest = SHA256.hash(data: Data(appUserID.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         return folder.appendingPathComponent("synced-\(digest).json")

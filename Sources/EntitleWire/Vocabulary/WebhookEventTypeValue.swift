@@ -34,12 +34,13 @@ public struct WebhookEventTypeValue: WireVocabulary {
     public static let appTrialEndingSoon = WebhookEventTypeValue(rawValue: "app_trial_ending_soon")
     public static let subscriptionGraceReminder = WebhookEventTypeValue(rawValue: "subscription_grace_reminder")
     public static let anomalyFlagged = WebhookEventTypeValue(rawValue: "anomaly_flagged")
+    public static let subscriberDeleted = WebhookEventTypeValue(rawValue: "subscriber_deleted")
     public static let test = WebhookEventTypeValue(rawValue: "test")
 
     public static let known: [WebhookEventTypeValue] = [
         .entitlementChanged, .initialPurchase, .renewal, .productChange, .autoRenewDisabled, .autoRenewEnabled,
         .billingIssue, .gracePeriodStarted, .gracePeriodEnded, .expiration, .refund, .refundReversed, .transfer,
         .familySharing, .appTrialStarted, .appTrialWarning, .appTrialLockout, .appTrialConverted, .quotaExhausted,
-        .itemPaused, .itemResumed, .consentRescinded, .renewalReminder, .expiryWarning, .trialEndingSoon, .appTrialGraceReminder, .appTrialEndingSoon, .subscriptionGraceReminder, .anomalyFlagged, .test,
+        .itemPaused, .itemResumed, .consentRescinded, .renewalReminder, .expiryWarning, .trialEndingSoon, .appTrialGraceReminder, .appTrialEndingSoon, .subscriptionGraceReminder, .anomalyFlagged, .subscriberDeleted, .test,
     ]
 }

@@ -10,7 +10,7 @@ import Foundation
 /// - A store is one app's (by bundle ID): every read and write is confined to it, so apps sharing a
 ///   database never see each other's events, subscribers, purchases or analytics.
 /// - ``migrate()`` runs before anything else reads or writes.
-public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, LedgerFeed, JobLeases, LedgerHealth {
+public protocol LedgerStore: EventLog, ProjectionStore, IdentityStore, ConsumerCursors, LedgerFeed, JobLeases, LedgerHealth, SubscriberErasing {
     /// The app this store reads and writes: a bundle ID, or `""` for rows written before apps existed.
     var app: BundleID { get }
 

@@ -95,7 +95,7 @@ public struct SubscriberHistory: Hashable, Sendable, LedgerFolding {
         case .experimentEnrolled(let enrolment):
             recordEnrolment(enrolment)
         case .purchaseRequested, .purchaseDeclined, .usage, .grant, .grantRevoked, .override, .overrideRemoved, .timeZoneSet, .attributesSet, .openAccessSet,
-            .householdJoined, .householdLeft, .experimentChanged, .item, .appTransactionLinked, .purchaseClaimed:
+            .householdJoined, .householdLeft, .experimentChanged, .item, .appTransactionLinked, .purchaseClaimed, .subscriberErased:
             break
         case .paywall(let paywall):
             paywallEvents[paywall.id] = paywall

@@ -6,7 +6,7 @@ import Hummingbird
 
 /// What an app does for its user under `/v1/subscribers/{appUserID}`: read the subscriber, submit
 /// a transaction, report an Ask to Buy request or its decline, start the app-managed trial, record usage, register items
-/// counted against a limit (paired devices), ask for access to a feature.
+/// counted against a limit (paired devices), ask for access to a feature, delete the customer.
 struct SubscribersController {
     /// Mints the public key a log-in with a token returns.
     let keys: APIKeys
@@ -19,6 +19,10 @@ struct SubscribersController {
             guard access == nil || access == "periods" else { throw ServiceError(.invalidRequest, "access is periods, or absent") }
             let periods = access == "periods"
             return SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: context.subscriberID(), accessPeriods: periods))
+        }
+        group.delete { _, context -> SubscriberDeletionResponse in
+            try Self.requireDeletionRight(context)
+            return try await context.services.erasure.delete(appUserID: context.subscriberID())
         }
         group.post("transactions") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: SubmitTransactionRequest.self, context: context)
@@ -136,6 +140,16 @@ struct SubscribersController {
         }
     }
 
+    /// Who may delete a customer: the backend (a secret key), the customer (their per-subscriber key), and
+    /// an app key of an app that doesn't ask for log-in tokens (it trusts the app with its users' IDs).
+    static func requireDeletionRight(_ context: EntitleRequestContext) throws(ServiceError) {
+        if case .appKey = context.identity, (try? context.services.catalog.logInTokens?.requiredForAppKeys) == true {
+            throw ServiceError(
+                .logInTokenRequired,
+                "this app's keys delete a customer only with the customer's own key (after a log-in with a token) or from its backend (a secret key)")
+        }
+    }
+
     /// Who may log in without a token from the app's backend: a secret key (the backend itself), and an
     /// app key of an app that doesn't ask for tokens. A per-subscriber key never: it reaches one person.
     static func requireNoToken(_ context: EntitleRequestContext) throws(ServiceError) {
@@ -150,3 +164,5 @@ struct SubscribersController {
         }
     }
 }
+
+extension SubscriberDeletionResponse: @retroactive ResponseEncodable {}

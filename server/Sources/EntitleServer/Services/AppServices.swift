@@ -38,6 +38,8 @@ public final class AppServices: Sendable {
     public let retention: RetentionService
     /// Every transaction in ledger order, for a data team (docs/exports.md).
     public let exports: TransactionExport
+    /// Customers' deletion (docs/deletion.md).
+    public let erasure: ErasureService
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -72,6 +74,7 @@ public final class AppServices: Sendable {
         items = ItemService(context: context, events: store, projections: store, identity: store)
         retention = RetentionService(context: context, projections: store, identity: store, verifiers: verifiers, offerKey: offerKey)
         exports = TransactionExport(catalog: catalog, feed: store, identity: store)
+        erasure = ErasureService(context: context, projections: store, identity: store, erasing: store, webhooks: webhooks)
     }
 
     /// The app these services are for.

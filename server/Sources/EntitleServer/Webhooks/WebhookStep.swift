@@ -150,6 +150,11 @@ struct WebhookStep {
                 ?? WebhookSnapshot(facts: LedgerFold.fold(Array(history[..<index]), into: SubscriberFacts(appUserID: appUserID)), at: event.receivedAt)
         }
         let at = Self.instant(max(event.receivedAt, previous.at))
+        // A deleted customer's record: no one to tell (the `subscriber_deleted` webhook was the last word).
+        if appUserID.isErased {
+            snapshots[appUserID] = WebhookSnapshot(facts: after, at: at)
+            return
+        }
         // History imported from Apple (an app moving in) is the baseline, not news: no webhooks for it or
         // for what time did before it; the subscriber's next change is told against it.
         if event.source == .import {
@@ -191,7 +196,7 @@ struct WebhookStep {
         guard !fired.contains(where: { Self.key($0) == Self.key(entry) }) else { return }
         fired.append(entry)
         // Already reported when a later event (or entry) of the subscriber was.
-        guard let snapshot = snapshot(of: entry.appUserID), entry.dueAt > snapshot.at else { return }
+        guard let snapshot = snapshot(of: entry.appUserID), entry.dueAt > snapshot.at, !entry.appUserID.isErased else { return }
         let context = try await self.context(snapshot.facts, at: entry.dueAt)
         switch entry.kind {
         case .accessChange:

@@ -11,7 +11,7 @@ struct MemoryLedger: Sendable {
     struct Row: Sendable {
         let sequence: Int64
         var appUserID: AppUserID?
-        let event: LedgerEvent
+        var event: LedgerEvent
     }
 
     /// A subscriber's stored projection.
@@ -178,6 +178,52 @@ struct MemoryLedger: Sendable {
         store(previousFacts, appUserID: previous, addedEvents: 1, at: at)
         store(newFacts, appUserID: newOwner, addedEvents: 1, at: at)
         return previous
+    }
+
+    // MARK: - Erasure
+
+    /// Erases `erasure.subject` as ``SubscriberErasing/erase(_:eventID:)`` says, within the ledger (the
+    /// store does the rest of the database): `nil` when nothing is known of them.
+    mutating func erase(_ erasure: SubscriberErasure, eventID: UUID, sequence: inout Int64) -> ErasureOutcome? {
+        let (subject, pseudonym) = (erasure.subject, erasure.pseudonym)
+        let own = bySubscriber[subject] ?? []
+        let aliased = aliases.contains { $0.key == subject || $0.value == subject }
+        guard !own.isEmpty || projections[subject] != nil || aliased else { return nil }
+        var others = Set<AppUserID>()
+        var mentions = 0
+        for index in rows.indices {
+            let row = rows[index]
+            let rewritten: LedgerEvent
+            if row.appUserID == subject {
+                rewritten = erasure.erasingOwn(row.event)
+                rows[index].appUserID = pseudonym
+            } else if erasure.mentionsSubject(row.event) {
+                rewritten = erasure.renaming(row.event)
+                if let owner = row.appUserID { others.insert(owner) }
+                mentions += 1
+            } else {
+                continue
+            }
+            if rewritten.idempotencyKey != row.event.idempotencyKey {
+                byKey[row.event.idempotencyKey] = nil
+                byKey[rewritten.idempotencyKey] = index
+            }
+            rows[index].event = rewritten
+        }
+        bySubscriber[pseudonym] = (bySubscriber[pseudonym] ?? []).merging(sorted: own)
+        bySubscriber[subject] = nil
+        for (original, owner) in links where owner == subject { links[original] = pseudonym }
+        tokens = tokens.filter { $0.value != subject }
+        aliases = aliases.filter { $0.key != subject && $0.value != subject }
+        projections[subject] = nil
+        _ = insert(erasure.event(id: eventID), appUserID: pseudonym, sequence: &sequence)
+        for id in [pseudonym] + others.sorted() {
+            let events = (bySubscriber[id] ?? []).map { rows[$0].event }
+            projections[id] = Projection(
+                facts: SubscriberFacts.fold(appUserID: id, events: events), eventCount: events.count,
+                updatedAt: (events.map(\.receivedAt).max() ?? erasure.at).storedPrecision)
+        }
+        return ErasureOutcome(events: own.count, mentions: mentions, others: others.sorted())
     }
 
     // MARK: - Rebuild

@@ -93,7 +93,7 @@ final class MemoryWebhookStore: WebhookStore {
                 webhooks.snapshots[appUserID] = WebhookSnapshot(facts: snapshot.facts, at: snapshot.at.storedPrecision)
             }
             for delivery in batch.deliveries {
-                guard webhooks.deliveryKeys.insert(delivery.endpointID + "\u{1F}" + delivery.eventID).inserted else { continue }
+                guard webhooks.deliveryKeys.insert(MemoryWebhooks.deliveryKey(delivery)).inserted else { continue }
                 var stored = delivery
                 stored.id = state.nextDeliveryID
                 state.nextDeliveryID += 1
@@ -165,6 +165,9 @@ final class MemoryWebhookStore: WebhookStore {
                 webhooks.deliveries[index].lastStatus = attempt.status
                 webhooks.deliveries[index].lastError = attempt.error
                 webhooks.deliveries[index].deliveredAt = attempt.succeeded ? attempt.at.storedPrecision : nil
+                if attempt.succeeded, WebhookDelivery.redactedOnceDelivered.contains(webhooks.deliveries[index].eventType) {
+                    webhooks.deliveries[index].payload = WebhookDelivery.redactedPayload
+                }
             }
             // Each endpoint's health after its last attempt of the batch: a success ends a run of failures.
             for outcome in outcomes {

@@ -20,6 +20,9 @@ struct MemoryWebhooks: Sendable {
     var snapshots: [AppUserID: WebhookSnapshot] = [:]
     var schedule: [ScheduleKey: ScheduledEvent] = [:]
 
+    /// What makes a delivery unique: its endpoint and event.
+    static func deliveryKey(_ delivery: WebhookDelivery) -> String { delivery.endpointID + "\u{1F}" + delivery.eventID }
+
     func endpointIndex(_ id: String) -> Int? { endpoints.firstIndex { $0.id == id } }
     func deliveryIndex(_ id: Int64) -> Int? {
         var low = 0

@@ -32,6 +32,7 @@ final class PostgresEngine: SQLEngine {
     /// for an instant, when no append is between its sequence and its commit.
     static let appendLock = "hashtextextended('\(LedgerLock.appends.key)', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
+    let secureDeletion: (on: String, off: String)? = nil
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()
 

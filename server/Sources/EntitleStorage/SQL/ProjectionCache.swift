@@ -42,6 +42,11 @@ final class ProjectionCache: Sendable {
         entries.withLockedValue { $0.set(Entry(revision: revision, facts: facts), for: Self.key(app, appUserID)) }
     }
 
+    /// Drops what is kept of `appUserID` (an erased customer): an empty entry under a revision no row has.
+    func forget(_ app: BundleID, _ appUserID: AppUserID) {
+        entries.withLockedValue { $0.set(Entry(revision: -1, facts: SubscriberFacts(appUserID: appUserID)), for: Self.key(app, appUserID)) }
+    }
+
     /// The subscriber the last append of purchase `original` of `app` went to, if noted: only a hint of
     /// whose projection an append will read.
     func lastOwner(_ app: BundleID, _ original: OriginalTransactionID) -> AppUserID? {

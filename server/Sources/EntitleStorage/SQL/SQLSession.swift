@@ -45,6 +45,10 @@ protocol SQLEngine: Sendable {
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }
+    /// Run before and after a customer's erasure, in its transaction: what makes the engine overwrite
+    /// the content it frees (SQLite's `secure_delete`); `nil` when it has no such setting (PostgreSQL,
+    /// where VACUUM reclaims old row versions).
+    var secureDeletion: (on: String, off: String)? { get }
     /// The analytics aggregates this process keeps of the database, shared by every app's
     /// ``SQLAnalyticsStore`` on the engine.
     var aggregates: AggregateCache { get }

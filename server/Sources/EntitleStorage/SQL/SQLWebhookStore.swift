@@ -199,6 +199,12 @@ final class SQLWebhookStore: WebhookStore {
                     """,
                     [.text(status.rawValue), .integer(Int64(attempt.attempt)), SQLValue(retryAt ?? attempt.at), SQLValue(attempt.status.map(Int64.init)),
                      SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .id(app), .integer(attempt.deliveryID)])
+                if attempt.succeeded {
+                    let types = SQLValue.inList(WebhookDelivery.redactedOnceDelivered.sorted().map { SQLValue.text($0) })
+                    _ = try await session.execute(
+                        "UPDATE webhook_deliveries SET payload = ? WHERE app_id = ? AND id = ? AND event_type IN \(types.placeholders)",
+                        [.text(WebhookDelivery.redactedPayload), .id(app), .integer(attempt.deliveryID)] + types.values)
+                }
             }
             // Each endpoint's health after its last attempt of the batch: a success ends a run of failures.
             var health: [String: (failures: Int, pauseUntil: Date?, reset: Bool)] = [:]

@@ -11,7 +11,8 @@ import Foundation
 enum StoredProjectionWriter {
     /// `facts` as stored, or `nil` when `JSONEncoder` must write them.
     static func json(_ facts: SubscriberFacts) -> String? {
-        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty, facts.appTrialExtensions.isEmpty, facts.purchaseClaims.isEmpty
+        guard facts.grants.isEmpty, facts.overrides.isEmpty, facts.pendingPurchases.isEmpty, facts.appTrialExtensions.isEmpty, facts.purchaseClaims.isEmpty,
+            facts.erasedAt == nil
         else { return nil }
         var json = JSONText(capacity: 4_096)
         json.openObject()

@@ -23,6 +23,7 @@ final class SQLiteEngine: SQLEngine {
     let byteOrder = ""
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
+    let secureDeletion: (on: String, off: String)? = ("PRAGMA secure_delete = ON", "PRAGMA secure_delete = OFF")
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()
 

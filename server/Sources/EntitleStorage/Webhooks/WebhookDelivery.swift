@@ -11,6 +11,12 @@ public struct WebhookDelivery: Hashable, Sendable {
         case failed
     }
 
+    /// The event types whose payload names a customer no longer kept (a deleted customer's ID): once
+    /// delivered, the store replaces it with ``redactedPayload``.
+    public static let redactedOnceDelivered: Set<String> = ["subscriber_deleted"]
+    /// What such a delivery keeps of its payload.
+    public static let redactedPayload = #"{"redacted":"delivered; the deleted customer's ID is not kept"}"#
+
     /// Assigned by the store, in the order deliveries were written.
     public var id: Int64
     public var endpointID: String

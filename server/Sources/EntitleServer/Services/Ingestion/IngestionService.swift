@@ -114,7 +114,8 @@ public struct IngestionService: SubscriberReading, EventAppending {
             // carries it along): several accounts claiming one purchase is flagged (docs/anomalies.md).
             if claims { try await recordClaim(of: original, owner: owner, claimant: appUserID) }
             // Only a claim (a purchase or restore the user made) moves a purchase; a background sync never does.
-            switch claims ? restorePolicy : .keepWithOriginal {
+            // A deleted customer's purchase goes to whoever restores it: the account it was bought on is gone.
+            switch claims ? (owner.isErased ? .transferToNewest : restorePolicy) : .keepWithOriginal {
             case .keepWithOriginal:
                 throw ServiceError(
                     .purchaseOwnedByAnotherSubscriber, "this purchase belongs to another subscriber; the restore policy keeps it there")
