@@ -47,8 +47,11 @@ public struct SubscriberErasure: Sendable, Hashable {
     }
 
     /// One of the customer's own events, erased: theirs under the pseudonym, without what identifies them.
+    /// An event the app or an operator made has its idempotency key replaced by one from its ID (the app's
+    /// keys may hold what it sent: attribute values, item names); Apple's keep theirs, renamed.
     public func erasingOwn(_ event: LedgerEvent) -> LedgerEvent {
         var event = renaming(event)
+        if !Self.appleSources.contains(event.source) { event.idempotencyKey = "erased:\(event.id.uuidString.lowercased())" }
         switch event.payload {
         case .attributesSet(let values):
             event.payload = .attributesSet(Self.erased(values))
@@ -142,6 +145,9 @@ public struct SubscriberErasure: Sendable, Hashable {
         }
         return facts
     }
+
+    /// The sources of Apple's signed data, whose idempotency keys are made of Apple's identifiers.
+    static let appleSources: Set<LedgerEventSource> = [.appStoreNotification, .appTransaction, .appStoreServerAPI, .import]
 
     /// The attributes an erased event sets: the time zone as it was, every other one cleared.
     static func erased(_ values: [String: String?]) -> [String: String?] {

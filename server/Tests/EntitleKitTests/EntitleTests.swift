@@ -188,9 +188,7 @@ struct EntitleTests {
     @Test("logIn(token:) with an app key that reaches anonymous users only: the server's key for the user is used, and kept across launches")
     func logInWithToken() async throws {
         let backend = P256.Signing.PrivateKey()
-        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
-        catalog.logInTokens = LogInTokenPolicy(publicKeys: ["backend": Array(backend.publicKey.x963Representation)], requiredForAppKeys: true)
-        try await Self.run(catalog: catalog) { server in
+        try await Self.run(catalog: Self.askingForTokens(backend)) { server in
             let folder = Self.folder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let admin = SubscriberAPIClient(baseURL: server.url, key: server.secretKey)
@@ -218,6 +216,13 @@ struct EntitleTests {
             }
             #expect(refused?.serverCode == "auth.logInTokenRequired")
         }
+    }
+
+    /// The example catalog, asking app keys for log-in tokens signed by `backend`.
+    static func askingForTokens(_ backend: P256.Signing.PrivateKey) -> Catalog {
+        var catalog = Fixtures.exampleCatalog("ScreenTimeRewards")
+        catalog.logInTokens = LogInTokenPolicy(publicKeys: ["backend": Array(backend.publicKey.x963Representation)], requiredForAppKeys: true)
+        return catalog
     }
 
     /// An app key, made with the secret key.

@@ -153,11 +153,22 @@ struct ServerHarness: Sendable {
 
     @discardableResult
     func post(_ client: any TestClientProtocol, _ uri: String, key: String? = nil, body: ByteBuffer, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        try await send(client, .post, uri, key: key, body: body, expect: status)
+    }
+
+    @discardableResult
+    func patch(_ client: any TestClientProtocol, _ uri: String, key: String? = nil, body: ByteBuffer, expect status: HTTPResponse.Status = .ok) async throws -> TestResponse {
+        try await send(client, .patch, uri, key: key, body: body, expect: status)
+    }
+
+    private func send(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, key: String?, body: ByteBuffer, expect status: HTTPResponse.Status
+    ) async throws -> TestResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if let key { headers[.authorization] = "Bearer \(key)" }
-        let response = try await client.execute(uri: uri, method: .post, headers: headers, body: body)
-        #expect(response.status == status, "POST \(uri): \(String(buffer: response.body))")
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+        #expect(response.status == status, "\(method) \(uri): \(String(buffer: response.body))")
         return response
     }
 

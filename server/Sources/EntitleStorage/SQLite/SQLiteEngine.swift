@@ -23,7 +23,7 @@ final class SQLiteEngine: SQLEngine {
     let byteOrder = ""
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
-    let secureDeletion: (on: String, off: String)? = ("PRAGMA secure_delete = ON", "PRAGMA secure_delete = OFF")
+    let secureDeletion: (on: String, off: String)? = ("PRAGMA secure_delete = ON", "PRAGMA secure_delete = FAST")
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()
 
@@ -73,6 +73,10 @@ final class SQLiteEngine: SQLEngine {
         for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
             _ = try connection.execute(pragma, [])
         }
+        // What a write frees inside a page is zeroed as the page is written anyway (no more I/O), so a
+        // deleted customer's data doesn't linger in free space a later write left behind; an erasure
+        // zeroes whole freed pages too (``secureDeletion``).
+        _ = try connection.execute("PRAGMA secure_delete = FAST", [])
         // The writer checkpoints the WAL into the database file once it holds this many pages (SQLite's
         // default is 1,000). An event with its signed payload, indexes, projection and analytics mark
         // writes ~20 pages, so the default checkpointed (and synced the database file) every few dozen
