@@ -388,6 +388,8 @@ struct WebhookDeliveryTests {
                 }
                 try await pass()
                 _ = try await service.webhooks.sendTestWebhook(endpointID: "we_test")
+                // A customer deletes their account (subscriber_deleted).
+                _ = try await harness.delete(client, "/v1/subscribers/parent-1", key: harness.publicKey("parent-1"))
                 try await pass()
 
                 let events = try receiver.accepted.map(Self.event)
