@@ -13,14 +13,19 @@ public struct ImportCustomersRequest: Codable, Hashable, Sendable {
     public static let largest = 100
 }
 
-/// One customer to import.
+/// One customer to import: their app user ID, and a transaction ID or an app receipt of theirs.
 public struct ImportCustomer: Codable, Hashable, Sendable {
     public var appUserID: String
     /// Any transaction ID or original transaction ID of theirs.
-    public var transactionID: String
+    public var transactionID: String?
+    /// Their app receipt (base64, Apple's deprecated format), when the app kept receipts rather than
+    /// transaction IDs: the server reads its transaction IDs and asks Apple for the history of the first
+    /// one Apple knows.
+    public var receipt: String?
 
-    public init(appUserID: String, transactionID: String) {
+    public init(appUserID: String, transactionID: String? = nil, receipt: String? = nil) {
         self.appUserID = appUserID
         self.transactionID = transactionID
+        self.receipt = receipt
     }
 }

@@ -12,6 +12,8 @@ public struct ImportCustomersResponse: Codable, Hashable, Sendable {
 /// One customer's import.
 public struct ImportResult: Codable, Hashable, Sendable {
     public var appUserID: String
+    /// The transaction ID Apple's history was asked for: the one given, or the receipt's that Apple knew
+    /// (`""` when none).
     public var transactionID: String
     /// `imported` (Apple's history recorded for them; again, nothing twice), `not_found` (Apple knows no
     /// such transaction), `owned_by_another` (their purchases belong to another subscriber here: kept

@@ -129,3 +129,33 @@ extension AppStoreServerAPIRoutesTests {
         }
     }
 }
+
+extension AppStoreServerAPIRoutesTests {
+    @Test("import by app receipt: its transaction IDs read, the first Apple knows asked for the history; another app's receipt refused by code")
+    func importReceipts() async throws {
+        try await Self.run { setup, client, store in
+            let harness = setup.harness
+            let customers = try Self.strangers(2, setup, &store)
+            func receipt(_ ids: [String], bundleID: String = Self.bundleID) throws -> String {
+                try LocalAppReceipt.base64(bundleID: bundleID, purchases: ids.map { (transactionID: $0, originalTransactionID: $0) })
+            }
+            let request = ImportCustomersRequest(customers: [
+                ImportCustomer(appUserID: "kept-receipts-0", receipt: try receipt([customers[0].purchase.originalTransactionID])),
+                // An ID Apple doesn't know first (a consumable long finished): the next one is asked.
+                ImportCustomer(appUserID: "kept-receipts-1", receipt: try receipt(["888888", customers[1].purchase.originalTransactionID])),
+                ImportCustomer(appUserID: "kept-receipts-2", receipt: try receipt(["777777"])),
+                ImportCustomer(appUserID: "kept-receipts-3", receipt: try receipt([customers[0].purchase.originalTransactionID], bundleID: "com.other.app")),
+                ImportCustomer(appUserID: "kept-receipts-4", receipt: "bm90IGEgcmVjZWlwdA=="),
+                ImportCustomer(appUserID: "kept-receipts-5", transactionID: "1", receipt: try receipt(["1"])),
+            ])
+            let results = try ServerHarness.decode(
+                ImportCustomersResponse.self, try await harness.post(client, "/v1/imports/customers", key: setup.secret, body: ServerHarness.json(request))).results
+            #expect(results.map(\.outcome) == ["imported", "imported", "not_found", "invalid", "invalid", "invalid"])
+            #expect(results[1].transactionID == customers[1].purchase.originalTransactionID)
+            #expect(results[3].message?.contains("receipt.otherApp") == true && results[4].message?.contains("receipt.malformed") == true)
+            for user in ["kept-receipts-0", "kept-receipts-1"] {
+                #expect(try await harness.subscriber(client, user).entitlements.contains { $0.isActive }, "\(user)")
+            }
+        }
+    }
+}

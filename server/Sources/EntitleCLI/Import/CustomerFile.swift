@@ -5,7 +5,8 @@ import Foundation
 /// (with their line and why), and those left out on purpose (another store's).
 struct CustomerFile {
     enum Format: String, CaseIterable {
-        /// `app_user_id` and `transaction_id` (or `original_transaction_id`) columns, a header first.
+        /// `app_user_id` and `transaction_id` (or `original_transaction_id`) columns, a header first; or a
+        /// `receipt` column (an app receipt, base64) for rows without a transaction ID.
         case csv
         /// RevenueCat's Transactions export: `rc_original_app_user_id`, `store`, `store_transaction_id`,
         /// `original_store_transaction_id`, … App Store rows only, one per purchase.
@@ -32,11 +33,13 @@ struct CustomerFile {
         let user: Int
         let transaction: [Int]
         var store: Int?
+        var receipt: Int?
         switch format {
         case .csv:
             guard let found = column("app_user_id", "appuserid") else { throw CommandFailure("no app_user_id column in the header") }
             transaction = [column("transaction_id", "transactionid"), column("original_transaction_id", "originaltransactionid")].compactMap { $0 }
-            guard !transaction.isEmpty else { throw CommandFailure("no transaction_id or original_transaction_id column in the header") }
+            receipt = column("receipt", "app_receipt")
+            guard !transaction.isEmpty || receipt != nil else { throw CommandFailure("no transaction_id, original_transaction_id or receipt column in the header") }
             user = found
         case .revenuecat:
             guard let found = column("rc_original_app_user_id") else { throw CommandFailure("no rc_original_app_user_id column: not a RevenueCat transactions export") }
@@ -65,7 +68,13 @@ struct CustomerFile {
                 continue
             }
             guard let id = transaction.lazy.map(field).first(where: { !$0.isEmpty }) else {
-                problems.append((record.line, "no transaction ID"))
+                if let receipt, !field(receipt).isEmpty {
+                    // Read by the server (its transaction IDs), which reports a receipt it can't read.
+                    let customer = ImportCustomer(appUserID: appUserID, receipt: field(receipt))
+                    if seen.insert(customer).inserted { rows.append(Row(line: record.line, customer: customer)) }
+                } else {
+                    problems.append((record.line, receipt == nil ? "no transaction ID" : "no transaction ID or receipt"))
+                }
                 continue
             }
             guard id.utf8.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter || $0 == "-" || $0 == "_" || $0 == ".") }) else {

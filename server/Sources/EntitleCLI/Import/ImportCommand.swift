@@ -13,7 +13,8 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import an app's existing customers from Apple (a CSV of app user and transaction IDs, or a RevenueCat transactions export).",
         discussion: """
-            FILE is a CSV with a header: app_user_id and transaction_id (or original_transaction_id), or with --format revenuecat \
+            FILE is a CSV with a header: app_user_id and transaction_id (or original_transaction_id; or receipt, an app receipt \
+            in base64, for rows without one), or with --format revenuecat \
             RevenueCat's transactions export (App Store rows imported, other stores' counted as skipped). The running server \
             (--server, or ENTITLE_URL; http://127.0.0.1:8080 by default; it needs --app-store-key) fetches each customer's \
             history from Apple, verifies it and records it under their app user ID, without webhooks. Rows that can't be \
