@@ -42,6 +42,8 @@ extension LedgerStore {
     public func keyStore() -> any KeyStore { companions.keyStore() }
     /// The app's admin jobs.
     public func adminJobStore() -> any AdminJobStore { companions.adminJobStore() }
+    /// The app's customer imports.
+    public func importJobStore() -> any ImportJobStore { companions.importJobStore() }
     /// The dashboard's sign-ins (server-wide).
     public func dashboardSessionStore() -> any DashboardSessionStore { companions.dashboardSessionStore() }
 }

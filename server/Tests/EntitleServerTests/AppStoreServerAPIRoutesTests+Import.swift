@@ -1,11 +1,12 @@
 import AppStoreModels
-import Crypto
+import AppStoreVerification
 import EntitleCore
 import EntitleServer
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
 import Foundation
+import Logging
 import HTTPTypes
 import HummingbirdTesting
 import LocalAppStore
@@ -80,7 +81,7 @@ extension AppStoreServerAPIRoutesTests {
         }
     }
 
-    @Test("entitle import: a CSV and a RevenueCat export against the running server; a bad row reported by its line; interrupted, it resumes")
+    @Test("entitle import: a CSV and a RevenueCat export as jobs of the running server; a bad row reported by its line; run again, it joins the job")
     func importCommand() async throws {
         try await Self.run { setup, _, store in
             let customers = try Self.strangers(30, setup, &store)
@@ -97,15 +98,16 @@ extension AppStoreServerAPIRoutesTests {
             }
             let file = folder.appendingPathComponent("customers.csv").path
             try csv.write(toFile: file, atomically: true, encoding: .utf8)
-            // Interrupted after its first batch (the progress kept beside the file), then run again: resumed.
-            let digest = SHA256.hash(data: Data(csv.utf8)).map { String(format: "%02x", $0) }.joined()
-            try JSONEncoder().encode(["digest": digest, "line": "6"]).write(to: URL(fileURLWithPath: file + ".entitle-import"))
-            let run = try await CommandRunner.entitle.run(["import", file, "--batch", "5"] + server)
+            // Started and left (the job goes on on the server), then run again: it joins the job, or once that is
+            // done starts another, which records nothing twice; either way it follows it to the end.
+            let detached = try await CommandRunner.entitle.run(["import", file, "--detach"] + server)
+            #expect(detached.status == 0, "\(detached.standardError)")
+            #expect(detached.standardOutput.contains("customers"), "\(detached.standardOutput)")
+            let run = try await CommandRunner.entitle.run(["import", file] + server)
             #expect(run.status == 0, "\(run.standardError)")
-            #expect(run.standardOutput.contains("resuming after line 6: 15 of 19 customers left"))
+            #expect(run.standardOutput.contains("imported 19 customers"), "\(run.standardOutput)")
             #expect(run.standardError.contains("line 4: 3 fields where the header has 2"), "\(run.standardError)")
-            #expect(!FileManager.default.fileExists(atPath: file + ".entitle-import"), "done: the progress is dropped")
-            for customer in customers.prefix(20).dropFirst(5) where customer.appUserID != "reader-2" {
+            for customer in customers.prefix(20) where customer.appUserID != "reader-2" {
                 #expect(try await setup.harness.store.projection(appUserID: AppUserID(customer.appUserID)) != nil, "\(customer.appUserID)")
             }
 
@@ -156,6 +158,74 @@ extension AppStoreServerAPIRoutesTests {
             for user in ["kept-receipts-0", "kept-receipts-1"] {
                 #expect(try await harness.subscriber(client, user).entitlements.contains { $0.isActive }, "\(user)")
             }
+        }
+    }
+}
+
+extension AppStoreServerAPIRoutesTests {
+    @Test("an import job: started once, a bad row reported by line, carried on a batch at a time; another instance takes it over once the lease lapses; again, nothing twice")
+    func importJob() async throws {
+        try await Self.run(importInterval: nil) { setup, client, store in
+            let harness = setup.harness
+            let customers = try Self.strangers(25, setup, &store)
+            var csv = "app_user_id,transaction_id\n"
+            for (index, customer) in customers.enumerated() {
+                csv += "\(customer.appUserID),\(customer.purchase.originalTransactionID)\n"
+                if index == 1 { csv += "broken,row,extra\n" }
+            }
+            let request = ServerHarness.json(ImportJobRequest(format: "csv", file: csv))
+            let started = try ServerHarness.decode(
+                ImportJobResponse.self, try await harness.post(client, "/v1/imports", key: setup.secret, body: request, expect: .accepted))
+            #expect(started.state == "running" && started.customers == 25 && started.done == 0)
+            #expect(started.problems == [ImportProblem(line: 4, message: "3 fields where the header has 2")] && started.problemCount == 1)
+            // The same file again joins the running job.
+            let joined = try ServerHarness.decode(ImportJobResponse.self, try await harness.post(client, "/v1/imports", key: setup.secret, body: request))
+            #expect(joined.id == started.id)
+
+            // One instance imports a batch, then stops (a restart): its lease keeps the job from the other a while.
+            func instance() -> AppServices {
+                let verifier = SignedDataVerifier(
+                    configuration: VerifierConfiguration(bundleID: Self.bundleID, environment: .sandbox, rootCertificates: [harness.authority.root]),
+                    now: harness.clock.reading)
+                return AppServices(
+                    store: harness.store, catalog: harness.catalog, verifiers: [verifier], now: harness.clock.reading,
+                    logger: Logger(label: "entitle.tests.import"), serverAPI: setup.serverAPI)
+            }
+            #expect(try await instance().appStore.runImportJobs(holder: "first", maximumBatches: 1) == AppStoreSyncService.importBatchSize)
+            let halfway = try ServerHarness.decode(ImportJobResponse.self, try await harness.get(client, "/v1/imports/\(started.id)", key: setup.secret))
+            #expect(halfway.state == "running" && halfway.done == AppStoreSyncService.importBatchSize)
+            #expect(try await instance().appStore.runImportJobs(holder: "second") == 0, "the first instance's lease")
+            harness.clock.set(harness.clock.now.addingTimeInterval(AppStoreSyncService.importLease + 1))
+            #expect(try await instance().appStore.runImportJobs(holder: "second") == 25 - AppStoreSyncService.importBatchSize)
+            let done = try ServerHarness.decode(ImportJobResponse.self, try await harness.get(client, "/v1/imports/\(started.id)", key: setup.secret))
+            #expect(done.state == "completed" && done.done == 25 && done.outcomes == ["imported": 25] && done.finishedAt != nil)
+            for (appUserID, _) in customers {
+                #expect(try await harness.subscriber(client, appUserID).entitlements.contains { $0.isActive }, "\(appUserID)")
+            }
+            let events = try await harness.store.eventCount()
+
+            // Started again once done: a new job, which records nothing twice.
+            let again = try ServerHarness.decode(
+                ImportJobResponse.self, try await harness.post(client, "/v1/imports", key: setup.secret, body: request, expect: .accepted))
+            #expect(again.id != started.id)
+            try await instance().appStore.runImportJobs(holder: "third")
+            #expect(try await harness.store.eventCount() == events)
+
+            // With webhooks: recorded as the App Store Server API's, as if it had just happened.
+            let late = try Self.strangers(1, setup, &store)[0]
+            let withWebhooks = ImportJobRequest(format: "csv", file: "app_user_id,transaction_id\nlate-1,\(late.purchase.originalTransactionID)\n", webhooks: true)
+            _ = try await harness.post(client, "/v1/imports", key: setup.secret, body: ServerHarness.json(withWebhooks), expect: .accepted)
+            try await instance().appStore.runImportJobs(holder: "third")
+            let timeline = try ServerHarness.decode([TimelineEvent].self, try await harness.get(client, "/v1/subscribers/late-1/events", key: setup.secret))
+            #expect(timeline.filter { $0.kind == "transaction" || $0.kind == "renewal_info" }.map(\.source) == ["app_store_server_api", "app_store_server_api"])
+
+            // A file without the columns it needs, an unknown format, an unknown job: refused.
+            let refused = try await harness.post(
+                client, "/v1/imports", key: setup.secret, body: ServerHarness.json(ImportJobRequest(format: "csv", file: "user,id\n")), expect: .badRequest)
+            #expect(ServerHarness.errorCode(refused) == "request.invalid")
+            _ = try await harness.post(
+                client, "/v1/imports", key: setup.secret, body: ServerHarness.json(ImportJobRequest(format: "xml", file: csv)), expect: .badRequest)
+            _ = try await harness.get(client, "/v1/imports/imp_unknown", key: setup.secret, expect: .notFound)
         }
     }
 }

@@ -30,13 +30,16 @@ struct AppStoreServerAPIRoutesTests {
         let teamKey: InAppPurchaseKey
         /// The server's port on loopback, for a command run against it.
         var port: Int? = nil
+        /// The server's client of the local App Store Server API.
+        var serverAPI: AppStoreServerAPIClient? = nil
         let secret = ServerHarness.secretKey
 
         func headers() -> String { secret }
     }
 
     static func run(
-        engine: StorageEngine = .sqlite, consumptionInterval: Duration? = nil, catalog: Catalog = Fixtures.exampleCatalog("Epilogue"),
+        engine: StorageEngine = .sqlite, consumptionInterval: Duration? = nil, importInterval: Duration? = .milliseconds(100),
+        catalog: Catalog = Fixtures.exampleCatalog("Epilogue"),
         _ body: @Sendable (Setup, any TestClientProtocol, inout StoreSimulator) async throws -> Void
     ) async throws {
         let clock = TestClock()
@@ -53,22 +56,23 @@ struct AppStoreServerAPIRoutesTests {
             try await engine.withStore { store in
                 let verifiers = [SignedDataVerifier(
                     configuration: VerifierConfiguration(bundleID: bundleID, environment: .sandbox, rootCertificates: [authority.root]), now: clock.reading)]
-                let client = AppStoreServerAPIClient(
+                let serverAPI = AppStoreServerAPIClient(
                     token: teamKey.token(bundleID: bundleID), endpoints: .init(production: base, sandbox: nil), verifiers: verifiers,
                     retryDelay: .milliseconds(10), now: clock.reading)
                 var configuration = ServerConfiguration(
                     http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store),
-                    apps: [ServedApp(bundleID: BundleID(bundleID), catalog: catalog, verifiers: verifiers, serverAPI: client, offerKey: teamKey)], keys: keys,
+                    apps: [ServedApp(bundleID: BundleID(bundleID), catalog: catalog, verifiers: verifiers, serverAPI: serverAPI, offerKey: teamKey)], keys: keys,
                     analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server-api"))
                 configuration.reconciliationInterval = nil
                 configuration.consumptionInterval = consumptionInterval
+                configuration.importInterval = importInterval
                 let app = try await buildApplication(configuration: configuration)
                 let harness = ServerHarness(
                     pki: try TestPKI(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID,
                     authority: authority, catalog: catalog)
                 try await app.test(.live) { client in
                     var simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)
-                    try await body(Setup(harness: harness, api: api, teamKey: teamKey, port: client.port), client, &simulator)
+                    try await body(Setup(harness: harness, api: api, teamKey: teamKey, port: client.port, serverAPI: serverAPI), client, &simulator)
                 }
             }
         }

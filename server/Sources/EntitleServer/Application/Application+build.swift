@@ -95,6 +95,9 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     if let interval = configuration.consumptionInterval {
         services.append(ConsumptionResponder(services: apps.services.map(\.consumption), interval: interval, clock: configuration.backgroundClock))
     }
+    if let interval = configuration.importInterval {
+        services.append(ImportWorker(services: apps.services.map(\.appStore), interval: interval, clock: configuration.backgroundClock))
+    }
     if let interval = configuration.webhookInterval {
         services.append(WebhookWorker(
             services: apps.services.map(\.webhooks), policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock,
@@ -146,7 +149,7 @@ func buildRouter(
     let router = Router(context: EntitleRequestContext.self)
     let routes = RouteMethods()
     router.add(middleware: MetricsMiddleware(metrics: metrics))
-    router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize))
+    router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize, larger: ["/v1/imports": AppStoreSyncService.largestImportFile + 64 * 1024]))
     router.add(middleware: ErrorMiddleware(routes: routes))
 
     if let signer { router.add(middleware: SigningMiddleware(signer: signer)) }

@@ -6,8 +6,11 @@ import Hummingbird
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = EntitleRequestContext
     let limit: Int
+    /// Paths whose bodies may be larger, each with its limit (an import's file: `POST /v1/imports`).
+    var larger: [String: Int] = [:]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let limit = larger[request.uri.path].map { max($0, self.limit) } ?? self.limit
         if let declared = request.headers[.contentLength], !Self.fits(declared, limit: limit) {
             throw APIError(error: ServiceError(.bodyTooLarge, "the request body is over the limit of \(limit) bytes"))
         }

@@ -62,7 +62,7 @@ public final class AppServices: Sendable {
         customers = CustomerListService(context: context, projections: store)
         appStore = AppStoreSyncService(
             context: context, events: store, projections: store, identity: store, leases: store, adminJobs: store.adminJobStore(),
-            serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
+            importJobs: store.importJobStore(), serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
         webhooks = WebhookService(
             context: context, events: store, projections: store, identity: store, cursors: store, feed: store, leases: store,
             webhookStore: store.webhookStore())

@@ -11,5 +11,6 @@ struct MemoryCompanionStores: CompanionStores {
     func webhookStore() -> any WebhookStore { MemoryWebhookStore(database: database, app: app) }
     func keyStore() -> any KeyStore { MemoryKeyStore(database: database) }
     func adminJobStore() -> any AdminJobStore { MemoryAdminJobStore(database: database, app: app) }
+    func importJobStore() -> any ImportJobStore { MemoryImportJobStore(database: database, app: app) }
     func dashboardSessionStore() -> any DashboardSessionStore { MemoryDashboardSessionStore(database: database) }
 }

@@ -19,6 +19,7 @@ public final class MemoryDatabase: Sendable {
         var setAside: [BundleID: [SetAsideEvent]] = [:]
         var keys: [String: (key: StoredKey, hash: String)] = [:]
         var adminJobs: [BundleID: [String: AdminJob]] = [:]
+        var importJobs: [BundleID: [String: StoredImportJob]] = [:]
         var dashboardSessions: [String: DashboardSession] = [:]
     }
 

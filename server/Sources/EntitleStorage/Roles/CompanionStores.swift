@@ -18,6 +18,9 @@ public protocol CompanionStores: Sendable {
     /// The app's admin jobs (reconciliation passes a request started).
     func adminJobStore() -> any AdminJobStore
 
+    /// The app's customer imports.
+    func importJobStore() -> any ImportJobStore
+
     /// The dashboard's sign-ins (server-wide).
     func dashboardSessionStore() -> any DashboardSessionStore
 }

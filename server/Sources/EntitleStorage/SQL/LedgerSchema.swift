@@ -338,6 +338,16 @@ enum LedgerSchema {
             // Support search by the start of a subscriber's ID reads a range of IDs in byte order: on
             // PostgreSQL, whose default collation may order them otherwise, an index in that order.
             (25, byteOrder.isEmpty ? [] : ["CREATE INDEX subscribers_id_bytes ON subscribers (app_id, app_user_id\(byteOrder))"]),
+            (26, [
+                // Customer imports an app started (`POST /v1/imports`): the customers to import, written once,
+                // and the progress every batch rewrites; any instance holding the job's lease carries one on.
+                """
+                CREATE TABLE import_jobs (
+                    app_id TEXT NOT NULL, id TEXT NOT NULL, state TEXT NOT NULL, digest TEXT NOT NULL, input TEXT NOT NULL, progress TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, finished_at BIGINT, PRIMARY KEY (app_id, id))
+                """,
+                "CREATE INDEX import_jobs_running ON import_jobs (app_id, state, created_at)",
+            ]),
         ]
     }
 

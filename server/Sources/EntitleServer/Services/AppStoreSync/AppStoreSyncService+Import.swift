@@ -11,21 +11,25 @@ import Foundation
 /// source `import` (no webhooks). Idempotent: a second run records nothing twice. Apple's calls go
 /// through the client's pacer, at Apple's published rate limits.
 extension AppStoreSyncService {
-    public func importCustomers(_ customers: [ImportCustomer]) async throws(ServiceError) -> [ImportResult] {
+    /// - Parameter webhooks: whether the history sends webhooks as if it had just happened (recorded as
+    ///   from the App Store Server API); by default it is the subscribers' baseline (source `import`).
+    public func importCustomers(_ customers: [ImportCustomer], webhooks: Bool = false) async throws(ServiceError) -> [ImportResult] {
         guard (1...ImportCustomersRequest.largest).contains(customers.count) else {
             throw ServiceError(.invalidRequest, "import 1 to \(ImportCustomersRequest.largest) customers a request")
         }
         let serverAPI = try requireServerAPI()
         var results: [ImportResult] = []
         for customer in customers {
-            results.append(try await importCustomer(customer, serverAPI))
+            results.append(try await importCustomer(customer, serverAPI, source: webhooks ? .appStoreServerAPI : .import))
         }
         return results
     }
 
     /// One customer: `not_found` and `invalid` are theirs alone; Apple unreachable or refusing the key
     /// stops the request (the importer retries it later: nothing is recorded twice).
-    private func importCustomer(_ customer: ImportCustomer, _ serverAPI: AppStoreServerAPIClient) async throws(ServiceError) -> ImportResult {
+    private func importCustomer(
+        _ customer: ImportCustomer, _ serverAPI: AppStoreServerAPIClient, source: LedgerEventSource
+    ) async throws(ServiceError) -> ImportResult {
         var asked = customer.transactionID ?? ""
         func result(_ outcome: String, transactions: Int = 0, purchases: Int = 0, message: String? = nil) -> ImportResult {
             ImportResult(appUserID: customer.appUserID, transactionID: asked, outcome: outcome, transactions: transactions, purchases: purchases, message: message)
@@ -55,7 +59,7 @@ extension AppStoreSyncService {
         for (signed, transaction) in history {
             guard let original = transaction.purchaseChain else { continue }
             do throws(ServiceError) {
-                _ = try await ingestion.recordTransaction(appUserID: appUserID, signedTransaction: signed, source: .import, claims: false)
+                _ = try await ingestion.recordTransaction(appUserID: appUserID, signedTransaction: signed, source: source, claims: false)
                 purchases.insert(original)
             } catch where error.code == .purchaseOwnedByAnotherSubscriber {
                 ownedElsewhere.insert(original)
@@ -72,7 +76,7 @@ extension AppStoreSyncService {
             for renewal in statuses.compactMap(\.renewalInfo) where renewal.purchaseChain == original {
                 let signedAt = (renewal.signedDate ?? now()).millisecondsSince1970()
                 _ = try await append(LedgerEvent(
-                    id: UUID(), appUserID: appUserID, source: .import, idempotencyKey: "renewal:\(original):\(signedAt)", originalTransactionID: original,
+                    id: UUID(), appUserID: appUserID, source: source, idempotencyKey: "renewal:\(original):\(signedAt)", originalTransactionID: original,
                     signedDate: renewal.signedDate, receivedAt: now(), payload: .renewalInfo(renewal)))
             }
         }

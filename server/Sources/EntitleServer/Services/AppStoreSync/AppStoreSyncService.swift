@@ -16,6 +16,8 @@ public struct AppStoreSyncService: SubscriberReading, EventAppending {
     let leases: any JobLeases
     /// Admin jobs a request starts and the caller polls.
     let adminJobs: any AdminJobStore
+    /// Customer imports a request starts, carried on in the background.
+    let importJobs: any ImportJobStore
     /// Apple's App Store Server API for this app, when configured.
     let serverAPI: AppStoreServerAPIClient?
     /// What Apple answers goes through the same path as what the app submits.

@@ -1,4 +1,4 @@
-@testable import EntitleCLI
+@testable import EntitleServer
 import EntitleWire
 import Testing
 
@@ -32,9 +32,15 @@ struct CustomerFileTests {
             u2,u2,play_store,GPA.1,GPA.1
             u3,u3,stripe,sub_1,sub_1
             u4,u4,app_store,2000,
+            $RCAnonymousID:5b1f,reader-5,app_store,3000,3000
+            $RCAnonymousID:6c2a,$RCAnonymousID:6c2a,app_store,4000,4000
             """
         let file = try CustomerFile(text: text, format: .revenuecat)
-        #expect(file.rows.map(\.customer) == [ImportCustomer(appUserID: "u1", transactionID: "1000"), ImportCustomer(appUserID: "u4", transactionID: "2000")])
+        // The app's own ID of each customer: the last seen alias, unless RevenueCat's anonymous one.
+        #expect(file.rows.map(\.customer) == [
+            ImportCustomer(appUserID: "u1", transactionID: "1000"), ImportCustomer(appUserID: "u4", transactionID: "2000"),
+            ImportCustomer(appUserID: "reader-5", transactionID: "3000"), ImportCustomer(appUserID: "$RCAnonymousID:6c2a", transactionID: "4000"),
+        ])
         #expect(file.skipped == ["play_store": 1, "stripe": 1])
         #expect(file.problems.isEmpty)
     }
@@ -43,6 +49,6 @@ struct CustomerFileTests {
         ("", CustomerFile.Format.csv), ("user,transaction_id\n", .csv), ("app_user_id,product\n", .csv), ("app_user_id,transaction_id\n", .revenuecat),
     ])
     func refused(text: String, format: CustomerFile.Format) {
-        #expect(throws: CommandFailure.self) { _ = try CustomerFile(text: text, format: format) }
+        #expect(throws: ServiceError.self) { _ = try CustomerFile(text: text, format: format) }
     }
 }
