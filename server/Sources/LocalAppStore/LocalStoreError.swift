@@ -22,6 +22,8 @@ public struct LocalStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let offerRefused = Code(rawValue: "localStore.offerRefused")
         /// A notification was never acknowledged with 2xx, after every retry.
         public static let deliveryFailed = Code(rawValue: "localStore.deliveryFailed")
+        /// The run was stopped (Ctrl-C, shutdown) before it ended.
+        public static let cancelled = Code(rawValue: "localStore.cancelled")
     }
 
     public var code: Code

@@ -86,3 +86,40 @@ struct ShutdownTests {
         #expect(answered, "the restarted server never answered on the crashed one's port")
     }
 }
+
+extension ShutdownTests {
+    /// Where the demo is when Ctrl-C arrives: starting up, in the middle of its simulation, or serving after it.
+    enum DemoMoment: String, CaseIterable, Sendable {
+        case starting
+        case simulating
+        case serving
+    }
+
+    @Test("Ctrl-C (SIGINT) ends entitle demo within 10 s whatever it is doing", arguments: DemoMoment.allCases)
+    func demoInterrupted(at moment: DemoMoment) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-demo-stop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("demo.log")
+        let subscribers = moment == .serving ? "20" : "3000"
+        let demo = try CommandRunner.entitle.start(
+            ["demo", "--port", "\(TestPorts.random())", "--subscribers", subscribers, "--months", "12", "--data", folder.appendingPathComponent("data").path],
+            standardOutput: .file(log), standardError: .file(folder.appendingPathComponent("demo.err")))
+        defer { demo.signal(SIGKILL) }
+        func logged(_ text: String) -> Bool { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text) }
+        switch moment {
+        case .starting:
+            try await Task.sleep(for: .milliseconds(300))
+        case .simulating:
+            for _ in 0..<600 where !logged("simulated") { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(logged("simulated"), "the simulation never reported progress")
+        case .serving:
+            for _ in 0..<1_200 where !logged("Ctrl-C stops the server") { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(logged("Ctrl-C stops the server"), "the demo never finished its simulation")
+        }
+        demo.signal(SIGINT)
+        let termination = await demo.exit(within: .seconds(10))
+        #expect(termination != nil, "still running 10 s after Ctrl-C (\(moment))")
+        #expect(termination?.signalled == false, "ended by a signal, not by itself")
+    }
+}

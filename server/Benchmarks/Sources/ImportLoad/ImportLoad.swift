@@ -11,10 +11,11 @@ import NIOCore
 
 /// `entitle import` at scale against Apple's stand-in (``LocalServerAPI`` on loopback, which checks each
 /// request's token as Apple does): customers of Epilogue who bought before the app used Entitle (Apple
-/// knows their purchases, Entitle none), imported by `entitle import` through `entitle serve` (its own
-/// process, paced at Apple's published limits: 50 requests a second an endpoint) — half from a plain CSV,
-/// interrupted (SIGINT) a third of the way and run again, half from a RevenueCat-shaped export — then every
-/// customer's answer compared with what Apple says of them, and the first file imported again.
+/// knows their purchases, Entitle none), imported by `entitle import` as jobs of `entitle serve` (its own
+/// process, paced at Apple's published limits: 50 requests a second an endpoint) — half from a plain CSV
+/// with one malformed row, the server stopped (SIGTERM) a third of the way and started again while the
+/// command runs, which is run again to follow the job to its end; half from a RevenueCat-shaped export —
+/// then every customer's answer compared with what Apple says of them, and the first file imported again.
 ///
 ///     swift build -c release --product entitle
 ///     swift run --package-path Benchmarks -c release ImportLoad [--sizes 10000]
@@ -71,7 +72,9 @@ enum ImportLoad {
         }
         let half = customers.count / 2
         let csv = folder.appendingPathComponent("customers.csv").path
-        try ("app_user_id,transaction_id\n" + customers.prefix(half).map { "\($0.appUserID),\($0.transactionID)\n" }.joined())
+        // Line 5 is malformed (a field too many): reported by its line, the others imported.
+        let rows = customers.prefix(half).map { "\($0.appUserID),\($0.transactionID)\n" }
+        try ("app_user_id,transaction_id\n" + rows.prefix(3).joined() + "broken,1,extra\n" + rows.dropFirst(3).joined())
             .write(toFile: csv, atomically: true, encoding: .utf8)
         let export = folder.appendingPathComponent("revenuecat.csv").path
         try ("rc_original_app_user_id,rc_last_seen_app_user_id_alias,country,product_identifier,store,store_transaction_id,original_store_transaction_id\n"
@@ -82,31 +85,19 @@ enum ImportLoad {
         // The server's log outside the folder: it outlives the run.
         let log = URL(fileURLWithPath: ProcessInfo.processInfo.environment["ENTITLE_SERVE_LOG"] ?? folder.appendingPathComponent("serve.log").path)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: binary)
-        server.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", "sqlite:" + folder.appendingPathComponent("entitle.sqlite").path,
-            "--catalog", catalogFolder.path, "--root-certificate", rootFile.path, "--environment", "sandbox", "--secret-key", key,
-            "--public-key-secret", "import", "--app-store-key", keyFile.path, "--app-store-key-id", teamKey.keyID,
-            "--app-store-issuer-id", teamKey.issuerID, "--app-store-api-url", "http://127.0.0.1:\(applePort)", "--reconcile-interval", "0",
-        ]
-        let output = try FileHandle(forWritingTo: log)
-        server.standardOutput = output
-        server.standardError = output
-        try server.run()
+        let database = "sqlite:" + folder.appendingPathComponent("entitle.sqlite").path
+        var server = try startServer(binary, database: database, catalog: catalogFolder, root: rootFile, keyFile: keyFile, teamKey: teamKey, log: log)
         defer {
             server.interrupt()
             server.waitUntilExit()
         }
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        for _ in 0..<100 {
-            if let response = try? await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/ready"), timeout: .seconds(2)), response.status == .ok { break }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        let common = ["--server", "http://127.0.0.1:\(port)", "--secret-key", key, "--batch", "50"]
+        try await waitUntilReady(http)
+        let common = ["--server", "http://127.0.0.1:\(port)", "--secret-key", key]
         let clock = ContinuousClock()
 
-        // The CSV, interrupted a third of the way, then run again: it resumes.
+        // The CSV: the server stopped a third of the way (a deploy) and started again; the command, cut off,
+        // run again follows the same job to its end.
         let started = clock.now
         let first = Process()
         first.executableURL = URL(fileURLWithPath: binary)
@@ -117,19 +108,22 @@ enum ImportLoad {
         first.standardOutput = firstOutput
         first.standardError = firstOutput
         try first.run()
-        let interruptAt = Double(half) / 3 / 50 * 1.2
-        try await Task.sleep(for: .seconds(interruptAt))
-        first.interrupt()
+        let stopAt = Double(half) / 3 / 50
+        try await Task.sleep(for: .seconds(stopAt))
+        let stopping = clock.now
+        server.terminate()
+        server.waitUntilExit()
+        say(String(format: "  server stopped (SIGTERM) after %.0f s: it exited in %.1f s with status %d", stopAt, seconds(clock.now - stopping), server.terminationStatus))
         first.waitUntilExit()
-        let kept = (try? String(contentsOfFile: csv + ".entitle-import", encoding: .utf8)) ?? "none"
-        say(String(format: "  interrupted after %.0f s (exit %d, %@); progress kept: %@", interruptAt, first.terminationStatus,
-                   first.terminationReason == .uncaughtSignal ? "signal" : "exit", kept))
-        say("  its output: " + ((try? String(contentsOf: firstLog, encoding: .utf8)) ?? "").split(separator: "\n").suffix(2).joined(separator: " | "))
+        say("  the command, cut off: " + ((try? String(contentsOf: firstLog, encoding: .utf8)) ?? "").split(separator: "\n").suffix(2).joined(separator: " | "))
+        server = try startServer(binary, database: database, catalog: catalogFolder, root: rootFile, keyFile: keyFile, teamKey: teamKey, log: log)
+        try await waitUntilReady(http)
         let resumed = try run(binary, ["import", csv] + common)
         let csvSeconds = seconds(clock.now - started)
-        say("  " + (resumed.output.split(separator: "\n").first { $0.hasPrefix("resuming") }.map(String.init) ?? "(no resume line)"))
+        say("  run again: " + (resumed.output.split(separator: "\n").first.map(String.init) ?? ""))
         say("  " + (resumed.output.split(separator: "\n").last.map(String.init) ?? ""))
-        say(String(format: "  CSV, %d customers: %.1f s in all (%.1f customers/s); Apple allows 50 history and 50 status requests a second", half, csvSeconds, Double(half) / csvSeconds))
+        say("  problems: " + resumed.errors.split(separator: "\n").prefix(3).joined(separator: " | "))
+        say(String(format: "  CSV, %d customers: %.1f s in all, the restart included (%.1f customers/s); Apple allows 50 history and 50 status requests a second", half, csvSeconds, Double(half) / csvSeconds))
 
         let rcStarted = clock.now
         let rc = try run(binary, ["import", export, "--format", "revenuecat"] + common)
@@ -162,17 +156,47 @@ enum ImportLoad {
         try await http.shutdown()
     }
 
-    static func run(_ binary: String, _ arguments: [String]) throws -> (output: String, status: Int32) {
+    static func run(_ binary: String, _ arguments: [String]) throws -> (output: String, errors: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-import-errors-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        return (String(decoding: data, as: UTF8.self), (try? String(contentsOf: errors, encoding: .utf8)) ?? "", process.terminationStatus)
+    }
+
+    /// `entitle serve` over `database`, its output appended to `log`.
+    static func startServer(
+        _ binary: String, database: String, catalog: URL, root: URL, keyFile: URL, teamKey: InAppPurchaseKey, log: URL
+    ) throws -> Process {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "\(port)", "--database", database,
+            "--catalog", catalog.path, "--root-certificate", root.path, "--environment", "sandbox", "--secret-key", key,
+            "--public-key-secret", "import", "--app-store-key", keyFile.path, "--app-store-key-id", teamKey.keyID,
+            "--app-store-issuer-id", teamKey.issuerID, "--app-store-api-url", "http://127.0.0.1:\(applePort)", "--reconcile-interval", "0",
+        ]
+        let output = try FileHandle(forWritingTo: log)
+        output.seekToEndOfFile()
+        server.standardOutput = output
+        server.standardError = output
+        try server.run()
+        return server
+    }
+
+    static func waitUntilReady(_ http: HTTPClient) async throws {
+        for _ in 0..<100 {
+            if let response = try? await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/ready"), timeout: .seconds(2)), response.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {

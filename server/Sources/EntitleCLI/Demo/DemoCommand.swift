@@ -164,14 +164,15 @@ struct DemoCommand: AsyncParsableCommand {
                 localServerAPI.addRoutes(to: router)
             }
             let server = try await buildApplication(configuration: configuration)
-            let group = ServiceGroup(
-                configuration: ServiceGroupConfiguration(
-                    services: [
-                        .init(service: server),
-                        .init(service: run, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
-                    ],
-                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            var group = ServiceGroupConfiguration(
+                services: [
+                    .init(service: server),
+                    .init(service: run, successTerminationBehavior: exitAfterSummary ? .gracefullyShutdownGroup : .ignore),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // Ctrl-C ends the demo within seconds, whatever it is doing.
+            group.maximumGracefulShutdownDuration = ServeCommand.gracefulShutdownLimit
+            try await ServiceGroup(configuration: group).run()
             if exitAfterSummary, run.disagreed { throw ExitCode(1) }
         }
     }

@@ -43,7 +43,7 @@ final class DemoRun: Service {
     /// published and every delivery to be settled when `waiting`.
     func reportWebhooks(waiting: Bool) async {
         var statuses: [WebhookStatusResponse] = []
-        for _ in 0..<(waiting ? 240 : 1) {
+        for _ in 0..<(waiting ? 240 : 1) where !Task.isCancelled {
             statuses = []
             for simulation in simulations { if let status = await simulation.webhookStatus() { statuses.append(status) } }
             if statuses.count == simulations.count, statuses.allSatisfy({ $0.pending == 0 && $0.unpublishedEvents == 0 }) { break }
@@ -58,12 +58,25 @@ final class DemoRun: Service {
     }
 
     func run() async throws {
-        for simulation in simulations {
-            current.withLockedValue { $0 = simulation.clock }
-            if simulations.count > 1, let app = simulation.app { DemoOutput.line("\n== \(app)") }
-            try await simulation.play()
+        // Ctrl-C (SIGINT) or SIGTERM at any moment: the simulation stops at its next step.
+        let played: Bool = try await cancelWhenGracefulShutdown {
+            for simulation in self.simulations {
+                guard !Task.isCancelled else { return false }
+                self.current.withLockedValue { $0 = simulation.clock }
+                if self.simulations.count > 1, let app = simulation.app { DemoOutput.line("\n== \(app)") }
+                do {
+                    try await simulation.play()
+                } catch where Task.isCancelled {
+                    return false
+                }
+            }
+            return true
         }
-        if sendsWebhooks { await reportWebhooks(waiting: exitAfterSummary) }
+        guard played else {
+            DemoOutput.line("stopped")
+            return
+        }
+        if sendsWebhooks { await cancelWhenGracefulShutdown { await self.reportWebhooks(waiting: self.exitAfterSummary) } }
         guard !exitAfterSummary else { return }
         let first = simulations[0]
         DemoOutput.line(DemoSimulation.explore(secretKey: first.secretKey, baseURL: first.baseURL, app: simulations.count > 1 ? first.app : nil))

@@ -238,7 +238,19 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.forwardsNotifications ? "(forwarding) " : "") + ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")
         }
         let application = try await buildApplication(configuration: configuration)
-        try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await ServeCommand.run(application, logger: logger)
+    }
+
+    /// How long a graceful shutdown (SIGTERM, SIGINT) may take before what is still running is cancelled:
+    /// requests under way get this long to finish, and the process ends within 10 s of the signal.
+    static let gracefulShutdownLimit: Duration = .seconds(7)
+
+    /// Runs `application` (and its background services) until SIGTERM or SIGINT, then shuts it down within
+    /// ``gracefulShutdownLimit``.
+    static func run(_ application: some ApplicationProtocol & Service, logger: Logger) async throws {
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = gracefulShutdownLimit
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     /// Online revocation checking when asked for: OCSP over HTTP, each confirmed chain trusted for

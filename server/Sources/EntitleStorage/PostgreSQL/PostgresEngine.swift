@@ -33,6 +33,8 @@ final class PostgresEngine: SQLEngine {
     static let appendLock = "hashtextextended('\(LedgerLock.appends.key)', 0)"
     let appendGuardStatement: String? = "SELECT pg_advisory_xact_lock_shared(\(appendLock))"
     let secureDeletion: (on: String, off: String)? = nil
+    func instant(_ milliseconds: String) -> String { "to_timestamp(\(milliseconds) / 1000.0)" }
+    func date(_ day: String) -> String { "(DATE '1970-01-01' + CAST(\(day) AS INTEGER))" }
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()
 

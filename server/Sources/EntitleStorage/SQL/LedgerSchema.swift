@@ -9,7 +9,8 @@ enum LedgerSchema {
     ///   - uncompressedPayloads: the engine's statement that stores signed payloads without trying to
     ///     compress them, when the engine would otherwise try (PostgreSQL).
     static func migrations(
-        sequenceColumn: String, sequenceReset: String? = nil, uncompressedPayloads: String? = nil, byteOrder: String = ""
+        sequenceColumn: String, sequenceReset: String? = nil, uncompressedPayloads: String? = nil, byteOrder: String = "",
+        instant: (String) -> String = { $0 }, date: (String) -> String = { $0 }
     ) -> [(version: Int, statements: [String])] {
         [
             (1, [
@@ -347,6 +348,36 @@ enum LedgerSchema {
                     created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, finished_at BIGINT, PRIMARY KEY (app_id, id))
                 """,
                 "CREATE INDEX import_jobs_running ON import_jobs (app_id, state, created_at)",
+            ]),
+            // Read-only views for a data team's SQL (docs/exports.md): the columns a query may rely on, under
+            // names that don't change when the tables do, instants as instants. What an event says is in
+            // its compact JSON, which SQL doesn't read: `GET /v1/exports/transactions` gives it in columns.
+            (27, [
+                """
+                CREATE VIEW entitle_events AS SELECT sequence, app_id, app_user_id, source, notification_uuid, transaction_id,
+                    original_transaction_id, app_account_token, \(instant("signed_date")) AS signed_at, \(instant("received_at")) AS received_at
+                FROM ledger_events
+                """,
+                """
+                CREATE VIEW entitle_purchases AS SELECT app_id, original_transaction_id, app_user_id, \(instant("linked_at")) AS linked_at
+                FROM purchase_links
+                """,
+                """
+                CREATE VIEW entitle_subscribers AS SELECT app_id, app_user_id, event_count, \(instant("updated_at")) AS updated_at,
+                    CASE WHEN app_user_id LIKE '$erased:%' THEN 1 ELSE 0 END AS erased
+                FROM subscribers
+                """,
+                """
+                CREATE VIEW entitle_analytics_daily AS SELECT app_id, \(date("day")) AS day,
+                    CASE WHEN metric LIKE 'sandbox:%' THEN 'sandbox' ELSE 'production' END AS environment,
+                    CASE WHEN metric LIKE 'sandbox:%' THEN SUBSTR(metric, 9) ELSE metric END AS metric, product, currency, cohort, value
+                FROM analytics_daily
+                """,
+                """
+                CREATE VIEW entitle_webhook_deliveries AS SELECT id, app_id, endpoint_id, event_id, event_type, app_user_id, status, attempts,
+                    last_status, \(instant("created_at")) AS created_at, \(instant("delivered_at")) AS delivered_at
+                FROM webhook_deliveries
+                """,
             ]),
         ]
     }

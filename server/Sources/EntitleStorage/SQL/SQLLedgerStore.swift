@@ -87,7 +87,7 @@ final class SQLLedgerStore: LedgerStore {
     func migrate(through version: Int?) async throws(StorageError) {
         let migrations = LedgerSchema.migrations(
             sequenceColumn: engine.sequenceColumn, sequenceReset: engine.sequenceReset, uncompressedPayloads: engine.uncompressedPayloads,
-            byteOrder: engine.byteOrder
+            byteOrder: engine.byteOrder, instant: engine.instant, date: engine.date
         ).filter { $0.version <= version ?? .max }
         try await engine.transaction { session throws(StorageError) in
             try await session.lock(.migrations)

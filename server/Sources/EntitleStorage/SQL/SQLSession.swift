@@ -45,6 +45,11 @@ protocol SQLEngine: Sendable {
     /// Run before every event insert, in its transaction (PostgreSQL: a shared lock that
     /// ``readHorizon()`` waits out).
     var appendGuardStatement: String? { get }
+    /// The SQL expression of the instant `milliseconds` (a column of milliseconds since 1970) as the
+    /// engine shows instants: an ISO 8601 text on SQLite, a `timestamptz` on PostgreSQL.
+    func instant(_ milliseconds: String) -> String
+    /// The SQL expression of the date `day` (a column of days since 1970-01-01).
+    func date(_ day: String) -> String
     /// Run before and after a customer's erasure, in its transaction: what makes the engine overwrite
     /// the content it frees (SQLite's `secure_delete`); `nil` when it has no such setting (PostgreSQL,
     /// where VACUUM reclaims old row versions).

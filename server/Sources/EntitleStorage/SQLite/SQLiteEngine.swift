@@ -23,6 +23,8 @@ final class SQLiteEngine: SQLEngine {
     let byteOrder = ""
     /// One writer commits in sequence order: every visible event is below any later one.
     let appendGuardStatement: String? = nil
+    func instant(_ milliseconds: String) -> String { "strftime('%Y-%m-%dT%H:%M:%fZ', \(milliseconds) / 1000.0, 'unixepoch')" }
+    func date(_ day: String) -> String { "date(\(day) * 86400, 'unixepoch')" }
     let secureDeletion: (on: String, off: String)? = ("PRAGMA secure_delete = ON", "PRAGMA secure_delete = FAST")
     let aggregates = AggregateCache()
     let chains = CertificateChainCache()

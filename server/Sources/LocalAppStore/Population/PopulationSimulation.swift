@@ -108,6 +108,8 @@ public struct PopulationSimulation {
         var events = 0
         var nextPeriodic = periodic.map { start + $0.interval }
         while let next = popNext(), next.date <= end {
+            // Stopped (Ctrl-C, shutdown): between two events, whatever the population's size.
+            guard !Task.isCancelled else { throw LocalStoreError(.cancelled, "the simulation was stopped at \(next.date)") }
             while let due = nextPeriodic, due <= next.date, let periodic {
                 clock.advance(to: due)
                 try await periodic.action(due)

@@ -88,6 +88,8 @@ extension AppStoreSyncService {
                 do {
                     results = try await importCustomers(rows.map(\.customer), webhooks: progress.webhooks)
                 } catch {
+                    // Shutdown cut the batch short: what it recorded is recorded once; the next holder redoes it.
+                    if Task.isCancelled { break }
                     progress.waiting = "\(error.code.rawValue): \(error.message)"
                     _ = try? await importJobs.updateImportJob(id: job.id, state: .running, progress: Self.json(progress), at: now())
                     throw error
