@@ -1,7 +1,7 @@
 import Foundation
 
-/// `POST /v1/imports`: start importing a file of customers on the server, which carries it on in the
-/// background (surviving restarts) while the caller polls `GET /v1/imports/{id}` (docs/import.md).
+/// `POST /v1/imports/jobs`: start importing a file of customers on the server, which carries it on in the
+/// background (surviving restarts) while the caller polls `GET /v1/imports/jobs/{id}` (docs/import.md).
 public struct ImportJobRequest: Codable, Hashable, Sendable {
     /// `csv` (app_user_id and transaction_id, original_transaction_id or receipt) or `revenuecat`
     /// (RevenueCat's Transactions export).

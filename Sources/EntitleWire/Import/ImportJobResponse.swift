@@ -1,6 +1,6 @@
 import Foundation
 
-/// An import of a file of customers, as far as it got (`POST /v1/imports`, `GET /v1/imports/{id}`).
+/// An import of a file of customers, as far as it got (`POST /v1/imports/jobs`, `GET /v1/imports/jobs/{id}`).
 public struct ImportJobResponse: Codable, Hashable, Sendable {
     public var id: String
     /// `running`, `completed` or `cancelled`.

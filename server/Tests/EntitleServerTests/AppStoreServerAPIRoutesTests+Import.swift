@@ -175,11 +175,11 @@ extension AppStoreServerAPIRoutesTests {
             }
             let request = ServerHarness.json(ImportJobRequest(format: "csv", file: csv))
             let started = try ServerHarness.decode(
-                ImportJobResponse.self, try await harness.post(client, "/v1/imports", key: setup.secret, body: request, expect: .accepted))
+                ImportJobResponse.self, try await harness.post(client, "/v1/imports/jobs", key: setup.secret, body: request, expect: .accepted))
             #expect(started.state == "running" && started.customers == 25 && started.done == 0)
             #expect(started.problems == [ImportProblem(line: 4, message: "3 fields where the header has 2")] && started.problemCount == 1)
             // The same file again joins the running job.
-            let joined = try ServerHarness.decode(ImportJobResponse.self, try await harness.post(client, "/v1/imports", key: setup.secret, body: request))
+            let joined = try ServerHarness.decode(ImportJobResponse.self, try await harness.post(client, "/v1/imports/jobs", key: setup.secret, body: request))
             #expect(joined.id == started.id)
 
             // One instance imports a batch, then stops (a restart): its lease keeps the job from the other a while.
@@ -192,12 +192,12 @@ extension AppStoreServerAPIRoutesTests {
                     logger: Logger(label: "entitle.tests.import"), serverAPI: setup.serverAPI)
             }
             #expect(try await instance().appStore.runImportJobs(holder: "first", maximumBatches: 1) == AppStoreSyncService.importBatchSize)
-            let halfway = try ServerHarness.decode(ImportJobResponse.self, try await harness.get(client, "/v1/imports/\(started.id)", key: setup.secret))
+            let halfway = try ServerHarness.decode(ImportJobResponse.self, try await harness.get(client, "/v1/imports/jobs/\(started.id)", key: setup.secret))
             #expect(halfway.state == "running" && halfway.done == AppStoreSyncService.importBatchSize)
             #expect(try await instance().appStore.runImportJobs(holder: "second") == 0, "the first instance's lease")
             harness.clock.set(harness.clock.now.addingTimeInterval(AppStoreSyncService.importLease + 1))
             #expect(try await instance().appStore.runImportJobs(holder: "second") == 25 - AppStoreSyncService.importBatchSize)
-            let done = try ServerHarness.decode(ImportJobResponse.self, try await harness.get(client, "/v1/imports/\(started.id)", key: setup.secret))
+            let done = try ServerHarness.decode(ImportJobResponse.self, try await harness.get(client, "/v1/imports/jobs/\(started.id)", key: setup.secret))
             #expect(done.state == "completed" && done.done == 25 && done.outcomes == ["imported": 25] && done.finishedAt != nil)
             for (appUserID, _) in customers {
                 #expect(try await harness.subscriber(client, appUserID).entitlements.contains { $0.isActive }, "\(appUserID)")
@@ -206,7 +206,7 @@ extension AppStoreServerAPIRoutesTests {
 
             // Started again once done: a new job, which records nothing twice.
             let again = try ServerHarness.decode(
-                ImportJobResponse.self, try await harness.post(client, "/v1/imports", key: setup.secret, body: request, expect: .accepted))
+                ImportJobResponse.self, try await harness.post(client, "/v1/imports/jobs", key: setup.secret, body: request, expect: .accepted))
             #expect(again.id != started.id)
             try await instance().appStore.runImportJobs(holder: "third")
             #expect(try await harness.store.eventCount() == events)
@@ -214,18 +214,18 @@ extension AppStoreServerAPIRoutesTests {
             // With webhooks: recorded as the App Store Server API's, as if it had just happened.
             let late = try Self.strangers(1, setup, &store)[0]
             let withWebhooks = ImportJobRequest(format: "csv", file: "app_user_id,transaction_id\nlate-1,\(late.purchase.originalTransactionID)\n", webhooks: true)
-            _ = try await harness.post(client, "/v1/imports", key: setup.secret, body: ServerHarness.json(withWebhooks), expect: .accepted)
+            _ = try await harness.post(client, "/v1/imports/jobs", key: setup.secret, body: ServerHarness.json(withWebhooks), expect: .accepted)
             try await instance().appStore.runImportJobs(holder: "third")
             let timeline = try ServerHarness.decode([TimelineEvent].self, try await harness.get(client, "/v1/subscribers/late-1/events", key: setup.secret))
             #expect(timeline.filter { $0.kind == "transaction" || $0.kind == "renewal_info" }.map(\.source) == ["app_store_server_api", "app_store_server_api"])
 
             // A file without the columns it needs, an unknown format, an unknown job: refused.
             let refused = try await harness.post(
-                client, "/v1/imports", key: setup.secret, body: ServerHarness.json(ImportJobRequest(format: "csv", file: "user,id\n")), expect: .badRequest)
+                client, "/v1/imports/jobs", key: setup.secret, body: ServerHarness.json(ImportJobRequest(format: "csv", file: "user,id\n")), expect: .badRequest)
             #expect(ServerHarness.errorCode(refused) == "request.invalid")
             _ = try await harness.post(
-                client, "/v1/imports", key: setup.secret, body: ServerHarness.json(ImportJobRequest(format: "xml", file: csv)), expect: .badRequest)
-            _ = try await harness.get(client, "/v1/imports/imp_unknown", key: setup.secret, expect: .notFound)
+                client, "/v1/imports/jobs", key: setup.secret, body: ServerHarness.json(ImportJobRequest(format: "xml", file: csv)), expect: .badRequest)
+            _ = try await harness.get(client, "/v1/imports/jobs/imp_unknown", key: setup.secret, expect: .notFound)
         }
     }
 }

@@ -33,6 +33,8 @@ struct DemoCommand: AsyncParsableCommand {
             expects with what GET /v1/subscribers/{id} reports; then the server keeps serving until Ctrl-C.
             """)
 
+    @OptionGroup var logging: LogOptions
+
     @Option(help: "An example app (ScreenTimeRewards, ScreenTimeRewardsTiers, Epilogue, PantryPal, MagicalStories), an app folder, or all (the four seed apps in one server).")
     var app = "ScreenTimeRewards"
     @Option(help: "The data folder (default: a new temporary folder).", completion: .directory) var data: String?
@@ -62,11 +64,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         CrashSocketRelease.install()
-        let logger = {
-            var logger = Logger(label: "entitle.demo")
-            logger.logLevel = .warning
-            return logger
-        }()
+        let logger = logging.logger(label: "entitle.demo", fallback: .warning)
         let appFolders = app == "all" ? Self.allApps.compactMap(ExampleApps.folder(named:)) : [try Self.appFolder(app)]
         let loaded = try appFolders.map { folder in (folder, try CommandInputs.catalog(folder)) }
         let dataFolder = data.map { URL(fileURLWithPath: $0, isDirectory: true) }

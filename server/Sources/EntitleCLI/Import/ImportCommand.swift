@@ -4,8 +4,8 @@ import EntitleWire
 import Foundation
 
 /// `entitle import FILE`: an app moving in imports its existing customers. The file goes to the running
-/// server as an import job (`POST /v1/imports`), which the server carries on in the background, paced at
-/// Apple's limits, through restarts; the command follows it (`GET /v1/imports/{id}`) and reports. Run
+/// server as an import job (`POST /v1/imports/jobs`), which the server carries on in the background, paced at
+/// Apple's limits, through restarts; the command follows it (`GET /v1/imports/jobs/{id}`) and reports. Run
 /// again with the same file, it joins the running job; once done, it records nothing twice.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +46,7 @@ struct ImportCommand: AsyncParsableCommand {
         if let app { headers["Entitle-App"] = app }
         let request = ImportJobRequest(format: format, file: String(decoding: data, as: UTF8.self), webhooks: webhooks, restart: restart)
         var job = try await Self.send(
-            APIRequest(method: "POST", path: "/v1/imports", headers: headers, body: try WireJSON.encoder.encode(request)), to: base, expecting: [200, 202])
+            APIRequest(method: "POST", path: "/v1/imports/jobs", headers: headers, body: try WireJSON.encoder.encode(request)), to: base, expecting: [200, 202])
         if job.done > 0 || job.state != "running" {
             print("joining import \(job.id): \(job.done) of \(job.customers) customers done")
         } else {
@@ -59,7 +59,7 @@ struct ImportCommand: AsyncParsableCommand {
         var waiting: String?
         while job.state == "running" {
             try await Task.sleep(for: .milliseconds(500))
-            job = try await Self.send(APIRequest(method: "GET", path: "/v1/imports/\(job.id)", headers: headers, body: nil), to: base, expecting: [200])
+            job = try await Self.send(APIRequest(method: "GET", path: "/v1/imports/jobs/\(job.id)", headers: headers, body: nil), to: base, expecting: [200])
             if job.done != reported {
                 reported = job.done
                 let seconds = max(0.001, Double((ContinuousClock.now - started).components.seconds) + Double((ContinuousClock.now - started).components.attoseconds) / 1e18)

@@ -30,6 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
             options win.
             """)
 
+    @OptionGroup var logging: LogOptions
+
     @Option(help: "The address to listen on.") var host: String?
     @Option(help: "The port to listen on.") var port: Int?
     @Option(help: "sqlite:PATH, postgres://user:password@host:port/database?sslmode=disable, or memory: (nothing kept when it stops)") var database: String?
@@ -100,11 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         CrashSocketRelease.install()
         let environment = ProcessInfo.processInfo.environment
-        let logger = {
-            var logger = Logger(label: "entitle")
-            logger.logLevel = .info
-            return logger
-        }()
+        let logger = logging.logger(label: "entitle")
         let host = host ?? environment["ENTITLE_HOST"] ?? "127.0.0.1"
         let port = try port ?? environment["ENTITLE_PORT"].map { value in
             guard let port = Int(value), (0...65535).contains(port) else { throw ValidationError("ENTITLE_PORT must be a port number") }

@@ -106,7 +106,8 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),
         sessions: DashboardSessions(store: store.dashboardSessionStore()), metrics: configuration.metrics,
-        maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes)
+        maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes,
+        logger: configuration.logger)
     let onServerRunning = configuration.onServerRunning
     let bodyTimeout = TimeAmount(configuration.http.bodyTimeout)
     let http1 = HTTP1Channel.Configuration(
@@ -144,12 +145,15 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 func buildRouter(
     apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions,  metrics: ServerMetrics = ServerMetrics(),
     maximumBodySize: Int,
-    signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil
+    signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil,
+    logger: Logger = Logger(label: "entitle")
 ) -> Router<EntitleRequestContext> {
     let router = Router(context: EntitleRequestContext.self)
     let routes = RouteMethods()
+    // First: every line the request causes, and its response, carry its ID.
+    router.add(middleware: RequestIDMiddleware(logger: logger))
     router.add(middleware: MetricsMiddleware(metrics: metrics))
-    router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize, larger: ["/v1/imports": AppStoreSyncService.largestImportFile + 64 * 1024]))
+    router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize, larger: ["/v1/imports/jobs": AppStoreSyncService.largestImportFile + 64 * 1024]))
     router.add(middleware: ErrorMiddleware(routes: routes))
 
     if let signer { router.add(middleware: SigningMiddleware(signer: signer)) }

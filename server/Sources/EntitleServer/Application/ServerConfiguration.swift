@@ -40,7 +40,7 @@ public struct ServerConfiguration: Sendable {
     /// the background.
     public var webhookInterval: Duration? = .seconds(1)
     public var webhookPolicy = WebhookDeliveryPolicy()
-    /// How often running customer imports (`POST /v1/imports`) are looked for and carried on; `nil` for
+    /// How often running customer imports (`POST /v1/imports/jobs`) are looked for and carried on; `nil` for
     /// never in the background.
     public var importInterval: Duration? = .seconds(1)
     /// The clock webhook signatures are timestamped with; ``now`` when `nil`. A server on a simulated

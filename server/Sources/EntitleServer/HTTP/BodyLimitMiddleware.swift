@@ -6,7 +6,7 @@ import Hummingbird
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = EntitleRequestContext
     let limit: Int
-    /// Paths whose bodies may be larger, each with its limit (an import's file: `POST /v1/imports`).
+    /// Paths whose bodies may be larger, each with its limit (an import's file: `POST /v1/imports/jobs`).
     var larger: [String: Int] = [:]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -3,7 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
-/// Carries on the customer imports apps started (`POST /v1/imports`), every `interval` until graceful
+/// Carries on the customer imports apps started (`POST /v1/imports/jobs`), every `interval` until graceful
 /// shutdown, which stops it between two batches. Each job is carried on by the instance holding its
 /// lease; one that stops mid-job (a restart, a crash) leaves it to the next holder. A pass that fails
 /// (Apple unreachable) is logged, recorded on the job, and tried again `retryAfter` later.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A customer import an app started (`POST /v1/imports`, docs/import.md), as the database keeps it: what
+/// A customer import an app started (`POST /v1/imports/jobs`, docs/import.md), as the database keeps it: what
 /// to import, written once, and how far it got, rewritten after every batch. Both are the service's JSON.
 public struct StoredImportJob: Hashable, Sendable {
     public enum State: String, Hashable, Sendable, CaseIterable {

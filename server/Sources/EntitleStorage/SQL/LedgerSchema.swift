@@ -340,7 +340,7 @@ enum LedgerSchema {
             // PostgreSQL, whose default collation may order them otherwise, an index in that order.
             (25, byteOrder.isEmpty ? [] : ["CREATE INDEX subscribers_id_bytes ON subscribers (app_id, app_user_id\(byteOrder))"]),
             (26, [
-                // Customer imports an app started (`POST /v1/imports`): the customers to import, written once,
+                // Customer imports an app started (`POST /v1/imports/jobs`): the customers to import, written once,
                 // and the progress every batch rewrites; any instance holding the job's lease carries one on.
                 """
                 CREATE TABLE import_jobs (

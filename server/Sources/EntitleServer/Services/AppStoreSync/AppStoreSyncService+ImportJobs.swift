@@ -5,7 +5,7 @@ import EntitleWire
 import Foundation
 import Logging
 
-/// Imports as jobs (docs/import.md): a file of customers sent once (`POST /v1/imports`), carried on by
+/// Imports as jobs (docs/import.md): a file of customers sent once (`POST /v1/imports/jobs`), carried on by
 /// whichever instance holds the job's lease, a batch at a time, its progress stored after each batch, so
 /// a restart (or another instance, once the lease lapses) resumes where it stopped; the caller polls.
 extension AppStoreSyncService {

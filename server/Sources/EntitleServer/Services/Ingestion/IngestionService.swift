@@ -134,6 +134,11 @@ public struct IngestionService: SubscriberReading, EventAppending {
             transactionID: transactionID, originalTransactionID: original, signedDate: transaction.signedDate, receivedAt: now(),
             payload: .transaction(transaction), rawSignedPayload: signedTransaction)
         let outcome = try await append(event)
+        logger.debug(
+            "transaction recorded",
+            metadata: [
+                "purchase.original_transaction_id": "\(original)", "event.source": "\(source.rawValue)", "event.duplicate": "\(outcome == .duplicate)",
+            ])
         try await linkAppTransaction(of: transaction, to: appUserID)
         // A token the app chose for this purchase is the subscriber's from now on (a taken one stays put).
         if let token = transaction.appAccountToken, token != accountTokens.token(for: appUserID) {
@@ -181,6 +186,7 @@ public struct IngestionService: SubscriberReading, EventAppending {
             return verified
         } catch {
             metrics.recordVerification(refusedCode: error.code.rawValue, duration: ContinuousClock.now - start)
+            logger.debug("signed data refused", metadata: ["error.code": "\(error.code.rawValue)"])
             throw ServiceError(error)
         }
     }
