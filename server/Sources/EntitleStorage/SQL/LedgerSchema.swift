@@ -382,6 +382,20 @@ enum LedgerSchema {
         ]
     }
 
+    /// The oldest schema whose binaries still read and write a database at `version` correctly: the
+    /// rolling-upgrade rule (docs/operations.md, "Upgrading"). From version 26 on, a migration either
+    /// expands — adds a table, a nullable column, an index, a view, a routine under a new name — and the
+    /// previous release goes on beside it (its entry here is the version before it), or contracts — drops,
+    /// renames, or changes what existing rows mean — which ships a release after the expansion it
+    /// contracts, once no instance runs the older binary (its entry is itself). Versions up to 25 predate
+    /// the rule: each is its own.
+    static func oldestReader(of version: Int) -> Int {
+        switch version {
+        case 26, 27: 25
+        default: version
+        }
+    }
+
     /// The tables whose rows belong to an app, which adopting unassigned rows moves.
     static let appTables = [
         "ledger_events", "purchase_links", "subscribers", "analytics_contributions", "analytics_daily", "ledger_cursors", "account_tokens",

@@ -85,7 +85,8 @@ final class SQLAnalyticsStore: AnalyticsStore {
         let revision: Int64? = try await engine.transaction { session throws(StorageError) in
             try await session.lock(.analytics(app))
             let stored = try await session.execute("SELECT version FROM analytics_definitions WHERE app_id = ?", [.id(app)]).first?.nullableInteger("version")
-            guard stored != Int64(version) else { return nil }
+            // Computed by a newer release (a rolling upgrade under way): its aggregates stand.
+            if let stored, stored >= Int64(version) { return nil }
             let revision = try await Self.beginRecompute(app: app, cursor: cursor, horizon: horizon, session)
             _ = try await session.execute(
                 "INSERT INTO analytics_definitions (app_id, version) VALUES (?, ?) ON CONFLICT (app_id) DO UPDATE SET version = excluded.version",

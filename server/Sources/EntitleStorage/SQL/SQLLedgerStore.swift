@@ -43,7 +43,8 @@ final class SQLLedgerStore: LedgerStore {
         let stored = try await engine.read { session throws(StorageError) in
             try await session.execute("SELECT version FROM projection_definitions WHERE app_id = ?", [.id(app)]).first?.nullableInteger("version")
         }
-        guard stored != version else { return }
+        // Folded by a newer release (a rolling upgrade under way): its projections stand.
+        if let stored, stored >= version { return }
         _ = try await rebuildProjections()
         _ = try await engine.transaction { session throws(StorageError) in
             try await session.execute(
@@ -92,10 +93,22 @@ final class SQLLedgerStore: LedgerStore {
         try await engine.transaction { session throws(StorageError) in
             try await session.lock(.migrations)
             _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)", [])
+            // The oldest schema a binary may know and still read and write the database: a rolling upgrade's
+            // previous release (docs/operations.md, "Upgrading").
+            _ = try await session.execute("CREATE TABLE IF NOT EXISTS schema_readers (version INTEGER PRIMARY KEY, oldest_reader INTEGER NOT NULL)", [])
             let current = try await session.execute("SELECT MAX(version) AS version FROM schema_migrations", []).first?.nullableInteger("version") ?? 0
             let latest = migrations.map(\.version).max() ?? 0
-            guard current <= latest else {
-                throw StorageError(.schemaTooNew, "the database is at schema version \(current); this version of Entitle knows up to \(latest)")
+            if current > latest {
+                // A newer release migrated the database. Its changes since this one's schema only added
+                // (tables, columns, views, routines under new names): this binary goes on beside it.
+                let needed = try await session.execute(
+                    "SELECT MAX(oldest_reader) AS reader FROM schema_readers WHERE version > ?", [.integer(Int64(latest))]
+                ).first?.nullableInteger("reader")
+                guard let needed, needed <= latest else {
+                    throw StorageError(
+                        .schemaTooNew,
+                        "the database is at schema version \(current), which this version of Entitle (schema \(latest)) can't use: upgrade it")
+                }
             }
             for migration in migrations where migration.version > current {
                 for statement in migration.statements {
@@ -103,6 +116,9 @@ final class SQLLedgerStore: LedgerStore {
                 }
                 _ = try await session.execute(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.integer(Int64(migration.version)), SQLValue(Date.now)])
+                _ = try await session.execute(
+                    "INSERT INTO schema_readers (version, oldest_reader) VALUES (?, ?) ON CONFLICT (version) DO NOTHING",
+                    [.integer(Int64(migration.version)), .integer(Int64(LedgerSchema.oldestReader(of: migration.version)))])
             }
             if version == nil {
                 for routine in self.writePath.routines { _ = try await session.execute(routine, []) }
