@@ -48,6 +48,12 @@ final class SQLiteHandle: @unchecked Sendable {
         close()
     }
 
+    /// Runs `body` with the open database's pointer (SQLite's own APIs beside statements: the online backup).
+    func withDatabase<T>(_ body: (OpaquePointer) throws(StorageError) -> T) throws(StorageError) -> T {
+        guard let database else { throw StorageError(.unavailable, "the SQLite database \(path) is closed") }
+        return try body(database)
+    }
+
     /// Runs one statement with `binds` for its `?` placeholders; returns its rows, column name →
     /// value (a real reads as its integer part; blobs are not used).
     func execute(_ sql: String, _ binds: [SQLValue]) throws(StorageError) -> [SQLRow] {
