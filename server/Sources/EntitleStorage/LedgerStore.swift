@@ -44,6 +44,8 @@ extension LedgerStore {
     public func adminJobStore() -> any AdminJobStore { companions.adminJobStore() }
     /// The app's customer imports.
     public func importJobStore() -> any ImportJobStore { companions.importJobStore() }
+    /// The app's audit log of operators' changes (append-only).
+    public func auditLog() -> any AuditLog { companions.auditLog() }
     /// The dashboard's sign-ins (server-wide).
     public func dashboardSessionStore() -> any DashboardSessionStore { companions.dashboardSessionStore() }
 }

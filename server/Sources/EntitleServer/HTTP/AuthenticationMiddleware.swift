@@ -1,3 +1,4 @@
+import Crypto
 import EntitleCore
 import EntitleStorage
 import Foundation
@@ -50,6 +51,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 context.app = service
                 context.isPrimaryApp = service === apps.primary
                 context.identity = found.kind == .app ? .appKey(app: found.app) : .appSecret(app: found.app)
+                if found.kind != .app { context.actor = "key:\(found.id)" + (found.name.map { " (\($0))" } ?? "") }
                 if found.kind == .app, service.catalog.logInTokens?.requiredForAppKeys == true {
                     try await Self.requireAnonymous(try Self.namedSubscriber(request, context), service: service)
                 }
@@ -71,6 +73,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             throw ServiceError(.forbidden, "this route needs a secret key")
         }
         context.identity = identity
+        if case .secret = identity { context.actor = "secret:" + AuthenticationFingerprint.of(key) }
         return try await next(request, context)
     }
 

@@ -9,6 +9,10 @@ public struct EntitleRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by the authentication middleware.
     public var identity: APIKeys.Identity?
+    /// Who an operator's request is from, for the audit log: `key:<id> (<name>)` for a stored secret key,
+    /// `secret:<fingerprint>` for a configured one; `nil` for apps and subscribers. Set by the
+    /// authentication middleware.
+    var actor: String?
     /// The app the request is for, set by the app selection middleware.
     var app: AppServices?
     /// Whether that app is the server's primary app.

@@ -40,6 +40,8 @@ public final class AppServices: Sendable {
     public let exports: TransactionExport
     /// Customers' deletion (docs/deletion.md).
     public let erasure: ErasureService
+    /// The audit log of operators' changes.
+    public let audit: AuditService
 
     public init(
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
@@ -74,6 +76,7 @@ public final class AppServices: Sendable {
         items = ItemService(context: context, events: store, projections: store, identity: store)
         retention = RetentionService(context: context, projections: store, identity: store, verifiers: verifiers, offerKey: offerKey)
         exports = TransactionExport(catalog: catalog, feed: store, identity: store)
+        audit = AuditService(context: context, log: store.auditLog())
         erasure = ErasureService(context: context, projections: store, identity: store, erasing: store, webhooks: webhooks)
     }
 

@@ -12,5 +12,6 @@ struct MemoryCompanionStores: CompanionStores {
     func keyStore() -> any KeyStore { MemoryKeyStore(database: database) }
     func adminJobStore() -> any AdminJobStore { MemoryAdminJobStore(database: database, app: app) }
     func importJobStore() -> any ImportJobStore { MemoryImportJobStore(database: database, app: app) }
+    func auditLog() -> any AuditLog { MemoryAuditLog(database: database, app: app) }
     func dashboardSessionStore() -> any DashboardSessionStore { MemoryDashboardSessionStore(database: database) }
 }

@@ -20,6 +20,8 @@ public final class MemoryDatabase: Sendable {
         var keys: [String: (key: StoredKey, hash: String)] = [:]
         var adminJobs: [BundleID: [String: AdminJob]] = [:]
         var importJobs: [BundleID: [String: StoredImportJob]] = [:]
+        var audit: [BundleID: [AuditEntry]] = [:]
+        var nextAuditSequence: Int64 = 1
         var dashboardSessions: [String: DashboardSession] = [:]
     }
 

@@ -21,6 +21,9 @@ public protocol CompanionStores: Sendable {
     /// The app's customer imports.
     func importJobStore() -> any ImportJobStore
 
+    /// The app's audit log of operators' changes (append-only).
+    func auditLog() -> any AuditLog
+
     /// The dashboard's sign-ins (server-wide).
     func dashboardSessionStore() -> any DashboardSessionStore
 }

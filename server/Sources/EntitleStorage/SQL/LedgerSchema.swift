@@ -379,6 +379,15 @@ enum LedgerSchema {
                 FROM webhook_deliveries
                 """,
             ]),
+            (28, [
+                // The audit log of operators' changes (docs/operations.md): append-only.
+                """
+                CREATE TABLE audit_log (
+                    sequence \(sequenceColumn), app_id TEXT NOT NULL, at BIGINT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL, subject TEXT,
+                    request TEXT, status BIGINT NOT NULL, request_id TEXT)
+                """,
+                "CREATE INDEX audit_log_app ON audit_log (app_id, sequence)",
+            ]),
         ]
     }
 
@@ -391,7 +400,7 @@ enum LedgerSchema {
     /// the rule: each is its own.
     static func oldestReader(of version: Int) -> Int {
         switch version {
-        case 26, 27: 25
+        case 26, 27, 28: 25
         default: version
         }
     }

@@ -24,6 +24,10 @@ struct SQLCompanionStores: CompanionStores {
         SQLAdminJobStore(engine: engine, app: app)
     }
 
+    func auditLog() -> any AuditLog {
+        SQLAuditLog(engine: engine, app: app)
+    }
+
     func importJobStore() -> any ImportJobStore {
         SQLImportJobStore(engine: engine, app: app)
     }

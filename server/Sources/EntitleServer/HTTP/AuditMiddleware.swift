@@ -1,0 +1,26 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Records every change an operator makes (docs/operations.md, "Audit log"): each request that isn't a
+/// read (GET, HEAD), from a secret key, that succeeds (2xx) — who, the route, its subject, the body it was
+/// sent with (secrets redacted), the status, the request's ID. After the authentication middleware.
+struct AuditMiddleware: RouterMiddleware {
+    typealias Context = EntitleRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method != .get, request.method != .head, let actor = context.actor, let services = context.app else {
+            return try await next(request, context)
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: context.bodyLimit)
+        let response = try await next(request, context)
+        guard (200..<300).contains(response.status.code) else { return response }
+        let parameters = ["appUserID", "memberID", "grantID", "overrideID", "endpointID", "experimentID", "keyID", "jobID", "originalTransactionID"]
+        let subject = parameters.lazy.compactMap { context.parameters.get($0) }.first
+        try await services.audit.record(
+            actor: actor, action: "\(request.method.rawValue) \(context.endpointPath ?? request.uri.path)", subject: subject.map { String($0) },
+            body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil, status: response.status.code, requestID: RequestLog.requestID)
+        return response
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// One change an operator made (docs/operations.md, "Audit log"): who (the key's name), what (the route and
+/// what it was asked with, secrets redacted), when, how it ended, and the request's ID. Written once, never
+/// changed or removed.
+public struct AuditEntry: Hashable, Sendable {
+    /// Assigned by the store, in the order entries were written.
+    public var sequence: Int64
+    public var at: Date
+    /// Who: `key:<id> (<name>)` for a stored key, `secret:<fingerprint>` for a configured one.
+    public var actor: String
+    /// What: the method and the route (`POST /v1/subscribers/{appUserID}/grants`).
+    public var action: String
+    /// The subscriber (or other resource) the route names, if any.
+    public var subject: String?
+    /// The request's JSON body as sent, secrets redacted, at most ``largestRequest`` bytes.
+    public var request: String?
+    /// The response's status.
+    public var status: Int
+    public var requestID: String?
+
+    /// The most of a request's body an entry keeps.
+    public static let largestRequest = 8 * 1024
+
+    public init(sequence: Int64 = 0, at: Date, actor: String, action: String, subject: String?, request: String?, status: Int, requestID: String?) {
+        self.sequence = sequence
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.subject = subject
+        self.request = request
+        self.status = status
+        self.requestID = requestID
+    }
+}
