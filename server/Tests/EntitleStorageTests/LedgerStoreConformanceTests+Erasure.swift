@@ -53,6 +53,13 @@ extension LedgerStoreConformanceTests {
             _ = try await webhooks.publish(WebhookBatch(
                 deliveries: [WebhookStoreConformanceTests.delivery("ev-jane", user: Self.jane), WebhookStoreConformanceTests.delivery("ev-bob", user: "bob")],
                 snapshots: [Self.jane: WebhookSnapshot(facts: snapshotFacts, at: Self.day(8))], firedAt: Self.day(8)))
+            // An operator granted her something; another logged an anonymous install in as her.
+            try await store.auditLog().append(AuditEntry(
+                at: Self.day(9), actor: "key:k1 (support)", action: "POST /v1/subscribers/{appUserID}/grants", subject: Self.jane.rawValue,
+                request: #"{"entitlementID":"premium","reason":"asked"}"#, status: 200, requestID: "r1"))
+            try await store.auditLog().append(AuditEntry(
+                at: Self.day(9), actor: "key:k1 (support)", action: "POST /v1/subscribers/{appUserID}/alias", subject: Self.janesAnonymousID.rawValue,
+                request: #"{"appUserID":"jane@example.com"}"#, status: 200, requestID: "r2"))
             let before = try #require(try await store.projection(appUserID: Self.jane))
             let ownEvents = try await store.events(appUserID: Self.jane).count
 
@@ -92,6 +99,11 @@ extension LedgerStoreConformanceTests {
             #expect(try await webhooks.deliveries(endpointID: nil, appUserID: "bob", status: nil, limit: 10).count == 1)
             #expect(try await webhooks.snapshots(appUserIDs: [Self.jane]).isEmpty)
             #expect(try await webhooks.snapshots(appUserIDs: [Self.janesPseudonym])[Self.janesPseudonym]?.facts.attributes == ["timeZone": "Europe/Berlin"])
+            // The audit log names the pseudonym where it named her, and keeps the rest.
+            let audit = try await store.auditLog().entries(before: nil, limit: 10)
+            #expect(audit.map(\.subject) == [Self.janesAnonymousID.rawValue, Self.janesPseudonym.rawValue])
+            #expect(audit.first?.request == #"{"appUserID":"\#(Self.janesPseudonym.rawValue)"}"#)
+            #expect(try !Self.mentionsJane(audit.map(\.request)))
             // Every projection is the fold of its events; asked again, nothing is left to erase.
             #expect(try await store.rebuildProjections(keepingDifferences: 5).differed == 0)
             #expect(try await store.erase(erasure, eventID: LedgerEvents.id(7_701)) == nil)

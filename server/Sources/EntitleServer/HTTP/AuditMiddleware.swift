@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,9 +18,17 @@ struct AuditMiddleware: RouterMiddleware {
         let response = try await next(request, context)
         guard (200..<300).contains(response.status.code) else { return response }
         let parameters = ["appUserID", "memberID", "grantID", "overrideID", "endpointID", "experimentID", "keyID", "jobID", "originalTransactionID"]
-        let subject = parameters.lazy.compactMap { context.parameters.get($0) }.first
+        let action = "\(request.method.rawValue) \(context.endpointPath ?? request.uri.path)"
+        // A customer's deletion names no one: they are erased, from this log too (docs/deletion.md).
+        let erasing = action == "DELETE /v1/subscribers/{appUserID}"
+        // A subscriber as the ledger names them (the path's percent-encoding undone), anything else as given.
+        let subject = erasing ? nil : parameters.lazy.compactMap { name in
+            context.parameters.get(name).map { raw in
+                ["appUserID", "memberID"].contains(name) ? ((try? EntitleRequestContext.decodeSubscriberID(raw))?.rawValue ?? String(raw)) : String(raw)
+            }
+        }.first
         try await services.audit.record(
-            actor: actor, action: "\(request.method.rawValue) \(context.endpointPath ?? request.uri.path)", subject: subject.map { String($0) },
+            actor: actor, action: action, subject: subject,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil, status: response.status.code, requestID: RequestLog.requestID)
         return response
     }

@@ -19,6 +19,11 @@ public struct AuditEntry: Hashable, Sendable {
     public var status: Int
     public var requestID: String?
 
+    /// `text` as it appears inside a kept body's JSON strings (quotes and backslashes escaped).
+    public static func jsonText(of text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+
     /// The most of a request's body an entry keeps.
     public static let largestRequest = 8 * 1024
 

@@ -19,6 +19,13 @@ extension MemoryLedgerStore {
                 if event.appUserID == subject { event.appUserID = pseudonym }
                 return event
             }
+            let (named, renamed) = (AuditEntry.jsonText(of: subject.rawValue), AuditEntry.jsonText(of: pseudonym.rawValue))
+            state.audit[app] = state.audit[app]?.map { entry in
+                var entry = entry
+                if entry.subject == subject.rawValue { entry.subject = pseudonym.rawValue }
+                entry.request = entry.request?.replacingOccurrences(of: named, with: renamed)
+                return entry
+            }
             if var webhooks = state.webhooks[app] {
                 let dropped = webhooks.deliveries.filter { $0.appUserID == subject }
                 webhooks.deliveries.removeAll { $0.appUserID == subject }

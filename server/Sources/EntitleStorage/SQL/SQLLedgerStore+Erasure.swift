@@ -66,6 +66,7 @@ extension SQLLedgerStore {
             _ = try await session.execute(
                 "DELETE FROM subscriber_aliases WHERE app_id = ? AND (app_user_id = ? OR alias = ?)", [.id(app), .id(subject), .id(subject)])
             try await Self.rewriteSnapshots(erasure, others: others, app: app, session)
+            try await Self.rewriteAuditLog(erasure, app: app, session)
             let marker = erasure.event(id: eventID)
             _ = try await rows.insert(marker, appUserID: pseudonym, encoded: StoredEventRow(json: try StoredJSON.encode(marker)), session)
             // Everyone touched, folded again from their rewritten events.
@@ -160,6 +161,23 @@ extension SQLLedgerStore {
             "UPDATE ledger_events SET app_user_id = ?, idempotency_key = ?, event = ?, signed_payload = COALESCE(signed_payload, ?) WHERE app_id = ? AND sequence = ?",
             [SQLValue(owner), .text(event.idempotencyKey), .text(try StoredJSON.encode(event)), SQLValue(event.rawSignedPayload), .id(app),
              .integer(sequence)])
+    }
+
+    /// The audit log's mentions of the subject (the subject of an operator's change, or in the body it was
+    /// sent with) under the pseudonym: the one rewrite of that append-only log.
+    private static func rewriteAuditLog(_ erasure: SubscriberErasure, app: BundleID, _ session: any SQLSession) async throws(StorageError) {
+        _ = try await session.execute(
+            "UPDATE audit_log SET subject = ? WHERE app_id = ? AND subject = ?", [.id(erasure.pseudonym), .id(app), .id(erasure.subject)])
+        let named = AuditEntry.jsonText(of: erasure.subject.rawValue)
+        let pattern = "%" + named.replacingOccurrences(of: "!", with: "!!").replacingOccurrences(of: "%", with: "!%").replacingOccurrences(of: "_", with: "!_") + "%"
+        for row in try await session.execute(
+            "SELECT sequence, request FROM audit_log WHERE app_id = ? AND request LIKE ? ESCAPE '!'", [.id(app), .text(pattern)])
+        {
+            guard let sequence = try row.nullableInteger("sequence"), let request = try row.nullableText("request"), request.contains(named) else { continue }
+            _ = try await session.execute(
+                "UPDATE audit_log SET request = ? WHERE app_id = ? AND sequence = ?",
+                [.text(request.replacingOccurrences(of: named, with: AuditEntry.jsonText(of: erasure.pseudonym.rawValue))), .id(app), .integer(sequence)])
+        }
     }
 
     /// The webhook snapshots: the subject's erased under the pseudonym, the others' renamed.
