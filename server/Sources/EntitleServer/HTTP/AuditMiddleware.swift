@@ -27,7 +27,7 @@ struct AuditMiddleware: RouterMiddleware {
                 ["appUserID", "memberID"].contains(name) ? ((try? EntitleRequestContext.decodeSubscriberID(raw))?.rawValue ?? String(raw)) : String(raw)
             }
         }.first
-        try await services.audit.record(
+        await services.audit.record(
             actor: actor, action: action, subject: subject,
             body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil, status: response.status.code, requestID: RequestLog.requestID)
         return response

@@ -14,16 +14,16 @@ public struct AuditService: AppService {
         self.log = log
     }
 
-    /// Records one change. A change that can't be recorded fails its response: a change nobody can account
-    /// for is not acknowledged.
-    func record(actor: String, action: String, subject: String?, body: Data?, status: Int, requestID: String?) async throws(ServiceError) {
+    /// Records one change, made already: an entry that can't be written is logged as an error (with the
+    /// request's ID, which the logs carry), and the caller still gets the change's answer — failing it would
+    /// invite a retry of a change that was made.
+    func record(actor: String, action: String, subject: String?, body: Data?, status: Int, requestID: String?) async {
         let entry = AuditEntry(
             at: now(), actor: actor, action: action, subject: subject, request: body.map(Self.redacted), status: status, requestID: requestID)
         do {
             try await log.append(entry)
         } catch {
-            logger.error("an audit entry was not recorded", metadata: ["audit.action": "\(action)", "error.code": "\(error.code)"])
-            throw ServiceError(error)
+            logger.error("an audit entry was not recorded", metadata: ["audit.action": "\(action)", "audit.actor": "\(actor)", "error.code": "\(error.code)"])
         }
     }
 
