@@ -16,7 +16,9 @@ port=${ENTITLE_CONTAINER_PORT:-18190}
 mkdir -p "$cache"
 
 echo "== the release binary, Swift's standard library linked in (swift build -c release --static-swift-stdlib)"
-swift build --package-path "$root/server" --scratch-path "$build" -c release --static-swift-stdlib --product entitle >"$cache/build.log" 2>&1 \
+# Foundation's URLSession, linked in statically, calls libcurl, which it names to the linker by -lcurl.
+[ -e /usr/lib/x86_64-linux-gnu/libcurl.so ] || apt-get install -y -qq libcurl4-openssl-dev >/dev/null
+swift build --package-path "$root/server" --scratch-path "$build" -c release --static-swift-stdlib -Xlinker -lcurl --product entitle >"$cache/build.log" 2>&1 \
     || { grep -E "error:" "$cache/build.log" | head -20; exit 1; }
 tail -1 "$cache/build.log"
 binary=$build/release/entitle
