@@ -5,9 +5,13 @@ public struct CreateKeyRequest: Codable, Hashable, Sendable {
     /// `app` (safe to ship in the app binary) or `secret` (a backend's).
     public var kind: KeyKind
     public var name: String?
+    /// A secret key's scope: `admin` (everything; the default), `support` (reads, and changes to one
+    /// subscriber) or `viewer` (reads only).
+    public var scope: String?
 
-    public init(kind: KeyKind, name: String? = nil) {
+    public init(kind: KeyKind, name: String? = nil, scope: String? = nil) {
         self.kind = kind
         self.name = name
+        self.scope = scope
     }
 }

@@ -13,6 +13,8 @@ public struct KeyInfo: Codable, Hashable, Sendable {
     public var revokedAt: Date?
     /// The key, in the answer that created it only.
     public var key: String?
+    /// `admin`, `support` or `viewer` (a secret key's; `admin` for an app key, whose kind bounds it).
+    public var scope: String?
 
     public init(id: String, app: String, kind: KeyKind, name: String?, prefix: String, createdAt: Date, revokedAt: Date?, key: String? = nil) {
         self.id = id

@@ -63,3 +63,41 @@ struct AuditLogTests {
         }
     }
 }
+
+extension AuditLogTests {
+    @Test("scoped keys: a support key changes a subscriber and is refused an admin route; a viewer only reads; each refusal says what it needs")
+    func scopes() async throws {
+        try await ServerHarness.run { harness, client in
+            func key(_ scope: String) async throws -> String {
+                let created = try ServerHarness.decode(
+                    KeyInfo.self,
+                    try await harness.post(
+                        client, "/v1/keys", key: ServerHarness.secretKey, body: ServerHarness.json(CreateKeyRequest(kind: .secret, name: "\(scope)-1", scope: scope)),
+                        expect: .created))
+                #expect(created.scope == scope && created.key != nil)
+                return created.key ?? ""
+            }
+            let (support, viewer) = (try await key("support"), try await key("viewer"))
+            let grant = ServerHarness.json(GrantRequest(entitlementID: "family", endsAt: harness.clock.now.addingTimeInterval(86_400), reason: "support"))
+            let endpoint = ServerHarness.json(CreateWebhookEndpointRequest(url: "https://example.com/hooks"))
+            // Support: reads and changes a subscriber; not the app's settings.
+            _ = try await harness.post(client, "/v1/subscribers/parent-1/grants", key: support, body: grant)
+            _ = try await harness.get(client, "/v1/subscribers/parent-1", key: support)
+            let refused = try await harness.post(client, "/v1/webhooks/endpoints", key: support, body: endpoint, expect: .forbidden)
+            #expect(ServerHarness.errorCode(refused) == "auth.forbidden")
+            #expect(String(buffer: refused.body).contains("support") && String(buffer: refused.body).contains("admin"))
+            _ = try await harness.post(client, "/v1/keys", key: support, body: ServerHarness.json(CreateKeyRequest(kind: .secret)), expect: .forbidden)
+            _ = try await harness.delete(client, "/v1/subscribers/parent-1", key: support, expect: .forbidden)
+            // Viewer: reads only.
+            _ = try await harness.get(client, "/v1/analytics/overview", key: viewer)
+            _ = try await harness.get(client, "/v1/audit-log", key: viewer)
+            _ = try await harness.post(client, "/v1/subscribers/parent-1/grants", key: viewer, body: grant, expect: .forbidden)
+            // A scope is a secret key's.
+            _ = try await harness.post(
+                client, "/v1/keys", key: ServerHarness.secretKey, body: ServerHarness.json(CreateKeyRequest(kind: .app, scope: "viewer")), expect: .badRequest)
+            // The audit log: the support key's grant, with its name; nothing refused.
+            let log = try ServerHarness.decode(AuditLogResponse.self, try await harness.get(client, "/v1/audit-log", key: viewer))
+            #expect(log.entries.filter { $0.actor.hasSuffix("(support-1)") }.map(\.action) == ["POST /v1/subscribers/{appUserID}/grants"])
+        }
+    }
+}

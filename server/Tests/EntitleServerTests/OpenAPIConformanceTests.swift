@@ -1,5 +1,7 @@
 import AppStoreModels
 import EntitleCore
+import EntitleServer
+import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
 import Foundation
@@ -113,6 +115,17 @@ struct OpenAPIConformanceTests {
 
     static func concrete(_ path: String) -> String {
         pathValues.reduce(path) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+    }
+
+    @Test("every operation a secret key reaches names the scope it needs, as the server's rule says (KeyScopeRule)")
+    func scopes() throws {
+        for operation in Self.operations {
+            let spec = Self.document["paths"]?[operation.path]?[operation.method]
+            let security = spec?["security"]?.arrayValue
+            guard security == nil || security?.contains(where: { $0["secretKey"] != nil }) == true else { continue }
+            let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
+            #expect(spec?["x-entitle-scope"]?.string == KeyScopeRule.required(method: method, route: operation.path).rawValue, "\(operation.testDescription)")
+        }
     }
 
     @Test("the document describes the 75 operations the server serves")

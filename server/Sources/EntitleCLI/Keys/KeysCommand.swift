@@ -23,10 +23,14 @@ struct KeysCommand: AsyncParsableCommand {
         var database: String = ProcessInfo.processInfo.environment["ENTITLE_DATABASE"] ?? "sqlite:entitle-data/entitle.sqlite"
         @Option(help: "The app's bundle ID.") var app: String
         @Option(help: "app or secret.") var kind: String
-        @Option(help: "A name to recognise the key by (1 to 100 characters).") var name: String?
+        @Option(help: "A name to recognise the key by (1 to 100 characters): the audit log's who.") var name: String?
+        @Option(help: "A secret key's scope: admin (everything, the default), support (reads, and changes to one subscriber) or viewer (reads).")
+        var scope: String?
 
         func validate() throws {
             guard StoredKey.Kind(rawValue: kind) != nil else { throw ValidationError("--kind is app or secret") }
+            guard scope.map({ StoredKey.Scope(rawValue: $0) != nil }) ?? true else { throw ValidationError("--scope is admin, support or viewer") }
+            if scope != nil, kind == "app" { throw ValidationError("--scope is a secret key's") }
             guard !app.isEmpty, app.utf8.count <= 200 else { throw ValidationError("--app is the app's bundle ID") }
             if let name, name.isEmpty || name.count > 100 { throw ValidationError("--name is 1 to 100 characters") }
         }
@@ -34,10 +38,11 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             guard let kind = StoredKey.Kind(rawValue: kind) else { throw ValidationError("--kind is app or secret") }
             let (database, app, name) = (try CommandInputs.database(database), app, name)
+            let scope = StoredKey.Scope(rawValue: scope ?? "admin") ?? .admin
             let created = try await LedgerConnection.with(database, logger: Logger(label: "entitle.keys")) { store in
-                try await StoredKeys(store: store.keyStore(), now: { Date() }).create(app: BundleID(app), kind: kind, name: name)
+                try await StoredKeys(store: store.keyStore(), now: { Date() }).create(app: BundleID(app), kind: kind, name: name, scope: scope)
             }
-            print("created \(created.stored.kind.rawValue) key \(created.stored.id) for \(app)\(name.map { " (\($0))" } ?? ""); it is shown once:")
+            print("created \(created.stored.kind.rawValue) key \(created.stored.id) for \(app)\(name.map { " (\($0))" } ?? "")\(kind == .secret ? ", scope \(scope.rawValue)" : ""); it is shown once:")
             print(created.key)
         }
     }

@@ -20,21 +20,27 @@ public final class StoredKeys: Sendable {
     }
 
     /// A new key of `kind` for `app`: stored hashed, returned once. App keys start `ak_`, secret keys `sk_`.
-    public func create(app: BundleID, kind: StoredKey.Kind, name: String?) async throws(StorageError) -> (key: String, stored: StoredKey) {
+    public func create(
+        app: BundleID, kind: StoredKey.Kind, name: String?, scope: StoredKey.Scope = .admin
+    ) async throws(StorageError) -> (key: String, stored: StoredKey) {
         let key = (kind == .app ? "ak_" : "sk_") + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
         let id = "key_" + Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }).base64URL.prefix(16)
-        let stored = StoredKey(id: String(id), app: app, kind: kind, name: name, prefix: String(key.prefix(10)), createdAt: now(), revokedAt: nil)
+        let stored = StoredKey(
+            id: String(id), app: app, kind: kind, name: name, prefix: String(key.prefix(10)), createdAt: now(), revokedAt: nil,
+            scope: kind == .app ? .admin : scope)
         try await store.insertKey(stored, hash: Self.hash(key))
         return (key, stored)
     }
 
     /// What the keys API and the dashboard create: a key of the kind named `kind` (`app` or `secret`)
     /// with an optional name of 1 to 100 characters; the key itself is in the answer, once.
-    func create(app: BundleID, kindNamed kind: String, name: String?) async throws(ServiceError) -> (key: String, stored: StoredKey) {
+    func create(app: BundleID, kindNamed kind: String, name: String?, scopeNamed scopeName: String? = nil) async throws(ServiceError) -> (key: String, stored: StoredKey) {
         guard let kind = StoredKey.Kind(rawValue: kind) else { throw ServiceError(.invalidRequest, "kind is app or secret") }
+        guard let scope = StoredKey.Scope(rawValue: scopeName ?? "admin") else { throw ServiceError(.invalidRequest, "scope is admin, support or viewer") }
+        if kind == .app, scopeName != nil { throw ServiceError(.invalidRequest, "a scope is a secret key's; an app key reaches its app's subscribers") }
         if let name, name.isEmpty || name.count > 100 { throw ServiceError(.invalidRequest, "a key's name is 1 to 100 characters") }
         do {
-            return try await create(app: app, kind: kind, name: name)
+            return try await create(app: app, kind: kind, name: name, scope: scope)
         } catch {
             throw ServiceError(error)
         }

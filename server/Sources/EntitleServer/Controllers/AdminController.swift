@@ -80,7 +80,7 @@ struct AdminController {
         let apiKeys = router.group("/v1/keys").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware())
         apiKeys.post { request, context -> Response in
             let body = try await request.decode(as: CreateKeyRequest.self, context: context)
-            let created = try await stored.create(app: try context.services.bundleID, kindNamed: body.kind.rawValue, name: body.name)
+            let created = try await stored.create(app: try context.services.bundleID, kindNamed: body.kind.rawValue, name: body.name, scopeNamed: body.scope)
             var info = KeyInfo(created.stored)
             info.key = created.key
             return try Self.json(info, status: .created)

@@ -51,7 +51,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 context.app = service
                 context.isPrimaryApp = service === apps.primary
                 context.identity = found.kind == .app ? .appKey(app: found.app) : .appSecret(app: found.app)
-                if found.kind != .app { context.actor = "key:\(found.id)" + (found.name.map { " (\($0))" } ?? "") }
+                if found.kind != .app {
+                    context.actor = "key:\(found.id)" + (found.name.map { " (\($0))" } ?? "")
+                    let route = context.endpointPath ?? request.uri.path
+                    guard KeyScopeRule.allows(found.scope, method: request.method, route: route) else {
+                        throw ServiceError(
+                            .forbidden,
+                            "this key's scope (\(found.scope.rawValue)) doesn't reach \(request.method.rawValue) \(route): it needs \(KeyScopeRule.required(method: request.method, route: route).rawValue)")
+                    }
+                }
                 if found.kind == .app, service.catalog.logInTokens?.requiredForAppKeys == true {
                     try await Self.requireAnonymous(try Self.namedSubscriber(request, context), service: service)
                 }

@@ -12,6 +12,17 @@ public struct StoredKey: Hashable, Sendable {
         case secret
     }
 
+    /// What a secret key reaches (docs/server.md, "Scopes"): an app key's is always `admin`, its kind bounds it.
+    public enum Scope: String, Hashable, Sendable, CaseIterable {
+        /// Everything of its app.
+        case admin
+        /// Reads, and changes to one subscriber (grants, overrides, households, their purchases): a
+        /// support agent's.
+        case support
+        /// Reads only: an analyst's.
+        case viewer
+    }
+
     /// A public identifier (`key_…`), for listing and revoking; not the key.
     public var id: String
     /// The app (bundle ID) the key belongs to.
@@ -22,8 +33,12 @@ public struct StoredKey: Hashable, Sendable {
     public var prefix: String
     public var createdAt: Date
     public var revokedAt: Date?
+    public var scope: Scope = .admin
 
-    public init(id: String, app: BundleID, kind: Kind, name: String?, prefix: String, createdAt: Date, revokedAt: Date?) {
+    public init(
+        id: String, app: BundleID, kind: Kind, name: String?, prefix: String, createdAt: Date, revokedAt: Date?, scope: Scope = .admin
+    ) {
+        self.scope = scope
         self.id = id
         self.app = app
         self.kind = kind

@@ -388,6 +388,8 @@ enum LedgerSchema {
                 """,
                 "CREATE INDEX audit_log_app ON audit_log (app_id, sequence)",
             ]),
+            // A secret key's scope (admin when none, as every key before).
+            (29, ["ALTER TABLE api_keys ADD COLUMN scope TEXT"]),
         ]
     }
 
@@ -400,7 +402,7 @@ enum LedgerSchema {
     /// the rule: each is its own.
     static func oldestReader(of version: Int) -> Int {
         switch version {
-        case 26, 27, 28: 25
+        case 26, 27, 28, 29: 25
         default: version
         }
     }

@@ -12,9 +12,9 @@ final class SQLKeyStore: KeyStore {
     func insertKey(_ key: StoredKey, hash: String) async throws(StorageError) {
         try await engine.transaction { session throws(StorageError) in
             _ = try await session.execute(
-                "INSERT INTO api_keys (id, app_id, kind, name, prefix, key_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO api_keys (id, app_id, kind, name, prefix, key_hash, created_at, revoked_at, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(key.id), .id(key.app), .text(key.kind.rawValue), SQLValue(key.name), .text(key.prefix), .text(hash),
-                 SQLValue(key.createdAt), SQLValue(key.revokedAt)])
+                 SQLValue(key.createdAt), SQLValue(key.revokedAt), key.scope == .admin ? .null : .text(key.scope.rawValue)])
         }
     }
 
@@ -54,7 +54,9 @@ final class SQLKeyStore: KeyStore {
             return StoredKey(
                 id: id, app: app, kind: kind, name: try row.nullableText("name"), prefix: prefix,
                 createdAt: created,
-                revokedAt: try row.nullableDate("revoked_at"))
+                revokedAt: try row.nullableDate("revoked_at"),
+                // No scope (keys made before scopes): admin, as they were.
+                scope: try row.nullableText("scope").flatMap(StoredKey.Scope.init(rawValue:)) ?? .admin)
         }
     }
 }
