@@ -101,3 +101,28 @@ extension AuditLogTests {
         }
     }
 }
+
+extension AuditLogTests {
+    @Test("the dashboard's changes are recorded under its session, forms redacted like bodies; its Audit page lists them")
+    func dashboard() async throws {
+        try await ServerHarness.run { harness, client in
+            var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let signIn = try await client.execute(
+                uri: "/dashboard/login", method: .post, headers: headers,
+                body: ByteBuffer(string: "key=" + (ServerHarness.secretKey.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
+            let cookie = try #require(signIn.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            headers[.cookie] = cookie
+            headers[HTTPField.Name("Origin")!] = "http://localhost"
+            headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+            let created = try await client.execute(uri: "/dashboard/keys", method: .post, headers: headers, body: ByteBuffer(string: "kind=app&name=iOS+app"))
+            #expect(created.status.code < 400)
+            let log = try ServerHarness.decode(AuditLogResponse.self, try await harness.get(client, "/v1/audit-log", key: ServerHarness.secretKey))
+            let entry = try #require(log.entries.first)
+            #expect(entry.action == "POST /dashboard/keys" && entry.actor.hasPrefix("dashboard:") && !entry.actor.contains(cookie))
+            #expect(entry.request == #"{"kind":"app","name":"iOS app"}"#)
+            let page = try await client.execute(uri: "/dashboard/audit", method: .get, headers: [.cookie: cookie])
+            #expect(String(buffer: page.body).contains("POST /dashboard/keys"))
+            #expect(!String(buffer: page.body).contains(ServerHarness.secretKey))
+        }
+    }
+}

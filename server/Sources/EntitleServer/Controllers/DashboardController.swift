@@ -62,6 +62,7 @@ struct DashboardController {
         let pages = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SameOriginMiddleware())
             .add(middleware: SessionMiddleware(sessions: sessions, now: service.context.now))
             .add(middleware: DashboardAppMiddleware(apps: apps))
+            .add(middleware: AuditMiddleware())
         // The app switcher: remembers the choice in a cookie, then shows the overview.
         pages.get("apps/{bundleID}") { request, context -> Response in
             let bundleID = try context.parameters.require("bundleID")
@@ -192,7 +193,9 @@ struct DashboardController {
                 guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to manage its keys") }
                 let name = form["name"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
                 let app = try context.services.bundleID
-                let created = try await stored.create(app: app, kindNamed: form["kind"] ?? "", name: name)
+                // The scope is a secret key's: an app key's form leaves it.
+                let created = try await stored.create(
+                    app: app, kindNamed: form["kind"] ?? "", name: name, scopeNamed: form["kind"] == "secret" ? form["scope"] : nil)
                 return KeysPage.render(app: app.rawValue, keys: try await stored.keys(app: app), created: created, now: try context.services.context.now())
             }
         }
@@ -202,6 +205,13 @@ struct DashboardController {
             guard !context.allApps else { throw ServiceError(.notFound, "no key \(id) for this app") }
             _ = try await stored.revoke(id: id, app: service.bundleID, at: service.context.now())
             return Self.redirect("/dashboard/keys")
+        }
+        pages.get("audit") { _, context -> Response in
+            try await Self.page(apps, context) {
+                guard !context.allApps else { throw ServiceError(.invalidRequest, "choose an app (above) to read its audit log") }
+                let service = try context.services
+                return AuditPage.render(app: service.bundleID.rawValue, log: try await service.audit.entries(before: nil, limit: 200))
+            }
         }
         pages.get("webhooks") { _, context -> Response in
             try await Self.page(apps, context) {
@@ -382,6 +392,9 @@ struct DashboardController {
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
             guard let cookie = request.cookies[DashboardSessions.cookieName]?.value else { return DashboardController.redirect("/dashboard/login") }
             guard try await sessions.isValid(cookie, now: now()) else { return DashboardController.redirect("/dashboard/login") }
+            // Who, in the audit log: the session, by a fingerprint of its cookie (never the cookie).
+            var context = context
+            context.actor = "dashboard:" + AuthenticationFingerprint.of(cookie)
             return try await next(request, context)
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
 enum DashboardLayout {
     enum Section: String, CaseIterable {
-        case overview = "Overview", funnels = "Funnels", experiments = "Experiments", cohorts = "Cohorts", products = "Products", customers = "Customers", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys"
+        case overview = "Overview", funnels = "Funnels", experiments = "Experiments", cohorts = "Cohorts", products = "Products", customers = "Customers", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys", audit = "Audit"
         var path: String {
             switch self {
             case .overview: "/dashboard"
@@ -15,6 +15,7 @@ enum DashboardLayout {
             case .subscribers: "/dashboard/subscribers"
             case .webhooks: "/dashboard/webhooks"
             case .keys: "/dashboard/keys"
+            case .audit: "/dashboard/audit"
             }
         }
     }

@@ -15,6 +15,7 @@ enum KeysPage {
         body += """
             <form class="inline" method="post" action="/dashboard/keys">
             <select name="kind"><option value="app">app key (ships in the app)</option><option value="secret">secret key (a backend's)</option></select>
+            <select name="scope"><option value="admin">admin (a secret key: everything)</option><option value="support">support (reads, and changes to one subscriber)</option><option value="viewer">viewer (reads)</option></select>
             <input name="name" placeholder="name, e.g. iOS app" size="24" maxlength="100">
             <button type="submit">Create key</button></form>
             """

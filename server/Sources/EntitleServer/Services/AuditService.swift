@@ -51,7 +51,7 @@ public struct AuditService: AppService {
     /// The body as kept: JSON with every secret's value replaced (`"[redacted]"`), keys sorted, at most
     /// ``AuditEntry/largestRequest`` bytes; a body that isn't JSON is described, not kept.
     static func redacted(_ body: Data) -> String {
-        guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+        guard let value = (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) ?? form(body) else {
             return "(\(body.count) bytes, not JSON)"
         }
         let cleaned = redact(value)
@@ -59,6 +59,18 @@ public struct AuditService: AppService {
         else { return "(\(body.count) bytes)" }
         let text = String(decoding: data, as: UTF8.self)
         return text.utf8.count <= AuditEntry.largestRequest ? text : String(decoding: Array(text.utf8.prefix(AuditEntry.largestRequest)), as: UTF8.self) + "…"
+    }
+
+    /// A dashboard form's fields (`application/x-www-form-urlencoded`), or `nil` when the body isn't one.
+    static func form(_ body: Data) -> [String: Any]? {
+        guard let text = String(data: body, encoding: .utf8), !text.isEmpty, text.contains("=") else { return nil }
+        var fields: [String: Any] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            guard let name = parts.first, !name.isEmpty else { return nil }
+            fields[name] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
     }
 
     private static func redact(_ value: Any) -> Any {
