@@ -178,6 +178,9 @@ final class SQLWebhookStore: WebhookStore {
         }
     }
 
+    /// ``WebhookDelivery/redactedOnceDelivered`` as an SQL list (the store's own constants, quoted).
+    private static let redactedTypes = WebhookDelivery.redactedOnceDelivered.sorted().map { "'\($0)'" }.joined(separator: ", ")
+
     func recordAttempts(_ outcomes: [WebhookAttemptOutcome]) async throws(StorageError) {
         guard !outcomes.isEmpty else { return }
         let app = app
@@ -192,19 +195,16 @@ final class SQLWebhookStore: WebhookStore {
                     [.integer(attempt.deliveryID), .integer(Int64(attempt.attempt)), SQLValue(attempt.at), SQLValue(attempt.status.map(Int64.init)),
                      .integer(Int64(attempt.latencyMilliseconds)), SQLValue(attempt.error)])
                 let status: WebhookDelivery.Status = attempt.succeeded ? .delivered : (retryAt == nil ? .failed : .pending)
+                // A delivered payload that names a customer no longer kept is redacted in the same statement.
                 _ = try await session.execute(
                     """
-                    UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ?
+                    UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, delivered_at = ?,
+                        payload = CASE WHEN ? = 'delivered' AND event_type IN (\(Self.redactedTypes)) THEN ? ELSE payload END
                     WHERE app_id = ? AND id = ?
                     """,
                     [.text(status.rawValue), .integer(Int64(attempt.attempt)), SQLValue(retryAt ?? attempt.at), SQLValue(attempt.status.map(Int64.init)),
-                     SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .id(app), .integer(attempt.deliveryID)])
-                if attempt.succeeded {
-                    let types = SQLValue.inList(WebhookDelivery.redactedOnceDelivered.sorted().map { SQLValue.text($0) })
-                    _ = try await session.execute(
-                        "UPDATE webhook_deliveries SET payload = ? WHERE app_id = ? AND id = ? AND event_type IN \(types.placeholders)",
-                        [.text(WebhookDelivery.redactedPayload), .id(app), .integer(attempt.deliveryID)] + types.values)
-                }
+                     SQLValue(attempt.error), SQLValue(attempt.succeeded ? attempt.at : nil), .text(status.rawValue), .text(WebhookDelivery.redactedPayload),
+                     .id(app), .integer(attempt.deliveryID)])
             }
             // Each endpoint's health after its last attempt of the batch: a success ends a run of failures.
             var health: [String: (failures: Int, pauseUntil: Date?, reset: Bool)] = [:]
