@@ -13,7 +13,7 @@ struct AdminController {
     static let longestWait = 30
 
     func addRoutes(to router: Router<EntitleRequestContext>, select: AppSelectionMiddleware, secret: AuthenticationMiddleware) {
-        let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware())
+        let subscriber = router.group("/v1/subscribers/{appUserID}").add(middleware: select).authenticated(by: secret)
         subscriber.post("grants") { request, context -> SubscriberResponse in
             let body = try await request.decode(as: GrantRequest.self, context: context)
             return SubscriberResponseBuilder.response(
@@ -77,7 +77,7 @@ struct AdminController {
             return ["appUserID": appUserID.rawValue, "publicKey": key]
         }
 
-        let apiKeys = router.group("/v1/keys").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware())
+        let apiKeys = router.group("/v1/keys").add(middleware: select).authenticated(by: secret)
         apiKeys.post { request, context -> Response in
             let body = try await request.decode(as: CreateKeyRequest.self, context: context)
             let created = try await stored.create(app: try context.services.bundleID, kindNamed: body.kind.rawValue, name: body.name, scopeNamed: body.scope)
@@ -93,7 +93,7 @@ struct AdminController {
             return KeyInfo(try await stored.revoke(id: context.parameters.require("keyID"), app: services.bundleID, at: services.context.now()))
         }
 
-        let openAccess = router.group("/v1/open-access").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware())
+        let openAccess = router.group("/v1/open-access").add(middleware: select).authenticated(by: secret)
         openAccess.get { _, context -> OpenAccessResponse in
             OpenAccessResponse(try await context.services.admin.openAccess())
         }
@@ -107,7 +107,7 @@ struct AdminController {
 
         // A pass can take minutes on a long history: the request starts it as a job and the caller
         // polls; `Prefer: wait=N` waits up to N seconds for it to end first.
-        let reconciliation = router.group("/v1/reconciliation").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware())
+        let reconciliation = router.group("/v1/reconciliation").add(middleware: select).authenticated(by: secret)
         reconciliation.post { request, context -> Response in
             let body = try await request.decodeIfPresent(as: ReconciliationRequest.self, context: context) ?? ReconciliationRequest()
             let wait = try Self.preferredWait(request)
@@ -123,7 +123,7 @@ struct AdminController {
             return try ReconciliationJobResponse(try await service.appStore.reconciliationJob(id: context.parameters.require("jobID")), app: service.bundleID.rawValue)
         }
 
-        router.group("/v1/audit-log").add(middleware: select).add(middleware: secret).get { request, context -> AuditLogResponse in
+        router.group("/v1/audit-log").add(middleware: select).authenticated(by: secret).get { request, context -> AuditLogResponse in
             let query = request.uri.queryParameters
             guard let limit = query.get("limit").map({ Int($0) }) ?? 100 else { throw ServiceError(.invalidRequest, "limit is a whole number") }
             var before: Int64?
@@ -133,23 +133,23 @@ struct AdminController {
             }
             return try await context.services.audit.entries(before: before, limit: limit)
         }
-        router.group("/v1/set-aside-events").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware()).get { request, context -> SetAsideEventsResponse in
+        router.group("/v1/set-aside-events").add(middleware: select).authenticated(by: secret).get { request, context -> SetAsideEventsResponse in
             let limit = request.uri.queryParameters.get("limit").map { Int($0) } ?? 100
             guard let limit else { throw ServiceError(.invalidRequest, "limit is a whole number from 1 to 1000") }
             return SetAsideEventsResponse(try await context.services.analytics.setAsideEvents(limit: limit))
         }
 
-        router.group("/v1/orders").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware()).get("{orderID}") { _, context -> OrderResponse in
+        router.group("/v1/orders").add(middleware: select).authenticated(by: secret).get("{orderID}") { _, context -> OrderResponse in
             OrderResponse(try await context.services.appStore.lookUpOrder(context.parameters.require("orderID")))
         }
 
-        router.group("/v1/transactions").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware()).post("{transactionID}/finish") { _, context -> FinishTransactionResponse in
+        router.group("/v1/transactions").add(middleware: select).authenticated(by: secret).post("{transactionID}/finish") { _, context -> FinishTransactionResponse in
             let transactionID = try context.parameters.require("transactionID")
             try await context.services.appStore.finishTransaction(transactionID)
             return FinishTransactionResponse(transactionID: transactionID, finished: true)
         }
 
-        router.group("/v1/purchases").add(middleware: select).add(middleware: secret).add(middleware: AuditMiddleware()).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
+        router.group("/v1/purchases").add(middleware: select).authenticated(by: secret).get("{originalTransactionID}") { _, context -> PurchaseLookupResponse in
             let lookup = try await context.services.admin.lookup(originalTransactionID: OriginalTransactionID(context.parameters.require("originalTransactionID")))
             return PurchaseLookupResponse(originalTransactionID: lookup.originalTransactionID.rawValue, appUserID: lookup.owner?.rawValue, heldEvents: lookup.heldEvents)
         }

@@ -33,3 +33,11 @@ struct AuditMiddleware: RouterMiddleware {
         return response
     }
 }
+
+extension RouterGroup where Context == EntitleRequestContext {
+    /// The group behind `authentication`, its changes recorded in the audit log: ``AuditMiddleware`` reads
+    /// the actor the authentication sets, so every authenticated group is audited alike.
+    func authenticated(by authentication: AuthenticationMiddleware) -> RouterGroup<Context> {
+        add(middleware: authentication).add(middleware: AuditMiddleware())
+    }
+}

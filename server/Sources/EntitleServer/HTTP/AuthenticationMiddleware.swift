@@ -1,4 +1,3 @@
-import Crypto
 import EntitleCore
 import EntitleStorage
 import Foundation
