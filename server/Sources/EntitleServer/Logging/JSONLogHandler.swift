@@ -37,36 +37,26 @@ public struct JSONLogHandler: LogHandler {
         write(Self.line(time: Date(), level: event.level, label: label, message: event.message.description, metadata: merged, source: event.source))
     }
 
+    /// The keys a line writes itself: metadata of those names is left out.
+    static let ownKeys: Set<String> = ["time", "level", "label", "message", "source"]
+
     /// One line: the object and a newline.
     static func line(time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata, source: String) -> String {
-        var fields: [(String, Any)] = [("time", timestamp(time)), ("level", level.rawValue), ("label", label), ("message", message)]
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where !["time", "level", "label", "message", "source"].contains(key) {
-            fields.append((key, json(value)))
+        var text = "{\"time\":" + quoted(timestamp(time)) + ",\"level\":" + quoted(level.rawValue) + ",\"label\":" + quoted(label)
+            + ",\"message\":" + quoted(message)
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where !ownKeys.contains(key) {
+            text += "," + quoted(key) + ":" + encode(value)
         }
-        fields.append(("source", source))
-        var text = "{"
-        for (index, (key, value)) in fields.enumerated() {
-            if index > 0 { text += "," }
-            text += quoted(key) + ":" + encode(value)
-        }
-        return text + "}\n"
+        return text + ",\"source\":" + quoted(source) + "}\n"
     }
 
-    private static func json(_ value: Logger.Metadata.Value) -> Any {
+    /// A metadata value as JSON: a string, or a nested object or array.
+    private static func encode(_ value: Logger.Metadata.Value) -> String {
         switch value {
-        case .string(let string): string
-        case .stringConvertible(let convertible): convertible.description
-        case .dictionary(let dictionary): dictionary.mapValues(json)
-        case .array(let array): array.map(json)
-        }
-    }
-
-    private static func encode(_ value: Any) -> String {
-        switch value {
-        case let string as String: quoted(string)
-        case let dictionary as [String: Any]: "{" + dictionary.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + encode($0.value) }.joined(separator: ",") + "}"
-        case let array as [Any]: "[" + array.map(encode).joined(separator: ",") + "]"
-        default: quoted("\(value)")
+        case .string(let string): quoted(string)
+        case .stringConvertible(let convertible): quoted(convertible.description)
+        case .dictionary(let dictionary): "{" + dictionary.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + encode($0.value) }.joined(separator: ",") + "}"
+        case .array(let array): "[" + array.map(encode).joined(separator: ",") + "]"
         }
     }
 
