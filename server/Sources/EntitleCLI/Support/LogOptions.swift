@@ -19,12 +19,14 @@ struct LogOptions: ParsableArguments {
         case json
     }
 
+    /// The format asked for, by option or environment (`text` when neither).
+    private var formatName: String { format ?? ProcessInfo.processInfo.environment["ENTITLE_LOG_FORMAT"] ?? "text" }
+    /// The level asked for, by option or environment, if any.
+    private var levelName: String? { level ?? ProcessInfo.processInfo.environment["ENTITLE_LOG_LEVEL"] }
+
     func validate() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard Format(rawValue: format ?? environment["ENTITLE_LOG_FORMAT"] ?? "text") != nil else {
-            throw ValidationError("--log-format (or ENTITLE_LOG_FORMAT) is text or json")
-        }
-        guard Logger.Level(rawValue: level ?? environment["ENTITLE_LOG_LEVEL"] ?? "info") != nil else {
+        guard Format(rawValue: formatName) != nil else { throw ValidationError("--log-format (or ENTITLE_LOG_FORMAT) is text or json") }
+        guard levelName.map({ Logger.Level(rawValue: $0) != nil }) ?? true else {
             throw ValidationError("--log-level (or ENTITLE_LOG_LEVEL) is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
@@ -32,9 +34,8 @@ struct LogOptions: ParsableArguments {
     /// Sets up the process's logging (once; a later call keeps the first set-up) and returns a logger
     /// labelled `label` at the level asked for (`fallback` when none is).
     func logger(label: String, fallback: Logger.Level = .info) -> Logger {
-        let environment = ProcessInfo.processInfo.environment
-        let format = Format(rawValue: format ?? environment["ENTITLE_LOG_FORMAT"] ?? "text") ?? .text
-        let level = Logger.Level(rawValue: level ?? environment["ENTITLE_LOG_LEVEL"] ?? "") ?? fallback
+        let format = Format(rawValue: formatName) ?? .text
+        let level = levelName.flatMap(Logger.Level.init(rawValue:)) ?? fallback
         Self.bootstrapped.withLockedValue { done in
             guard !done else { return }
             done = true
