@@ -29,6 +29,8 @@ struct RequestIDMiddleware: RouterMiddleware {
     }
 
     private func logEnd(_ request: Request, status: Int, since started: ContinuousClock.Instant) {
+        // Every request passes here: nothing is computed for a line the level leaves out.
+        guard logger.logLevel <= .debug else { return }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
         logger.debug(
