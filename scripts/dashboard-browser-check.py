@@ -17,6 +17,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.select import Select
 
 base, key = sys.argv[1].rstrip("/"), sys.argv[2]
 screenshot = sys.argv[3] if len(sys.argv) > 3 else None
@@ -76,11 +77,14 @@ try:
     # Unauthenticated: the dashboard sends the browser to the sign-in form; a wrong key is refused.
     driver.get(base + "/dashboard")
     check(driver.current_url.endswith("/dashboard/login"), f"without a session /dashboard lands on {driver.current_url}")
+    # The key's form is folded under the people's (email and password).
+    driver.find_element(By.CSS_SELECTOR, "details summary").click()
     driver.find_element(By.NAME, "key").send_keys("sk_not_a_key_of_this_server")
-    navigate(driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click)
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[data-key-sign-in] button[type=submit]").click)
     check(len(driver.find_elements(By.CSS_SELECTOR, "p.error")) == 1, "a wrong key shows an error")
+    driver.find_element(By.CSS_SELECTOR, "details summary").click()
     driver.find_element(By.NAME, "key").send_keys(key)
-    navigate(driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click)
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[data-key-sign-in] button[type=submit]").click)
     check(driver.title.startswith("Overview"), f"after sign-in the title is {driver.title!r}")
 
     # The report on the page must be the same range as the API's default.
@@ -279,6 +283,34 @@ try:
         check(shown == sorted((e["id"], e["state"]) for e in subscriber["entitlements"]), f"{subscriber_id}'s entitlements match the API")
         timeline = driver.find_elements(By.CSS_SELECTOR, 'table[data-table="timeline"] tbody tr')
         check(len(timeline) > 0, f"{subscriber_id} has a timeline")
+
+    # People: the owner (the key's session) invites a support agent from the accounts page; the agent
+    # opens the link, chooses a password, reads the overview, and is refused an admin form.
+    driver.get(base + "/dashboard/accounts")
+    driver.find_element(By.CSS_SELECTOR, "form[data-invite] input[name=email]").send_keys("agent@example.com")
+    Select(driver.find_element(By.CSS_SELECTOR, "form[data-invite] select[name=role]")).select_by_value("support")
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[data-invite] button[type=submit]").click)
+    link = driver.find_element(By.CSS_SELECTOR, "code[data-invitation-link]").text
+    check("/dashboard/invitation?token=inv_" in link, f"the invitation link is shown once: {link!r}")
+    navigate(driver.find_element(By.CSS_SELECTOR, "header form button").click)
+    driver.get(link)
+    check("agent@example.com" in driver.page_source and "support" in driver.page_source, "the invitation names the person and the role")
+    driver.find_element(By.NAME, "password").send_keys("a long password for the agent")
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[data-accept] button[type=submit]").click)
+    check(driver.title.startswith("Overview"), f"after accepting the invitation the title is {driver.title!r}")
+    check(driver.find_element(By.CSS_SELECTOR, "[data-signed-in]").text == "agent@example.com · support", "the header names the agent")
+    driver.get(base + "/dashboard/keys")
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[action='/dashboard/keys'] button[type=submit]").click)
+    check("needs admin" in driver.page_source and "sk_" not in driver.find_element(By.TAG_NAME, "main").text,
+          "a support agent is refused the key form, told the role it needs")
+    driver.get(base + "/dashboard/accounts")
+    check("needs owner" in driver.page_source, "a support agent is refused the accounts page")
+    # Signed out, then in again with the password.
+    navigate(driver.find_element(By.CSS_SELECTOR, "header form button").click)
+    driver.find_element(By.NAME, "email").send_keys("agent@example.com")
+    driver.find_element(By.NAME, "password").send_keys("a long password for the agent")
+    navigate(driver.find_element(By.CSS_SELECTOR, "form[data-sign-in] button[type=submit]").click)
+    check(driver.title.startswith("Overview"), f"after signing in with the password the title is {driver.title!r}")
 
     # Signing out ends the session.
     navigate(driver.find_element(By.CSS_SELECTOR, "header form button").click)

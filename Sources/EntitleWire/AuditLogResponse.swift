@@ -16,7 +16,8 @@ public struct AuditLogResponse: Codable, Hashable, Sendable {
 public struct AuditEntryInfo: Codable, Hashable, Sendable {
     public var sequence: Int64
     public var at: Date
-    /// Who: `key:<id> (<name>)` for a stored secret key, `secret:<fingerprint>` for a configured one.
+    /// Who: `key:<id> (<name>)` for a stored secret key, `secret:<fingerprint>` for a configured one,
+    /// `account:<email>` for a person signed in to the dashboard, `dashboard:<fingerprint>` for a key's session there.
     public var actor: String
     /// The method and the route, `POST /v1/subscribers/{appUserID}/grants`.
     public var action: String
@@ -25,8 +26,17 @@ public struct AuditEntryInfo: Codable, Hashable, Sendable {
     public var request: String?
     public var status: Int
     public var requestID: String?
+    /// What the change found: a subscriber's entitlements (JSON), an account's role; `nil` when the route says nothing.
+    public var before: String?
+    /// What the change left, in the same form.
+    public var after: String?
 
-    public init(sequence: Int64, at: Date, actor: String, action: String, subject: String?, request: String?, status: Int, requestID: String?) {
+    public init(
+        sequence: Int64, at: Date, actor: String, action: String, subject: String?, request: String?, status: Int, requestID: String?,
+        before: String? = nil, after: String? = nil
+    ) {
+        self.before = before
+        self.after = after
         self.sequence = sequence
         self.at = at
         self.actor = actor

@@ -48,4 +48,6 @@ extension LedgerStore {
     public func auditLog() -> any AuditLog { companions.auditLog() }
     /// The dashboard's sign-ins (server-wide).
     public func dashboardSessionStore() -> any DashboardSessionStore { companions.dashboardSessionStore() }
+    public func dashboardAccountStore() -> any DashboardAccountStore { companions.dashboardAccountStore() }
+    public func passkeyStore() -> any PasskeyStore { companions.passkeyStore() }
 }

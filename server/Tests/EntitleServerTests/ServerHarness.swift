@@ -68,6 +68,7 @@ struct ServerHarness: Sendable {
             analyticsRefreshInterval: nil, now: clock.reading, logger: Logger(label: "entitle.tests.server"), signer: signer)
         // Tests publish and send webhooks by hand, at their clock's instants (``service()``).
         configuration.webhookInterval = nil
+        configuration.passwordCost = .testing
         return try await buildApplication(configuration: configuration)
     }
 
@@ -81,6 +82,7 @@ struct ServerHarness: Sendable {
             catalog: Fixtures.exampleCatalog("ScreenTimeRewards"), verifiers: [], keys: keys, analyticsRefreshInterval: nil,
             now: TestClock().reading, logger: Logger(label: "entitle.tests.server"))
         configuration.webhookInterval = nil
+        configuration.passwordCost = .testing
         return configuration
     }
 

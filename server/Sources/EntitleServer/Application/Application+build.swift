@@ -105,7 +105,11 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     }
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),
-        sessions: DashboardSessions(store: store.dashboardSessionStore()), metrics: configuration.metrics,
+        sessions: DashboardSessions(store: store.dashboardSessionStore()),
+        accounts: DashboardAccounts(
+            store: store.dashboardAccountStore(), sessions: store.dashboardSessionStore(), hasher: PasswordHasher(cost: configuration.passwordCost),
+            now: configuration.now),
+        metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes,
         logger: configuration.logger)
     let onServerRunning = configuration.onServerRunning
@@ -143,7 +147,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions,  metrics: ServerMetrics = ServerMetrics(),
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, accounts: DashboardAccounts, metrics: ServerMetrics = ServerMetrics(),
     maximumBodySize: Int,
     signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil,
     logger: Logger = Logger(label: "entitle")
@@ -172,7 +176,8 @@ func buildRouter(
     WebhooksController().addRoutes(to: router.group("/v1/webhooks").add(middleware: select).authenticated(by: secret))
     ExperimentsController().addRoutes(to: router.group("/v1/experiments").add(middleware: OffEventLoopMiddleware()).add(middleware: select).authenticated(by: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).authenticated(by: forApps))
-    DashboardController(apps: apps, keys: keys, stored: stored, sessions: sessions).addRoutes(to: router)
+    DashboardAccountsController(apps: apps, keys: keys, sessions: sessions, accounts: accounts).addRoutes(to: router)
+    DashboardController(apps: apps, stored: stored, sessions: sessions, accounts: accounts).addRoutes(to: router)
     extraRoutes?(router)
     routes.record(router.routes)
     return router

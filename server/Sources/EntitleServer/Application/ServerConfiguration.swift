@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     /// never.
     public var memoryTrimInterval: Duration? = .seconds(10)
     public var metrics: ServerMetrics
+    /// The cost of the dashboard's password hashes (scrypt; tests lower it).
+    public var passwordCost: PasswordHasher.Cost = .standard
     /// The operator's exchange rates: reports add their amounts in one currency (`--exchange-rates`).
     public var exchangeRates: ExchangeRates?
     /// The clock every answer is computed at.

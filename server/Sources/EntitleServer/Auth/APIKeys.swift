@@ -88,7 +88,7 @@ public struct APIKeys: Sendable {
         identify(key, appUserID: nil) == .secret
     }
 
-    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(lhs, rhs) { difference |= a ^ b }

@@ -7,12 +7,12 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The dashboard under `/dashboard`: sign-in with a secret key, then server-rendered pages.
+/// The dashboard's pages under `/dashboard`, server-rendered, for a signed-in person (``DashboardAccountsController``).
 struct DashboardController {
     let apps: ServedApps
-    let keys: APIKeys
     let stored: StoredKeys
     let sessions: DashboardSessions
+    let accounts: DashboardAccounts
 
     /// The cookie that remembers which app the dashboard shows.
     static let appCookie = "entitle_app"
@@ -27,40 +27,11 @@ struct DashboardController {
     }
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
-        let (apps, keys, sessions) = (apps, keys, sessions)
+        let (apps, sessions) = (apps, sessions)
         let service = apps.primary
 
-        router.get("/dashboard/login") { _, _ -> Response in
-            Self.html(Self.loginPage(error: nil))
-        }
-        // Every state-changing dashboard request comes from the dashboard's own pages.
-        let sameOrigin = router.group("/dashboard").add(middleware: SameOriginMiddleware())
-        sameOrigin.post("login") { request, context -> Response in
-            let body = try await request.body.collect(upTo: min(context.maxUploadSize, 16_384))
-            let key = Self.form(String(buffer: body))["key"] ?? ""
-            guard keys.identify(key, appUserID: nil) == .secret else {
-                context.logger.notice("dashboard sign-in refused")
-                return Self.html(Self.loginPage(error: "That is not a secret key of this server."), status: .unauthorized)
-            }
-            let cookie = try await sessions.issue(now: service.context.now())
-            var response = Self.redirect("/dashboard")
-            response.headers[.setCookie] =
-                "\(DashboardSessions.cookieName)=\(cookie); Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardSessions.lifetime))"
-                + Self.secureAttribute(request)
-            return response
-        }
-        sameOrigin.post("logout") { request, _ -> Response in
-            // Revoked in the database: the cookie is refused everywhere from now on, wherever a copy of it is.
-            if let cookie = request.cookies[DashboardSessions.cookieName]?.value {
-                try await sessions.revoke(cookie, now: service.context.now())
-            }
-            var response = Self.redirect("/dashboard/login")
-            response.headers[.setCookie] = "\(DashboardSessions.cookieName)=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0" + Self.secureAttribute(request)
-            return response
-        }
-
         let pages = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SameOriginMiddleware())
-            .add(middleware: SessionMiddleware(sessions: sessions, now: service.context.now))
+            .add(middleware: DashboardSessionMiddleware(sessions: sessions, accounts: accounts, now: service.context.now))
             .add(middleware: DashboardAppMiddleware(apps: apps))
             .add(middleware: AuditMiddleware())
         // The app switcher: remembers the choice in a cookie, then shows the overview.
@@ -369,34 +340,6 @@ struct DashboardController {
             fields[decode(name)] = parts.count > 1 ? decode(parts[1]) : ""
         }
         return fields
-    }
-
-    static func loginPage(error: String?) -> String {
-        let message = error.map { "<p class=\"error\" role=\"alert\">\(HTML.escape($0))</p>" } ?? ""
-        return DashboardLayout.page(title: "Sign in", section: nil, body: """
-            <h1>Sign in</h1>
-            <p class="muted">The dashboard takes one of the server's secret keys (<code>sk_…</code>).</p>
-            \(message)
-            <form class="inline" method="post" action="/dashboard/login">
-            <input type="password" name="key" autocomplete="current-password" placeholder="sk_…" size="48" required autofocus>
-            <button type="submit">Sign in</button></form>
-            """)
-    }
-
-    /// Sends requests without a valid session cookie to the sign-in page.
-    struct SessionMiddleware: RouterMiddleware {
-        typealias Context = EntitleRequestContext
-        let sessions: DashboardSessions
-        let now: @Sendable () -> Date
-
-        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-            guard let cookie = request.cookies[DashboardSessions.cookieName]?.value else { return DashboardController.redirect("/dashboard/login") }
-            guard try await sessions.isValid(cookie, now: now()) else { return DashboardController.redirect("/dashboard/login") }
-            // Who, in the audit log: the session, by a fingerprint of its cookie (never the cookie).
-            var context = context
-            context.actor = "dashboard:" + AuthenticationFingerprint.of(cookie)
-            return try await next(request, context)
-        }
     }
 
     static func webhooksPage(_ service: AppServices, created: (id: String, secret: String)?) async throws(ServiceError) -> String {

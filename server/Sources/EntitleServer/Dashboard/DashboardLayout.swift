@@ -3,7 +3,7 @@ import Foundation
 /// The dashboard's page frame: styles inline (no CDN, no web font), navigation, sign-out.
 enum DashboardLayout {
     enum Section: String, CaseIterable {
-        case overview = "Overview", funnels = "Funnels", experiments = "Experiments", cohorts = "Cohorts", products = "Products", customers = "Customers", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys", audit = "Audit"
+        case overview = "Overview", funnels = "Funnels", experiments = "Experiments", cohorts = "Cohorts", products = "Products", customers = "Customers", subscribers = "Subscribers", webhooks = "Webhooks", keys = "Keys", audit = "Audit", accounts = "Accounts"
         var path: String {
             switch self {
             case .overview: "/dashboard"
@@ -16,6 +16,7 @@ enum DashboardLayout {
             case .webhooks: "/dashboard/webhooks"
             case .keys: "/dashboard/keys"
             case .audit: "/dashboard/audit"
+            case .accounts: "/dashboard/accounts"
             }
         }
     }
@@ -25,7 +26,7 @@ enum DashboardLayout {
         header{background:#1d1d1f;color:#fff;padding:10px 24px;display:flex;gap:20px;align-items:center}
         header a{color:#d2d2d7;text-decoration:none}header a.on{color:#fff;font-weight:600}
         header nav.apps{display:flex;gap:8px;padding-right:12px;border-right:1px solid #6e6e73}header nav.apps a{font-size:12px}
-        header form{margin-left:auto}header button{background:none;border:1px solid #6e6e73;color:#d2d2d7;border-radius:6px;padding:3px 10px;cursor:pointer}
+        header form{margin-left:auto}header .who{color:#d2d2d7;font-size:12px;margin-right:8px}header button{background:none;border:1px solid #6e6e73;color:#d2d2d7;border-radius:6px;padding:3px 10px;cursor:pointer}
         main{padding:20px 24px;max-width:1560px}
         h1{font-size:22px;margin:0 0 12px}h2{font-size:16px;margin:0 0 8px}
         .cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:16px}
@@ -53,6 +54,9 @@ enum DashboardLayout {
     /// Set while a page of a server serving several apps renders.
     @TaskLocal static var switcher: Switcher?
 
+    /// Who is signed in and as what, shown beside "Sign out": set by the session middleware.
+    @TaskLocal static var signedIn: (who: String, role: String)?
+
     static func page(title: String, section: Section?, body: String) -> String {
         var nav = ""
         if let switcher, section != nil {
@@ -65,7 +69,8 @@ enum DashboardLayout {
             for item in Section.allCases {
                 nav += "<a href=\"\(item.path)\"\(item == section ? " class=\"on\"" : "")>\(item.rawValue)</a>"
             }
-            nav += "<form method=\"post\" action=\"/dashboard/logout\"><button type=\"submit\">Sign out</button></form>"
+            let who = signedIn.map { "<span class=\"who\" data-signed-in>\(HTML.escape($0.who)) · \(HTML.escape($0.role))</span> " } ?? ""
+            nav += "<form method=\"post\" action=\"/dashboard/logout\">\(who)<button type=\"submit\">Sign out</button></form>"
         }
         return """
             <!doctype html>

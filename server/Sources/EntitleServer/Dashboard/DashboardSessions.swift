@@ -2,7 +2,7 @@ import Crypto
 import EntitleStorage
 import Foundation
 
-/// Dashboard sign-in: an operator's secret key is exchanged for a random cookie, kept in the ledger's
+/// Dashboard sign-in: a person's password or passkey, or an operator's secret key, is exchanged for a random cookie, kept in the ledger's
 /// database by its SHA-256 (never the cookie itself) with its expiry. Every instance sharing the
 /// database accepts it until it expires or its holder signs out, which revokes it everywhere at once.
 struct DashboardSessions: Sendable {
@@ -12,23 +12,24 @@ struct DashboardSessions: Sendable {
     static let maximumCookieLength = 64
     let store: any DashboardSessionStore
 
-    /// A new session cookie value, valid until `now` + ``lifetime``. Expired sessions are forgotten on the way.
-    func issue(now: Date) async throws(ServiceError) -> String {
+    /// A new session cookie value for `accountID` (`nil`: a secret key's), valid until `now` + ``lifetime``.
+    /// Expired sessions are forgotten on the way.
+    func issue(now: Date, accountID: String? = nil) async throws(ServiceError) -> String {
         let value = "ds_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
         do {
             try await store.deleteSessions(expiredBefore: now)
-            try await store.insertSession(hash: Self.hash(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime)))
+            try await store.insertSession(hash: Self.hash(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime), accountID: accountID))
         } catch {
             throw ServiceError(error)
         }
         return value
     }
 
-    /// Whether `value` is a live session's cookie at `now`.
-    func isValid(_ value: String, now: Date) async throws(ServiceError) -> Bool {
-        guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return false }
+    /// The live session whose cookie is `value` at `now`, or `nil`.
+    func session(_ value: String, now: Date) async throws(ServiceError) -> DashboardSession? {
+        guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return nil }
         do {
-            return try await store.session(hash: Self.hash(value))?.isLive(at: now) == true
+            return try await store.session(hash: Self.hash(value)).flatMap { $0.isLive(at: now) ? $0 : nil }
         } catch {
             throw ServiceError(error)
         }

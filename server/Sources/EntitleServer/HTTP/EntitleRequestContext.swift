@@ -1,4 +1,5 @@
 import EntitleCore
+import EntitleStorage
 import EntitleWire
 import Foundation
 import Hummingbird
@@ -13,6 +14,10 @@ public struct EntitleRequestContext: RequestContext {
     /// `secret:<fingerprint>` for a configured one; `nil` for apps and subscribers. Set by the
     /// authentication middleware.
     var actor: String?
+    /// The dashboard's signed-in person's role (an owner's for a secret key's session), set by its session middleware.
+    var dashboardRole: DashboardRole?
+    /// The signed-in person's account (`nil` for a secret key's session).
+    var dashboardAccountID: String?
     /// The app the request is for, set by the app selection middleware.
     var app: AppServices?
     /// Whether that app is the server's primary app.

@@ -42,6 +42,11 @@ public enum HTTPStatusTable {
         .appStoreIneligible: .conflict,
         .unknownOffer: .badRequest,
         .offerNotEligible: .forbidden,
+        .signInRefused: .unauthorized,
+        .signInLocked: .tooManyRequests,
+        .invitationClosed: .notFound,
+        .lastOwner: .conflict,
+        .busy: .serviceUnavailable,
         .shuttingDown: .serviceUnavailable,
         .internalError: .internalServerError,
     ]

@@ -17,9 +17,12 @@ public struct AuditService: AppService {
     /// Records one change, made already: an entry that can't be written is logged as an error (with the
     /// request's ID, which the logs carry), and the caller still gets the change's answer — failing it would
     /// invite a retry of a change that was made.
-    func record(actor: String, action: String, subject: String?, body: Data?, status: Int, requestID: String?) async {
+    func record(
+        actor: String, action: String, subject: String?, body: Data?, status: Int, requestID: String?, before: String? = nil, after: String? = nil
+    ) async {
         let entry = AuditEntry(
-            at: now(), actor: actor, action: action, subject: subject, request: body.map(Self.redacted), status: status, requestID: requestID)
+            at: now(), actor: actor, action: action, subject: subject, request: body.map(Self.redacted), status: status, requestID: requestID,
+            before: before, after: after)
         do {
             try await log.append(entry)
         } catch {
@@ -40,7 +43,7 @@ public struct AuditService: AppService {
             entries: entries.map {
                 AuditEntryInfo(
                     sequence: $0.sequence, at: $0.at, actor: $0.actor, action: $0.action, subject: $0.subject, request: $0.request, status: $0.status,
-                    requestID: $0.requestID)
+                    requestID: $0.requestID, before: $0.before, after: $0.after)
             },
             next: entries.count == limit ? entries.last?.sequence : nil)
     }

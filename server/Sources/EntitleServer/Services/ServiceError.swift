@@ -86,6 +86,16 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownOffer = Code(rawValue: "offer.unknown")
         /// The subscriber is not eligible for the promotional offer under the catalog's rule.
         public static let offerNotEligible = Code(rawValue: "offer.notEligible")
+        /// A dashboard sign-in with a wrong email or password (which of the two is not said).
+        public static let signInRefused = Code(rawValue: "auth.signInRefused")
+        /// Too many failed sign-ins in a row: the account refuses sign-in for a while (the message says until when).
+        public static let signInLocked = Code(rawValue: "auth.signInLocked")
+        /// An invitation link that is unknown, used already or expired.
+        public static let invitationClosed = Code(rawValue: "account.invitationClosed")
+        /// The change would leave no active owner: invite or promote another owner first.
+        public static let lastOwner = Code(rawValue: "account.lastOwner")
+        /// Too many password checks at once on this instance: retry in a moment.
+        public static let busy = Code(rawValue: "server.busy")
         /// A reconciliation pass stopped: another instance holds the lease it ran under (its own lapsed).
         public static let reconciliationLeaseLost = Code(rawValue: "reconciliation.leaseLost")
         /// Work stopped because the server is shutting down; the same request succeeds on a running server.

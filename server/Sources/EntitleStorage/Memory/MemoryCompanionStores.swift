@@ -14,4 +14,6 @@ struct MemoryCompanionStores: CompanionStores {
     func importJobStore() -> any ImportJobStore { MemoryImportJobStore(database: database, app: app) }
     func auditLog() -> any AuditLog { MemoryAuditLog(database: database, app: app) }
     func dashboardSessionStore() -> any DashboardSessionStore { MemoryDashboardSessionStore(database: database) }
+    func dashboardAccountStore() -> any DashboardAccountStore { MemoryDashboardAccountStore(database: database) }
+    func passkeyStore() -> any PasskeyStore { MemoryPasskeyStore(database: database) }
 }

@@ -9,7 +9,8 @@ struct MemoryDashboardSessionStore: DashboardSessionStore {
         try database.transaction { state throws(StorageError) in
             guard state.dashboardSessions[hash] == nil else { throw StorageError(.queryFailed, "a dashboard session with the same hash exists") }
             state.dashboardSessions[hash] = DashboardSession(
-                createdAt: session.createdAt.storedPrecision, expiresAt: session.expiresAt.storedPrecision, revokedAt: session.revokedAt?.storedPrecision)
+                createdAt: session.createdAt.storedPrecision, expiresAt: session.expiresAt.storedPrecision, revokedAt: session.revokedAt?.storedPrecision,
+                accountID: session.accountID)
         }
     }
 
@@ -22,6 +23,14 @@ struct MemoryDashboardSessionStore: DashboardSessionStore {
             guard state.dashboardSessions[hash] != nil, state.dashboardSessions[hash]?.revokedAt == nil else { return false }
             state.dashboardSessions[hash]?.revokedAt = at.storedPrecision
             return true
+        }
+    }
+
+    func revokeSessions(accountID: String, at: Date) async throws(StorageError) -> Int {
+        database.transaction { state in
+            let live = state.dashboardSessions.filter { $0.value.accountID == accountID && $0.value.revokedAt == nil }.keys
+            for hash in live { state.dashboardSessions[hash]?.revokedAt = at.storedPrecision }
+            return live.count
         }
     }
 

@@ -23,6 +23,10 @@ public final class MemoryDatabase: Sendable {
         var audit: [BundleID: [AuditEntry]] = [:]
         var nextAuditSequence: Int64 = 1
         var dashboardSessions: [String: DashboardSession] = [:]
+        var dashboardAccounts: [String: DashboardAccount] = [:]
+        var dashboardInvitations: [String: DashboardInvitation] = [:]
+        var passkeys: [String: DashboardPasskey] = [:]
+        var challenges: [String: DashboardChallenge] = [:]
     }
 
     private let state = Mutex(State())

@@ -26,4 +26,10 @@ public protocol CompanionStores: Sendable {
 
     /// The dashboard's sign-ins (server-wide).
     func dashboardSessionStore() -> any DashboardSessionStore
+
+    /// The dashboard's people: accounts and invitations (server-wide).
+    func dashboardAccountStore() -> any DashboardAccountStore
+
+    /// The dashboard accounts' passkeys and WebAuthn challenges (server-wide).
+    func passkeyStore() -> any PasskeyStore
 }

@@ -390,6 +390,39 @@ enum LedgerSchema {
             ]),
             // A secret key's scope (admin when none, as every key before).
             (29, ["ALTER TABLE api_keys ADD COLUMN scope TEXT"]),
+            (30, [
+                // The dashboard's people (docs/dashboard.md, "Accounts"): accounts with a role and a password
+                // hash, invitations by the SHA-256 of their token, passkeys, WebAuthn challenges in flight,
+                // and people's sessions — in a table of their own, which binaries of schema 29 don't read.
+                """
+                CREATE TABLE dashboard_accounts (
+                    id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT, role TEXT NOT NULL, password_hash TEXT, created_at BIGINT NOT NULL,
+                    disabled_at BIGINT, failed_sign_ins BIGINT NOT NULL DEFAULT 0, locked_until BIGINT, last_sign_in_at BIGINT)
+                """,
+                """
+                CREATE TABLE dashboard_invitations (
+                    token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, role TEXT NOT NULL, invited_by TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL, accepted_at BIGINT)
+                """,
+                """
+                CREATE TABLE dashboard_account_sessions (
+                    session_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                "CREATE INDEX dashboard_account_sessions_account ON dashboard_account_sessions (account_id)",
+                """
+                CREATE TABLE dashboard_passkeys (
+                    credential_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, public_key TEXT NOT NULL, sign_count BIGINT NOT NULL, name TEXT,
+                    created_at BIGINT NOT NULL, last_used_at BIGINT)
+                """,
+                "CREATE INDEX dashboard_passkeys_account ON dashboard_passkeys (account_id)",
+                """
+                CREATE TABLE dashboard_challenges (
+                    challenge_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, account_id TEXT, expires_at BIGINT NOT NULL)
+                """,
+                // What an audited change found and left.
+                "ALTER TABLE audit_log ADD COLUMN state_before TEXT",
+                "ALTER TABLE audit_log ADD COLUMN state_after TEXT",
+            ]),
         ]
     }
 
@@ -402,7 +435,7 @@ enum LedgerSchema {
     /// the rule: each is its own.
     static func oldestReader(of version: Int) -> Int {
         switch version {
-        case 26, 27, 28, 29: 25
+        case 26, 27, 28, 29, 30: 25
         default: version
         }
     }

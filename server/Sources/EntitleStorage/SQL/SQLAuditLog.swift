@@ -16,10 +16,11 @@ final class SQLAuditLog: AuditLog {
         try await engine.transaction { sql throws(StorageError) in
             _ = try await sql.execute(
                 """
-                INSERT INTO audit_log (app_id, at, actor, action, subject, request, status, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO audit_log (app_id, at, actor, action, subject, request, status, request_id, state_before, state_after)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [.id(app), SQLValue(entry.at), .text(entry.actor), .text(entry.action), SQLValue(entry.subject), SQLValue(entry.request),
-                 .integer(Int64(entry.status)), SQLValue(entry.requestID)])
+                 .integer(Int64(entry.status)), SQLValue(entry.requestID), SQLValue(entry.before), SQLValue(entry.after)])
         }
     }
 
@@ -36,7 +37,8 @@ final class SQLAuditLog: AuditLog {
                 else { throw StorageError(.corruptRecord, "an audit entry's row is incomplete") }
                 return AuditEntry(
                     sequence: sequence, at: at, actor: actor, action: action, subject: try row.nullableText("subject"), request: try row.nullableText("request"),
-                    status: Int(status), requestID: try row.nullableText("request_id"))
+                    status: Int(status), requestID: try row.nullableText("request_id"), before: try row.nullableText("state_before"),
+                    after: try row.nullableText("state_after"))
             }
         }
     }

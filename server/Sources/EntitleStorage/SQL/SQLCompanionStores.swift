@@ -35,4 +35,12 @@ struct SQLCompanionStores: CompanionStores {
     func dashboardSessionStore() -> any DashboardSessionStore {
         SQLDashboardSessionStore(engine: engine)
     }
+
+    func dashboardAccountStore() -> any DashboardAccountStore {
+        SQLDashboardAccountStore(engine: engine)
+    }
+
+    func passkeyStore() -> any PasskeyStore {
+        SQLPasskeyStore(engine: engine)
+    }
 }

@@ -10,6 +10,9 @@ public protocol DashboardSessionStore: Sendable {
     /// Signs the session out at `at`; returns whether there was one to sign out.
     @discardableResult
     func revokeSession(hash: String, at: Date) async throws(StorageError) -> Bool
+    /// Signs every session of the account out at `at` (its role changed, or it was disabled); returns how many.
+    @discardableResult
+    func revokeSessions(accountID: String, at: Date) async throws(StorageError) -> Int
     /// Forgets the sessions that expired before `date`; returns how many.
     @discardableResult
     func deleteSessions(expiredBefore date: Date) async throws(StorageError) -> Int
