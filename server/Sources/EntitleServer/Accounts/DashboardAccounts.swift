@@ -153,6 +153,19 @@ public struct DashboardAccounts: Sendable {
         return SignedIn(accountID: account.id, role: account.role.rawValue, cookie: try await sessionCookies.issue(now: now(), accountID: account.id))
     }
 
+    /// Opens a session for the account a passkey signed in: refused while it is disabled or locked.
+    func openSession(passkeyOf accountID: String) async throws(ServiceError) -> SignedIn {
+        guard let account = try await activeAccount(id: accountID) else { throw ServiceError(.passkeyRefused, "passkey refused: the account is disabled") }
+        let at = now()
+        if let until = account.lockedUntil, at < until { throw Self.locked(until: until) }
+        do {
+            _ = try await store.recordSignIn(accountID: account.id, succeeded: true, at: at, lockout: lockout)
+        } catch {
+            throw ServiceError(error)
+        }
+        return SignedIn(accountID: account.id, role: account.role.rawValue, cookie: try await sessionCookies.issue(now: at, accountID: account.id))
+    }
+
     /// Accepts the invitation (``accept(token:name:password:)``) and opens the new person's session.
     func acceptAndOpenSession(token: String, name: String?, password: String) async throws(ServiceError) -> SignedIn {
         let account = try await accept(token: token, name: name, password: password)

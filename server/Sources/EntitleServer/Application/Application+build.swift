@@ -103,12 +103,13 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
             services: apps.services.map(\.webhooks), policy: configuration.webhookPolicy, interval: interval, signingClock: configuration.webhookSigningClock,
             clock: configuration.backgroundClock))
     }
+    let accounts = DashboardAccounts(
+        store: store.dashboardAccountStore(), sessions: store.dashboardSessionStore(), hasher: PasswordHasher(cost: configuration.passwordCost),
+        now: configuration.now)
     let router = buildRouter(
         apps: apps, keys: configuration.keys, stored: StoredKeys(store: store.keyStore(), now: configuration.now),
-        sessions: DashboardSessions(store: store.dashboardSessionStore()),
-        accounts: DashboardAccounts(
-            store: store.dashboardAccountStore(), sessions: store.dashboardSessionStore(), hasher: PasswordHasher(cost: configuration.passwordCost),
-            now: configuration.now),
+        sessions: DashboardSessions(store: store.dashboardSessionStore()), accounts: accounts,
+        passkeys: Passkeys(store: store.passkeyStore(), accounts: accounts, now: configuration.now),
         metrics: configuration.metrics,
         maximumBodySize: configuration.http.maximumBodySize, signer: configuration.customerInfoSigner, extraRoutes: configuration.extraRoutes,
         logger: configuration.logger)
@@ -147,7 +148,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// subscriber routes take the subscriber's public key or a secret key; the rest a secret key. Every
 /// keyed route is for one app: the only one, or the one the `Entitle-App` header names.
 func buildRouter(
-    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, accounts: DashboardAccounts, metrics: ServerMetrics = ServerMetrics(),
+    apps: ServedApps, keys: APIKeys, stored: StoredKeys, sessions: DashboardSessions, accounts: DashboardAccounts, passkeys: Passkeys, metrics: ServerMetrics = ServerMetrics(),
     maximumBodySize: Int,
     signer: CustomerInfoSigner? = nil, extraRoutes: (@Sendable (Router<EntitleRequestContext>) -> Void)? = nil,
     logger: Logger = Logger(label: "entitle")
@@ -177,6 +178,7 @@ func buildRouter(
     ExperimentsController().addRoutes(to: router.group("/v1/experiments").add(middleware: OffEventLoopMiddleware()).add(middleware: select).authenticated(by: secret))
     OfferingsController().addRoutes(to: router.group("/v1/offerings").add(middleware: select).authenticated(by: forApps))
     DashboardAccountsController(apps: apps, keys: keys, sessions: sessions, accounts: accounts).addRoutes(to: router)
+    PasskeysController(apps: apps, sessions: sessions, accounts: accounts, passkeys: passkeys).addRoutes(to: router)
     DashboardController(apps: apps, stored: stored, sessions: sessions, accounts: accounts).addRoutes(to: router)
     extraRoutes?(router)
     routes.record(router.routes)

@@ -316,7 +316,9 @@ struct DashboardController {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'"
+        // One script, the dashboard's own (passkeys: /dashboard/passkeys.js), and its requests to this server only.
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'"
         headers[.xContentTypeOptions] = "nosniff"
         // Not `no-referrer`: with it, browsers send `Origin: null` on the dashboard's own forms.
         headers[.referrerPolicy] = "same-origin"

@@ -65,11 +65,12 @@ enum DashboardLayout {
                 "<a href=\"/dashboard/apps/\(HTML.escape(value))\"\(value == switcher.current ? " class=\"on\" data-current-app" : "")>\(HTML.escape(label))</a>"
             }.joined(separator: " ") + "</nav>"
         }
-        if let section {
+        // Every page of a signed-in person has the navigation and the sign-out button (their own page has no section).
+        if section != nil || signedIn != nil {
             for item in Section.allCases {
                 nav += "<a href=\"\(item.path)\"\(item == section ? " class=\"on\"" : "")>\(item.rawValue)</a>"
             }
-            let who = signedIn.map { "<span class=\"who\" data-signed-in>\(HTML.escape($0.who)) · \(HTML.escape($0.role))</span> " } ?? ""
+            let who = signedIn.map { "<a class=\"who\" href=\"/dashboard/me\" data-signed-in>\(HTML.escape($0.who)) · \(HTML.escape($0.role))</a> " } ?? ""
             nav += "<form method=\"post\" action=\"/dashboard/logout\">\(who)<button type=\"submit\">Sign out</button></form>"
         }
         return """

@@ -1,7 +1,7 @@
 import EntitleStorage
 import Foundation
 
-/// The dashboard's doors: sign-in (a person's email and password, or a server-wide secret
+/// The dashboard's doors: sign-in (a person's email and password or passkey, or a server-wide secret
 /// key) and an invitation's page, where the invited person chooses their password.
 enum SignInPage {
     static func render(error: String?) -> String {
@@ -13,11 +13,14 @@ enum SignInPage {
             <p><input type="email" name="email" autocomplete="username webauthn" placeholder="you@example.com" size="32" required autofocus></p>
             <p><input type="password" name="password" autocomplete="current-password" placeholder="password" size="32" required></p>
             <p><button type="submit">Sign in</button></p></form>
+            <p><button type="button" data-passkey-sign-in hidden>Sign in with a passkey</button></p>
+            <p class="error" role="alert" data-passkey-error hidden></p>
             <details><summary class="muted">With a server-wide secret key</summary>
             <p class="muted">An operator with one of the server's <code>--secret-key</code> keys signs in as an owner.</p>
             <form class="inline" method="post" action="/dashboard/login" data-key-sign-in>
             <input type="password" name="key" autocomplete="off" placeholder="sk_…" size="48" required>
             <button type="submit">Sign in with the key</button></form></details>
+            <script src="/dashboard/passkeys.js"></script>
             """)
     }
 

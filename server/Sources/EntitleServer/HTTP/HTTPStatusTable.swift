@@ -43,6 +43,7 @@ public enum HTTPStatusTable {
         .unknownOffer: .badRequest,
         .offerNotEligible: .forbidden,
         .signInRefused: .unauthorized,
+        .passkeyRefused: .unauthorized,
         .signInLocked: .tooManyRequests,
         .invitationClosed: .notFound,
         .lastOwner: .conflict,

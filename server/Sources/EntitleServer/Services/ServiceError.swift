@@ -88,6 +88,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let offerNotEligible = Code(rawValue: "offer.notEligible")
         /// A dashboard sign-in with a wrong email or password (which of the two is not said).
         public static let signInRefused = Code(rawValue: "auth.signInRefused")
+        /// A passkey's answer that doesn't sign in (the message says why: origin, challenge, signature, counter).
+        public static let passkeyRefused = Code(rawValue: "auth.passkeyRefused")
         /// Too many failed sign-ins in a row: the account refuses sign-in for a while (the message says until when).
         public static let signInLocked = Code(rawValue: "auth.signInLocked")
         /// An invitation link that is unknown, used already or expired.
