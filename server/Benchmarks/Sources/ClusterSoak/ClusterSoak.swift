@@ -31,6 +31,12 @@ import Synchronization
 ///
 /// SUBSCRIBERS is how many of the population (seed 42) the ledger holds: reads and renewals are drawn
 /// from them. `ENTITLE_BINARY` names the server binary (default `.build/release/entitle`).
+///
+/// `--upgrade-to BINARY` plays a rolling upgrade instead of the kills (docs/operations.md, "Upgrading"): both
+/// instances start on `ENTITLE_BINARY` (the previous release), then at a third of the run A is stopped
+/// gracefully (SIGINT) and started on BINARY, which migrates the database, while B, still the previous
+/// release, serves on; at two thirds B is upgraded the same way. No request may fail, nothing acknowledged
+/// may be lost.
 @main
 enum ClusterSoak {
     static let ports = [18_130, 18_131]
@@ -50,6 +56,7 @@ enum ClusterSoak {
         var subscribers = 1_000_000
         var minutes = 30.0
         var killEvery = 300.0
+        var upgradeTo: String?
     }
 
     static func main() async throws {
@@ -98,7 +105,8 @@ enum ClusterSoak {
                      log: folder.appendingPathComponent("serve-\(number == 0 ? "A" : "B").log"))
         }
         say("cluster soak: \(instances.count) instances on \(database), \(options.subscribers) subscribers, \(options.minutes) minutes, "
-            + "instance B SIGKILLed every \(Int(options.killEvery)) s; logs in \(folder.path)")
+            + (options.upgradeTo.map { "a rolling upgrade from \(binary) to \($0)" } ?? "instance B SIGKILLed every \(Int(options.killEvery)) s")
+            + "; logs in \(folder.path)")
 
         let http = HTTPClient(
             eventLoopGroupProvider: .singleton,
@@ -137,6 +145,28 @@ enum ClusterSoak {
         let monitor = Monitor(instances: instances, http: http, app: apps[0])
         await withDiscardingTaskGroup { group in
             group.addTask { await monitor.sample(every: sampleEvery, from: begin, until: end) }
+            if let newer = options.upgradeTo {
+                group.addTask {
+                    // A rolling upgrade: A, then B, each stopped gracefully and started on the newer binary.
+                    for (index, instance) in instances.enumerated() {
+                        try? await clock.sleep(until: begin + .seconds(options.minutes * 60 * Double(index + 1) / 3))
+                        let stopping = clock.now
+                        let status = instance.stop()
+                        let stopped = (clock.now - stopping).inSeconds
+                        instance.upgrade(to: newer)
+                        do {
+                            try instance.start()
+                            let ready = try await waitReady(instance, http: http)
+                            let took = (clock.now - stopping).inSeconds
+                            instance.noteRestart(at: Int((stopping - begin).inSeconds), ready: ready ? took : -1)
+                            say(String(format: "  %4d s: %@ stopped (SIGINT, exit %d, %.1f s) and started on the newer binary, ready %.1f s after the stop",
+                                       Int((stopping - begin).inSeconds), instance.name, status, stopped, took))
+                        } catch {
+                            say("  \(instance.name) could not be started on the newer binary: \(error)")
+                        }
+                    }
+                }
+            } else {
             group.addTask {
                 // Instance B: killed without warning at every interval, then started again.
                 var next = begin + .seconds(options.killEvery)
@@ -155,6 +185,7 @@ enum ClusterSoak {
                     }
                     next = next + .seconds(options.killEvery)
                 }
+            }
             }
             group.addTask {
                 await traffic.schedule("notification (renewal)", rate: notificationRate, until: end) { index in
@@ -228,7 +259,8 @@ enum ClusterSoak {
 
         report(
             options: options, traffic: traffic, acknowledged: acknowledged, ledger: ledger, before: before, after: after, drained: drained,
-            sink: sink.counts, restarts: instances[1].restarts, rss: rss, exits: exits, instances: instances)
+            sink: sink.counts, restarts: options.upgradeTo == nil ? instances[1].restarts : instances.flatMap(\.restarts), rss: rss, exits: exits,
+            instances: instances)
     }
 
     static func report(
@@ -252,7 +284,7 @@ enum ClusterSoak {
         say("webhooks: \(after.delivered - before.delivered) deliveries delivered, \(after.failed - before.failed) failed, \(after.pending) pending, "
             + "\(after.unpublished) events unpublished (drained \(String(format: "%.0f", drained)) s after the load); "
             + "the endpoint got \(sink.distinct) distinct webhook events in \(sink.requests) requests")
-        say("restarts of B: \(restarts.count); ready again after " + restarts.map { String(format: "%.1f s", $0.ready) }.joined(separator: ", "))
+        say("restarts (B killed, or A then B upgraded): \(restarts.count); ready again after " + restarts.map { String(format: "%.1f s", $0.ready) }.joined(separator: ", "))
 
         say("\n| elapsed | A RSS | A heap in use | B RSS | publishes webhooks | webhooks delivered by A / B | reconciliation passes completed by A / B |")
         say("|---:|---:|---:|---:|---|---:|---:|")
@@ -345,6 +377,9 @@ enum ClusterSoak {
             case "--subscribers": options.subscribers = Int(value.replacingOccurrences(of: "_", with: "")) ?? options.subscribers
             case "--minutes": options.minutes = Double(value) ?? options.minutes
             case "--kill-every": options.killEvery = Double(value) ?? options.killEvery
+            case "--upgrade-to":
+                guard FileManager.default.isExecutableFile(atPath: value) else { throw Failure("--upgrade-to names no executable: \(value)") }
+                options.upgradeTo = value
             default: throw Failure("unknown option \(flag)")
             }
         }

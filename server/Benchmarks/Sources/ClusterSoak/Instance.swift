@@ -7,8 +7,8 @@ final class Instance: Sendable {
     let name: String
     let port: Int
     let arguments: [String]
-    let binary: String
     let log: URL
+    private let binaryPath: Mutex<String>
     private let process = Mutex<Process?>(nil)
     /// When (seconds into the soak) it was killed, and how long it took to be ready again (-1: never).
     private let restartLog = Mutex<[(at: Int, ready: Double)]>([])
@@ -16,13 +16,18 @@ final class Instance: Sendable {
     init(name: String, port: Int, binary: String, arguments: [String], log: URL) {
         self.name = name
         self.port = port
-        self.binary = binary
+        self.binaryPath = Mutex(binary)
         self.arguments = arguments
         self.log = log
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
+    /// The binary the next start runs.
+    var binary: String { binaryPath.withLock { $0 } }
+
+    /// The next start runs `binary` (a rolling upgrade).
+    func upgrade(to binary: String) { binaryPath.withLock { $0 = binary } }
     var pid: Int32? { process.withLock { $0.map(\.processIdentifier) } }
     var restarts: [(at: Int, ready: Double)] { restartLog.withLock { $0 } }
 
