@@ -58,6 +58,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "entitle", targets: ["entitle"]),
+        .executable(name: "entitle-traced", targets: ["entitle-traced"]),
         .library(name: "FastJSON", targets: ["FastJSON"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "P256FixedKey", targets: ["P256FixedKey"]),
@@ -85,6 +86,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
+        // Only OTLP over HTTP (no gRPC); built for `entitle-traced` alone.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Strict, fast JSON: a byte-level cursor and writer, and with them Apple's payloads most often
@@ -152,6 +156,8 @@ let package = Package(
                 .product(name: "AppStoreModels", package: "Entitle"), "AppStoreVerification", .product(name: "EntitleAPI", package: "Entitle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -173,6 +179,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -231,6 +239,17 @@ let package = Package(
         .executableTarget(
             name: "entitle",
             dependencies: ["EntitleCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        // `entitle` that exports traces over OTLP/HTTP (`serve --otel-endpoint`; docs/operations.md, "Traces"):
+        // a product of its own, so building `entitle` never compiles swift-otel and its protobuf code.
+        .executableTarget(
+            name: "entitle-traced",
+            dependencies: [
+                "EntitleCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Builders for Apple-shaped facts and a fixed reference time, shared by every test target.
@@ -345,7 +364,7 @@ let package = Package(
         .testTarget(
             name: "EntitleCLITests",
             dependencies: [ "EntitleAnalytics", .product(name: "EntitleCore", package: "Entitle"), "EntitleServer",
-                "EntitleCLI", "entitle", "sample-app", "EntitleTestSupport", "EntitleStorage", .product(name: "EntitleWire", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"),
+                "EntitleCLI", "entitle", "entitle-traced", "sample-app", "EntitleTestSupport", "EntitleStorage", .product(name: "EntitleWire", package: "Entitle"), .product(name: "AppStoreModels", package: "Entitle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

@@ -50,4 +50,5 @@ extension LedgerStore {
     public func dashboardSessionStore() -> any DashboardSessionStore { companions.dashboardSessionStore() }
     public func dashboardAccountStore() -> any DashboardAccountStore { companions.dashboardAccountStore() }
     public func passkeyStore() -> any PasskeyStore { companions.passkeyStore() }
+    public func traceContextStore() -> any TraceContextStore { companions.traceContextStore() }
 }

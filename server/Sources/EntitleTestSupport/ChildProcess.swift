@@ -53,10 +53,10 @@ public final class ChildProcess: Sendable {
     public let identifier: pid_t
 
     /// Starts `executable` with `arguments` in `directory`, feeding it `input` (then end of file) on
-    /// standard input, or nothing.
+    /// standard input, or nothing; its environment is this process's with `environment` added.
     public init(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, input: Data? = nil,
-        standardOutput: Output = .discarded, standardError: Output = .discarded
+        standardOutput: Output = .discarded, standardError: Output = .discarded, environment: [String: String] = [:]
     ) throws {
         let path = executable.path
         var actions = posix_spawn_file_actions_t()
@@ -141,7 +141,14 @@ public final class ChildProcess: Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid = pid_t()
-        try check("posix_spawn", posix_spawn(&pid, path, &actions, &attributes, argv, environ))
+        if environment.isEmpty {
+            try check("posix_spawn", posix_spawn(&pid, path, &actions, &attributes, argv, environ))
+        } else {
+            let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for variable in envp { free(variable) } }
+            try check("posix_spawn", posix_spawn(&pid, path, &actions, &attributes, argv, envp))
+        }
 
         let child = pid
         self.identifier = child

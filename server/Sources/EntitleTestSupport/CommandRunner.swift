@@ -21,6 +21,13 @@ public struct CommandRunner: Sendable {
         return CommandRunner(executable: Fixtures.root.appendingPathComponent(".build/debug/entitle"))
     }()
 
+    /// The `entitle-traced` binary of this build (`entitle` with the OTLP exporter).
+    public static let entitleTraced: CommandRunner = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("entitle-traced")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return CommandRunner(executable: beside) }
+        return CommandRunner(executable: Fixtures.root.appendingPathComponent(".build/debug/entitle-traced"))
+    }()
+
     /// The `sample-app` binary of this build (EntitleKit's headless sample).
     public static let sampleApp: CommandRunner = {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sample-app")
@@ -42,7 +49,7 @@ public struct CommandRunner: Sendable {
     /// Starts with `arguments` from `directory` and returns at once: a server, or a demo, that the
     /// test stops.
     public func start(_ arguments: [String], in directory: URL = Fixtures.root, standardOutput: ChildProcess.Output = .discarded,
-                      standardError: ChildProcess.Output = .discarded) throws -> ChildProcess {
-        try ChildProcess(executable, arguments, in: directory, standardOutput: standardOutput, standardError: standardError)
+                      standardError: ChildProcess.Output = .discarded, environment: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(executable, arguments, in: directory, standardOutput: standardOutput, standardError: standardError, environment: environment)
     }
 }

@@ -13,19 +13,19 @@ struct RollingUpgradeTests {
     func previousRelease(engine: StorageEngine) async throws {
         try await engine.withStore { root in
             let newer = try #require(root as? SQLLedgerStore)
-            // The previous release opens the database the newer one migrated (through 30), and writes and reads.
+            // The previous release opens the database the newer one migrated (through 31), and writes and reads.
             try await newer.migrate(through: 25)
             let app = newer.forApp("com.example.one")
             for event in LedgerStoreConformanceTests.history(user: "u1", original: "1000", seedBase: 0) { _ = try await app.append(event) }
             #expect(try await app.projection(appUserID: "u1")?.purchases.keys.contains("1000") == true)
             // A later release contracts (drops what 25 reads): the previous release refuses to start rather than misread.
             try await newer.engine.transaction { session throws(StorageError) in
-                _ = try await session.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (31, 0)", [])
-                _ = try await session.execute("INSERT INTO schema_readers (version, oldest_reader) VALUES (31, 31)", [])
+                _ = try await session.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (32, 0)", [])
+                _ = try await session.execute("INSERT INTO schema_readers (version, oldest_reader) VALUES (32, 32)", [])
             }
             do {
-                try await newer.migrate(through: 30)
-                Issue.record("a binary of schema 30 opened a database at a contraction it can't read")
+                try await newer.migrate(through: 31)
+                Issue.record("a binary of schema 31 opened a database at a contraction it can't read")
             } catch {
                 #expect((error as? StorageError)?.code == .schemaTooNew)
             }

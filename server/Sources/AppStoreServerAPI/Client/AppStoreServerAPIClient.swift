@@ -2,6 +2,8 @@ import AppStoreModels
 import AppStoreVerification
 import EntitleAPI
 import Foundation
+import Instrumentation
+import Tracing
 
 /// A client of Apple's App Store Server API for one app: signs each request with the app's in-app
 /// purchase key, paces each endpoint within Apple's published rate limits, retries what may succeed
@@ -260,6 +262,23 @@ public struct AppStoreServerAPIClient: Sendable {
     /// One call: production first, sandbox when production doesn't know the app (401/404 for an app not
     /// yet released) and the app accepts sandbox data.
     private func call<T: Decodable>(_ endpoint: APIEndpoint, _ method: String, _ path: String, body: Data? = nil) async throws(AppStoreServerAPIError) -> T {
+        // A span while tracing (docs/operations.md, "Traces"): the endpoint, never the path's IDs or the token.
+        let span = InstrumentationSystem.tracer is NoOpTracer ? nil : startSpan("App Store Server API \(endpoint.rawValue)", ofKind: .client)
+        defer { span?.end() }
+        span?.attributes["http.request.method"] = method
+        do {
+            return try await callEitherEnvironment(endpoint, method, path, body: body)
+        } catch {
+            span?.attributes["error.type"] = error.kind.rawValue
+            span?.attributes["http.response.status_code"] = error.status
+            span?.setStatus(SpanStatus(code: .error, message: error.kind.rawValue))
+            throw error
+        }
+    }
+
+    private func callEitherEnvironment<T: Decodable>(
+        _ endpoint: APIEndpoint, _ method: String, _ path: String, body: Data?
+    ) async throws(AppStoreServerAPIError) -> T {
         do {
             return try await call(endpoint, method, path, body: body, on: endpoints.production, sandbox: false)
         } catch {

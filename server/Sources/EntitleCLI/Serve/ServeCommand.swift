@@ -31,6 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var logging: LogOptions
+    @OptionGroup var tracing: TraceOptions
 
     @Option(help: "The address to listen on.") var host: String?
     @Option(help: "The port to listen on.") var port: Int?
@@ -235,8 +236,10 @@ struct ServeCommand: AsyncParsableCommand {
         if !configuration.staticWebhooks.isEmpty {
             logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.forwardsNotifications ? "(forwarding) " : "") + ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")
         }
+        // Before the application: its router adds the tracing middleware only under a tracer.
+        let exporter = try tracing.bootstrap(logger: logger)
         let application = try await buildApplication(configuration: configuration)
-        try await ServeCommand.run(application, logger: logger)
+        try await ServeCommand.run(application, logger: logger, exporter: exporter)
     }
 
     /// How long a graceful shutdown (SIGTERM, SIGINT) may take before what is still running is cancelled:
@@ -245,8 +248,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Runs `application` (and its background services) until SIGTERM or SIGINT, then shuts it down within
     /// ``gracefulShutdownLimit``.
-    static func run(_ application: some ApplicationProtocol & Service, logger: Logger) async throws {
-        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    /// A trace exporter, when given, starts first and stops last, sending the spans of the shutdown too.
+    static func run(_ application: some ApplicationProtocol & Service, logger: Logger, exporter: (any Service)? = nil) async throws {
+        let services: [any Service] = (exporter.map { [$0] } ?? []) + [application]
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = gracefulShutdownLimit
         try await ServiceGroup(configuration: configuration).run()
     }

@@ -157,6 +157,9 @@ func buildRouter(
     let routes = RouteMethods()
     // First: every line the request causes, and its response, carry its ID.
     router.add(middleware: RequestIDMiddleware(logger: logger))
+    // A span per request while a tracer is bootstrapped (docs/operations.md, "Traces"); invitation tokens
+    // in query strings are never recorded.
+    if TraceParent.isTracing { router.add(middleware: TracingMiddleware(redactingQueryParameters: ["token"])) }
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: BodyLimitMiddleware(limit: maximumBodySize, larger: ["/v1/imports/jobs": AppStoreSyncService.largestImportFile + 64 * 1024]))
     router.add(middleware: ErrorMiddleware(routes: routes))

@@ -20,6 +20,8 @@ public final class AppContext: Sendable {
     let instanceID: String
     /// The events background consumers set aside, kept in the ledger's database.
     let setAsideStore: any SetAsideStore
+    /// The trace context each event was appended under, while tracing is on.
+    let traces: any TraceContextStore
     /// Runs work a request starts that outlives it (a reconciliation job, an early answer to Apple's
     /// consumption request): graceful shutdown waits for it.
     let work: OwnedWork
@@ -30,7 +32,7 @@ public final class AppContext: Sendable {
     let linkedAppTransactions = SeenOnce<String>(capacity: 50_000)
 
     init(
-        bundleID: BundleID, setAsideStore: any SetAsideStore, catalog: Catalog, now: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics,
+        bundleID: BundleID, setAsideStore: any SetAsideStore, traces: any TraceContextStore, catalog: Catalog, now: @escaping @Sendable () -> Date, logger: Logger, metrics: ServerMetrics,
         ledgerReadiness: LedgerReadiness, instanceID: String = UUID().uuidString, work: OwnedWork
     ) {
         self.bundleID = bundleID
@@ -42,6 +44,7 @@ public final class AppContext: Sendable {
         self.ledgerReadiness = ledgerReadiness
         self.instanceID = instanceID
         self.setAsideStore = setAsideStore
+        self.traces = traces
         self.work = work
         self.accountTokens = AccountTokens(bundleID: bundleID)
     }

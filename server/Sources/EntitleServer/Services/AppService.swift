@@ -4,6 +4,7 @@ import EntitleCore
 import EntitleStorage
 import Foundation
 import Logging
+import Tracing
 
 /// A service of one app: it reads the app's catalog, clock, logger and metrics from the shared
 /// ``AppContext``, and is given the storage roles it uses through its initialiser (no service reaches
@@ -48,11 +49,21 @@ extension AppService {
         _ event: LedgerEvent, _ append: () async throws(StorageError) -> AppendOutcome
     ) async throws(ServiceError) -> AppendOutcome {
         let start = ContinuousClock.now
+        // A span only while tracing (docs/operations.md, "Traces"): otherwise not even its name is built.
+        let span = TraceParent.isTracing ? startSpan("ledger append", ofKind: .client) : nil
+        defer { span?.end() }
         do {
             let outcome = try await append()
             metrics.recordAppend(source: event.source.rawValue, outcome: outcome.label, duration: ContinuousClock.now - start)
+            span?.attributes["entitle.event.source"] = event.source.rawValue
+            span?.attributes["entitle.append.outcome"] = outcome.label
+            // The request's trace, for the webhooks this event causes later; a trace not kept loses only its link.
+            if case .appended = outcome, let parent = TraceParent.current() {
+                try? await context.traces.recordTrace(eventID: event.id.uuidString.lowercased(), traceParent: parent, at: now())
+            }
             return outcome
         } catch {
+            span?.recordError(error)
             metrics.recordAppend(source: event.source.rawValue, outcome: "failed", duration: ContinuousClock.now - start)
             logger.error("ledger append failed", metadata: ["error.code": "\(error.code)", "event.source": "\(event.source.rawValue)"])
             throw ServiceError(error)

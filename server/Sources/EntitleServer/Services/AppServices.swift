@@ -50,7 +50,7 @@ public final class AppServices: Sendable {
         work: OwnedWork = OwnedWork(), exchangeRates: ExchangeRates? = nil
     ) {
         let context = AppContext(
-            bundleID: store.app, setAsideStore: store.setAsideStore(), catalog: catalog, now: now, logger: logger, metrics: metrics,
+            bundleID: store.app, setAsideStore: store.setAsideStore(), traces: store.traceContextStore(), catalog: catalog, now: now, logger: logger, metrics: metrics,
             ledgerReadiness: ledgerReadiness, work: work)
         self.context = context
         // The one place that holds the whole ledger: each service is given the roles it uses.

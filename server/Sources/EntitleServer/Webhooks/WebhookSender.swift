@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// Sends an app's due webhook deliveries: signed, at most ``WebhookDeliveryPolicy/concurrencyPerEndpoint``
 /// at a time per endpoint, a subscriber's in the order they were written, every attempt recorded with its
@@ -140,6 +141,12 @@ public struct WebhookSender: Sendable {
             request.headers.add(name: WebhookPayload.signatureHeader, value: WebhookPayload.signature(
                 body: delivery.payload, timestamp: Int64(saturating: (signingClock?() ?? at).timeIntervalSince1970, rounding: .down), secrets: endpoint.secrets))
         }
+        // Its span continues the trace of the request that caused the change, and the endpoint may too.
+        let span = TraceParent.isTracing
+            ? startSpan("webhook delivery", context: TraceParent.context(delivery.traceParent), ofKind: .client) : nil
+        defer { span?.end() }
+        span?.attributes["entitle.webhook.event_type"] = delivery.eventType
+        span?.attributes["entitle.webhook.attempt"] = number
         request.headers.add(name: "Entitle-Event-Id", value: delivery.eventID)
         request.headers.add(name: "Entitle-Event-Type", value: delivery.eventType)
         request.headers.add(name: "Entitle-Delivery-Attempt", value: String(number))
@@ -148,8 +155,12 @@ public struct WebhookSender: Sendable {
         var status: Int?
         var failure: String?
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(Int64(policy.timeout.components.seconds) * 1_000_000_000
-                + policy.timeout.components.attoseconds / 1_000_000_000))
+            let timeout = TimeAmount.nanoseconds(
+                Int64(policy.timeout.components.seconds) * 1_000_000_000 + policy.timeout.components.attoseconds / 1_000_000_000)
+            // Under the delivery's span, the HTTP client's span and its `traceparent` header continue the trace.
+            let response = try await InstrumentationContext.$current.withValue(span?.context ?? InstrumentationContext.current) {
+                try await client.execute(request, timeout: timeout)
+            }
             status = Int(response.status.code)
             _ = try? await response.body.collect(upTo: 64 * 1024)
             if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
@@ -160,6 +171,8 @@ public struct WebhookSender: Sendable {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         let record = WebhookAttempt(deliveryID: delivery.id, attempt: number, at: at, status: status, latencyMilliseconds: milliseconds, error: failure)
+        span?.attributes["http.response.status_code"] = status
+        if let failure { span?.setStatus(SpanStatus(code: .error, message: failure)) }
         let retryAt = record.succeeded ? nil : policy.retry(after: number, at: at)
         target.metrics.recordWebhookAttempt(outcome: record.succeeded ? "delivered" : (retryAt == nil ? "failed" : "retry"), duration: elapsed)
         return WebhookAttemptOutcome(

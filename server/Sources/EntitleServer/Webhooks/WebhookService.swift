@@ -120,6 +120,7 @@ public struct WebhookService: SubscriberReading, EventAppending {
             }
             guard let last = batch.events.last?.sequence else { return written }
             var step = WebhookStep(stepDependencies, endpoints: endpoints)
+            if TraceParent.isTracing { step.traceParents = await traceParents(of: batch.events.map(\.event)) }
             // With no endpoint nothing is derived: the cursor moves on, and a subscriber's next change
             // after an endpoint is added is told against the history before it.
             if !endpoints.isEmpty {
@@ -183,6 +184,15 @@ public struct WebhookService: SubscriberReading, EventAppending {
         } catch {
             throw ServiceError(error)
         }
+    }
+
+    /// The traces the events were appended under, by their cause in a step (`event:<id>`); forgets those a
+    /// day old. A trace that can't be read loses only its link.
+    private func traceParents(of events: [LedgerEvent]) async -> [String: String] {
+        let ids = events.map { $0.id.uuidString.lowercased() }
+        guard let found = try? await context.traces.traceParents(eventIDs: ids) else { return [:] }
+        _ = try? await context.traces.deleteTraces(before: now().addingTimeInterval(-86_400))
+        return Dictionary(uniqueKeysWithValues: found.map { ("event:" + $0.key, $0.value) })
     }
 
     /// A webhook event's ID: the same for the same change whichever path derives it (an event, the

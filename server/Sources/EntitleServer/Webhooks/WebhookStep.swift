@@ -35,6 +35,8 @@ struct WebhookStep {
     private var deliveries: [WebhookDelivery] = []
     private var schedule: [ScheduledEvent] = []
     private var fired: [ScheduledEvent] = []
+    /// The trace each cause (`event:<id>`) was appended under, while tracing: its deliveries continue it.
+    var traceParents: [String: String] = [:]
     /// The open-access window, read once per step.
     private var openAccess: OpenAccessWindow??
     /// What the step read of its subscribers before taking their events in, each kind in one query.
@@ -267,7 +269,7 @@ struct WebhookStep {
             for endpoint in receivers {
                 deliveries.append(WebhookDelivery(
                     endpointID: endpoint.id, eventID: id, eventType: change.type.rawValue, appUserID: appUserID, occurredAt: at, payload: body,
-                    nextAttemptAt: now, createdAt: now))
+                    nextAttemptAt: now, createdAt: now, traceParent: traceParents[cause]))
             }
         }
     }

@@ -16,4 +16,5 @@ struct MemoryCompanionStores: CompanionStores {
     func dashboardSessionStore() -> any DashboardSessionStore { MemoryDashboardSessionStore(database: database) }
     func dashboardAccountStore() -> any DashboardAccountStore { MemoryDashboardAccountStore(database: database) }
     func passkeyStore() -> any PasskeyStore { MemoryPasskeyStore(database: database) }
+    func traceContextStore() -> any TraceContextStore { MemoryTraceContextStore(database: database, app: app) }
 }

@@ -27,6 +27,7 @@ public final class MemoryDatabase: Sendable {
         var dashboardInvitations: [String: DashboardInvitation] = [:]
         var passkeys: [String: DashboardPasskey] = [:]
         var challenges: [String: DashboardChallenge] = [:]
+        var traces: [BundleID: [String: (traceParent: String, at: Date)]] = [:]
     }
 
     private let state = Mutex(State())

@@ -32,4 +32,7 @@ public protocol CompanionStores: Sendable {
 
     /// The dashboard accounts' passkeys and WebAuthn challenges (server-wide).
     func passkeyStore() -> any PasskeyStore
+
+    /// The trace contexts the app's events were appended under, while tracing is on.
+    func traceContextStore() -> any TraceContextStore
 }

@@ -423,6 +423,17 @@ enum LedgerSchema {
                 "ALTER TABLE audit_log ADD COLUMN state_before TEXT",
                 "ALTER TABLE audit_log ADD COLUMN state_after TEXT",
             ]),
+            (31, [
+                // Traces (docs/operations.md, "Traces"): the context each event was appended under, and each
+                // webhook delivery's, so a delivery's span continues the request that caused it.
+                """
+                CREATE TABLE event_traces (
+                    app_id TEXT NOT NULL, event_id TEXT NOT NULL, trace_parent TEXT NOT NULL, recorded_at BIGINT NOT NULL,
+                    PRIMARY KEY (app_id, event_id))
+                """,
+                "CREATE INDEX event_traces_recorded ON event_traces (app_id, recorded_at)",
+                "ALTER TABLE webhook_deliveries ADD COLUMN trace_parent TEXT",
+            ]),
         ]
     }
 
@@ -435,7 +446,7 @@ enum LedgerSchema {
     /// the rule: each is its own.
     static func oldestReader(of version: Int) -> Int {
         switch version {
-        case 26, 27, 28, 29, 30: 25
+        case 26, 27, 28, 29, 30, 31: 25
         default: version
         }
     }

@@ -43,4 +43,8 @@ struct SQLCompanionStores: CompanionStores {
     func passkeyStore() -> any PasskeyStore {
         SQLPasskeyStore(engine: engine)
     }
+
+    func traceContextStore() -> any TraceContextStore {
+        SQLTraceContextStore(engine: engine, app: app)
+    }
 }

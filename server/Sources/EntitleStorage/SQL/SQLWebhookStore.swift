@@ -126,12 +126,14 @@ final class SQLWebhookStore: WebhookStore {
                 _ = try await session.execute(
                     """
                     INSERT INTO webhook_deliveries
-                        (app_id, endpoint_id, event_id, event_type, app_user_id, occurred_at, payload, status, attempts, next_attempt_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+                        (app_id, endpoint_id, event_id, event_type, app_user_id, occurred_at, payload, status, attempts, next_attempt_at, created_at,
+                         trace_parent)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
                     ON CONFLICT (endpoint_id, event_id) DO NOTHING
                     """,
                     [.id(app), .text(delivery.endpointID), .text(delivery.eventID), .text(delivery.eventType), .id(delivery.appUserID),
-                     SQLValue(delivery.occurredAt), .text(delivery.payload), SQLValue(delivery.nextAttemptAt), SQLValue(delivery.createdAt)])
+                     SQLValue(delivery.occurredAt), .text(delivery.payload), SQLValue(delivery.nextAttemptAt), SQLValue(delivery.createdAt),
+                     SQLValue(delivery.traceParent)])
             }
             return true
         }
@@ -341,7 +343,8 @@ final class SQLWebhookStore: WebhookStore {
             return WebhookDelivery(
                 id: id, endpointID: endpoint, eventID: event, eventType: type, appUserID: user, occurredAt: occurred, payload: payload,
                 status: status, attempts: Int(try row.nullableInteger("attempts") ?? 0), nextAttemptAt: next, lastStatus: try row.nullableInteger("last_status").map { Int($0) },
-                lastError: try row.nullableText("last_error"), deliveredAt: try row.nullableDate("delivered_at"), createdAt: created)
+                lastError: try row.nullableText("last_error"), deliveredAt: try row.nullableDate("delivered_at"), createdAt: created,
+                traceParent: row.has("trace_parent") ? try row.nullableText("trace_parent") : nil)
         }
     }
 

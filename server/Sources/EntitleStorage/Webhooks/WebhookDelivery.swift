@@ -35,12 +35,16 @@ public struct WebhookDelivery: Hashable, Sendable {
     public var lastError: String?
     public var deliveredAt: Date?
     public var createdAt: Date
+    /// The trace (W3C `traceparent`) of the request that caused the change, while tracing is on: the
+    /// delivery's span continues it.
+    public var traceParent: String?
 
     public init(
         id: Int64 = 0, endpointID: String, eventID: String, eventType: String, appUserID: AppUserID, occurredAt: Date, payload: String,
         status: Status = .pending, attempts: Int = 0, nextAttemptAt: Date, lastStatus: Int? = nil, lastError: String? = nil,
-        deliveredAt: Date? = nil, createdAt: Date
+        deliveredAt: Date? = nil, createdAt: Date, traceParent: String? = nil
     ) {
+        self.traceParent = traceParent
         self.id = id
         self.endpointID = endpointID
         self.eventID = eventID

@@ -4,6 +4,7 @@ import EntitleCore
 import EntitleStorage
 import Foundation
 import Logging
+import Tracing
 
 /// Ingestion: verifies what Apple signed (a notification, a transaction the app submits), appends it
 /// to the ledger idempotently, and links the purchase to its subscriber.
@@ -180,12 +181,15 @@ public struct IngestionService: SubscriberReading, EventAppending {
     /// Tries each accepted environment's verifier; an environment mismatch moves to the next.
     private func verify<T>(_ body: (SignedDataVerifier) async throws(VerificationError) -> T) async throws(ServiceError) -> T {
         let start = ContinuousClock.now
+        let span = TraceParent.isTracing ? startSpan("verify signed data") : nil
+        defer { span?.end() }
         do {
             let verified = try await verifiers.firstAccepting(body)
             metrics.recordVerification(refusedCode: nil, duration: ContinuousClock.now - start)
             return verified
         } catch {
             metrics.recordVerification(refusedCode: error.code.rawValue, duration: ContinuousClock.now - start)
+            span?.attributes["error.code"] = error.code.rawValue
             logger.debug("signed data refused", metadata: ["error.code": "\(error.code.rawValue)"])
             throw ServiceError(error)
         }
