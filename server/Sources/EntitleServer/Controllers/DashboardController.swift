@@ -120,13 +120,29 @@ struct DashboardController {
                 }
                 return SubscribersPage.detail(
                     SubscriberResponseBuilder.response(try await context.services.subscribers.subscriber(appUserID: appUserID)),
-                    timeline: try await context.services.analytics.stateTimeline(appUserID: appUserID), supportTools: try context.services.appStore.hasServerAPI)
+                    timeline: try await context.services.analytics.stateTimeline(appUserID: appUserID), supportTools: try context.services.appStore.hasServerAPI,
+                    grantable: try context.services.catalog.entitlements.map(\.id))
             }
         }
         pages.post("subscribers/{appUserID}/refresh") { _, context -> Response in
             let appUserID = try context.subscriberID()
             return try await Self.action(apps, context) {
                 _ = try await context.services.appStore.refreshFromAppStore(appUserID: appUserID)
+                return SubscribersPage.link(appUserID.rawValue)
+            }
+        }
+        pages.post("subscribers/{appUserID}/grants") { request, context -> Response in
+            let appUserID = try context.subscriberID()
+            let form = Self.form(String(buffer: try await request.body.collect(upTo: 16_384)))
+            return try await Self.action(apps, context) {
+                guard let days = form["days"].flatMap({ Int($0) }), (1...366).contains(days), let entitlement = form["entitlement"], !entitlement.isEmpty else {
+                    throw ServiceError(.invalidRequest, "an entitlement and 1 to 366 days are required")
+                }
+                let service = try context.services
+                let reason = form["reason"].map { String($0.prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
+                _ = try await service.admin.grant(
+                    appUserID: appUserID, entitlementID: entitlement, startsAt: nil, endsAt: service.context.now().addingTimeInterval(Double(days) * 86_400),
+                    reason: reason)
                 return SubscribersPage.link(appUserID.rawValue)
             }
         }

@@ -71,8 +71,20 @@ enum SubscribersPage {
         return DashboardLayout.page(title: "Subscribers", section: .subscribers, body: body)
     }
 
-    static func detail(_ subscriber: SubscriberResponse, timeline: [StateChange], supportTools: Bool = false) -> String {
+    static func detail(_ subscriber: SubscriberResponse, timeline: [StateChange], supportTools: Bool = false, grantable: [String] = []) -> String {
         var body = "<h1>\(HTML.escape(subscriber.appUserID))</h1><p class=\"muted\">At \(time(subscriber.serverTime)).</p>"
+        if !grantable.isEmpty {
+            // A grant, as `POST /v1/subscribers/{appUserID}/grants` makes it: a ledger event, in the audit log with who.
+            let options = grantable.map { "<option value=\"\(HTML.escape($0))\">\(HTML.escape($0))</option>" }.joined()
+            body += """
+                <section class="panel" data-grant><h2>Grant</h2>
+                <form class="inline" method="post" action="\(link(subscriber.appUserID))/grants">
+                <select name="entitlement" aria-label="entitlement">\(options)</select> for
+                <input type="number" name="days" min="1" max="366" value="7" aria-label="days"> days,
+                <input name="reason" placeholder="reason, e.g. goodwill: app crashed" size="32" maxlength="200" required>
+                <button type="submit">Grant</button></form></section>
+                """
+        }
         if supportTools {
             let base = link(subscriber.appUserID)
             body += """
