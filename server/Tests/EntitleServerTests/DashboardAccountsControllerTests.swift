@@ -113,6 +113,9 @@ struct DashboardAccountsControllerTests {
             #expect(before.contains(#""id":"family""#) && after.contains(#""id":"family""#) && before != after, "the expiry moved: \(before) → \(after)")
             #expect(after.contains(#""source":"grant""#) && after.contains(#""state":"granted""#))
             #expect(log.entries.filter { $0.action == "POST /dashboard/subscribers/{appUserID}/grants" }.count == 1, "the viewer's refusal left nothing")
+            // The dashboard's Audit page shows it, before and after.
+            let audit = String(buffer: try await client.execute(uri: "/dashboard/audit", method: .get, headers: [.cookie: cookie]).body)
+            #expect(audit.contains("account:agent@example.com") && audit.contains("<code data-after>[{&quot;expiresAt&quot;:&quot;2026-02-04"))
             // For the record: the entry as the API returns it.
             print("audit entry: \(String(decoding: try JSONEncoder().encode(grant), as: UTF8.self))")
         }
