@@ -17,7 +17,10 @@ import NIOFoundationCompat
 /// `FuzzValues` (integers at their bounds, dates at the edges of every calendar, wrong types, unknown
 /// enumerations, awkward IDs), and sent through the server's real router and middleware over a real
 /// SQLite ledger. Fails on a crash, a sanitizer report, or any 5xx but a retryable 503: a request's
-/// values may be refused, never break the server.
+/// values may be refused, never break the server. The dashboard's doors too, which no OpenAPI operation
+/// describes: sign-in with a password, an invitation, and both WebAuthn ceremonies — a fresh challenge
+/// answered with fuzzed authenticator data, attestation objects (CBOR) and signatures, as a signed-in
+/// person or anyone could send them.
 
 let secretKey = "sk_fuzz_0123456789abcdef"
 let keys = try! APIKeys(secretKeys: [secretKey], publicKeySecret: "fuzz-public-key-secret")
@@ -129,6 +132,8 @@ final class Server: @unchecked Sendable {
     var client: (any TestClientProtocol)?
     let ready = DispatchSemaphore(value: 0)
     var statuses: [String: Int] = [:]
+    /// A support person's dashboard session (`entitle_session=…`), for the passkey registration.
+    var cookie = ""
 }
 let server = Server()
 
@@ -148,8 +153,16 @@ Task.detached {
         http: HTTPConfiguration(host: "127.0.0.1", port: 0), ledger: .store(store), catalog: catalog, verifiers: [verifier], keys: keys,
         analyticsRefreshInterval: nil, now: { now }, logger: logger)
     configuration.webhookInterval = nil
+    configuration.passwordCost = .testing
     let application = try! await buildApplication(configuration: configuration)
+    let accounts = DashboardAccounts(
+        store: store.dashboardAccountStore(), sessions: store.dashboardSessionStore(), hasher: PasswordHasher(cost: .testing), now: { now })
+    let (_, token) = try! await accounts.invite(email: "agent@example.com", role: .support, invitedBy: "fuzz")
     try! await application.test(.router) { client in
+        let joined = try await client.execute(
+            uri: "/dashboard/invitation", method: .post, headers: dashboardHeaders(form: true),
+            body: ByteBuffer(string: "token=\(token)&password=a+long+password+for+fuzzing"))
+        server.cookie = joined.headers[.setCookie]?.split(separator: ";").first.map(String.init) ?? ""
         server.client = client
         server.ready.signal()
         // Serves until the fuzzer exits the process.
@@ -163,10 +176,96 @@ atexit {
     FileHandle.standardError.write(Data(("statuses:\n" + lines.joined(separator: "\n") + "\n").utf8))
 }
 
+/// A dashboard form's or script's headers: from the dashboard's own pages, as the browser says.
+func dashboardHeaders(form: Bool, cookie: String? = nil) -> HTTPFields {
+    var headers = HTTPFields()
+    headers[.contentType] = form ? "application/x-www-form-urlencoded" : "application/json"
+    headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+    if let cookie { headers[.cookie] = cookie }
+    return headers
+}
+
+func base64URL(_ data: Data) -> String {
+    data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+}
+
+/// Bytes drawn from `values`: up to `limit`, sometimes wrapped as WebAuthn would send them (authenticator
+/// data after a relying party hash and flags, or an attestation object's CBOR map around them).
+func bytes(_ values: inout FuzzValues, limit: Int = 300) -> Data {
+    var raw = Data((0..<Int(values.byte()) % limit).map { _ in values.byte() })
+    if values.bool() {
+        // localhost's hash, flags (attested, present), a counter, then the fuzz.
+        raw = Data([0x49, 0x96, 0x0d, 0xe5, 0x88, 0x0e, 0x8c, 0x68, 0x74, 0x34, 0x17, 0x0f, 0x64, 0x76, 0x60, 0x5b, 0x8f, 0xe4, 0xae, 0xb9,
+                    0xa2, 0x86, 0x32, 0xc7, 0x99, 0x5c, 0xf3, 0xba, 0x83, 0x1d, 0x97, 0x63, values.pick([0x45, 0x41, 0x05, 0xff]), 0, 0, 0, 1]) + raw
+    }
+    if values.bool() {
+        // {"fmt": "none", "attStmt": {}, "authData": raw}
+        let length = raw.count
+        let head: [UInt8] = length < 24 ? [0x40 | UInt8(length)] : length < 256 ? [0x58, UInt8(length)] : [0x59, UInt8(length >> 8), UInt8(length & 0xFF)]
+        raw = Data([0xA3, 0x63, 0x66, 0x6D, 0x74, 0x64, 0x6E, 0x6F, 0x6E, 0x65, 0x67, 0x61, 0x74, 0x74, 0x53, 0x74, 0x6D, 0x74, 0xA0,
+                    0x68, 0x61, 0x75, 0x74, 0x68, 0x44, 0x61, 0x74, 0x61] + head) + raw
+    }
+    return raw
+}
+
+/// One of the dashboard's doors with fuzzed values; the answer's status.
+func dashboardDoor(_ client: any TestClientProtocol, _ values: inout FuzzValues) async throws -> (request: String, response: TestResponse) {
+    func form(_ fields: [(String, String)]) -> ByteBuffer {
+        ByteBuffer(string: fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&"))
+    }
+    switch values.byte() % 4 {
+    case 0:
+        let body = form([
+            ("email", values.string(["agent@example.com", "AGENT@example.com"], invalid: ["", "@", "a@b", String(repeating: "x", count: 300), "a\u{0}@b.c"])),
+            ("password", values.string(["a long password for fuzzing", "wrong password!!"], invalid: ["", "x", String(repeating: "p", count: 2_000)])),
+        ])
+        return ("POST /dashboard/login \(String(buffer: body))", try await client.execute(uri: "/dashboard/login", method: .post, headers: dashboardHeaders(form: true), body: body))
+    case 1:
+        let body = form([
+            ("token", values.string(["inv_AAAA"], invalid: ["", "inv_", String(repeating: "t", count: 500)])),
+            ("password", values.string(["another long password"], invalid: ["", "short"])), ("name", values.string(["Jo"], invalid: ["", "\u{0}"])),
+        ])
+        return ("POST /dashboard/invitation \(String(buffer: body))", try await client.execute(uri: "/dashboard/invitation", method: .post, headers: dashboardHeaders(form: true), body: body))
+    default:
+        // A ceremony: a fresh challenge, answered with fuzzed data (registration as the signed-in person).
+        let registering = values.bool()
+        let base = registering ? "/dashboard/me/passkeys" : "/dashboard/login/passkey"
+        let cookie = registering ? server.cookie : nil
+        let options = try await client.execute(uri: base + "/options", method: .post, headers: dashboardHeaders(form: false, cookie: cookie), body: ByteBuffer(string: "{}"))
+        let challenge = ((try? JSONSerialization.jsonObject(with: Data(buffer: options.body))) as? [String: Any])?["challenge"] as? String ?? ""
+        let type = registering ? "webauthn.create" : "webauthn.get"
+        let clientData = values.mutates()
+            ? base64URL(bytes(&values))
+            : base64URL(Data(#"{"type":"\#(values.string([type], invalid: ["webauthn.get", ""]))","challenge":"\#(challenge)","origin":"\#(values.string(["http://localhost"], invalid: ["https://evil.example", ""]))"}"#.utf8))
+        var fields: [(String, String)] = [("id", FuzzValues.json(values.string(["AAECAwQFBgcICQoLDA0ODw"], invalid: ["", String(repeating: "A", count: 2_000)]))), ("clientDataJSON", FuzzValues.json(clientData))]
+        if registering {
+            fields.append(("attestationObject", FuzzValues.json(base64URL(bytes(&values, limit: 600)))))
+        } else {
+            fields.append(("authenticatorData", FuzzValues.json(base64URL(bytes(&values)))))
+            fields.append(("signature", FuzzValues.json(base64URL(bytes(&values, limit: 80)))))
+        }
+        let body = ByteBuffer(string: values.object(fields))
+        let response = try await client.execute(uri: base, method: .post, headers: dashboardHeaders(form: false, cookie: cookie), body: body)
+        return ("POST \(base) \(String(buffer: body))", response)
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let pointer, let client = server.client else { return 0 }
     var values = FuzzValues(Data(bytes: pointer, count: count))
+    if values.byte() % 5 == 0 {
+        let data = Data(bytes: pointer, count: count)
+        let answered = runBlocking { () async -> (request: String, response: TestResponse)? in
+            var door = FuzzValues(data)
+            _ = door.byte()
+            return try? await dashboardDoor(client, &door)
+        }
+        guard let (request, response) = answered else { return 0 }
+        server.statuses["dashboard \(response.status.code)", default: 0] += 1
+        if response.status.code >= 500, response.status.code != 503 { fatalError("\(request) answered \(response.status.code): \(String(buffer: response.body))") }
+        return 0
+    }
     let requests = 1 + Int(values.byte() % 3)
     for _ in 0..<requests {
         let operation = values.pick(operations)
