@@ -189,3 +189,26 @@ struct DashboardAccountsControllerTests {
         }
     }
 }
+
+extension DashboardAccountsControllerTests {
+    @Test("one address spraying passwords over many accounts is refused after 20 failures, the right password too; another address is not")
+    func perAddress() async throws {
+        try await ServerHarness.run { harness, client in
+            _ = try await Self.join(harness, client, "kim@example.com", as: .viewer, password: "kim's real password")
+            func attempt(_ email: String, _ password: String, from address: String) async throws -> TestResponse {
+                var headers = Self.form
+                headers[HTTPField.Name("X-Forwarded-For")!] = "198.51.100.1, \(address)"
+                return try await client.execute(
+                    uri: "/dashboard/login", method: .post, headers: headers, body: Self.encoded([("email", email), ("password", password)]))
+            }
+            // One guess each at 20 accounts (unknown ones too): no account's own lock is reached.
+            for index in 0..<20 { #expect(try await attempt("user\(index)@example.com", "Summer2026!Summer", from: "203.0.113.7").status == .unauthorized) }
+            let refused = try await attempt("kim@example.com", "kim's real password", from: "203.0.113.7")
+            #expect(refused.status == .tooManyRequests && String(buffer: refused.body).contains("from this address"))
+            #expect(try await attempt("kim@example.com", "kim's real password", from: "203.0.113.8").status == .seeOther)
+            // The window ends.
+            harness.clock.advance(days: 601.0 / 86_400)
+            #expect(try await attempt("kim@example.com", "kim's real password", from: "203.0.113.7").status == .seeOther)
+        }
+    }
+}

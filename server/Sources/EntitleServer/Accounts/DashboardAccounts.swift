@@ -17,6 +17,8 @@ public struct DashboardAccounts: Sendable {
     let hasher: PasswordHasher
     let lockout: SignInLockout
     let now: @Sendable () -> Date
+    /// Failed sign-ins per client address, on this instance.
+    let throttle = SignInThrottle()
 
     public init(
         store: any DashboardAccountStore, sessions: any DashboardSessionStore, hasher: PasswordHasher = PasswordHasher(),

@@ -23,18 +23,20 @@ struct DashboardAccountsController {
         let doors = router.group("/dashboard").add(middleware: OffEventLoopMiddleware()).add(middleware: SameOriginMiddleware())
         doors.post("login") { request, context -> Response in
             let form = DashboardController.form(String(buffer: try await request.body.collect(upTo: 16_384)))
-            if let key = form["key"] {
-                guard keys.identify(key, appUserID: nil) == .secret else {
-                    context.logger.notice("dashboard sign-in refused")
-                    return DashboardController.html(SignInPage.render(error: "That is not a secret key of this server."), status: .unauthorized)
-                }
-                return try await Self.signedIn(request, cookie: try await sessions.issue(now: now()))
-            }
+            let address = ClientAddress.of(request, peer: context.peerAddress)
             do {
+                try accounts.throttle.check(address, now: now())
+                if let key = form["key"] {
+                    guard keys.identify(key, appUserID: nil) == .secret else {
+                        throw ServiceError(.signInRefused, "That is not a secret key of this server.")
+                    }
+                    return try await Self.signedIn(request, cookie: try await sessions.issue(now: now()))
+                }
                 let person = try await accounts.openSession(email: form["email"] ?? "", password: form["password"] ?? "")
                 context.logger.info("dashboard sign-in", metadata: ["account.id": "\(person.accountID)"])
                 return try await Self.signedIn(request, cookie: person.cookie)
             } catch let error as ServiceError where [.signInRefused, .signInLocked, .busy].contains(error.code) {
+                if error.code != .busy { accounts.throttle.failed(address, now: now()) }
                 context.logger.notice("dashboard sign-in refused", metadata: ["error.code": "\(error.code)"])
                 return DashboardController.html(SignInPage.render(error: error.message), status: HTTPStatusTable.status(for: error.code))
             }
@@ -58,7 +60,9 @@ struct DashboardAccountsController {
         doors.post("invitation") { request, context -> Response in
             let form = DashboardController.form(String(buffer: try await request.body.collect(upTo: 16_384)))
             let token = form["token"] ?? ""
+            let address = ClientAddress.of(request, peer: context.peerAddress)
             do {
+                try accounts.throttle.check(address, now: now())
                 let person = try await accounts.acceptAndOpenSession(token: token, name: form["name"], password: form["password"] ?? "")
                 context.logger.info("dashboard invitation accepted", metadata: ["account.id": "\(person.accountID)", "account.role": "\(person.role)"])
                 return try await Self.signedIn(request, cookie: person.cookie)
@@ -67,6 +71,7 @@ struct DashboardAccountsController {
                     SignInPage.invitation(try await accounts.invitation(token: token), token: token, error: error.message)
                 }
             } catch let error as ServiceError {
+                if [.invitationClosed, .signInLocked].contains(error.code) { accounts.throttle.failed(address, now: now()) }
                 return try await DashboardController.page { throw error }
             }
         }

@@ -30,7 +30,15 @@ struct PasskeysController {
         }
         doors.post { request, context -> Response in
             let answer = try await request.decode(as: Passkeys.AuthenticationResponse.self, context: context)
-            let person = try await passkeys.authenticate(answer, rp: try Self.relyingParty(request))
+            let address = ClientAddress.of(request, peer: context.peerAddress)
+            let person: DashboardAccounts.SignedIn
+            do {
+                try accounts.throttle.check(address, now: now())
+                person = try await passkeys.authenticate(answer, rp: try Self.relyingParty(request))
+            } catch let error as ServiceError {
+                if [ServiceError.Code.passkeyRefused, .signInLocked].contains(error.code) { accounts.throttle.failed(address, now: now()) }
+                throw error
+            }
             context.logger.info("dashboard sign-in with a passkey", metadata: ["account.id": "\(person.accountID)"])
             var response = try Self.json(["redirect": "/dashboard"])
             response.headers[.setCookie] = try await DashboardAccountsController.signedIn(request, cookie: person.cookie).headers[.setCookie]

@@ -29,9 +29,12 @@ public struct EntitleRequestContext: RequestContext {
     /// The dashboard shows every app together (its switcher's "All apps").
     var allApps = false
     var bodyLimit: Int
+    /// The TCP peer's IP address (`nil` where there is no socket, as in the router's tests).
+    let peerAddress: String?
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
         identity = nil
         app = nil
         bodyLimit = 1024 * 1024

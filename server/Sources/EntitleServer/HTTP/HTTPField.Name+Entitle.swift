@@ -10,6 +10,7 @@ extension HTTPField.Name {
     /// `Prefer` (RFC 7240): how long a start request may wait.
     static let prefer = constant("Prefer")
     static let xForwardedProto = constant("X-Forwarded-Proto")
+    static let xForwardedFor = constant("X-Forwarded-For")
     static let xForwardedHost = constant("X-Forwarded-Host")
     static let secFetchSite = constant("Sec-Fetch-Site")
     static let referrerPolicy = constant("Referrer-Policy")
