@@ -59,7 +59,13 @@ public struct HTTPClientRevocationTransport: RevocationTransport {
                 http.headers.add(name: "Content-Type", value: "application/ocsp-request")
                 http.headers.add(name: "Accept", value: "application/ocsp-response")
                 http.body = .bytes(request)
-                let response = try await client.execute(http, timeout: TimeAmount(timeout))
+                let response: HTTPClientResponse
+                do {
+                    response = try await client.execute(http, timeout: TimeAmount(timeout))
+                } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout].contains(error) {
+                    // The execute's own deadline can end first, on a loaded machine: the same timeout.
+                    throw Failure(reason: .timedOut, timeout: timeout, maximumResponseBytes: limit)
+                }
                 guard response.status == .ok else { throw Failure(reason: .status(Int(response.status.code)), timeout: timeout, maximumResponseBytes: limit) }
                 do {
                     return Array(buffer: try await response.body.collect(upTo: limit))
