@@ -64,10 +64,6 @@ public struct PasswordHasher: Sendable {
     /// Whether `stored` was made under another cost than this hasher's (rehashed at the next sign-in).
     public func needsRehash(_ stored: String) -> Bool { Self.parse(stored)?.cost != cost }
 
-    /// A hash of nothing anyone can type, at this cost: checked against when an email is unknown, so a
-    /// sign-in takes as long whether or not the account exists.
-    public func decoy() async throws(ServiceError) -> String { try await hash(UUID().uuidString + UUID().uuidString) }
-
     private func run(_ work: @escaping @Sendable () throws -> Data) async throws(ServiceError) -> Data {
         guard inFlight.enter() else { throw ServiceError(.busy, "too many sign-ins at once; try again in a moment") }
         defer { inFlight.leave() }
