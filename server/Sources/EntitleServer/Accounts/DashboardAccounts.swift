@@ -70,7 +70,7 @@ public struct DashboardAccounts: Sendable {
         let invitation = DashboardInvitation(
             email: email, role: role, invitedBy: invitedBy, createdAt: at, expiresAt: at.addingTimeInterval(Self.invitationLifetime))
         do {
-            try await store.insertInvitation(hash: Self.hash(token), invitation)
+            try await store.insertInvitation(hash: SecretDigest.of(token), invitation)
         } catch {
             throw ServiceError(error)
         }
@@ -82,7 +82,7 @@ public struct DashboardAccounts: Sendable {
         guard token.hasPrefix("inv_"), token.utf8.count <= Self.maximumTokenLength else { throw Self.closed }
         let found: DashboardInvitation?
         do {
-            found = try await store.invitation(hash: Self.hash(token))
+            found = try await store.invitation(hash: SecretDigest.of(token))
         } catch {
             throw ServiceError(error)
         }
@@ -103,7 +103,7 @@ public struct DashboardAccounts: Sendable {
             role: invitation.role, passwordHash: hash, createdAt: at)
         let accepted: DashboardAccount?
         do {
-            accepted = try await store.acceptInvitation(hash: Self.hash(token), account: account, at: at)
+            accepted = try await store.acceptInvitation(hash: SecretDigest.of(token), account: account, at: at)
         } catch {
             throw ServiceError(error)
         }
@@ -272,6 +272,4 @@ public struct DashboardAccounts: Sendable {
     }
 
     static let closed = ServiceError(.invitationClosed, "this invitation link is unknown, used already, or expired: ask an owner for a new one")
-
-    static func hash(_ token: String) -> String { Hex.encode(SHA256.hash(data: Data(token.utf8))) }
 }

@@ -28,7 +28,7 @@ public final class StoredKeys: Sendable {
         let stored = StoredKey(
             id: String(id), app: app, kind: kind, name: name, prefix: String(key.prefix(10)), createdAt: now(), revokedAt: nil,
             scope: kind == .app ? .admin : scope)
-        try await store.insertKey(stored, hash: Self.hash(key))
+        try await store.insertKey(stored, hash: SecretDigest.of(key))
         return (key, stored)
     }
 
@@ -69,7 +69,7 @@ public final class StoredKeys: Sendable {
 
     /// The active stored key `key` is, if any.
     func identify(_ key: String) async throws(StorageError) -> StoredKey? {
-        let hash = Self.hash(key)
+        let hash = SecretDigest.of(key)
         let at = now()
         if let cached = cache.withLockedValue({ $0[hash] }), at.timeIntervalSince(cached.at) < Self.cacheLifetime, at >= cached.at {
             return cached.key.flatMap { $0.isActive(at: at) ? $0 : nil }
@@ -80,9 +80,5 @@ public final class StoredKeys: Sendable {
             cache[hash] = (found, at)
         }
         return found.flatMap { $0.isActive(at: at) ? $0 : nil }
-    }
-
-    static func hash(_ key: String) -> String {
-        Hex.encode(SHA256.hash(data: Data(key.utf8)))
     }
 }

@@ -18,7 +18,7 @@ struct DashboardSessions: Sendable {
         let value = "ds_" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64URL
         do {
             try await store.deleteSessions(expiredBefore: now)
-            try await store.insertSession(hash: Self.hash(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime), accountID: accountID))
+            try await store.insertSession(hash: SecretDigest.of(value), DashboardSession(createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime), accountID: accountID))
         } catch {
             throw ServiceError(error)
         }
@@ -29,7 +29,7 @@ struct DashboardSessions: Sendable {
     func session(_ value: String, now: Date) async throws(ServiceError) -> DashboardSession? {
         guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return nil }
         do {
-            return try await store.session(hash: Self.hash(value)).flatMap { $0.isLive(at: now) ? $0 : nil }
+            return try await store.session(hash: SecretDigest.of(value)).flatMap { $0.isLive(at: now) ? $0 : nil }
         } catch {
             throw ServiceError(error)
         }
@@ -39,13 +39,9 @@ struct DashboardSessions: Sendable {
     func revoke(_ value: String, now: Date) async throws(ServiceError) {
         guard value.hasPrefix("ds_"), value.utf8.count <= Self.maximumCookieLength else { return }
         do {
-            try await store.revokeSession(hash: Self.hash(value), at: now)
+            try await store.revokeSession(hash: SecretDigest.of(value), at: now)
         } catch {
             throw ServiceError(error)
         }
-    }
-
-    private static func hash(_ value: String) -> String {
-        Hex.encode(SHA256.hash(data: Data(value.utf8)))
     }
 }

@@ -189,7 +189,7 @@ public struct Passkeys: Sendable {
         let at = now()
         do {
             try await store.insertChallenge(
-                hash: DashboardAccounts.hash(challenge), DashboardChallenge(purpose: purpose, accountID: accountID, expiresAt: at.addingTimeInterval(Self.challengeLifetime)),
+                hash: SecretDigest.of(challenge), DashboardChallenge(purpose: purpose, accountID: accountID, expiresAt: at.addingTimeInterval(Self.challengeLifetime)),
                 now: at)
         } catch {
             throw ServiceError(error)
@@ -216,7 +216,7 @@ public struct Passkeys: Sendable {
         guard client.origin == rp.origin, client.crossOrigin != true else { throw Self.refused("the passkey was used from \(client.origin), not \(rp.origin)") }
         let taken: DashboardChallenge?
         do {
-            taken = try await store.takeChallenge(hash: DashboardAccounts.hash(client.challenge))
+            taken = try await store.takeChallenge(hash: SecretDigest.of(client.challenge))
         } catch {
             throw ServiceError(error)
         }
