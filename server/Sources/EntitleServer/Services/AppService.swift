@@ -58,7 +58,7 @@ extension AppService {
             span?.attributes["entitle.event.source"] = event.source.rawValue
             span?.attributes["entitle.append.outcome"] = outcome.label
             // The request's trace, for the webhooks this event causes later; a trace not kept loses only its link.
-            if case .appended = outcome, let parent = TraceParent.current() {
+            if span != nil, case .appended = outcome, let parent = TraceParent.current() {
                 try? await context.traces.recordTrace(eventID: event.id.uuidString.lowercased(), traceParent: parent, at: now())
             }
             return outcome

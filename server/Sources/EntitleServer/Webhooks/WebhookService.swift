@@ -99,6 +99,8 @@ public struct WebhookService: SubscriberReading, EventAppending {
         // An app with no endpoint writes nothing: its first endpoint starts the cursor.
         guard try await !webhookEndpoints().isEmpty else { return 0 }
         guard try await holdWebhookLease(Self.webhookJob, holder: holder) != nil else { return 0 }
+        // While tracing, the events' traces are kept a day (docs/operations.md, "Traces"): once a pass.
+        if TraceParent.isTracing { _ = try? await context.traces.deleteTraces(before: now().addingTimeInterval(-86_400)) }
         var written = try await publishLedgerEvents(holder: holder)
         written += try await publishSchedule(holder: holder)
         return written
@@ -186,13 +188,12 @@ public struct WebhookService: SubscriberReading, EventAppending {
         }
     }
 
-    /// The traces the events were appended under, by their cause in a step (`event:<id>`); forgets those a
-    /// day old. A trace that can't be read loses only its link.
+    /// The traces the events were appended under, by their cause in a step (``WebhookStep/cause(of:)``). A
+    /// trace that can't be read loses only its link.
     private func traceParents(of events: [LedgerEvent]) async -> [String: String] {
-        let ids = events.map { $0.id.uuidString.lowercased() }
-        guard let found = try? await context.traces.traceParents(eventIDs: ids) else { return [:] }
-        _ = try? await context.traces.deleteTraces(before: now().addingTimeInterval(-86_400))
-        return Dictionary(uniqueKeysWithValues: found.map { ("event:" + $0.key, $0.value) })
+        let causes = Dictionary(events.map { ($0.id.uuidString.lowercased(), WebhookStep.cause(of: $0)) }) { first, _ in first }
+        guard let found = try? await context.traces.traceParents(eventIDs: Array(causes.keys)) else { return [:] }
+        return Dictionary(found.compactMap { id, parent in causes[id].map { ($0, parent) } }) { first, _ in first }
     }
 
     /// A webhook event's ID: the same for the same change whichever path derives it (an event, the

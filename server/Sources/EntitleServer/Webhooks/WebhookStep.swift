@@ -49,6 +49,9 @@ struct WebhookStep {
         self.endpoints = endpoints
     }
 
+    /// The cause an event's changes are reported under (its webhook events' IDs derive from it).
+    static func cause(of event: LedgerEvent) -> String { "event:\(event.id.uuidString.lowercased())" }
+
     /// What the step stores.
     func batch(at now: Date) -> WebhookBatch {
         WebhookBatch(deliveries: deliveries, snapshots: snapshots, schedule: schedule, fired: fired, firedAt: now)
@@ -187,7 +190,7 @@ struct WebhookStep {
         var transferred = Set<OriginalTransactionID>()
         if case .purchaseTransferred(let original, _, _, _) = event.payload { transferred.insert(original) }
         report(
-            SubscriberChanges.between(before, now, transferred: transferred), appUserID: appUserID, cause: "event:\(event.id.uuidString.lowercased())", at: at,
+            SubscriberChanges.between(before, now, transferred: transferred), appUserID: appUserID, cause: Self.cause(of: event), at: at,
             before: before, after: now, facts: after)
         snapshots[appUserID] = WebhookSnapshot(facts: after, at: at)
         try plan(appUserID, facts: after, access: now, context: afterContext, at: at)
