@@ -13,7 +13,7 @@ struct DashboardAccountsController {
     let accounts: DashboardAccounts
 
     func addRoutes(to router: Router<EntitleRequestContext>) {
-        let (keys, sessions, accounts) = (keys, sessions, accounts)
+        let (apps, keys, sessions, accounts) = (apps, keys, sessions, accounts)
         let now = apps.primary.context.now
 
         router.get("/dashboard/login") { _, _ -> Response in
@@ -98,29 +98,20 @@ struct DashboardAccountsController {
         people.post("{accountID}/role") { request, context -> Response in
             let id = try context.parameters.require("accountID")
             let form = DashboardController.form(String(buffer: try await request.body.collect(upTo: 16_384)))
-            return try await Self.change {
+            return try await DashboardController.action(apps, context) {
                 let change = try await accounts.changeRole(id: id, roleNamed: form["role"] ?? "")
                 AuditChange.note(before: change.before, after: change.after)
+                return "/dashboard/accounts"
             }
         }
         people.post("{accountID}/disable") { _, context -> Response in
             let id = try context.parameters.require("accountID")
-            return try await Self.change {
+            return try await DashboardController.action(apps, context) {
                 let change = try await accounts.disableAccount(id: id)
                 AuditChange.note(before: change.before, after: change.after)
+                return "/dashboard/accounts"
             }
         }
-    }
-
-    /// Done, then back to the accounts page; a refusal shows as an error page with its status.
-    static func change(_ work: () async throws -> Void) async throws -> Response {
-        var done = false
-        let errorPage = try await DashboardController.page {
-            try await work()
-            done = true
-            return ""
-        }
-        return done ? DashboardController.redirect("/dashboard/accounts") : errorPage
     }
 
     /// The session cookie set, then the overview.

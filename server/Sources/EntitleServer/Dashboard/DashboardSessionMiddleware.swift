@@ -18,20 +18,20 @@ struct DashboardSessionMiddleware: RouterMiddleware {
         else { return DashboardController.redirect("/dashboard/login") }
         var context = context
         let role: DashboardRole
+        let who: String
         if let accountID = session.accountID {
             guard let account = try await accounts.activeAccount(id: accountID) else { return DashboardController.redirect("/dashboard/login") }
-            role = account.role
+            (role, who) = (account.role, account.email)
             context.actor = "account:" + account.email
             context.dashboardAccountID = account.id
         } else {
             // Who, in the audit log: the key's session, by a fingerprint of its cookie (never the cookie).
-            role = .owner
+            (role, who) = (.owner, "secret key")
             context.actor = "dashboard:" + AuthenticationFingerprint.of(cookie)
         }
         context.dashboardRole = role
         let route = context.endpointPath ?? request.uri.path
-        let signedIn = (who: session.accountID == nil ? "secret key" : String(context.actor?.dropFirst("account:".count) ?? ""), role: role.rawValue)
-        return try await DashboardLayout.$signedIn.withValue(signedIn) {
+        return try await DashboardLayout.$signedIn.withValue((who: who, role: role.rawValue)) {
             guard DashboardRoleRule.allows(role, method: request.method, route: route) else {
                 return try await DashboardController.page {
                     throw ServiceError(
