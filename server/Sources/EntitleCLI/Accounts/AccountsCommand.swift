@@ -47,6 +47,12 @@ struct AccountsCommand: AsyncParsableCommand {
         static func accounts(_ store: any LedgerStore) -> DashboardAccounts {
             DashboardAccounts(store: store.dashboardAccountStore(), sessions: store.dashboardSessionStore(), now: { Date() })
         }
+
+        /// The account of `email`, or a failure naming it.
+        static func existing(_ email: String, _ accounts: DashboardAccounts) async throws -> DashboardAccount {
+            guard let account = try await accounts.account(email: email) else { throw CommandFailure("no account \(email)") }
+            return account
+        }
     }
 
     struct List: AsyncParsableCommand {
@@ -87,10 +93,7 @@ struct AccountsCommand: AsyncParsableCommand {
             let email = email
             let (before, after) = try await CommandInputs.withExistingLedger(database, logger: Logger(label: "entitle.accounts")) { store in
                 let accounts = Invite.accounts(store)
-                guard let account = try await accounts.accounts().first(where: { $0.email == email.lowercased() }) else {
-                    throw CommandFailure("no account \(email)")
-                }
-                return try await accounts.setRole(id: account.id, role: role)
+                return try await accounts.setRole(id: try await Invite.existing(email, accounts).id, role: role)
             }
             print("\(after.email): \(before.role.rawValue) → \(after.role.rawValue)")
         }
@@ -107,10 +110,7 @@ struct AccountsCommand: AsyncParsableCommand {
             let email = email
             let disabled = try await CommandInputs.withExistingLedger(database, logger: Logger(label: "entitle.accounts")) { store in
                 let accounts = Invite.accounts(store)
-                guard let account = try await accounts.accounts().first(where: { $0.email == email.lowercased() }) else {
-                    throw CommandFailure("no account \(email)")
-                }
-                return try await accounts.disable(id: account.id).after
+                return try await accounts.disable(id: try await Invite.existing(email, accounts).id).after
             }
             print("disabled \(disabled.email)")
         }

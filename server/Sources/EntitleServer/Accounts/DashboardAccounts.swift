@@ -201,6 +201,16 @@ public struct DashboardAccounts: Sendable {
         }
     }
 
+    /// The account of `email` (as sign-in reads it: trimmed, lowercased), disabled or not.
+    public func account(email: String) async throws(ServiceError) -> DashboardAccount? {
+        guard let email = try? Self.normalized(email) else { return nil }
+        do {
+            return try await store.account(email: email)
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
     /// The account `id`, when it may act at this instant (not disabled).
     public func activeAccount(id: String) async throws(ServiceError) -> DashboardAccount? {
         do {
