@@ -21,10 +21,4 @@ extension AdminController {
         }
         return 0
     }
-
-    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: try WireJSON.encoder.encode(value))))
-    }
 }

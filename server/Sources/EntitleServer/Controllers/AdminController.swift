@@ -83,7 +83,7 @@ struct AdminController {
             let created = try await stored.create(app: try context.services.bundleID, kindNamed: body.kind.rawValue, name: body.name, scopeNamed: body.scope)
             var info = KeyInfo(created.stored)
             info.key = created.key
-            return try Self.json(info, status: .created)
+            return try Response.json(info, status: .created)
         }
         apiKeys.get { _, context -> [KeyInfo] in
             try await stored.keys(app: try context.services.bundleID).map(KeyInfo.init)
@@ -114,7 +114,7 @@ struct AdminController {
             let service = try context.services
             let job = try ReconciliationJobResponse(
                 try await service.appStore.startReconciliation(since: body.since, waitingUpTo: .seconds(wait)), app: service.bundleID.rawValue)
-            var response = try Self.json(job, status: job.isRunning ? .accepted : .ok)
+            var response = try Response.json(job, status: job.isRunning ? .accepted : .ok)
             response.headers[.location] = "/v1/reconciliation/\(job.id)"
             return response
         }

@@ -26,7 +26,7 @@ struct PasskeysController {
         }
         let doors = router.group("/dashboard/login/passkey").add(middleware: OffEventLoopMiddleware()).add(middleware: SameOriginMiddleware())
         doors.post("options") { request, _ -> Response in
-            try Self.json(try await passkeys.authenticationOptions(rp: try Self.relyingParty(request)))
+            try Self.ceremony(try await passkeys.authenticationOptions(rp: try Self.relyingParty(request)))
         }
         doors.post { request, context -> Response in
             let answer = try await request.decode(as: Passkeys.AuthenticationResponse.self, context: context)
@@ -40,7 +40,7 @@ struct PasskeysController {
                 throw error
             }
             context.logger.info("dashboard sign-in with a passkey", metadata: ["account.id": "\(person.accountID)"])
-            var response = try Self.json(["redirect": "/dashboard"])
+            var response = try Self.ceremony(["redirect": "/dashboard"])
             response.headers[.setCookie] = try await DashboardAccountsController.signedIn(request, cookie: person.cookie).headers[.setCookie]
             return response
         }
@@ -56,13 +56,13 @@ struct PasskeysController {
             }
         }
         own.post("passkeys/options") { request, context -> Response in
-            try Self.json(try await passkeys.registrationOptions(accountID: try Self.person(context), rp: try Self.relyingParty(request)))
+            try Self.ceremony(try await passkeys.registrationOptions(accountID: try Self.person(context), rp: try Self.relyingParty(request)))
         }
         own.post("passkeys") { request, context -> Response in
             let answer = try await request.decode(as: Passkeys.RegistrationResponse.self, context: context)
             let added = try await passkeys.register(accountID: try Self.person(context), answer, rp: try Self.relyingParty(request))
             AuditChange.note(before: nil, after: "passkey \(added.label) added")
-            return try Self.json(["credentialID": added.credentialID], status: .created)
+            return try Self.ceremony(["credentialID": added.credentialID], status: .created)
         }
         own.post("passkeys/{credentialID}/remove") { _, context -> Response in
             let id = try context.parameters.require("credentialID")
@@ -90,10 +90,10 @@ struct PasskeysController {
         return Passkeys.RelyingParty(id: host, origin: "\(scheme)://\(authority)")
     }
 
-    static func json<Body: Encodable>(_ body: Body, status: HTTPResponse.Status = .ok) throws -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(body))))
+    /// A ceremony's JSON answer: never cached (it carries a one-time challenge).
+    static func ceremony(_ body: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        var response = try Response.json(body, status: status)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 }
