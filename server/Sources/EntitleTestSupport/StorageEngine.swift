@@ -42,7 +42,7 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
             }
             await store.close()
         case .postgres:
-            try await Self.withPostgresDatabase { client in
+            try await Self.withPostgresDatabase(migrated: true) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
                 try await body(store)
             }
@@ -65,7 +65,7 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
             try await second(two)
             await two.close()
         case .postgres:
-            try await Self.withPostgresDatabase { client in
+            try await Self.withPostgresDatabase(migrated: true) { client in
                 try await first(try await PostgresLedgerStore.open(client: client))
                 try await second(try await PostgresLedgerStore.open(client: client))
             }
@@ -84,20 +84,24 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
         return try PostgresLedgerStore.configuration(url: url)
     }
 
-    public static func withPostgresDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
-        try await withPostgresDatabaseConfiguration { configuration in
+    /// Runs `body` with a client on a fresh database (``withPostgresDatabaseConfiguration(migrated:_:)``).
+    public static func withPostgresDatabase(migrated: Bool = false, _ body: (PostgresClient) async throws -> Void) async throws {
+        try await withPostgresDatabaseConfiguration(migrated: migrated) { configuration in
             try await withClient(configuration, body)
         }
     }
 
-    /// Creates a fresh, empty database for the duration of `body`, which gets its configuration (so that
-    /// several clients, like several server instances, can share it), then drops it.
-    public static func withPostgresDatabaseConfiguration(_ body: (PostgresClient.Configuration) async throws -> Void) async throws {
+    /// Creates a fresh database for the duration of `body`, which gets its configuration (so that
+    /// several clients, like several server instances, can share it), then drops it. Empty, or
+    /// `migrated`: a copy of ``PostgresTemplate``'s database, the ledger's schema at its latest version
+    /// with no rows, as opening the empty one would leave it, without each test migrating its own.
+    public static func withPostgresDatabaseConfiguration(migrated: Bool = false, _ body: (PostgresClient.Configuration) async throws -> Void) async throws {
         guard let url = ProcessInfo.processInfo.environment[postgresURLVariable] else { throw PostgresNotConfigured() }
         let name = "entitle_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let adminConfiguration = try PostgresLedgerStore.configuration(url: url)
+        let template = migrated ? try await PostgresTemplate.shared.name(admin: adminConfiguration) : nil
         try await withClient(adminConfiguration) { admin in
-            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? "")))
         }
         var configuration = adminConfiguration
         configuration.database = name

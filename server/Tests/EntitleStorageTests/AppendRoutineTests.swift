@@ -62,7 +62,7 @@ struct AppendRoutineTests {
     @Test("PostgreSQL: an append in one call waits for the locks the ledger's statements take, the purchase's and then its owner's",
           arguments: ["purchase", "subscriber"])
     func locks(held: String) async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
                 #expect((store as? SQLLedgerStore)?.writePath is RoutineWritePath)
@@ -86,7 +86,7 @@ struct AppendRoutineTests {
 
     @Test("PostgreSQL: an append in one call is the statements' append: owner, held events, duplicates and the kept projection")
     func sameAsStatements() async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
                 // Held: no owner yet, no token.

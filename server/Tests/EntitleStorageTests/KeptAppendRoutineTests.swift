@@ -38,7 +38,7 @@ struct KeptAppendRoutineTests {
 
     @Test("PostgreSQL: an append to a subscriber whose projection the instance keeps is one call of the kept routine")
     func oneStatement() async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
                 #expect((store as? SQLLedgerStore)?.writePath is RoutineWritePath)
@@ -67,7 +67,7 @@ struct KeptAppendRoutineTests {
 
     @Test("PostgreSQL: when another instance stored the subscriber since, the append folds the stored projection, not the kept one")
     func anotherInstanceWrote() async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             try await StorageEngine.withClient(configuration) { first in
                 try await StorageEngine.withClient(configuration) { second in
                     let one = try await PostgresLedgerStore.open(client: first)
@@ -93,7 +93,7 @@ struct KeptAppendRoutineTests {
 
     @Test("PostgreSQL: a purchase with no owner yet is linked by the transaction's append, with its held events, though its subscriber is kept")
     func linksHeldEvents() async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
                 _ = try await store.append(Self.purchase("u1"))

@@ -43,7 +43,7 @@ struct LedgerCursorTests {
 
     @Test("PostgreSQL: a refresh never passes an event that commits after one with a larger sequence")
     func commitOrder() async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             try await StorageEngine.withClient(configuration) { client in
                 let store = try await PostgresLedgerStore.open(client: client)
                 let analytics = store.analyticsStore()

@@ -168,7 +168,7 @@ struct PostgresLoopLeaseTests {
     /// A migrated ledger on a fresh database, opened by `LedgerConnection` with `perLoop` connections
     /// for each loop of the HTTP server's group, its services running during `body`.
     static func withLedger(perLoop: Int, _ body: (LedgerConnection, PostgresLoopLease, [any EventLoop]) async throws -> Void) async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
             var configuration = configuration
             configuration.options.maximumConnections = 2 * perLoop * loops.count

@@ -111,7 +111,7 @@ struct PostgresTLSTests {
             for try await ssl in rows.decode(Bool.self) { seen.append(ssl) }
             #expect(seen == [encrypted])
         }
-        try await StorageEngine.withPostgresDatabaseConfiguration { fresh in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { fresh in
             var components = try #require(URLComponents(string: url))
             components.path = "/" + (fresh.database ?? "postgres")
             let appended = try await LedgerConnection.with(try LedgerDatabase(url: try #require(components.string)), logger: Self.logger) { store in

@@ -92,7 +92,7 @@ struct PostgresURLTests {
         let variable = "ENTITLE_TEST_POSTGRES_SOCKET_URL"
         let url = try #require(
             ProcessInfo.processInfo.environment[variable], "\(variable) is not set: run the tests with scripts/test.sh, which starts PostgreSQL")
-        try await StorageEngine.withPostgresDatabaseConfiguration { loopback in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { loopback in
             var configuration = try PostgresLedgerStore.configuration(url: url)
             #expect(configuration.unixSocketPath != nil)
             configuration.database = loopback.database

@@ -13,7 +13,7 @@ struct PreparedKeptStatementTests {
 
     /// A migrated ledger on a pool of one connection, so that every statement runs on the same one.
     static func withOneConnection(_ body: (SQLLedgerStore, PostgresClient.Configuration) async throws -> Void) async throws {
-        try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
+        try await StorageEngine.withPostgresDatabaseConfiguration(migrated: true) { configuration in
             var one = configuration
             one.options.maximumConnections = 1
             try await StorageEngine.withClient(one) { client in
