@@ -84,21 +84,26 @@ public enum Base64URL {
 
     /// Encodes `bytes` without padding.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var output: [UInt8] = []
-        encode(Array(bytes), into: &output)
-        return String(decoding: output, as: UTF8.self)
+        String(decoding: encoded(Array(bytes)), as: UTF8.self)
     }
 
-    /// Appends `bytes`, encoded without padding, to `output`: three bytes to four characters at a time.
+    /// Appends `bytes`, encoded without padding, to `output`.
     public static func encode(_ bytes: [UInt8], into output: inout [UInt8]) {
+        if output.isEmpty {
+            output = encoded(bytes)
+        } else {
+            output.append(contentsOf: encoded(bytes))
+        }
+    }
+
+    /// `bytes` encoded without padding: three bytes to four characters at a time, written in place (no
+    /// element-by-element appends, which unoptimized builds, the tests', run slowly).
+    static func encoded(_ bytes: [UInt8]) -> [UInt8] {
         let count = bytes.count
-        let start = output.count
         let length = count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
-        output.append(contentsOf: repeatElement(0, count: length))
-        alphabet.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { whole in
-                    let out = UnsafeMutableBufferPointer(rebasing: whole[start...])
+        return [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
+            alphabet.withUnsafeBufferPointer { table in
+                bytes.withUnsafeBufferPointer { input in
                     var i = 0
                     var o = 0
                     while i + 3 <= count {
@@ -122,6 +127,7 @@ public enum Base64URL {
                     }
                 }
             }
+            initialized = length
         }
     }
 }

@@ -26,6 +26,17 @@ struct Base64URLTests {
         #expect(Base64URL.decode(encoded) == Data(bytes))
     }
 
+    @Test("Encoding into text appends after what is there, as encoding alone would", arguments: [0, 1, 2, 3, 47, 4_099])
+    func appends(count: Int) {
+        let bytes = Self.bytes(count)
+        var output = Array("header.".utf8)
+        Base64URL.encode(bytes, into: &output)
+        #expect(String(decoding: output, as: UTF8.self) == "header." + Self.reference(bytes))
+        var empty: [UInt8] = []
+        Base64URL.encode(bytes, into: &empty)
+        #expect(String(decoding: empty, as: UTF8.self) == Self.reference(bytes))
+    }
+
     @Test("Every character of the alphabet decodes to its value")
     func alphabet() {
         let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
