@@ -91,17 +91,20 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
-    /// Creates a fresh database for the duration of `body`, which gets its configuration (so that
-    /// several clients, like several server instances, can share it), then drops it. Empty, or
-    /// `migrated`: a copy of ``PostgresTemplate``'s database, the ledger's schema at its latest version
-    /// with no rows, as opening the empty one would leave it, without each test migrating its own.
+    /// A fresh database for the duration of `body`, which gets its configuration (so that several
+    /// clients, like several server instances, can share it). Empty (created, then dropped), or
+    /// `migrated`: the ledger's schema at its latest version with no rows, as opening the empty one
+    /// would leave it, borrowed from ``PostgresTestDatabases``.
     public static func withPostgresDatabaseConfiguration(migrated: Bool = false, _ body: (PostgresClient.Configuration) async throws -> Void) async throws {
         guard let url = ProcessInfo.processInfo.environment[postgresURLVariable] else { throw PostgresNotConfigured() }
-        let name = "entitle_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let adminConfiguration = try PostgresLedgerStore.configuration(url: url)
-        let template = migrated ? try await PostgresTemplate.shared.name(admin: adminConfiguration) : nil
+        if migrated {
+            try await PostgresTestDatabases.shared.withDatabase(admin: adminConfiguration, body)
+            return
+        }
+        let name = "entitle_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         try await withClient(adminConfiguration) { admin in
-            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? "")))
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         }
         var configuration = adminConfiguration
         configuration.database = name
