@@ -12,7 +12,7 @@ struct DemoCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
         let result = try await CommandRunner.entitle.run([
-            "demo", "--app", "all", "--subscribers", "40", "--months", "4", "--seed", "5", "--port", "\(port)", "--data", folder.path, "--exit",
+            "demo", "--app", "all", "--subscribers", "15", "--months", "4", "--seed", "5", "--port", "\(port)", "--data", folder.path, "--exit",
         ])
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
         let apps = ["screentimerewards", "epilogue", "pantrypal", "magicalstories"].map { "com.entitle.demo.\($0)" }
@@ -40,12 +40,12 @@ struct DemoCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = TestPorts.random()
         let result = try await CommandRunner.entitle.run([
-            "demo", "--subscribers", "150", "--months", "6", "--seed", "3", "--shuffle", "--port", "\(port)", "--data", folder.path, "--exit",
+            "demo", "--subscribers", "60", "--months", "6", "--seed", "3", "--shuffle", "--port", "\(port)", "--data", folder.path, "--exit",
         ])
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
         let output = result.standardOutput
         #expect(output.contains("the API agrees with the store on all"))
-        #expect(output.contains("app-managed trials started 150"))
+        #expect(output.contains("app-managed trials started 60"))
         #expect(!output.contains("duplicates 0,"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("local-store/root.pem").path))
 
@@ -54,7 +54,7 @@ struct DemoCommandTests {
         #expect(try await root.appIDs() == ["com.entitle.demo.screentimerewards"])
         let store = root.forApp("com.entitle.demo.screentimerewards")
         let subscribers = try await store.subscriberIDs()
-        #expect(subscribers.count >= 150)
+        #expect(subscribers.count >= 60)
         for id in subscribers {
             let folded = SubscriberFacts.fold(appUserID: id, events: try await store.events(appUserID: id))
             #expect(try await store.projection(appUserID: id) == folded)
@@ -69,7 +69,7 @@ struct DemoCommandTests {
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         let port = TestPorts.random()
         let result = try await CommandRunner.entitle.run(
-            ["demo", "--app", app, "--subscribers", "20", "--months", "3", "--port", "\(port)", "--data", elsewhere.appendingPathComponent("data").path, "--exit"],
+            ["demo", "--app", app, "--subscribers", "5", "--months", "2", "--port", "\(port)", "--data", elsewhere.appendingPathComponent("data").path, "--exit"],
             in: elsewhere)
         #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
         #expect(result.standardOutput.contains("Entitle demo: \(app),"))

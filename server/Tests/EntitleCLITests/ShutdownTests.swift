@@ -101,9 +101,10 @@ extension ShutdownTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("demo.log")
-        let subscribers = moment == .serving ? "20" : "3000"
+        // Enough to be simulating long after its first progress line (500 events), or few to be serving soon.
+        let (subscribers, months) = moment == .serving ? ("5", "2") : ("400", "12")
         let demo = try CommandRunner.entitle.start(
-            ["demo", "--port", "\(TestPorts.random())", "--subscribers", subscribers, "--months", "12", "--data", folder.appendingPathComponent("data").path],
+            ["demo", "--port", "\(TestPorts.random())", "--subscribers", subscribers, "--months", months, "--data", folder.appendingPathComponent("data").path],
             standardOutput: .file(log), standardError: .file(folder.appendingPathComponent("demo.err")))
         defer { demo.signal(SIGKILL) }
         func logged(_ text: String) -> Bool { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text) }
@@ -111,8 +112,12 @@ extension ShutdownTests {
         case .starting:
             try await Task.sleep(for: .milliseconds(300))
         case .simulating:
-            for _ in 0..<600 where !logged("simulated") { try await Task.sleep(for: .milliseconds(100)) }
-            #expect(logged("simulated"), "the simulation never reported progress")
+            // The key's line is the last before the simulation, which then runs for seconds (500 events
+            // before its first progress line): a moment later it is simulating.
+            for _ in 0..<600 where !logged(", key ID ") { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(logged(", key ID "), "the demo never started its simulation")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(!logged("purchase chains"), "the simulation had ended (its summary is printed)")
         case .serving:
             for _ in 0..<1_200 where !logged("Ctrl-C stops the server") { try await Task.sleep(for: .milliseconds(100)) }
             #expect(logged("Ctrl-C stops the server"), "the demo never finished its simulation")
