@@ -94,7 +94,8 @@ struct DurabilityTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let apple = AppleFacts(bundleID: "com.screentimerewards")
             let port = TestPorts.random()
-            let webhookFlags = ["--webhook-url", url.absoluteString, "--webhook-secret", "whsec_durability_0001"]
+            // A short lease: the restarted server takes over the killed one's publishing within 2 s, not 15.
+            let webhookFlags = ["--webhook-url", url.absoluteString, "--webhook-secret", "whsec_durability_0001", "--webhook-lease", "2"]
             let server = try Self.startServer(folder: folder, rootFile: rootFile, port: port, extra: webhookFlags)
             defer { server.signal(SIGKILL) }
             try await Self.waitForHealth(port: port, server)
@@ -138,7 +139,8 @@ struct DurabilityTests {
             for signed in notifications.suffix(from: acknowledged) {
                 #expect(try await Self.post(port: port, path: "/v1/app-store/notifications", key: nil, body: AppStoreNotificationRequest(signedPayload: signed)) == 200)
             }
-            // An instance killed in the middle of a pass holds its lease until it runs out (30 s at most).
+            // An instance killed in the middle of a pass holds its lease until it runs out: 2 s for
+            // publishing (--webhook-lease), 60 s for sending.
             var settled = false
             for _ in 0..<450 where !settled {
                 try await Task.sleep(for: .milliseconds(200))

@@ -238,11 +238,13 @@ struct ServeCommandTests {
         #expect(override.status == 64)
     }
 
-    @Test("webhook endpoints on the command line: a secret for each URL, an http(s) URL, a secret of 16 characters or more, a prefix naming a served app", arguments: [
+    @Test("webhook endpoints on the command line: a secret for each URL, an http(s) URL, a secret of 16 characters or more, a prefix naming a served app, a lease of 2 to 300 s", arguments: [
         (["--webhook-url", "http://127.0.0.1:9/hooks"], "needs a --webhook-secret"),
         (["--webhook-url", "ftp://127.0.0.1/hooks", "--webhook-secret", "whsec_0123456789abcdef"], "http:// or https://"),
         (["--webhook-url", "http://127.0.0.1:9/hooks", "--webhook-secret", "short"], "16 to 200"),
         (["--webhook-url", "com.unknown.app=http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_0123456789abcdef"], "not an app this server serves"),
+        (["--webhook-lease", "1"], "--webhook-lease 1 is not a number of seconds from 2 to 300"),
+        (["--webhook-lease", "301"], "--webhook-lease 301 is not a number of seconds from 2 to 300"),
     ])
     func webhookUsage(_ arguments: [String], _ message: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-usage-\(UUID().uuidString)")

@@ -154,6 +154,7 @@ struct DemoCommand: AsyncParsableCommand {
             // The demo reconciles in simulated time (every simulated week); none in the background.
             configuration.reconciliationInterval = nil
             configuration.staticWebhooks = webhooks
+            configuration.webhookLease = try webhookOptions.leaseDuration(environment: [:])
             configuration.webhookSigningClock = { Date() }
             configuration.exchangeRates = try exchangeRates.load()
             let localServerAPI = LocalServerAPIController(apis: serverAPIs)

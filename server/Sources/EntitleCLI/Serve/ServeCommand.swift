@@ -233,6 +233,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.exchangeRates = try exchangeRates.load()
         if let rates = configuration.exchangeRates { logger.info("reports in \(rates.currency) at the rates of \(rates.date)") }
         configuration.staticWebhooks = try webhookOptions.webhooks(environment: environment, apps: apps.map(\.bundleID))
+        configuration.webhookLease = try webhookOptions.leaseDuration(environment: environment)
         if !configuration.staticWebhooks.isEmpty {
             logger.info("webhooks to \(configuration.staticWebhooks.map { ($0.forwardsNotifications ? "(forwarding) " : "") + ($0.app.map { "\($0)=" } ?? "") + $0.url }.joined(separator: ", "))")
         }

@@ -13,6 +13,18 @@ struct WebhookOptions: ParsableArguments {
     var secrets: [String] = []
     @Option(name: .customLong("forward-url"), help: "Where every App Store notification is forwarded as Apple sent it (the provider you are leaving), [BUNDLE_ID=]URL; repeatable.")
     var forwardURLs: [String] = []
+    @Option(name: .customLong("webhook-lease"), help: "Seconds an instance publishing webhooks holds that work without renewing it: after a crash another instance, or the restarted one, takes over within it (default 15; 2 to 300).")
+    var lease: Int?
+
+    /// `--webhook-lease SECONDS` (or `ENTITLE_WEBHOOK_LEASE`), checked.
+    func leaseDuration(environment: [String: String]) throws -> TimeInterval {
+        let text = lease.map(String.init) ?? environment["ENTITLE_WEBHOOK_LEASE"]
+        guard let text else { return WebhookService.defaultLease }
+        guard let seconds = Int(text), WebhookService.leaseRange.contains(seconds) else {
+            throw ValidationError("--webhook-lease \(text) is not a number of seconds from \(WebhookService.leaseRange.lowerBound) to \(WebhookService.leaseRange.upperBound)")
+        }
+        return TimeInterval(seconds)
+    }
 
     /// The configured endpoints, checked: webhooks, then forwarding endpoints.
     func webhooks(environment: [String: String], apps: [String]) throws -> [StaticWebhook] {

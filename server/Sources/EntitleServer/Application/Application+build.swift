@@ -81,7 +81,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         AppServices(
             store: store.forApp(app.bundleID), catalog: app.catalog, verifiers: app.verifiers, restorePolicy: configuration.restorePolicy,
             metrics: configuration.metrics, now: configuration.now, logger: configuration.logger, serverAPI: app.serverAPI, offerKey: app.offerKey,
-            ledgerReadiness: readiness, work: work, exchangeRates: configuration.exchangeRates)
+            ledgerReadiness: readiness, work: work, exchangeRates: configuration.exchangeRates, webhookLease: configuration.webhookLease)
     })
     if let interval = configuration.analyticsRefreshInterval {
         for service in apps.services { services.append(AnalyticsRefresher(service: service.analytics, interval: interval, clock: configuration.backgroundClock)) }

@@ -47,7 +47,7 @@ public final class AppServices: Sendable {
         store: any LedgerStore, catalog: Catalog, verifiers: [SignedDataVerifier], restorePolicy: RestorePolicy = .keepWithOriginal,
         metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Date, logger: Logger,
         serverAPI: AppStoreServerAPIClient? = nil, offerKey: InAppPurchaseKey? = nil, ledgerReadiness: LedgerReadiness = .ready,
-        work: OwnedWork = OwnedWork(), exchangeRates: ExchangeRates? = nil
+        work: OwnedWork = OwnedWork(), exchangeRates: ExchangeRates? = nil, webhookLease: TimeInterval = WebhookService.defaultLease
     ) {
         let context = AppContext(
             bundleID: store.app, setAsideStore: store.setAsideStore(), traces: store.traceContextStore(), catalog: catalog, now: now, logger: logger, metrics: metrics,
@@ -67,7 +67,7 @@ public final class AppServices: Sendable {
             importJobs: store.importJobStore(), serverAPI: serverAPI, ingestion: ingestion, subscribers: subscribers)
         webhooks = WebhookService(
             context: context, events: store, projections: store, identity: store, cursors: store, feed: store, leases: store,
-            webhookStore: store.webhookStore())
+            webhookStore: store.webhookStore(), lease: webhookLease)
         analytics = AnalyticsService(
             context: context, events: store, health: store, analytics: store.analyticsStore(), exchangeRates: exchangeRates,
             defaultScope: verifiers.contains { $0.configuration.environment == .production } ? .production : .all)

@@ -24,11 +24,16 @@ public struct WebhookService: SubscriberReading, EventAppending {
     let heldLeases = HeldLeases()
     /// The webhook snapshots this instance stored last, while it publishes.
     let webhookSnapshots = WebhookSnapshotCache()
+    /// How long a pass of webhooks holds its lease without renewing it (each step renews it): after a
+    /// crash, another instance takes over within this.
+    let lease: TimeInterval
 
     init(
         context: AppContext, events: any EventLog, projections: any ProjectionStore, identity: any IdentityStore,
-        cursors: any ConsumerCursors, feed: any LedgerFeed, leases: any JobLeases, webhookStore: any WebhookStore
+        cursors: any ConsumerCursors, feed: any LedgerFeed, leases: any JobLeases, webhookStore: any WebhookStore,
+        lease: TimeInterval = WebhookService.defaultLease
     ) {
+        self.lease = lease
         self.feed = feed
         self.context = context
         self.events = events
@@ -59,14 +64,16 @@ public struct WebhookService: SubscriberReading, EventAppending {
     static let webhookJob: LeasedJob = "webhooks"
     /// Events read per step.
     static let webhookBatchSize = 500
-    /// How long a pass of webhooks holds its lease without renewing it (each step renews it): after a
-    /// crash, another instance takes over within this.
-    static let webhookLease: TimeInterval = 15
+    /// ``lease`` unless a server is configured otherwise (`--webhook-lease`).
+    public static let defaultLease: TimeInterval = 15
+    /// The shortest and longest lease a server may be configured with, in seconds.
+    public static let leaseRange: ClosedRange<Int> = 2...300
 
     /// Takes the lease of a webhooks job for `holder`, or renews it once half of `duration` has gone;
     /// `nil` when another instance has it. A lease is kept between passes (an idle instance writes
     /// nothing) until graceful shutdown releases it (``releaseWebhookLeases()``).
-    func holdWebhookLease(_ job: LeasedJob, holder: String, for duration: TimeInterval = webhookLease) async throws(ServiceError) -> JobLease? {
+    func holdWebhookLease(_ job: LeasedJob, holder: String, for duration: TimeInterval? = nil) async throws(ServiceError) -> JobLease? {
+        let duration = duration ?? lease
         let at = now()
         if let held = heldLeases.lease(job, holder: holder, at: at, lasting: duration) { return held }
         // Publishing without a break is what keeps the snapshots this instance stored current.
