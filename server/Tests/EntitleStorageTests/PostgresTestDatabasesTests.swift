@@ -40,12 +40,12 @@ struct PostgresTestDatabasesTests {
             }
             #expect(versions > 0)
             // A connection left open, as a test that failed part way might leave one, is ended.
-            let leftOpen = PostgresClient(configuration: configuration)
-            let running = Task { await leftOpen.run() }
-            #expect(try await Self.count(leftOpen, "SELECT 1") == 1)
-            #expect(try await PostgresTestDatabases.reset(name, to: template, admin: admin))
-            running.cancel()
-            await running.value
+            var reset = false
+            try await StorageEngine.withClient(configuration) { leftOpen in
+                #expect(try await Self.count(leftOpen, "SELECT 1") == 1)
+                reset = try await PostgresTestDatabases.reset(name, to: template, admin: admin)
+            }
+            #expect(reset)
             try await StorageEngine.withClient(configuration) { client in
                 #expect(try await Self.count(client, "SELECT count(*) FROM ledger_events") == 0)
                 #expect(try await Self.count(client, "SELECT count(*) FROM schema_migrations") == versions)
