@@ -87,13 +87,15 @@ struct ServerHarness: Sendable {
     }
 
     /// An app's services over the harness's ledger, as another instance of the server would run
-    /// it: for driving background work (webhooks) by hand.
-    func service() -> AppServices {
+    /// it: for driving background work (webhooks) by hand, its webhook leases lasting `webhookLease`.
+    func service(webhookLease: TimeInterval = WebhookService.defaultLease) -> AppServices {
         let verifier = SignedDataVerifier(
             configuration: VerifierConfiguration(
                 bundleID: bundleID, environment: .sandbox, appAppleID: 1234, rootCertificates: [pki.root, authority.root]),
             now: clock.reading)
-        return AppServices(store: store, catalog: catalog, verifiers: [verifier], now: clock.reading, logger: Logger(label: "entitle.tests.service"))
+        return AppServices(
+            store: store, catalog: catalog, verifiers: [verifier], now: clock.reading, logger: Logger(label: "entitle.tests.service"),
+            webhookLease: webhookLease)
     }
 
     // MARK: Signed inputs

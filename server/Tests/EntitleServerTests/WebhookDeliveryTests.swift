@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import EntitleCore
-import EntitleServer
+@testable import EntitleServer
 import EntitleStorage
 import EntitleTestSupport
 import EntitleWire
@@ -173,22 +173,36 @@ struct WebhookDeliveryTests {
         }
     }
 
+    /// A purchase at day 1 published for a new endpoint at `url` (two deliveries, oldest first), with
+    /// `receiver` holding its answers from now on.
+    static func purchaseHeld(
+        _ harness: ServerHarness, _ client: any TestClientProtocol, _ service: AppServices, _ url: URL, _ receiver: WebhookReceiver
+    ) async throws -> [WebhookDelivery] {
+        harness.clock.set(ReferenceTime.day(1))
+        try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now))
+        var store = harness.localStore()
+        try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
+        _ = try await service.webhooks.publishWebhooks(holder: "test")
+        let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "parent-1", status: nil, limit: 10).reversed()
+        #expect(written.count == 2)
+        receiver.hold()
+        return Array(written)
+    }
+
+    /// Waits until `receiver` has been sent its first request.
+    static func firstRequest(_ receiver: WebhookReceiver) async throws {
+        for _ in 0..<6_000 where receiver.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(!receiver.requests.isEmpty, "nothing was sent")
+    }
+
     @Test("an attempt cut short by shutdown counts for neither the delivery nor the endpoint: the next pass sends it, same event ID", arguments: StorageEngine.databases)
     func cutShort(engine: StorageEngine) async throws {
         try await WebhookReceiver.run { url, receiver in
             try await ServerHarness.run(engine: engine) { harness, client in
                 let service = harness.service()
-                harness.clock.set(ReferenceTime.day(1))
-                try await service.webhooks.webhookStore.addEndpoint(Self.endpoint(url, app: harness.bundleID, at: harness.clock.now))
-                var store = harness.localStore()
-                try await harness.buy(client, &store, Self.individual, as: "parent-1", at: harness.clock.now)
-                _ = try await service.webhooks.publishWebhooks(holder: "test")
-                let written = try await service.webhooks.webhookStore.deliveries(endpointID: nil, appUserID: "parent-1", status: nil, limit: 10).reversed()
-                #expect(written.count == 2)
-                receiver.hold()
+                let written = try await Self.purchaseHeld(harness, client, service, url, receiver)
                 let sending = Task { try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks.deliveryTarget, holder: "test") }
-                for _ in 0..<6_000 where receiver.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-                try #require(!receiver.requests.isEmpty, "nothing was sent")
+                try await Self.firstRequest(receiver)
                 // Graceful shutdown cancels the worker's task while the endpoint has not answered.
                 sending.cancel()
                 _ = await sending.result
@@ -209,6 +223,34 @@ struct WebhookDeliveryTests {
                     let attempts = try await service.webhooks.webhookStore.attempts(deliveryID: delivery.id)
                     #expect(attempts.map(\.attempt) == [1] && attempts.first?.status == 200)
                 }
+            }
+        }
+    }
+
+    @Test("a sending round whose lease another instance took (this one stalled past it) is cut short: the attempt in flight stays due, unrecorded; once nothing is due the lease is released")
+    func leaseLost() async throws {
+        try await WebhookReceiver.run { url, receiver in
+            try await ServerHarness.run { harness, client in
+                let service = harness.service(webhookLease: 2)
+                let written = try await Self.purchaseHeld(harness, client, service, url, receiver)
+                // Attempts time out after a minute: only the lost lease ends this round sooner.
+                let policy = WebhookDeliveryPolicy(timeout: .seconds(60))
+                let sending = Task { try await WebhookSender(client: HTTPClient.shared, policy: policy).deliver(service.webhooks.deliveryTarget, holder: "test") }
+                try await Self.firstRequest(receiver)
+                // The holder's lease lapses on the database's clock and another instance takes it.
+                harness.clock.set(ReferenceTime.day(1).addingTimeInterval(3))
+                #expect(try await service.webhooks.holdWebhookLease(WebhookSender.job, holder: "other") != nil)
+                let totals = try await sending.value
+                receiver.release()
+                #expect(totals.delivered == 0 && totals.failed == 0)
+                for delivery in written {
+                    let now = try #require(try await service.webhooks.webhookStore.delivery(id: delivery.id))
+                    #expect(now.status == .pending && now.attempts == 0)
+                }
+                // The other instance sends both and releases the lease: the first is free to take it at once.
+                _ = try await WebhookSender(client: HTTPClient.shared).deliver(service.webhooks.deliveryTarget, holder: "other")
+                #expect(try receiver.accepted.map(Self.event).map(\.id) == written.map(\.eventID))
+                #expect(try await service.webhooks.holdWebhookLease(WebhookSender.job, holder: "test") != nil)
             }
         }
     }

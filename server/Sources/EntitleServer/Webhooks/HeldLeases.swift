@@ -32,6 +32,11 @@ final class HeldLeases: Sendable {
         leases.withLockedValue { $0[Key(job: job, holder: holder)] = lease }
     }
 
+    /// The lease `holder` holds on `job`, forgotten here.
+    func take(_ job: LeasedJob, holder: String) -> JobLease? {
+        leases.withLockedValue { $0.removeValue(forKey: Key(job: job, holder: holder)) }
+    }
+
     /// Every lease held, forgotten here.
     func takeAll() -> [JobLease] {
         leases.withLockedValue { leases in

@@ -11,7 +11,11 @@ extension WebhookSender {
         let now: @Sendable () -> Date
         let logger: Logger
         let metrics: ServerMetrics
+        /// How long the delivery lease lasts without renewal: how long a crashed instance holds sending.
+        let lease: TimeInterval
         /// Takes or renews the delivery lease for `holder` for `duration`; `false` when another instance has it.
         let holdLease: @Sendable (_ job: LeasedJob, _ holder: String, _ duration: TimeInterval) async throws(ServiceError) -> Bool
+        /// Releases `holder`'s delivery lease, if it holds it.
+        let releaseLease: @Sendable (_ job: LeasedJob, _ holder: String) async -> Void
     }
 }

@@ -19,11 +19,6 @@ public struct WebhookSender: Sendable {
 
     /// The job whose lease one instance holds while it sends an app's webhookStore.
     static let job: LeasedJob = "webhook-delivery"
-    /// How long a round may take with its lease: a round sends at most four deliveries per slot of an
-    /// endpoint, each bounded by the timeout (10 s by default), so it ends within it; after a crash
-    /// another instance takes over within it.
-    static let lease: TimeInterval = 60
-
     public init(client: HTTPClient, policy: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), signingClock: (@Sendable () -> Date)? = nil) {
         self.client = client
         self.policy = policy
@@ -43,15 +38,61 @@ public struct WebhookSender: Sendable {
             throw ServiceError(error)
         }
         var totals = (delivered: 0, failed: 0)
-        // Each round holds the lease, renewed once half of it has gone; a round is bounded by the
-        // attempts' timeout.
-        while !Task.isCancelled, try await target.holdLease(Self.job, holder, Self.lease) {
-            let round = try await deliverRound(target)
+        // Each round holds the lease (the server's `--webhook-lease`), renewed while the round runs;
+        // after a crash another instance takes over once it lapses. Once nothing more is sent, the
+        // lease is released: an instance that then crashes holds nothing, and the next pass, on any
+        // instance, takes it again.
+        var holding = false
+        while !Task.isCancelled, try await target.holdLease(Self.job, holder, target.lease) {
+            holding = true
+            let round = try await roundHoldingLease(target, holder: holder)
             totals.delivered += round.delivered
             totals.failed += round.failed
             if round.delivered == 0 { break }
         }
+        if holding, !Task.isCancelled { await target.releaseLease(Self.job, holder) }
         return totals
+    }
+
+    /// Runs one round while a sibling task renews the lease every quarter of it (a renewal writes once
+    /// half has gone). Once the lease is lost, or cannot be renewed, the round is cancelled: attempts in
+    /// flight have no outcome and stay due, so two instances never send an app's deliveries at once.
+    private func roundHoldingLease(_ target: Target, holder: String) async throws(ServiceError) -> (delivered: Int, failed: Int) {
+        let result = await withTaskGroup(of: Result<(delivered: Int, failed: Int), ServiceError>?.self) { group in
+            group.addTask {
+                do throws(ServiceError) {
+                    return .success(try await deliverRound(target))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                while true {
+                    do {
+                        try await Task.sleep(for: .seconds(target.lease / 4))
+                    } catch {
+                        return nil
+                    }
+                    do throws(ServiceError) {
+                        guard try await target.holdLease(Self.job, holder, target.lease) else {
+                            target.logger.warning("webhook delivery lease taken by another instance; round cut short")
+                            return nil
+                        }
+                    } catch {
+                        target.logger.warning("webhook delivery lease could not be renewed; round cut short", metadata: ["error.code": "\(error.code)"])
+                        return nil
+                    }
+                }
+            }
+            // The first to end ends the other: the round its renewals, a lost lease the round.
+            var round: Result<(delivered: Int, failed: Int), ServiceError> = .success((0, 0))
+            for await finished in group {
+                group.cancelAll()
+                if let finished { round = finished }
+            }
+            return round
+        }
+        return try result.get()
     }
 
     /// One round: the deliveries due now (at most four per slot of an endpoint), each endpoint's sent

@@ -24,8 +24,8 @@ public struct WebhookService: SubscriberReading, EventAppending {
     let heldLeases = HeldLeases()
     /// The webhook snapshots this instance stored last, while it publishes.
     let webhookSnapshots = WebhookSnapshotCache()
-    /// How long a pass of webhooks holds its lease without renewing it (each step renews it): after a
-    /// crash, another instance takes over within this.
+    /// How long publishing, sending and forwarding each hold their lease without renewing it (each step,
+    /// or a sending round's renewals, renew it): after a crash, another instance takes over within this.
     let lease: TimeInterval
 
     init(
@@ -53,9 +53,16 @@ public struct WebhookService: SubscriberReading, EventAppending {
 
     /// What ``WebhookSender`` sends this app's deliveries with.
     public var deliveryTarget: WebhookSender.Target {
-        WebhookSender.Target(webhookStore: webhookStore, now: now, logger: logger, metrics: metrics) { job, holder, duration throws(ServiceError) in
-            try await holdWebhookLease(job, holder: holder, for: duration) != nil
-        }
+        WebhookSender.Target(
+            webhookStore: webhookStore, now: now, logger: logger, metrics: metrics, lease: lease,
+            holdLease: { job, holder, duration throws(ServiceError) in try await self.holdWebhookLease(job, holder: holder, for: duration) != nil },
+            releaseLease: { job, holder in await self.releaseWebhookLease(job, holder: holder) })
+    }
+
+    /// Releases the lease `holder` holds on `job`, if any, for another instance to take at once.
+    func releaseWebhookLease(_ job: LeasedJob, holder: String) async {
+        guard let lease = heldLeases.take(job, holder: holder) else { return }
+        try? await leases.completeJob(lease, mark: nil)
     }
 
     /// The ledger consumer webhooks are derived by.
