@@ -26,14 +26,16 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
-    /// Runs `body` with a fresh ledger, then removes it. PostgreSQL needs ENTITLE_TEST_POSTGRES_URL
+    /// Runs `body` with a fresh ledger (on SQLite a copy of one migrated once), then removes it. PostgreSQL needs ENTITLE_TEST_POSTGRES_URL
     /// (scripts/test.sh starts a throwaway cluster and sets it); without it the test fails.
     public func withStore(_ body: (any LedgerStore) async throws -> Void) async throws {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-ledger-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let store = try await SQLiteLedgerStore.open(path: folder.appendingPathComponent("entitle.sqlite").path)
+            let file = folder.appendingPathComponent("entitle.sqlite")
+            try await SQLiteTemplate.copy(to: file)
+            let store = try await SQLiteLedgerStore.open(path: file.path)
             do {
                 try await body(store)
             } catch {
@@ -57,7 +59,9 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-ledger-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("entitle.sqlite").path
+            let file = folder.appendingPathComponent("entitle.sqlite")
+            try await SQLiteTemplate.copy(to: file)
+            let path = file.path
             let one = try await SQLiteLedgerStore.open(path: path)
             try await first(one)
             await one.close()

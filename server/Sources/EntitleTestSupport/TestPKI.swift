@@ -34,6 +34,13 @@ public struct TestPKI: Sendable {
     /// The root certificate as PEM, for tools that read certificates from files.
     public func rootPEM() throws -> String { try root.serializeAsPEM().pemString }
 
+    /// One PKI of the default options, made once for the process: for the tests that need a PKI but
+    /// not one of their own (a server harness's, a client's test server's). Its keys sign nothing that
+    /// another test's verifier trusts unless that test trusts this root. A test that needs a second
+    /// root (a forger's) makes one.
+    public static func shared() throws -> TestPKI { try sharedPKI.get() }
+    private static let sharedPKI = Result { try TestPKI() }
+
     /// A fresh P-256 signing key, generated under the process-wide key generation lock.
     public static func makeSigningKey() -> P256.Signing.PrivateKey { KeyGeneration.p256() }
 

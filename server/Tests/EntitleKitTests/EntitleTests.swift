@@ -58,7 +58,7 @@ struct EntitleTests {
 
     static func run(
         example: String = "ScreenTimeRewards", bundleID: String = "com.screentimerewards", catalog: Catalog? = nil, _ body: @Sendable (Server) async throws -> Void) async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         let signer = CustomerInfoSigner(key: .init())
         let keys = try APIKeys(secretKeys: ["sk_test_0123456789abcdef"], publicKeySecret: "public-key-secret-for-tests")

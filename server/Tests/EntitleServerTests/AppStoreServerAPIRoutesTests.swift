@@ -43,7 +43,7 @@ struct AppStoreServerAPIRoutesTests {
         _ body: @Sendable (Setup, any TestClientProtocol, inout StoreSimulator) async throws -> Void
     ) async throws {
         let clock = TestClock()
-        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        let authority = try TestAuthority.shared()
         let teamKey = InAppPurchaseKey(privateKey: P256.Signing.PrivateKey(), keyID: "KEY0000001", issuerID: "issuer-team")
         let api = LocalServerAPI(
             credentials: .init(keyID: teamKey.keyID, issuerID: teamKey.issuerID, bundleID: bundleID, publicKey: teamKey.privateKey.publicKey),
@@ -68,7 +68,7 @@ struct AppStoreServerAPIRoutesTests {
                 configuration.importInterval = importInterval
                 let app = try await buildApplication(configuration: configuration)
                 let harness = ServerHarness(
-                    pki: try TestPKI(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID,
+                    pki: try TestPKI.shared(), apple: AppleFacts(bundleID: bundleID), clock: clock, store: store.forApp(BundleID(bundleID)), keys: keys, bundleID: bundleID,
                     authority: authority, catalog: catalog)
                 try await app.test(.live) { client in
                     var simulator = StoreSimulator(catalog: catalog, bundleID: bundleID, environment: .sandbox, signer: authority.signer)

@@ -49,8 +49,8 @@ struct CustomerDeletionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("entitle.sqlite").path
-        let (pki, clock) = (try TestPKI(), TestClock())
-        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        let (pki, clock) = (try TestPKI.shared(), TestClock())
+        let authority = try TestAuthority.shared()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
         let anonymous = "$anon:0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a"
 

@@ -23,7 +23,7 @@ struct EventLoopChildChannelTests {
 
     /// A server over a fresh SQLite ledger with two probes: one plain, one behind ``OffEventLoopMiddleware``.
     static func withServer(requestsOnEventLoops: Bool?, _ body: @escaping @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
         try await StorageEngine.sqlite.withStore { store in
@@ -41,7 +41,7 @@ struct EventLoopChildChannelTests {
             }
             let harness = ServerHarness(
                 pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: store.forApp("com.screentimerewards"), keys: keys,
-                bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),
+                bundleID: "com.screentimerewards", authority: try TestAuthority.shared(),
                 catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
             try await buildApplication(configuration: configuration).test(.live) { client in
                 try await body(harness, client)

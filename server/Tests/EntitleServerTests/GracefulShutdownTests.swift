@@ -23,7 +23,7 @@ struct GracefulShutdownTests {
         "a server stopped with a webhook in flight, its background passes running every millisecond, logs no failure and charges the endpoint nothing",
         arguments: StorageEngine.databases)
     func backgroundWorkCutShort(engine: StorageEngine) async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         clock.set(ReferenceTime.day(1))
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
@@ -90,7 +90,7 @@ struct GracefulShutdownTests {
     func applePassCutShort(engine: StorageEngine, job: AppleJob) async throws {
         let clock = TestClock()
         clock.set(ReferenceTime.day(1))
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
         let records = RecordingLogHandler.Records()
         let metrics = ServerMetrics()

@@ -45,7 +45,7 @@ struct LedgerReadinessTests {
 
     @Test("PostgreSQL: a server on a fresh database starts its background work after the migration: nothing fails meanwhile")
     func backgroundWorkAfterMigration() async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
         let records = RecordingLogHandler.Records()

@@ -25,10 +25,10 @@ struct ServedAppsTests {
     static func run(
         engine: StorageEngine, epilogueAppKeys: Bool = true, _ body: @Sendable (_ screenTime: ServerHarness, _ epilogue: ServerHarness, any TestClientProtocol) async throws -> Void
     ) async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
-        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        let authority = try TestAuthority.shared()
         try await engine.withStore { store in
             func served(_ bundleID: String, _ example: String) -> ServedApp {
                 var catalog = Fixtures.exampleCatalog(example)

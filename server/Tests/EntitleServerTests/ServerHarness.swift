@@ -33,9 +33,9 @@ struct ServerHarness: Sendable {
                     restorePolicy: RestorePolicy = .keepWithOriginal, signer: CustomerInfoSigner? = nil, catalog: Catalog? = nil,
                     environments: [AppStoreModels.Environment] = [.sandbox],
                     _ body: @Sendable (ServerHarness, any TestClientProtocol) async throws -> Void) async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
-        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        let authority = try TestAuthority.shared()
         let keys = try APIKeys(secretKeys: [Self.secretKey], publicKeySecret: "public-key-secret-for-tests")
         try await engine.withStore { store in
             let app = try await application(

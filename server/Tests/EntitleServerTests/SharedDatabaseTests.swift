@@ -18,7 +18,7 @@ struct SharedDatabaseTests {
 
     @Test("the same notifications delivered at once to two instances are stored once, and both answer the in-order state")
     func concurrentDelivery() async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
         try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
@@ -30,7 +30,7 @@ struct SharedDatabaseTests {
                     let stores = try await [openFirst, openSecond].map { $0.forApp("com.screentimerewards") }
                     let harness = ServerHarness(
                         pki: pki, apple: AppleFacts(bundleID: "com.screentimerewards"), clock: clock, store: stores[0], keys: keys,
-                        bundleID: "com.screentimerewards", authority: try LocalCertificateAuthority.create(now: ReferenceTime.start),
+                        bundleID: "com.screentimerewards", authority: try TestAuthority.shared(),
                         catalog: Fixtures.exampleCatalog("ScreenTimeRewards"))
                     let one = try await ServerHarness.application(store: stores[0], pki: pki, clock: clock, keys: keys)
                     let two = try await ServerHarness.application(store: stores[1], pki: pki, clock: clock, keys: keys)

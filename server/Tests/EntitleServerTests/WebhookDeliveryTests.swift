@@ -272,10 +272,10 @@ struct WebhookDeliveryTests {
 
     @Test("two instances sharing PostgreSQL, publishing and sending at the same moments: every event once, every reminder once per period")
     func twoInstances() async throws {
-        let pki = try TestPKI()
+        let pki = try TestPKI.shared()
         let clock = TestClock()
         let keys = try APIKeys(secretKeys: [ServerHarness.secretKey], publicKeySecret: "public-key-secret-for-tests")
-        let authority = try LocalCertificateAuthority.create(now: ReferenceTime.start)
+        let authority = try TestAuthority.shared()
         try await WebhookReceiver.run { url, receiver in
             try await StorageEngine.withPostgresDatabaseConfiguration { configuration in
                 try await StorageEngine.withClient(configuration) { first in
