@@ -13,19 +13,20 @@ struct MutationTests {
 
     /// The decoded bytes `header.payload` stand for: what the signature covers.
     static func signedBytes(_ jws: String) -> [[UInt8]]? {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        // Bytes, as the compact serialization is: splitting a String would break it into Characters.
+        let parts = Array(jws.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         return parts.prefix(2).map { part in
-            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            return Data(base64Encoded: base64).map(Array.init) ?? []
+            var base64 = part.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+            base64 += repeatElement(UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+            return Data(base64Encoded: Data(base64)).map(Array.init) ?? []
         }
     }
 
     static func mutate(_ jws: String, using generator: inout SeededGenerator) -> String {
         var bytes = Array(jws.utf8)
         guard !bytes.isEmpty else { return "." }
-        let segments = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Array.init)
         switch Int.random(in: 0..<8, using: &generator) {
         case 0, 1, 2:
             // Replace one byte anywhere with a base64url character or anything at all.
@@ -46,10 +47,10 @@ struct MutationTests {
             case 1: shuffled.insert(segments.randomElement(using: &generator)!, at: Int.random(in: 0...shuffled.count, using: &generator))
             default: shuffled.remove(at: Int.random(in: 0..<shuffled.count, using: &generator))
             }
-            return shuffled.joined(separator: ".")
+            return String(decoding: Array(shuffled.joined(separator: [UInt8(ascii: ".")])), as: UTF8.self)
         default:
             // Flip one bit inside the payload or signature segment.
-            let start = min(segments[0].utf8.count + 1, bytes.count - 1)
+            let start = min(segments[0].count + 1, bytes.count - 1)
             let index = Int.random(in: max(0, start)..<bytes.count, using: &generator)
             bytes[index] ^= UInt8(1) << UInt8.random(in: 0..<7, using: &generator)
         }
