@@ -16,16 +16,8 @@ struct AccountsCommandTests {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("same-origin", forHTTPHeaderField: "Sec-Fetch-Site")
         request.httpBody = Data("token=\(token)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")".utf8)
-        let (_, response) = try await URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil).data(for: request)
+        let (_, response) = try await TestHTTP.answer(for: request)
         return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie")?.split(separator: ";").first.map(String.init)
-    }
-
-    /// The 303 itself, whose `Set-Cookie` is the session (FoundationNetworking asks the completion-handler form).
-    final class NoRedirects: NSObject, URLSessionTaskDelegate {
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-            completionHandler: @escaping @Sendable (URLRequest?) -> Void
-        ) { completionHandler(nil) }
     }
 
     @Test("invite prints a link that works once against the served dashboard; list, role and disable act on the people; the last owner stays")
@@ -51,7 +43,7 @@ struct AccountsCommandTests {
         defer { process.signal(SIGKILL) }
         var ready = false
         for _ in 0..<300 where !ready {
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "\(base)/ready")!) { ready = (response as? HTTPURLResponse)?.statusCode == 200 }
+            if let (_, response) = try? await TestHTTP.answer(from: URL(string: "\(base)/ready")!) { ready = (response as? HTTPURLResponse)?.statusCode == 200 }
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(try await Self.accept(ownerLink, password: "the owner's long password") != nil)

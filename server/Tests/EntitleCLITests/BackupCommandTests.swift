@@ -70,7 +70,7 @@ struct BackupCommandTests {
         try await DurabilityTests.waitForHealth(port: restoredPort, second)
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(restoredPort)/v1/subscribers/drill-0")!)
         request.setValue("Bearer sk_durability_test_0001", forHTTPHeaderField: "Authorization")
-        let (body, _) = try await URLSession.shared.data(for: request)
+        let (body, _) = try await TestHTTP.answer(for: request)
         #expect(String(decoding: body, as: UTF8.self).contains("\"isActive\":true"), "drill-0, bought before the backup, is served")
         second.signal(SIGTERM)
         _ = await second.exit(within: .seconds(10))

@@ -172,7 +172,7 @@ struct DurabilityTests {
     static func get<T: Decodable>(port: Int, path: String, key: String, as type: T.Type) async throws -> T {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
-        let (data, _) = try await URLSession.shared.data(for: request)
+        let (data, _) = try await TestHTTP.answer(for: request)
         return try WireJSON.decoder.decode(T.self, from: data)
     }
 
@@ -203,7 +203,7 @@ struct DurabilityTests {
 
     static func waitForHealth(port: Int, _ server: ChildProcess) async throws {
         for _ in 0..<300 where server.isRunning {
-            if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { return }
+            if (try? await TestHTTP.answer(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw ServerDidNotStart()
@@ -215,7 +215,7 @@ struct DurabilityTests {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         request.httpBody = try JSONEncoder().encode(body)
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (_, response) = try await TestHTTP.answer(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 }

@@ -34,7 +34,7 @@ struct KeysCommandTests {
         for _ in 0..<300 where status == 0 {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/subscribers/reader")!)
             request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
-            if let (_, response) = try? await URLSession.shared.data(for: request) { status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
+            if let (_, response) = try? await TestHTTP.answer(for: request) { status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
             if status == 0 { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(status == 200)

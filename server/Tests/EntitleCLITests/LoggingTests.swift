@@ -24,7 +24,7 @@ struct LoggingTests {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         if let id { request.setValue(id, forHTTPHeaderField: "X-Request-ID") }
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (_, response) = try await TestHTTP.answer(for: request)
         let http = response as? HTTPURLResponse
         return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "X-Request-ID"))
     }

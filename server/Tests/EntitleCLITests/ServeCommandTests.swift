@@ -25,7 +25,7 @@ struct ServeCommandTests {
         var health: String?
         for _ in 0..<300 where health == nil {
             try await Task.sleep(for: .milliseconds(100))
-            if let (data, _) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!) {
+            if let (data, _) = try? await TestHTTP.answer(from: URL(string: "http://127.0.0.1:\(port)/health")!) {
                 health = String(decoding: data, as: UTF8.self)
             }
         }
@@ -33,7 +33,7 @@ struct ServeCommandTests {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/subscribers/parent-1/trial")!)
         request.httpMethod = "POST"
         request.setValue("Bearer sk_serve_test_key_0001", forHTTPHeaderField: "Authorization")
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (_, response) = try await TestHTTP.answer(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
 
         #expect(await process.stop() == .init(status: 0, signalled: false))
@@ -69,7 +69,7 @@ struct ServeCommandTests {
             // The responder answers before the test asks anything of it.
             var ready = false
             for _ in 0..<300 where !ready {
-                ready = (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/ready")!)) != nil
+                ready = (try? await TestHTTP.answer(from: URL(string: "http://127.0.0.1:\(port)/ready")!)) != nil
                 if !ready { try await Task.sleep(for: .milliseconds(100)) }
             }
             try #require(ready, "the OCSP responder did not start")
@@ -98,7 +98,7 @@ struct ServeCommandTests {
         ], in: folder, standardOutput: .captured, standardError: .captured)
         defer { process.signal(SIGKILL) }
         for _ in 0..<300 {
-            if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
+            if (try? await TestHTTP.answer(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
 
@@ -109,7 +109,7 @@ struct ServeCommandTests {
             request.setValue("Bearer sk_serve_test_key_0001", forHTTPHeaderField: "Authorization")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONSerialization.data(withJSONObject: ["signedTransaction": pki.sign(transaction)])
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await TestHTTP.answer(for: request)
             let code = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"].flatMap { ($0 as? [String: Any])?["code"] as? String }
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, code ?? "")
         }
@@ -197,7 +197,7 @@ struct ServeCommandTests {
         ], in: folder, standardOutput: .captured, standardError: .captured)
         defer { process.signal(SIGKILL) }
         for _ in 0..<300 {
-            if (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
+            if (try? await TestHTTP.answer(from: URL(string: "http://127.0.0.1:\(port)/health")!)) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         func call(_ path: String, method: String = "GET", app: String?) async throws -> (Int, String) {
@@ -205,7 +205,7 @@ struct ServeCommandTests {
             request.httpMethod = method
             request.setValue("Bearer sk_serve_test_key_0001", forHTTPHeaderField: "Authorization")
             if let app { request.setValue(app, forHTTPHeaderField: "Entitle-App") }
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await TestHTTP.answer(for: request)
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
         }
         #expect(try await call("/v1/subscribers/reader/trial", method: "POST", app: "com.epilogue.app").0 == 200)

@@ -77,7 +77,7 @@ struct ShutdownTests {
         request.setValue("Bearer \(restartedKey)", forHTTPHeaderField: "Authorization")
         var answered = false
         for _ in 0..<300 where restarted.isRunning && !answered {
-            if let (_, response) = try? await URLSession.shared.data(for: request), (response as? HTTPURLResponse)?.statusCode == 200 {
+            if let (_, response) = try? await TestHTTP.answer(for: request), (response as? HTTPURLResponse)?.statusCode == 200 {
                 answered = true
             } else {
                 try await Task.sleep(for: .milliseconds(100))

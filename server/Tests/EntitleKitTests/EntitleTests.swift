@@ -283,7 +283,7 @@ struct EntitleTests {
                 let sdk = try await client.access(feature, fetchPolicy: .fetchCurrent)
                 var request = URLRequest(url: server.url.appendingPathComponent("/v1/subscribers/parent-7/access/\(feature)"))
                 request.setValue("Bearer \(server.secretKey)", forHTTPHeaderField: "Authorization")
-                let (data, _) = try await URLSession.shared.data(for: request)
+                let (data, _) = try await TestHTTP.answer(for: request)
                 let answer = Access(try WireJSON.decoder.decode(AccessResponse.self, from: data))
                 #expect(sdk.outcome == answer.outcome && sdk.reason == answer.reason && sdk.paywall == answer.paywall, "\(feature)")
             }

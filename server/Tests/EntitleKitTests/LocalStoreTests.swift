@@ -82,7 +82,7 @@ struct LocalStoreTests {
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
-            let (_, response) = try await URLSession.shared.data(for: request)
+            let (_, response) = try await TestHTTP.answer(for: request)
             return (response as? HTTPURLResponse)?.statusCode
         }
     }

@@ -7,16 +7,19 @@ import Testing
 /// The apps' HTTP transport over `URLSession`, against a server on loopback.
 @Suite("URLSessionTransport")
 struct URLSessionTransportTests {
-    /// Runs `body` with the URL of a server answering `/fast` at once and `/slow` after 5 s.
+    /// Runs `body` with the URL of a server answering `/fast` at once and `/slow` only once `body` has
+    /// returned (its one request held meanwhile, however loaded the machine).
     static func withServer(_ body: @Sendable (URL) async throws -> Void) async throws {
+        let (released, release) = AsyncStream<Void>.makeStream()
         let router = Router()
         router.get("/fast") { _, _ in "ok" }
         router.get("/slow") { _, _ -> String in
-            try await Task.sleep(for: .seconds(5))
+            for await _ in released {}
             return "late"
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
+            defer { release.finish() }
             let port = try #require(client.port)
             try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
         }
