@@ -155,6 +155,9 @@ let package = Package(
             dependencies: [
                 .product(name: "AppStoreModels", package: "Entitle"), "AppStoreVerification", .product(name: "EntitleAPI", package: "Entitle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),

@@ -50,7 +50,7 @@ public struct AppStoreServerAPIClient: Sendable {
     let maxRetryWait: Duration
 
     public init(
-        token: APIToken, endpoints: Endpoints = .apple, transport: any HTTPTransport = URLSessionTransport(), verifiers: [SignedDataVerifier],
+        token: APIToken, endpoints: Endpoints = .apple, transport: any HTTPTransport = AsyncHTTPClientTransport(), verifiers: [SignedDataVerifier],
         retries: Int = 3, retryDelay: Duration = .seconds(1), pacer: RequestPacer = RequestPacer(), maxRetryWait: Duration = .seconds(60),
         wallClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, now: @escaping @Sendable () -> Date
     ) {

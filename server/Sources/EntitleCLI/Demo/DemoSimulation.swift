@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import AsyncHTTPClient
 import EntitleAPI
 import EntitleCore

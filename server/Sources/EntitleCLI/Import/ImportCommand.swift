@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import ArgumentParser
 import EntitleAPI
 import EntitleWire
@@ -89,7 +90,7 @@ struct ImportCommand: AsyncParsableCommand {
     static func send(_ request: APIRequest, to base: URL, expecting statuses: Set<Int>) async throws -> ImportJobResponse {
         let response: APIResponse
         do {
-            response = try await URLSessionTransport().send(request, to: base, timeout: .seconds(600))
+            response = try await AsyncHTTPClientTransport().send(request, to: base, timeout: .seconds(600))
         } catch {
             throw CommandFailure("\(base.absoluteString) can't be reached: \(error.message); the import goes on on the server: run the same command again to follow it")
         }

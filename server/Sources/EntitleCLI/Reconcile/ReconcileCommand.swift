@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import ArgumentParser
 import EntitleAPI
 import EntitleWire
@@ -69,7 +70,7 @@ struct ReconcileCommand: AsyncParsableCommand {
 
     private static func send(_ request: APIRequest, to base: URL) async throws -> APIResponse {
         do {
-            return try await URLSessionTransport().send(request, to: base, timeout: .seconds(60))
+            return try await AsyncHTTPClientTransport().send(request, to: base, timeout: .seconds(60))
         } catch {
             throw CommandFailure("\(base.absoluteString) can't be reached: \(error.message)")
         }

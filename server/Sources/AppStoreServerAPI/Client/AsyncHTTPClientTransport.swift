@@ -4,12 +4,15 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// The API client's transport on AsyncHTTPClient, for the local App Store's simulated apps (many
-/// calls on pooled connections, beside the server in one process).
+/// An API client's transport on AsyncHTTPClient (NIO's event loops, pooled connections): the server's
+/// (Apple's App Store Server API) and the command line's (the running server's API), and the local App
+/// Store's simulated apps. Not `URLSession`: on Linux, FoundationNetworking keeps a core busy while a
+/// request on a new connection waits for its answer.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     let client: HTTPClient
 
-    public init(client: HTTPClient) {
+    /// Sends with `client`: the process's shared one unless given.
+    public init(client: HTTPClient = .shared) {
         self.client = client
     }
 
