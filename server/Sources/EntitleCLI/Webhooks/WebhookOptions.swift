@@ -13,7 +13,7 @@ struct WebhookOptions: ParsableArguments {
     var secrets: [String] = []
     @Option(name: .customLong("forward-url"), help: "Where every App Store notification is forwarded as Apple sent it (the provider you are leaving), [BUNDLE_ID=]URL; repeatable.")
     var forwardURLs: [String] = []
-    @Option(name: .customLong("webhook-lease"), help: "Seconds an instance publishing webhooks holds that work without renewing it: after a crash another instance, or the restarted one, takes over within it (default 15; 2 to 300).")
+    @Option(name: .customLong("webhook-lease"), help: "Seconds an instance publishing or sending webhooks holds that work without renewing it: after a crash another instance, or the restarted one, takes over within it (default 15; 2 to 300).")
     var lease: Int?
 
     /// `--webhook-lease SECONDS` (or `ENTITLE_WEBHOOK_LEASE`), checked.

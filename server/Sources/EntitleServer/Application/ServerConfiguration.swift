@@ -39,8 +39,9 @@ public struct ServerConfiguration: Sendable {
     /// How often webhooks are published from the ledger and the schedule and sent; `nil` for never in
     /// the background.
     public var webhookInterval: Duration? = .seconds(1)
-    /// How long an instance publishing webhooks holds that work without renewing it (each step renews
-    /// it): after a crash, another instance, or the restarted one, takes over within it.
+    /// How long an instance publishing or sending webhooks holds that work without renewing it (each
+    /// step, or each round of attempts, renews it): after a crash, another instance, or the restarted
+    /// one, takes over within it.
     public var webhookLease: TimeInterval = WebhookService.defaultLease
     public var webhookPolicy = WebhookDeliveryPolicy()
     /// How often running customer imports (`POST /v1/imports/jobs`) are looked for and carried on; `nil` for

@@ -13,8 +13,8 @@ extension WebhookSender {
         let metrics: ServerMetrics
         /// How long the delivery lease lasts without renewal: how long a crashed instance holds sending.
         let lease: TimeInterval
-        /// Takes or renews the delivery lease for `holder` for `duration`; `false` when another instance has it.
-        let holdLease: @Sendable (_ job: LeasedJob, _ holder: String, _ duration: TimeInterval) async throws(ServiceError) -> Bool
+        /// Takes or renews the delivery lease for `holder` for ``lease``; `false` when another instance has it.
+        let holdLease: @Sendable (_ job: LeasedJob, _ holder: String) async throws(ServiceError) -> Bool
         /// Releases `holder`'s delivery lease, if it holds it.
         let releaseLease: @Sendable (_ job: LeasedJob, _ holder: String) async -> Void
     }

@@ -43,7 +43,7 @@ public struct WebhookSender: Sendable {
         // lease is released: an instance that then crashes holds nothing, and the next pass, on any
         // instance, takes it again.
         var holding = false
-        while !Task.isCancelled, try await target.holdLease(Self.job, holder, target.lease) {
+        while !Task.isCancelled, try await target.holdLease(Self.job, holder) {
             holding = true
             let round = try await roundHoldingLease(target, holder: holder)
             totals.delivered += round.delivered
@@ -74,7 +74,7 @@ public struct WebhookSender: Sendable {
                         return nil
                     }
                     do throws(ServiceError) {
-                        guard try await target.holdLease(Self.job, holder, target.lease) else {
+                        guard try await target.holdLease(Self.job, holder) else {
                             target.logger.warning("webhook delivery lease taken by another instance; round cut short")
                             return nil
                         }

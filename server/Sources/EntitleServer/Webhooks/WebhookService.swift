@@ -55,7 +55,7 @@ public struct WebhookService: SubscriberReading, EventAppending {
     public var deliveryTarget: WebhookSender.Target {
         WebhookSender.Target(
             webhookStore: webhookStore, now: now, logger: logger, metrics: metrics, lease: lease,
-            holdLease: { job, holder, duration throws(ServiceError) in try await self.holdWebhookLease(job, holder: holder, for: duration) != nil },
+            holdLease: { job, holder throws(ServiceError) in try await self.holdWebhookLease(job, holder: holder) != nil },
             releaseLease: { job, holder in await self.releaseWebhookLease(job, holder: holder) })
     }
 
@@ -79,17 +79,16 @@ public struct WebhookService: SubscriberReading, EventAppending {
     /// Takes the lease of a webhooks job for `holder`, or renews it once half of `duration` has gone;
     /// `nil` when another instance has it. A lease is kept between passes (an idle instance writes
     /// nothing) until graceful shutdown releases it (``releaseWebhookLeases()``).
-    func holdWebhookLease(_ job: LeasedJob, holder: String, for duration: TimeInterval? = nil) async throws(ServiceError) -> JobLease? {
-        let duration = duration ?? lease
+    func holdWebhookLease(_ job: LeasedJob, holder: String) async throws(ServiceError) -> JobLease? {
         let at = now()
-        if let held = heldLeases.lease(job, holder: holder, at: at, lasting: duration) { return held }
+        if let held = heldLeases.lease(job, holder: holder, at: at, lasting: lease) { return held }
         // Publishing without a break is what keeps the snapshots this instance stored current.
         if job == Self.webhookJob, (heldLeases.kept(job, holder: holder)?.until ?? .distantPast) <= at { webhookSnapshots.forget() }
         do {
-            let lease = try await leases.acquireJob(job, holder: holder, now: at, until: at + duration)
-            heldLeases.keep(lease, job: job, holder: holder)
-            if job == Self.webhookJob { metrics.recordWebhookPublisher(app: bundleID, holding: lease != nil) }
-            return lease
+            let taken = try await leases.acquireJob(job, holder: holder, now: at, until: at + lease)
+            heldLeases.keep(taken, job: job, holder: holder)
+            if job == Self.webhookJob { metrics.recordWebhookPublisher(app: bundleID, holding: taken != nil) }
+            return taken
         } catch {
             throw ServiceError(error)
         }
