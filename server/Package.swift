@@ -268,7 +268,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "AppStoreServerAPI", .product(name: "EntitleAPI", package: "Entitle"),
             ],
             swiftSettings: swiftSettings
         ),
