@@ -26,8 +26,9 @@ public enum StorageEngine: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }
 
-    /// Runs `body` with a fresh ledger (on SQLite a copy of one migrated once), then removes it. PostgreSQL needs ENTITLE_TEST_POSTGRES_URL
-    /// (scripts/test.sh starts a throwaway cluster and sets it); without it the test fails.
+    /// Runs `body` with a fresh ledger (on SQLite a copy of one migrated once), then removes it.
+    /// PostgreSQL needs ENTITLE_TEST_POSTGRES_URL (scripts/test.sh starts a throwaway cluster and sets
+    /// it); without it the test fails.
     public func withStore(_ body: (any LedgerStore) async throws -> Void) async throws {
         switch self {
         case .sqlite:
