@@ -17,6 +17,10 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let schemaTooNew = Code(rawValue: "storage.schemaTooNew")
         /// Another writer did the same work first (a concurrent step of another instance); nothing was stored.
         public static let conflict = Code(rawValue: "storage.conflict")
+        /// An event's ID is another stored event's, under another idempotency key (IDs are unique in
+        /// the whole database, across apps); nothing was stored. Not a duplicate: a duplicate has the
+        /// same idempotency key, and is ``AppendOutcome/duplicate``.
+        public static let eventIDTaken = Code(rawValue: "storage.eventIDTaken")
         /// A database URL that isn't `sqlite:PATH` or `postgres://…`.
         public static let invalidURL = Code(rawValue: "storage.invalidURL")
 
@@ -36,6 +40,12 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var isRetryable: Bool { code.isRetryable }
     public var description: String { "\(code): \(message)" }
+
+    /// ``Code/eventIDTaken``, of the event `id` when known.
+    static func eventIDTaken(_ id: UUID?, underlying: (any Error)? = nil) -> StorageError {
+        let event = id.map { "the event ID \($0.uuidString.lowercased())" } ?? "an event's ID"
+        return StorageError(.eventIDTaken, "\(event) is another stored event's, under another idempotency key; nothing was stored", underlying: underlying)
+    }
 
     public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }

@@ -73,6 +73,7 @@ struct SQLiteHandleTests {
             #expect(duplicate?.code == .queryFailed)
             #expect(duplicate?.message.contains("INSERT") == true)
             #expect(duplicate?.message.contains("UNIQUE") == true)
+            #expect(duplicate?.underlying as? UniqueViolation == UniqueViolation(table: "t", columns: ["n"]), "the broken constraint, for the ledger to tell")
             let syntax = #expect(throws: StorageError.self) { try handle.execute("SELEKT 1", []) }
             #expect(syntax?.code == .queryFailed)
             _ = try handle.execute("INSERT INTO t (n) VALUES (?)", [.integer(2)])

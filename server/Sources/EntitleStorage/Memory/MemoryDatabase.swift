@@ -50,6 +50,20 @@ public final class MemoryDatabase: Sendable {
         }
     }
 
+    /// ``ledger(_:_:)`` for an append: `body` is also given whether an ID is another app's stored
+    /// event's (event IDs are unique in the whole database, as the SQL engines' are; the ledger knows its
+    /// own). An append fails only before it writes (an ID taken), so it too is whole or absent.
+    func appending<Result>(
+        _ app: BundleID, _ body: (inout MemoryLedger, inout Int64, _ taken: (UUID) -> Bool) throws(StorageError) -> Result
+    ) throws(StorageError) -> Result {
+        try state.withLock { state throws(StorageError) in
+            var ledger = state.ledgers.removeValue(forKey: app) ?? MemoryLedger()
+            defer { state.ledgers[app] = ledger }
+            let others = state.ledgers.values.filter { !$0.ids.isEmpty }
+            return try body(&ledger, &state.nextSequence) { id in others.contains { $0.ids.contains(id) } }
+        }
+    }
+
     /// Reads `app`'s ledger.
     func read<Result, Failure: Error>(_ app: BundleID, _ body: (MemoryLedger) throws(Failure) -> Result) throws(Failure) -> Result {
         try state.withLock { state throws(Failure) in try body(state.ledgers[app] ?? MemoryLedger()) }

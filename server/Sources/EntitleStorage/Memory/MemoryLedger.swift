@@ -29,6 +29,9 @@ struct MemoryLedger: Sendable {
     }
 
     private(set) var rows: [Row] = []
+    /// The stored events' IDs (an ID is unique in the whole database: ``MemoryDatabase`` looks in
+    /// every app's ledger).
+    private(set) var ids: Set<UUID> = []
     /// Indexes into `rows`.
     private var byKey: [String: Int] = [:]
     private var bySubscriber: [AppUserID: [Int]] = [:]
@@ -50,10 +53,12 @@ struct MemoryLedger: Sendable {
 
     /// Appends `event` (``EventLog/append(_:admitting:)``); `sequence` is the database's next position.
     /// `touched` collects the subscribers whose projection changed and the latest arrival applied to each
-    /// (a batch stores its projections once).
+    /// (a batch stores its projections once). An event to store whose ID is taken (in this ledger, or
+    /// `elsewhere`: another app's) fails before anything is written, as the SQL engines' unique ID does.
     mutating func append(
-        _ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?, sequence: inout Int64, touched: inout [AppUserID: Date]
-    ) -> AppendOutcome {
+        _ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?, elsewhere: (UUID) -> Bool, sequence: inout Int64,
+        touched: inout [AppUserID: Date]
+    ) throws(StorageError) -> AppendOutcome {
         var appUserID = event.appUserID
         var owner: AppUserID?
         if let original = event.originalTransactionID {
@@ -68,6 +73,7 @@ struct MemoryLedger: Sendable {
             if byKey[event.idempotencyKey] != nil { return .duplicate }
             guard admit(appUserID.flatMap { projections[$0]?.facts } ?? SubscriberFacts(appUserID: appUserID ?? "")) else { return .refused }
         }
+        if byKey[event.idempotencyKey] == nil, ids.contains(event.id) || elsewhere(event.id) { throw .eventIDTaken(event.id) }
         guard let position = insert(event, appUserID: appUserID, sequence: &sequence) else { return .duplicate }
         guard let appUserID else { return .appended(sequence: position, appUserID: nil) }
         var facts = projections[appUserID]?.facts ?? SubscriberFacts(appUserID: appUserID)
@@ -81,6 +87,18 @@ struct MemoryLedger: Sendable {
         return .appended(sequence: position, appUserID: appUserID)
     }
 
+    /// Throws ``StorageError/Code/eventIDTaken`` when an event of `events` that a batch would store (its
+    /// idempotency key new to the ledger and to the events before it) has an ID taken, in this ledger,
+    /// `elsewhere` (another app's) or by an event before it: checked before the batch writes anything,
+    /// so a refused batch writes nothing, as the SQL engines' transaction does.
+    func checkIDs(_ events: [LedgerEvent], elsewhere: (UUID) -> Bool) throws(StorageError) {
+        var keys = Set<String>()
+        var batch = Set<UUID>()
+        for event in events where byKey[event.idempotencyKey] == nil && keys.insert(event.idempotencyKey).inserted {
+            guard !ids.contains(event.id), !elsewhere(event.id), batch.insert(event.id).inserted else { throw .eventIDTaken(event.id) }
+        }
+    }
+
     /// Stores `event` for `appUserID` unless its idempotency key is known; its sequence, or `nil`.
     private mutating func insert(_ event: LedgerEvent, appUserID: AppUserID?, sequence: inout Int64) -> Int64? {
         guard byKey[event.idempotencyKey] == nil else { return nil }
@@ -88,6 +106,7 @@ struct MemoryLedger: Sendable {
         sequence += 1
         let index = rows.count
         rows.append(Row(sequence: position, appUserID: appUserID, event: event))
+        ids.insert(event.id)
         byKey[event.idempotencyKey] = index
         if let appUserID {
             bySubscriber[appUserID, default: []].append(index)

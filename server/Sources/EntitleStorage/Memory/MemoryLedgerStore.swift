@@ -35,23 +35,27 @@ public final class MemoryLedgerStore: LedgerStore {
     // MARK: - EventLog
 
     public func append(_ event: LedgerEvent) async throws(StorageError) -> AppendOutcome {
-        database.ledger(app) { ledger, sequence in
+        try database.appending(app) { ledger, sequence, elsewhere throws(StorageError) in
             var touched: [AppUserID: Date] = [:]
-            return ledger.append(event, admit: nil, sequence: &sequence, touched: &touched)
+            return try ledger.append(event, admit: nil, elsewhere: elsewhere, sequence: &sequence, touched: &touched)
         }
     }
 
     public func append(_ event: LedgerEvent, admitting admit: @escaping @Sendable (SubscriberFacts) -> Bool) async throws(StorageError) -> AppendOutcome {
-        database.ledger(app) { ledger, sequence in
+        try database.appending(app) { ledger, sequence, elsewhere throws(StorageError) in
             var touched: [AppUserID: Date] = [:]
-            return ledger.append(event, admit: admit, sequence: &sequence, touched: &touched)
+            return try ledger.append(event, admit: admit, elsewhere: elsewhere, sequence: &sequence, touched: &touched)
         }
     }
 
     public func append(contentsOf events: [LedgerEvent]) async throws(StorageError) -> [AppendOutcome] {
-        database.ledger(app) { ledger, sequence in
+        try database.appending(app) { ledger, sequence, elsewhere throws(StorageError) in
+            try ledger.checkIDs(events, elsewhere: elsewhere)
             var touched: [AppUserID: Date] = [:]
-            let outcomes = events.map { ledger.append($0, admit: nil, sequence: &sequence, touched: &touched) }
+            var outcomes: [AppendOutcome] = []
+            outcomes.reserveCapacity(events.count)
+            // Checked above: no event's ID is taken, so none of these appends throws.
+            for event in events { outcomes.append(try ledger.append(event, admit: nil, elsewhere: { _ in false }, sequence: &sequence, touched: &touched)) }
             ledger.stamp(touched)
             return outcomes
         }

@@ -142,7 +142,7 @@ final class PostgresEngine: SQLEngine {
             do {
                 return try await Self.rows(connection.query(query, logger: logger))
             } catch {
-                throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
+                throw Self.failure(error)
             }
         }
 
@@ -152,10 +152,28 @@ final class PostgresEngine: SQLEngine {
                 return try await Self.rows(connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger))
             } catch {
                 // PostgresNIO answers a statement whose preparation failed with that failure for the rest
-                // of the connection's life: closed, the pool opens another that prepares it afresh.
-                try? await connection.close()
-                throw StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: error)
+                // of the connection's life: closed, the pool opens another that prepares it afresh. Not
+                // when the statement was prepared and its run failed (a broken constraint, bad data, a
+                // serialization failure or deadlock: SQLSTATE classes 22, 23 and 40): the connection is
+                // sound, and in a transaction PostgresNIO's ROLLBACK on a closed one is never answered.
+                if !Self.failedRunning(error) { try? await connection.close() }
+                throw Self.failure(error)
             }
+        }
+
+        /// SQLSTATE classes of a statement that was prepared and failed while it ran.
+        static let runClasses: Set<Substring> = ["22", "23", "40"]
+
+        static func failedRunning(_ error: any Error) -> Bool {
+            guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+            return runClasses.contains(state.prefix(2))
+        }
+
+        /// A failed statement's error; a unique violation (SQLSTATE 23505) carries which constraint.
+        static func failure(_ error: any Error) -> StorageError {
+            let info = (error as? PSQLError)?.serverInfo
+            let unique = info?[.sqlState] == "23505" ? UniqueViolation(postgresTable: info?[.tableName], detail: info?[.detail]) : nil
+            return StorageError(.queryFailed, "a PostgreSQL statement failed: \(String(reflecting: error))", underlying: unique ?? error)
         }
 
         /// PostgresNIO drops a statement written to a connection already closed and never answers it:

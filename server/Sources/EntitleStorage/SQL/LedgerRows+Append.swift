@@ -5,7 +5,17 @@ import Foundation
 /// else in a transaction: the path's first steps, then the purchase's link and held events, the fold
 /// and the projection, written once for every engine.
 extension LedgerRows {
+    /// An event whose ID another stored event holds fails with ``StorageError/Code/eventIDTaken``, having
+    /// written nothing.
     func append(_ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?) async throws(StorageError) -> AppendOutcome {
+        do {
+            return try await appendOnce(event, admit: admit)
+        } catch {
+            throw error.eventIDTaken(event.id)
+        }
+    }
+
+    private func appendOnce(_ event: LedgerEvent, admit: (@Sendable (SubscriberFacts) -> Bool)?) async throws(StorageError) -> AppendOutcome {
         let encoded = try await engine.chains.row(event, engine)
         if admit == nil, let outcome = try await writePath.appendWhole(event, encoded: encoded, rows: self) {
             return outcome

@@ -3,9 +3,19 @@ import Foundation
 
 /// Appends of many events in one transaction: each event goes through the same steps as a single
 /// append (locks, owner, idempotent insert, purchase link and held events), and each subscriber's
-/// projection is folded in memory and stored once, at the end.
+/// projection is folded in memory and stored once, at the end. A batch with an event whose ID another
+/// stored event (or an earlier one of the batch) holds fails with ``StorageError/Code/eventIDTaken``,
+/// having written nothing.
 extension LedgerRows {
     func append(contentsOf events: [LedgerEvent]) async throws(StorageError) -> [AppendOutcome] {
+        do {
+            return try await appendOnce(contentsOf: events)
+        } catch {
+            throw error.eventIDTaken(nil)
+        }
+    }
+
+    private func appendOnce(contentsOf events: [LedgerEvent]) async throws(StorageError) -> [AppendOutcome] {
         guard !events.isEmpty else { return [] }
         var encoded: [StoredEventRow] = []
         encoded.reserveCapacity(events.count)

@@ -153,8 +153,15 @@ final class SQLiteHandle: @unchecked Sendable {
     private func failure(_ status: Int32, _ sql: String, _ database: OpaquePointer) -> StorageError {
         let message = entitle_sqlite3_errmsg(database).map { String(cString: $0) } ?? "status \(status)"
         let statement = sql.split(separator: " ", maxSplits: 1).first.map(String.init) ?? sql
-        return StorageError(.queryFailed, "an SQLite \(statement) statement failed (\(status)): \(message)")
+        // Extended result codes are on (SQLITE_OPEN_EXRESCODE): a broken unique constraint or primary key
+        // says which, for the ledger to tell.
+        let unique = status == Self.constraintUnique || status == Self.constraintPrimaryKey ? UniqueViolation(sqliteMessage: message) : nil
+        return StorageError(.queryFailed, "an SQLite \(statement) statement failed (\(status)): \(message)", underlying: unique)
     }
+
+    /// SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY (C macros Swift doesn't import).
+    private static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
+    private static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
 
     /// SQLite copies a value bound with this destructor before the bind returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
