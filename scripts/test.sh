@@ -17,7 +17,7 @@ cache_epoch=1
 if [ "${ENTITLE_BUILD_CACHE:-}" = off ] || ! command -v python3 >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; then
     server_scratch=$(pwd)/server/.build
     client_scratch=$(pwd)/.build
-    fuzz_scratch=$(pwd)/server/.build-fuzz
+    fuzz_scratch=$server_scratch
 elif [ -z "${ENTITLE_MIRRORED_FROM:-}" ]; then
     cache_root=${ENTITLE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/entitle-build}
     cache_key=$({ swift --version 2>&1; echo "epoch $cache_epoch"; } | sha256sum | cut -c1-16)
@@ -148,13 +148,8 @@ if grep -E "^$(pwd)/Sources/.*: warning:" "$build_log"; then
     exit 1
 fi
 
-# The server package builds optimized, as it ships, with testable imports (`-enable-testing`, which a
-# debug build has by default): the test binary then runs on about half the CPU of a debug build's, and the
-# demo, the dashboard and schemathesis below run the binary a release build makes. The benchmarks package
-# builds with the same flags in the same folder, so it compiles only its own targets.
-server_flags=(-c release -Xswiftc -enable-testing)
-log "build: the server package with its tests, optimized (warnings in Entitle's own code fail the run)"
-swift build --package-path server --scratch-path "$server_scratch" "${server_flags[@]}" --build-tests 2>&1 | tee "$build_log"
+log "build: the server package with its tests (warnings in Entitle's own code fail the run)"
+swift build --package-path server --scratch-path "$server_scratch" --build-tests 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/(Sources|server/Sources|server/Tests)/.*: warning:" "$build_log"; then
     echo "error: the build has warnings in Entitle's code (above)" >&2
     exit 1
@@ -166,14 +161,14 @@ python3 scripts/check-schema.py
 log "build: the benchmarks package (server/Benchmarks, in the server's build folder: only its own targets compile)"
 # The server's build plan is for the server package: without it SwiftPM plans the benchmarks package
 # afresh (it had taken the server's plan as its own and built none of the benchmarks' targets).
-rm -f "$server_scratch/release/description.json"
-swift build --package-path server/Benchmarks --scratch-path "$server_scratch" "${server_flags[@]}" 2>&1 | tee "$build_log"
+rm -f "$server_scratch/debug/description.json"
+swift build --package-path server/Benchmarks --scratch-path "$server_scratch" 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/server/Benchmarks/Sources/.*: warning:" "$build_log"; then
     echo "error: the benchmarks have warnings (above)" >&2
     exit 1
 fi
 
-bin=$(swift build --package-path server --scratch-path "$server_scratch" "${server_flags[@]}" --show-bin-path)
+bin=$(swift build --package-path server --scratch-path "$server_scratch" --show-bin-path)
 
 log "README: the command reference against every command's --help"
 python3 scripts/check-readme-commands.py "$bin/entitle"
@@ -229,10 +224,13 @@ wait "$watchdog_pid" 2>/dev/null || true
 watchdog_pid=
 [ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
-# The fuzz targets build in the background from here (a debug build with libFuzzer's coverage and
-# AddressSanitizer, in a folder of its own: in the build cache, incrementally like the rest; without it,
-# server/.build-fuzz), at the lowest priority, while the demo, the browser and schemathesis run the
-# binaries built above. (Not beside the tests: a few of them bound their time.)
+# The fuzz targets build in the background from here (in the build cache, a folder of their own, built
+# incrementally like the rest; without the cache, in the server's, whose dependencies are already
+# compiled with the same flags, so only Entitle's modules are compiled again, with libFuzzer's coverage
+# and AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
+# binaries built above (which that build leaves as they are). Without the cache it holds SwiftPM's lock on
+# the server's folder: the steps until it is done call no `swift` command. (Not beside the tests: a few
+# of them bound their time.)
 fuzz_build_log=$(mktemp)
 nice -n 19 scripts/fuzz.sh --scratch "$fuzz_scratch" --build-only >"$fuzz_build_log" 2>&1 &
 fuzz_build_pid=$!
