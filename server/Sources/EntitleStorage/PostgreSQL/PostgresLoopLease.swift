@@ -106,17 +106,39 @@ public final class PostgresLoopLease: Service, Sendable {
         return try await withConnection(on: slot, body)
     }
 
-    /// Runs `body` with one of `slot`'s connections (the calling task's loop's, ``currentSlot()``).
+    /// Runs `body` with one of `slot`'s connections (the calling task's loop's, ``currentSlot()``). When
+    /// the server ended the connection under it (PostgreSQL restarted, failed over, or the backend was
+    /// terminated) before the connection could be known closed, `body` runs once more on another: the
+    /// lease serves reads, which change nothing.
     func withConnection<T>(on slot: Slot, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await once(on: slot, body)
+        } catch where Self.serverEnded(error) {
+            return try await once(on: slot, body)
+        }
+    }
+
+    private func once<T>(on slot: Slot, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await acquire(slot)
         do {
             let result = try await body(connection)
             release(connection, to: slot)
             return result
         } catch {
+            // Closed now, so it is let go rather than kept.
+            if Self.serverEnded(error) { try? await connection.close() }
             release(connection, to: slot)
             throw error
         }
+    }
+
+    /// Whether `error` (PostgresNIO's, or a ``StorageError`` carrying it) says the server ended the
+    /// connection: it closed it, or ended its backend (SQLSTATE 57P01–57P05: an operator's
+    /// `pg_terminate_backend`, a shutdown, a crash).
+    static func serverEnded(_ error: any Error) -> Bool {
+        guard let error = (error as? PSQLError) ?? ((error as? StorageError)?.underlying as? PSQLError) else { return false }
+        if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return true }
+        return error.serverInfo?[.sqlState]?.hasPrefix("57P") == true
     }
 
     /// A connection of `slot`'s loop: an idle one, a new one, or the next one handed back.
