@@ -76,6 +76,25 @@ struct PreparedKeptStatementTests {
         }
     }
 
+    @Test(
+        "PostgreSQL: a kept statement whose preparation fails in a transaction fails the append, its connection closed once the transaction rolled back; the next runs on a new one",
+        .timeLimit(.minutes(1)))
+    func failedPreparationInTransaction() async throws {
+        try await Self.withOneConnection { store, configuration in
+            let at = ReferenceTime.start
+            // A subscriber this instance keeps no projection of: the append runs the append routine in a transaction.
+            let event = LedgerEvents.admin(1, appUserID: "u1", at: at, .appTrialStarted(at: at))
+            try await StorageEngine.withClient(configuration) { admin in
+                try await admin.query("ALTER FUNCTION \(unescaped: AppendRoutine.name) RENAME TO entitle_append_away", logger: Self.logger)
+                await #expect(throws: StorageError.self) { try await store.append(event) }
+                try await admin.query("ALTER FUNCTION entitle_append_away RENAME TO \(unescaped: AppendRoutine.name)", logger: Self.logger)
+            }
+            #expect(try await store.eventCount() == 0)
+            #expect(try await store.append(event) == .appended(sequence: 1, appUserID: "u1"))
+            #expect(try await Self.prepared(store)[AppendRoutine.name] == 1)
+        }
+    }
+
     @Test("PostgreSQL: a kept statement whose result changes type under it fails once on its connection, then runs prepared afresh")
     func resultTypeChanged() async throws {
         try await Self.withOneConnection { store, configuration in

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// PostgreSQL: a pool of connections shared by any number of server instances. Writers of one
@@ -51,10 +52,20 @@ final class PostgresEngine: SQLEngine {
         do {
             let asked = ContinuousClock.now
             return try await pool.withConnection { [observer, logger] connection in
-                try await connection.withTransaction(logger: logger) { connection in
-                    try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
-                        try await work(Session(connection: connection, logger: logger))
+                // A connection to close is closed after the transaction ends (PostgresNIO's ROLLBACK on a
+                // closed one is never answered).
+                let closeAfter = NIOLockedValueBox(false)
+                do {
+                    let result = try await connection.withTransaction(logger: logger) { connection in
+                        try await observer.session(.write, askedAt: asked) { () throws(StorageError) in
+                            try await work(Session(connection: connection, logger: logger, closeAfter: closeAfter))
+                        }
                     }
+                    if closeAfter.withLockedValue({ $0 }) { try? await connection.close() }
+                    return result
+                } catch {
+                    if closeAfter.withLockedValue({ $0 }) { try? await connection.close() }
+                    throw error
                 }
             }
         } catch let error as StorageError {
@@ -135,6 +146,8 @@ final class PostgresEngine: SQLEngine {
     private struct Session: SQLSession {
         let connection: PostgresConnection
         let logger: Logger
+        /// In a transaction: set to have the connection closed once the transaction ends; `nil`: closed at once.
+        var closeAfter: NIOLockedValueBox<Bool>? = nil
 
         func execute(_ sql: String, _ binds: [SQLValue]) async throws(StorageError) -> [SQLRow] {
             try ensureOpen()
@@ -152,11 +165,14 @@ final class PostgresEngine: SQLEngine {
                 return try await Self.rows(connection.execute(PreparedKeptStatement<Statement>(bindings: Self.bindings(binds)), logger: logger))
             } catch {
                 // PostgresNIO answers a statement whose preparation failed with that failure for the rest
-                // of the connection's life: closed, the pool opens another that prepares it afresh. Not
-                // when the statement was prepared and its run failed (a broken constraint, bad data, a
-                // serialization failure or deadlock: SQLSTATE classes 22, 23 and 40): the connection is
-                // sound, and in a transaction PostgresNIO's ROLLBACK on a closed one is never answered.
-                if !Self.failedRunning(error) { try? await connection.close() }
+                // of the connection's life: closed (in a transaction, once it ends: PostgresNIO's ROLLBACK
+                // on a closed connection is never answered), the pool opens another that prepares it
+                // afresh. Not when the statement was prepared and its run failed (a broken constraint,
+                // bad data, a serialization failure or deadlock: SQLSTATE classes 22, 23 and 40): the
+                // connection is sound.
+                if !Self.failedRunning(error) {
+                    if let closeAfter { closeAfter.withLockedValue { $0 = true } } else { try? await connection.close() }
+                }
                 throw Self.failure(error)
             }
         }
