@@ -152,10 +152,16 @@ extension WebhookService {
         }
     }
 
+    /// The app's endpoints, its deliveries by status and the events not yet published. Read in that
+    /// order, events before deliveries: a step of publishing writes its deliveries and moves the cursor in
+    /// one transaction, so every event counted as published has its deliveries in the counts read after
+    /// it, and nothing pending and nothing unpublished means everything appended before was delivered.
+    /// (Read the other way round, a step between the two reads hid its deliveries from both.)
     public func webhookStatus() async throws(ServiceError) -> (endpoints: Int, counts: [WebhookDelivery.Status: Int], unpublished: Int) {
         do {
             let endpoints = try await webhookStore.endpoints(includingRemoved: false).count
-            return (endpoints, try await webhookStore.deliveryCounts(), endpoints == 0 ? 0 : try await webhookStore.unreadEvents(consumer: Self.webhookConsumer))
+            let unpublished = endpoints == 0 ? 0 : try await webhookStore.unreadEvents(consumer: Self.webhookConsumer)
+            return (endpoints, try await webhookStore.deliveryCounts(), unpublished)
         } catch {
             throw ServiceError(error)
         }
