@@ -12,6 +12,12 @@ import PackageDescription
 /// Never set for apps: without it this manifest has no unsafe flag (which SwiftPM refuses in a remote
 /// dependency).
 let sanitized = Context.environment["ENTITLE_SANITIZE"] == "1"
+/// `ENTITLE_TEST_BUILD=1`, set only by scripts/test.sh with `-c release`: this package's modules are
+/// compiled unoptimized, their dependencies optimized (server/Package.swift says why). Never set for apps.
+let testBuild = Context.environment["ENTITLE_TEST_BUILD"] == "1"
+/// Optimized in the test build all the same: the modules the tests spend most in (Apple's data types and
+/// base64url; the rules' fold and answers), by a profile of the test binary.
+let optimizedInTests: [SwiftSetting] = testBuild ? [.unsafeFlags(["-O"])] : []
 /// Every binary links AppStoreModels, so its linker settings are every binary's.
 let sanitizedLinking: [LinkerSetting] = sanitized ? [.unsafeFlags(["-sanitize=address", "-Xclang-linker", "-fuse-ld=lld"])] : []
 
@@ -20,6 +26,7 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ] + (sanitized ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
+    + (testBuild ? [.unsafeFlags(["-Onone"])] : [])
 
 let package = Package(
     name: "Entitle",
@@ -37,10 +44,10 @@ let package = Package(
     ],
     targets: [
         // Apple's App Store data types, named and spelled as Apple names them. Foundation only.
-        .target(name: "AppStoreModels", swiftSettings: swiftSettings, linkerSettings: sanitizedLinking),
+        .target(name: "AppStoreModels", swiftSettings: swiftSettings + optimizedInTests, linkerSettings: sanitizedLinking),
         // The pure domain core: catalog, lifecycle, app-managed trials, entitlements, gating, quotas.
         // Foundation only: no networking, no database, no HTTP.
-        .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings),
+        .target(name: "EntitleCore", dependencies: ["AppStoreModels"], swiftSettings: swiftSettings + optimizedInTests),
         // The HTTP API's request and response types, shared by the server and the client SDK. Foundation and
         // EntitleCore (an access period carries the core's gate, which the SDK decides with).
         .target(name: "EntitleWire", dependencies: ["EntitleCore"], swiftSettings: swiftSettings),

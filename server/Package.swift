@@ -8,12 +8,24 @@ import PackageDescription
 /// the demo and the fuzzers.
 let sanitized = Context.environment["ENTITLE_SANITIZE"] == "1"
 
+/// `ENTITLE_TEST_BUILD=1` (scripts/test.sh sets it, building with `-c release -Xswiftc -enable-testing`):
+/// Entitle's own modules, in this package and the client package, are compiled unoptimized (`-Onone`,
+/// as a debug build compiles them: a change recompiles at a debug build's speed, and their assertions
+/// hold), their dependencies (swift-nio, BoringSSL, SQLite, Hummingbird, PostgresNIO…) optimized, once
+/// per toolchain in the build cache. With `optimizedInTests`, the test binary runs in about half a debug
+/// build's time (the README, "Development").
+let testBuild = Context.environment["ENTITLE_TEST_BUILD"] == "1"
+/// The few of Entitle's modules the tests spend most in (a profile of the test binary): optimized in the
+/// test build too. FastJSON here; AppStoreModels and EntitleCore in the client package.
+let optimizedInTests: [SwiftSetting] = testBuild ? [.unsafeFlags(["-O"])] : []
+
 /// Settings shared by every target: Swift 6 language mode (complete concurrency checking) plus the
 /// upcoming features the codebase is written against.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ] + (sanitized ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : [])
+    + (testBuild ? [.unsafeFlags(["-Onone"])] : [])
 
 /// SQLite's compile-time options: sqlite-nio's (those SQLite recommends, threadsafe, URIs, dbstat), less
 /// what the ledger doesn't use (full-text search, R*Tree, sessions, the statement virtual table, column
@@ -30,7 +42,8 @@ let sqliteSettings: [CSetting] = [
     .define("SQLITE_DQS", to: "0"),
     // `dbstat`: what each table and index takes on disk (LedgerFootprint, the growth benchmarks).
     .define("SQLITE_ENABLE_DBSTAT_VTAB"),
-    .define("SQLITE_ENABLE_API_ARMOR", .when(configuration: .debug)),
+    // Misuse of SQLite's API answered SQLITE_MISUSE rather than undefined: in debug builds and the tests'.
+    testBuild ? .define("SQLITE_ENABLE_API_ARMOR") : .define("SQLITE_ENABLE_API_ARMOR", .when(configuration: .debug)),
     .define("SQLITE_ENABLE_NULL_TRIM"),
     .define("SQLITE_MAX_VARIABLE_NUMBER", to: "250000"),
     .define("SQLITE_LIKE_DOESNT_MATCH_BLOBS"),
@@ -95,7 +108,7 @@ let package = Package(
         // read and written, held byte for byte to Foundation's coders (differential tests, libFuzzer).
         // Used where a profile showed Codable's cost (verification, the ledger's appends and reads, the
         // subscriber answer); Codable everywhere else.
-        .target(name: "FastJSON", dependencies: [.product(name: "AppStoreModels", package: "Entitle")], swiftSettings: swiftSettings),
+        .target(name: "FastJSON", dependencies: [.product(name: "AppStoreModels", package: "Entitle")], swiftSettings: swiftSettings + optimizedInTests),
         // ECDSA P-256 verification for one key with comb tables (under half BoringSSL's cost a
         // signature). Optimized in every configuration: unoptimized, a table takes ~0.6 s and a
         // verification ~12 ms, which the tests and fuzzers that verify thousands of signatures can't
