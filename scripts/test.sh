@@ -151,7 +151,7 @@ fi
 # The server and its tests build as a test build (server/Package.swift): the dependencies optimized
 # (`-c release`, compiled once per toolchain in the build cache), Entitle's own modules unoptimized
 # (ENTITLE_TEST_BUILD=1) and testable (`-enable-testing`, which `@testable import` needs). The test
-# binary runs in half a debug build's time; a change recompiles at a debug build's speed.
+# binary runs in about two thirds of a debug build's time; a change recompiles at about a debug build's speed.
 # Set for these builds only: the fuzz targets' and DocC's builds keep their own flags.
 server_build=(--package-path server --scratch-path "$server_scratch" -c release -Xswiftc -enable-testing)
 log "build: the server package with its tests (warnings in Entitle's own code fail the run)"

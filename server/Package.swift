@@ -12,8 +12,8 @@ let sanitized = Context.environment["ENTITLE_SANITIZE"] == "1"
 /// Entitle's own modules, in this package and the client package, are compiled unoptimized (`-Onone`,
 /// as a debug build compiles them: a change recompiles at a debug build's speed, and their assertions
 /// hold), their dependencies (swift-nio, BoringSSL, SQLite, Hummingbird, PostgresNIO…) optimized, once
-/// per toolchain in the build cache. With `optimizedInTests`, the test binary runs in about half a debug
-/// build's time (the README, "Development").
+/// per toolchain in the build cache. With `optimizedInTests`, the test binary runs in about two thirds of
+/// a debug build's time (the README, "Development").
 let testBuild = Context.environment["ENTITLE_TEST_BUILD"] == "1"
 /// The few of Entitle's modules the tests spend most in (a profile of the test binary): optimized in the
 /// test build too. FastJSON here; AppStoreModels and EntitleCore in the client package.
