@@ -46,7 +46,12 @@ def receive(port, secret, log_path):
         def log_message(self, *args):
             pass
 
-    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    class Server(ThreadingHTTPServer):
+        # The sender has up to 16 requests in flight: with socketserver's default backlog of 5, the
+        # connections past it were dropped and their SYN sent again a second later (one round a second).
+        request_queue_size = 128
+
+    Server(("127.0.0.1", port), Handler).serve_forever()
 
 
 def api(server, key, path, app=None):
