@@ -6,8 +6,8 @@
 #   scripts/fuzz.sh [--seconds S] [--runs N] [--scratch DIR] [--build-only | --no-build] [TARGET...]
 #
 # Both limits: whichever comes first; 60 s by default. --scratch is the build folder (.build-fuzz by
-# default; scripts/test.sh uses .build, whose dependencies its own build has compiled with the same
-# flags, so only Entitle's modules are compiled again). --build-only builds the targets and stops;
+# default; scripts/test.sh uses a folder of its build cache, or without it server/.build, where the
+# fuzz build is a debug build beside the tests' release one). --build-only builds the targets and stops;
 # --no-build runs those built before.
 #
 # TARGET is FuzzVerifier, FuzzP256, FuzzDecoders, FuzzCatalog, FuzzRequestBodies, FuzzStoredEvents, FuzzPipeline or

@@ -231,9 +231,9 @@ watchdog_pid=
 [ "$test_status" = 0 ] || { echo "error: swift test failed ($test_status)" >&2; exit "$test_status"; }
 
 # The fuzz targets build in the background from here (in the build cache, a folder of their own, built
-# incrementally like the rest; without the cache, in the server's, whose dependencies are already
-# compiled with the same flags, so only Entitle's modules are compiled again, with libFuzzer's coverage
-# and AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
+# incrementally like the rest; without the cache, in the server's, as a debug build beside the test
+# build's release one: the dependencies compiled for debugging, Entitle's modules with libFuzzer's
+# coverage and AddressSanitizer), at the lowest priority, while the demo, the browser and schemathesis run the
 # binaries built above (which that build leaves as they are). Without the cache it holds SwiftPM's lock on
 # the server's folder: the steps until it is done call no `swift` command. (Not beside the tests: a few
 # of them bound their time.)
