@@ -152,14 +152,15 @@ fi
 # (`-c release`, compiled once per toolchain in the build cache), Entitle's own modules unoptimized
 # (ENTITLE_TEST_BUILD=1) and testable (`-enable-testing`, which `@testable import` needs). The test
 # binary runs in about two thirds of a debug build's time; a change recompiles at about a debug build's speed.
-# Set for these builds only: the fuzz targets' and DocC's builds keep their own flags.
-server_build=(--package-path server --scratch-path "$server_scratch" -c release -Xswiftc -enable-testing)
+# Set for these builds only (the benchmarks' too, to share the server's objects): the fuzz targets' and
+# DocC's builds keep their own flags.
+test_build() { ENTITLE_TEST_BUILD=1 swift build --scratch-path "$server_scratch" -c release -Xswiftc -enable-testing "$@"; }
 log "build: the server package with its tests (warnings in Entitle's own code fail the run)"
 # Planned afresh: the folder's plan is the benchmarks package's (built last), which SwiftPM otherwise
 # reuses when no manifest changed, building none of the tests (a changed test file left the test
 # binary as it was).
 rm -f "$server_scratch/release/description.json"
-ENTITLE_TEST_BUILD=1 swift build "${server_build[@]}" --build-tests 2>&1 | tee "$build_log"
+test_build --package-path server --build-tests 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/(Sources|server/Sources|server/Tests)/.*: warning:" "$build_log"; then
     echo "error: the build has warnings in Entitle's code (above)" >&2
     exit 1
@@ -172,13 +173,13 @@ log "build: the benchmarks package (server/Benchmarks, in the server's build fol
 # The server's build plan is for the server package: without it SwiftPM plans the benchmarks package
 # afresh (it had taken the server's plan as its own and built none of the benchmarks' targets).
 rm -f "$server_scratch/release/description.json"
-ENTITLE_TEST_BUILD=1 swift build --package-path server/Benchmarks --scratch-path "$server_scratch" -c release -Xswiftc -enable-testing 2>&1 | tee "$build_log"
+test_build --package-path server/Benchmarks 2>&1 | tee "$build_log"
 if grep -E "^$(pwd)/server/Benchmarks/Sources/.*: warning:" "$build_log"; then
     echo "error: the benchmarks have warnings (above)" >&2
     exit 1
 fi
 
-bin=$(ENTITLE_TEST_BUILD=1 swift build "${server_build[@]}" --show-bin-path)
+bin=$(test_build --package-path server --show-bin-path)
 
 log "README: the command reference against every command's --help"
 python3 scripts/check-readme-commands.py "$bin/entitle"
